@@ -1,0 +1,501 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Names of the predicates. They appear in explanations, in rejection lists and as metric labels.
+const (
+	PredicateReferences               = "References"
+	PredicateSeedUsable               = "SeedUsable"
+	PredicateCloudProfileSeedSelector = "CloudProfileSeedSelector"
+	PredicateShootSeedSelector        = "ShootSeedSelector"
+	PredicateProviderType             = "ProviderType"
+	PredicateZonalControlPlane        = "ZonalControlPlane"
+	PredicateZoneSelection            = "ZoneSelection"
+	PredicateAccessRestrictions       = "AccessRestrictions"
+	PredicateDNSDomain                = "DNSDomain"
+	PredicateEmergencyStop            = "EmergencyStop"
+	PredicateNetworks                 = "Networks"
+	PredicateTolerations              = "Tolerations"
+	PredicateCapacity                 = "Capacity"
+	PredicateStrategy                 = "Strategy"
+)
+
+// Rejection says which predicate excluded a seed for a shoot, and why.
+type Rejection struct {
+	Predicate string `json:"predicate"`
+	Reason    string `json:"reason"`
+}
+
+// Filter is one step of the gardener-scheduler's filter chain (spec §2). It narrows the seed list, keeping the
+// input order, and records for every seed it drops the reason. When it leaves no seed the chain stops with the
+// Filter's error, worded exactly as Gardener words it; a step that is only part of a larger step (networks and
+// taints inside §2.10) reports no error of its own.
+type Filter interface {
+	Name() string
+	Filter(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
+}
+
+// seedPredicate is a Filter that judges each seed on its own.
+type seedPredicate struct {
+	name string
+	// check returns "" when the seed passes, otherwise the reason it does not.
+	check func(req *Request, seed *gardencorev1beta1.Seed) string
+	// applies, when set, says whether the step runs at all for this shoot.
+	applies func(req *Request) bool
+	// empty is Gardener's error for a step that leaves no seed; nil for steps without their own error.
+	empty func(req *Request, entering int) error
+}
+
+func (p seedPredicate) Name() string { return p.name }
+
+func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	if p.applies != nil && !p.applies(req) {
+		return seeds, nil, nil
+	}
+	kept := make([]*gardencorev1beta1.Seed, 0, len(seeds))
+	rejected := map[string]Rejection{}
+	for _, seed := range seeds {
+		if reason := p.check(req, seed); reason != "" {
+			rejected[seed.Name] = Rejection{Predicate: p.name, Reason: reason}
+			continue
+		}
+		kept = append(kept, seed)
+	}
+	if len(kept) == 0 && p.empty != nil {
+		return nil, rejected, p.empty(req, len(seeds))
+	}
+	return kept, rejected, nil
+}
+
+// StaticFilters is the chain of spec §2.1–§2.10(b) in Gardener's order: everything that does not depend on how
+// full the seeds are. Capacity (§2.10c) and the strategy (§3) follow in the solvers.
+func StaticFilters() []Filter {
+	return []Filter{
+		UsableFilter(),
+		CloudProfileSeedSelectorFilter(),
+		ShootSeedSelectorFilter(),
+		ProviderTypeFilter(),
+		ZonalControlPlaneFilter(),
+		ZoneSelectionFilter{},
+		AccessRestrictionsFilter(),
+		DNSDomainFilter{},
+		EmergencyStopFilter(),
+		NetworksFilter(),
+		TolerationsFilter(),
+	}
+}
+
+// UsableFilter keeps seeds that are not deleting, visible, have a last operation and a ready gardenlet (and ready
+// backup buckets when they have backup) — spec §2.1.
+func UsableFilter() Filter {
+	return seedPredicate{
+		name:  PredicateSeedUsable,
+		check: func(_ *Request, seed *gardencorev1beta1.Seed) string { return SeedUnusableReason(seed) },
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds is valid for scheduling (not deleting, visible and ready)", n)
+		},
+	}
+}
+
+// SeedUnusableReason says why a seed may not receive shoots at all (spec §2.1), or "" when it may.
+func SeedUnusableReason(seed *gardencorev1beta1.Seed) string {
+	switch {
+	case seed.DeletionTimestamp != nil:
+		return "seed is being deleted"
+	case seed.Spec.Settings == nil || seed.Spec.Settings.Scheduling == nil || !seed.Spec.Settings.Scheduling.Visible:
+		return "seed is not visible for scheduling (spec.settings.scheduling.visible)"
+	case seed.Status.LastOperation == nil:
+		return "seed has no status.lastOperation yet"
+	case !conditionTrue(seed.Status.Conditions, gardencorev1beta1.GardenletReady):
+		return "seed condition GardenletReady is not True"
+	case seed.Spec.Backup != nil && !conditionTrue(seed.Status.Conditions, gardencorev1beta1.SeedBackupBucketsReady):
+		return "seed has backup but condition BackupBucketsReady is not True"
+	}
+	return ""
+}
+
+func conditionTrue(conditions []gardencorev1beta1.Condition, conditionType gardencorev1beta1.ConditionType) bool {
+	for _, c := range conditions {
+		if c.Type == conditionType {
+			return c.Status == gardencorev1beta1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// CloudProfileSeedSelectorFilter keeps seeds whose labels match the cloud profile's seed selector (spec §2.2).
+func CloudProfileSeedSelectorFilter() Filter {
+	return labelSelectorFilter(PredicateCloudProfileSeedSelector, "CloudProfile", func(req *Request) *gardencorev1beta1.SeedSelector {
+		return req.CloudProfile.SeedSelector
+	})
+}
+
+// ShootSeedSelectorFilter keeps seeds whose labels match the shoot's seed selector (spec §2.3). The shoot's
+// providerTypes are ignored, as Gardener ignores them.
+func ShootSeedSelectorFilter() Filter {
+	return labelSelectorFilter(PredicateShootSeedSelector, "Shoot", func(req *Request) *gardencorev1beta1.SeedSelector {
+		return req.Shoot.Spec.SeedSelector
+	})
+}
+
+func labelSelectorFilter(name, kind string, selectorOf func(*Request) *gardencorev1beta1.SeedSelector) Filter {
+	return labelFilter{name: name, kind: kind, selectorOf: selectorOf}
+}
+
+type labelFilter struct {
+	name       string
+	kind       string
+	selectorOf func(*Request) *gardencorev1beta1.SeedSelector
+}
+
+func (f labelFilter) Name() string { return f.name }
+
+func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	seedSelector := f.selectorOf(req)
+	if seedSelector == nil {
+		return seeds, nil, nil
+	}
+	selector, err := metav1.LabelSelectorAsSelector(&seedSelector.LabelSelector)
+	if err != nil {
+		return nil, nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
+	}
+	return seedPredicate{
+		name: f.name,
+		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+			if selector.Matches(labels.Set(seed.Labels)) {
+				return ""
+			}
+			return fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none out of the %d seeds has the matching labels required by seed selector of '%s' (selector: '%s')", n, f.kind, selector)
+		},
+	}.Filter(req, seeds)
+}
+
+// ProviderTypeFilter keeps seeds of the shoot's provider type, or of a type the cloud profile's
+// seedSelector.providerTypes admits ("*" admits all) — spec §2.4.
+func ProviderTypeFilter() Filter {
+	return seedPredicate{
+		name: PredicateProviderType,
+		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+			var enabled []string
+			if req.CloudProfile.SeedSelector != nil {
+				enabled = req.CloudProfile.SeedSelector.ProviderTypes
+			}
+			if ProviderMatches(seed.Spec.Provider.Type, req.Shoot.Spec.Provider.Type, enabled) {
+				return ""
+			}
+			if len(enabled) == 0 {
+				return fmt.Sprintf("seed provider %q is not the shoot's provider %q", seed.Spec.Provider.Type, req.Shoot.Spec.Provider.Type)
+			}
+			return fmt.Sprintf("seed provider %q is not among the cloud profile's providerTypes %v", seed.Spec.Provider.Type, enabled)
+		},
+		empty: func(req *Request, n int) error {
+			return fmt.Errorf("none out of the %d seeds has a matching provider for %q", n, req.Shoot.Spec.Provider.Type)
+		},
+	}
+}
+
+// ProviderMatches is Gardener's provider rule: without enabled types the seed type must equal the shoot's;
+// otherwise it must be listed, or "*" must be.
+func ProviderMatches(seedType, shootType string, enabledTypes []string) bool {
+	if len(enabledTypes) == 0 {
+		return seedType == shootType
+	}
+	return slices.Contains(enabledTypes, "*") || slices.Contains(enabledTypes, seedType)
+}
+
+// IsZonalControlPlane reports whether the shoot asks for a control plane that tolerates a zone failure.
+func IsZonalControlPlane(shoot *gardencorev1beta1.Shoot) bool {
+	cp := shoot.Spec.ControlPlane
+	return cp != nil && cp.HighAvailability != nil && cp.HighAvailability.FailureTolerance.Type == gardencorev1beta1.FailureToleranceTypeZone
+}
+
+// ZonalControlPlaneFilter keeps seeds with at least three zones for shoots whose control plane must survive a
+// zone outage (spec §2.5).
+func ZonalControlPlaneFilter() Filter {
+	return seedPredicate{
+		name:    PredicateZonalControlPlane,
+		applies: func(req *Request) bool { return IsZonalControlPlane(req.Shoot) },
+		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+			if len(seed.Spec.Provider.Zones) >= 3 {
+				return ""
+			}
+			return fmt.Sprintf("seed has %d zones, a control plane with failure tolerance type 'zone' needs at least 3", len(seed.Spec.Provider.Zones))
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds has at least 3 zones for hosting a shoot control plane with failure tolerance type 'zone'", n)
+		},
+	}
+}
+
+// ZoneSelectionFilter applies explicit control-plane zones and the seeds' zone selection modes Enforce and Prefer
+// (spec §2.6). It depends on the whole seed list: a Prefer seed without zone overlap survives only when every
+// remaining seed is such a seed. Zone-HA shoots skip it.
+type ZoneSelectionFilter struct{}
+
+// Name implements Filter.
+func (ZoneSelectionFilter) Name() string { return PredicateZoneSelection }
+
+// Filter implements Filter.
+func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	shoot := req.Shoot
+	if IsZonalControlPlane(shoot) {
+		return seeds, nil, nil
+	}
+	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
+		return seedPredicate{
+			name: PredicateZoneSelection,
+			check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+				for _, zone := range cp.Zones {
+					if !slices.Contains(seed.Spec.Provider.Zones, zone) {
+						return fmt.Sprintf("seed zones %v do not contain the requested control plane zone %q", seed.Spec.Provider.Zones, zone)
+					}
+				}
+				return ""
+			},
+			empty: func(_ *Request, n int) error {
+				return fmt.Errorf("none of the %d seeds contains all requested control plane zones %v", n, cp.Zones)
+			},
+		}.Filter(req, seeds)
+	}
+
+	shootZones := WorkerZones(shoot)
+	kept, rejected, err := seedPredicate{
+		name: PredicateZoneSelection,
+		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+			if zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModeEnforce || len(shootZones) == 0 || zonesOverlap(seed.Spec.Provider.Zones, shootZones) {
+				return ""
+			}
+			return fmt.Sprintf("seed enforces zone selection and none of its zones %v is a worker zone of the shoot %v", seed.Spec.Provider.Zones, shootZones)
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds has any zone overlap with the shoot's worker pool zones (zone selection mode: %s)", n, gardencorev1beta1.ZoneSelectionModeEnforce)
+		},
+	}.Filter(req, seeds)
+	if err != nil || len(shootZones) == 0 {
+		return kept, rejected, err
+	}
+
+	preferred := make([]*gardencorev1beta1.Seed, 0, len(kept))
+	for _, seed := range kept {
+		if zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModePrefer || zonesOverlap(seed.Spec.Provider.Zones, shootZones) {
+			preferred = append(preferred, seed)
+		}
+	}
+	if len(preferred) == 0 {
+		return kept, rejected, nil
+	}
+	for _, seed := range kept {
+		if !slices.Contains(preferred, seed) {
+			rejected[seed.Name] = Rejection{Predicate: PredicateZoneSelection, Reason: fmt.Sprintf(
+				"seed prefers worker zones and none of its zones %v is a worker zone of the shoot %v, while other seeds are not restricted that way", seed.Spec.Provider.Zones, shootZones)}
+		}
+	}
+	return preferred, rejected, nil
+}
+
+// WorkerZones is the sorted set of zones of all worker pools of the shoot.
+func WorkerZones(shoot *gardencorev1beta1.Shoot) []string {
+	var zones []string
+	for _, pool := range shoot.Spec.Provider.Workers {
+		zones = append(zones, pool.Zones...)
+	}
+	slices.Sort(zones)
+	return slices.Compact(zones)
+}
+
+func zoneSelectionMode(seed *gardencorev1beta1.Seed) gardencorev1beta1.ZoneSelectionMode {
+	if seed.Spec.Settings == nil || seed.Spec.Settings.ZoneSelection == nil {
+		return ""
+	}
+	return seed.Spec.Settings.ZoneSelection.Mode
+}
+
+func zonesOverlap(seedZones, shootZones []string) bool {
+	return slices.ContainsFunc(shootZones, func(z string) bool { return slices.Contains(seedZones, z) })
+}
+
+// AccessRestrictionsFilter keeps seeds that support every access restriction of the shoot (spec §2.7).
+func AccessRestrictionsFilter() Filter {
+	return seedPredicate{
+		name:    PredicateAccessRestrictions,
+		applies: func(req *Request) bool { return len(req.Shoot.Spec.AccessRestrictions) > 0 },
+		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+			if missing, ok := unsupportedAccessRestriction(seed.Spec.AccessRestrictions, req.Shoot.Spec.AccessRestrictions); !ok {
+				return "seed does not support the access restriction " + missing
+			}
+			return ""
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds supports the access restrictions configured in the shoot specification", n)
+		},
+	}
+}
+
+// unsupportedAccessRestriction mirrors Gardener's AccessRestrictionsAreSupported, including its shortcut: a shoot
+// listing more entries than the seed (duplicates count) is rejected.
+func unsupportedAccessRestriction(seedRestrictions []gardencorev1beta1.AccessRestriction, shootRestrictions []gardencorev1beta1.AccessRestrictionWithOptions) (string, bool) {
+	if len(shootRestrictions) == 0 {
+		return "", true
+	}
+	if len(shootRestrictions) > len(seedRestrictions) {
+		return fmt.Sprintf("(the shoot lists %d, the seed supports %d)", len(shootRestrictions), len(seedRestrictions)), false
+	}
+	for _, wanted := range shootRestrictions {
+		if !slices.ContainsFunc(seedRestrictions, func(r gardencorev1beta1.AccessRestriction) bool { return r.Name == wanted.Name }) {
+			return `"` + wanted.Name + `"`, false
+		}
+	}
+	return "", true
+}
+
+// DNSDomainFilter keeps, for a shoot whose domain is a Gardener default domain of some seed, only the seeds that
+// offer it as <shoot>.<project>.<domain>; a custom domain keeps every seed (spec §2.8).
+type DNSDomainFilter struct{}
+
+// Name implements Filter.
+func (DNSDomainFilter) Name() string { return PredicateDNSDomain }
+
+// Filter implements Filter.
+func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	shoot := req.Shoot
+	if shoot.Spec.DNS == nil || shoot.Spec.DNS.Domain == nil {
+		return seeds, nil, nil
+	}
+	domain := *shoot.Spec.DNS.Domain
+	var (
+		supporting        []*gardencorev1beta1.Seed
+		recognised        bool
+		rejected          = map[string]Rejection{}
+		expectedFormatFor = func(defaultDomain string) string {
+			return fmt.Sprintf("%s.%s.%s", shoot.Name, req.ProjectName, defaultDomain)
+		}
+	)
+	for _, seed := range seeds {
+		supports := false
+		for _, d := range seed.Spec.DNS.Defaults {
+			if strings.HasSuffix(domain, "."+d.Domain) {
+				recognised = true
+				if domain == expectedFormatFor(d.Domain) {
+					supports = true
+					break
+				}
+			}
+		}
+		if supports {
+			supporting = append(supporting, seed)
+		} else {
+			rejected[seed.Name] = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
+		}
+	}
+	if !recognised {
+		return seeds, nil, nil
+	}
+	if len(supporting) == 0 {
+		return nil, rejected, fmt.Errorf("none of the %d seeds support the domain %q configured in the shoot specification", len(seeds), domain)
+	}
+	return supporting, rejected, nil
+}
+
+// EmergencyStopFilter drops seeds whose shoot reconciliations are stopped by annotation (spec §2.9).
+func EmergencyStopFilter() Filter {
+	return seedPredicate{
+		name: PredicateEmergencyStop,
+		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+			if seed.Annotations[v1beta1constants.AnnotationEmergencyStopShootReconciliations] == "true" {
+				return "seed has shoot reconciliations stopped (" + v1beta1constants.AnnotationEmergencyStopShootReconciliations + `: "true")`
+			}
+			return ""
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds have enabled shoot reconciliations currently", n)
+		},
+	}
+}
+
+// NetworksFilter rejects seeds whose networks the shoot's networks must not overlap (spec §2.10a). It has no
+// error of its own: §2.10 reports networks, taints and capacity together (see CandidatesError).
+func NetworksFilter() Filter {
+	return seedPredicate{
+		name: PredicateNetworks,
+		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+			if req.Shoot.Spec.Networking == nil {
+				return ""
+			}
+			return NetworkConflicts(seed, req.Shoot, req.Options.StrictNetworks)
+		},
+	}
+}
+
+// TolerationsFilter rejects seeds with taints the shoot does not tolerate (spec §2.10b).
+func TolerationsFilter() Filter {
+	return seedPredicate{
+		name: PredicateTolerations,
+		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+			if TaintsTolerated(seed.Spec.Taints, req.Shoot.Spec.Tolerations) {
+				return ""
+			}
+			return ReasonTaints
+		},
+	}
+}
+
+// Reasons of §2.10 as Gardener words them.
+const (
+	ReasonTaints   = "shoot does not tolerate the seed's taints"
+	ReasonCapacity = "seed does not have available capacity for shoots"
+)
+
+// TaintsTolerated is Gardener's rule (spec §2.10b): every taint needs a toleration with its key, and with its value
+// when the taint has one; a shoot with fewer tolerations than the seed has taints tolerates nothing. When a key is
+// tolerated twice the last toleration counts.
+func TaintsTolerated(taints []gardencorev1beta1.SeedTaint, tolerations []gardencorev1beta1.Toleration) bool {
+	if len(taints) == 0 {
+		return true
+	}
+	if len(taints) > len(tolerations) {
+		return false
+	}
+	tolerated := make(map[string]string, len(tolerations))
+	for _, t := range tolerations {
+		tolerated[t.Key] = deref(t.Value)
+	}
+	for _, taint := range taints {
+		value, ok := tolerated[taint.Key]
+		if !ok || (taint.Value != nil && *taint.Value != value) {
+			return false
+		}
+	}
+	return true
+}
+
+// CandidatesError is Gardener's error when no seed passes §2.10: the number of seeds that entered the step and,
+// sorted by seed name, the reason of every seed that failed it.
+func CandidatesError(entering int, reasons map[string]string) error {
+	names := make([]string, 0, len(reasons))
+	for name := range reasons {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	b.WriteString("{")
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name + " => " + reasons[name])
+	}
+	b.WriteString("}")
+	return fmt.Errorf("0/%d seed cluster candidate(s) are eligible for scheduling: %s", entering, b.String())
+}

@@ -1,0 +1,116 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Placement binds one pending shoot to one seed.
+type Placement struct {
+	// Shoot is namespace/name.
+	Shoot string `json:"shoot"`
+	Seed  string `json:"seed"`
+	// Distance is the region distance of the placement (0 in the shoot's own region).
+	Distance int `json:"distance"`
+}
+
+// Unschedulable is a pending shoot the plan leaves unplaced.
+type Unschedulable struct {
+	// Shoot is namespace/name.
+	Shoot string `json:"shoot"`
+	// Message is what the gardener-scheduler would report for the shoot.
+	Message string `json:"message"`
+	// Reason is the predicate that made the shoot unschedulable (a metric label).
+	Reason string `json:"reason"`
+}
+
+// Plan is a solver's answer for a window.
+type Plan struct {
+	Placements    []Placement     `json:"placements"`
+	Unschedulable []Unschedulable `json:"unschedulable"`
+}
+
+// Sort orders placements and unschedulable shoots by shoot, as every output shows them.
+func (p *Plan) Sort() {
+	slices.SortFunc(p.Placements, func(a, b Placement) int { return strings.Compare(a.Shoot, b.Shoot) })
+	slices.SortFunc(p.Unschedulable, func(a, b Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) })
+}
+
+// PlacedPerSeed counts the plan's placements per seed name.
+func (p *Plan) PlacedPerSeed() map[string]int {
+	placed := map[string]int{}
+	for _, pl := range p.Placements {
+		placed[pl.Seed]++
+	}
+	return placed
+}
+
+// Verify checks a plan against the snapshot independently of the window and of any solver: every placed shoot
+// exists, is pending, is placed once, and its seed passes every predicate of the chain and the strategy's region
+// rule, evaluated afresh; no seed ends above its allocatable shoots. It returns every violation found, joined.
+func Verify(snap *Snapshot, opts Options, plan *Plan) error {
+	opts = opts.WithDefaults()
+	var violations []error
+	seen := map[string]bool{}
+	mention := func(shoot string) bool {
+		if seen[shoot] {
+			violations = append(violations, fmt.Errorf("shoot %s: appears more than once in the plan", shoot))
+			return false
+		}
+		seen[shoot] = true
+		return true
+	}
+
+	for _, u := range plan.Unschedulable {
+		mention(u.Shoot)
+	}
+	placed := map[string]int{}
+	for _, pl := range plan.Placements {
+		if !mention(pl.Shoot) {
+			continue
+		}
+		shoot := snap.Shoot(pl.Shoot)
+		if shoot == nil {
+			violations = append(violations, fmt.Errorf("shoot %s: not in the landscape", pl.Shoot))
+			continue
+		}
+		if !IsPending(shoot, opts.SchedulerName) {
+			violations = append(violations, fmt.Errorf("shoot %s: is not pending for scheduler %q (seedName %q), must not be placed", pl.Shoot, opts.SchedulerName, deref(shoot.Spec.SeedName)))
+			continue
+		}
+		seed := snap.Seed(pl.Seed)
+		if seed == nil {
+			violations = append(violations, fmt.Errorf("shoot %s: seed %q does not exist", pl.Shoot, pl.Seed))
+			continue
+		}
+		placed[pl.Seed]++
+
+		ev := snap.EvaluateShoot(shoot, opts)
+		if ev.Err != nil {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", pl.Shoot, pl.Seed, ev.Err))
+			continue
+		}
+		if !slices.Contains(ev.Candidates, snap.SeedIndex(pl.Seed)) {
+			r := ev.Rejections[pl.Seed]
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", pl.Shoot, pl.Seed, r.Predicate, r.Reason))
+			continue
+		}
+		reason, err := ev.Request.StrategyAdmits(seed)
+		if err != nil {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: strategy: %w", pl.Shoot, pl.Seed, err))
+		} else if reason != "" {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", pl.Shoot, pl.Seed, PredicateStrategy, reason))
+		}
+	}
+
+	for _, seed := range snap.Seeds {
+		allocatable, ok := Allocatable(seed)
+		if n := placed[seed.Name]; ok && n > 0 && int64(snap.Usage(seed.Name)+n) > allocatable {
+			violations = append(violations, fmt.Errorf("seed %s: capacity exceeded: %d shoots hosted + %d placed > %d allocatable",
+				seed.Name, snap.Usage(seed.Name), n, allocatable))
+		}
+	}
+	return errors.Join(violations...)
+}

@@ -1,0 +1,255 @@
+// Package model holds seedplan's picture of a Gardener landscape and the exact scheduling semantics of the
+// gardener-scheduler (v1.150): the snapshot, the filter chain, the strategies and the window of pending shoots.
+// It does no I/O and is deterministic: the same snapshot always yields the same window.
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Objects is a landscape as read from files or a cluster, before defaulting and indexing.
+type Objects struct {
+	Seeds                   []*gardencorev1beta1.Seed
+	Shoots                  []*gardencorev1beta1.Shoot
+	CloudProfiles           []*gardencorev1beta1.CloudProfile
+	NamespacedCloudProfiles []*gardencorev1beta1.NamespacedCloudProfile
+	Projects                []*gardencorev1beta1.Project
+	// ConfigMaps may hold any ConfigMaps; only region configs (namespace garden, label
+	// scheduling.gardener.cloud/purpose=region-config) are used, exactly as the gardener-scheduler's cache does.
+	ConfigMaps []*corev1.ConfigMap
+}
+
+// Snapshot is a defaulted, indexed and immutable view of a landscape: what the gardener-scheduler's informer
+// cache holds when it makes a decision. Lists are in the order of controller-runtime's cache listing in tests
+// (namespace/name), which is also the tie-break order of seedplan's greedy decisions.
+type Snapshot struct {
+	// Seeds sorted by name.
+	Seeds []*gardencorev1beta1.Seed
+	// Shoots sorted by namespace/name: every Shoot, bound or not.
+	Shoots []*gardencorev1beta1.Shoot
+	// RegionConfigs are the region-config ConfigMaps in namespace garden, sorted by name.
+	RegionConfigs []*corev1.ConfigMap
+
+	cloudProfiles           map[string]*gardencorev1beta1.CloudProfile
+	namespacedCloudProfiles map[string]*gardencorev1beta1.NamespacedCloudProfile // key namespace/name
+	projectsByNamespace     map[string]*gardencorev1beta1.Project
+	seedIndex               map[string]int
+	usage                   map[string]int
+}
+
+// NewSnapshot defaults deep copies of the objects with Gardener's own API defaulting (so a landscape means what
+// it means to the gardener-apiserver), indexes them and counts every seed's usage. Duplicate objects are an error.
+func NewSnapshot(objs Objects) (*Snapshot, error) {
+	scheme := runtime.NewScheme()
+	if err := gardencorev1beta1.AddToScheme(scheme); err != nil {
+		return nil, fmt.Errorf("registering Gardener core types: %w", err)
+	}
+	snap := &Snapshot{
+		cloudProfiles:           map[string]*gardencorev1beta1.CloudProfile{},
+		namespacedCloudProfiles: map[string]*gardencorev1beta1.NamespacedCloudProfile{},
+		projectsByNamespace:     map[string]*gardencorev1beta1.Project{},
+		seedIndex:               map[string]int{},
+	}
+
+	seen := map[string]bool{}
+	unique := func(kind, namespace, name string) error {
+		key := kind + "/" + namespace + "/" + name
+		if seen[key] {
+			return fmt.Errorf("%s %s: duplicate object", kind, objectName(namespace, name))
+		}
+		seen[key] = true
+		return nil
+	}
+
+	for _, in := range objs.Seeds {
+		if err := unique("Seed", "", in.Name); err != nil {
+			return nil, err
+		}
+		seed := in.DeepCopy()
+		scheme.Default(seed)
+		snap.Seeds = append(snap.Seeds, seed)
+	}
+	slices.SortFunc(snap.Seeds, func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
+	for i, seed := range snap.Seeds {
+		snap.seedIndex[seed.Name] = i
+	}
+
+	for _, in := range objs.Shoots {
+		if err := unique("Shoot", in.Namespace, in.Name); err != nil {
+			return nil, err
+		}
+		shoot := in.DeepCopy()
+		scheme.Default(shoot)
+		snap.Shoots = append(snap.Shoots, shoot)
+	}
+	slices.SortFunc(snap.Shoots, func(a, b *gardencorev1beta1.Shoot) int { return strings.Compare(ShootKey(a), ShootKey(b)) })
+
+	for _, in := range objs.CloudProfiles {
+		if err := unique("CloudProfile", "", in.Name); err != nil {
+			return nil, err
+		}
+		profile := in.DeepCopy()
+		scheme.Default(profile)
+		snap.cloudProfiles[profile.Name] = profile
+	}
+	for _, in := range objs.NamespacedCloudProfiles {
+		if err := unique("NamespacedCloudProfile", in.Namespace, in.Name); err != nil {
+			return nil, err
+		}
+		profile := in.DeepCopy()
+		scheme.Default(profile)
+		snap.namespacedCloudProfiles[in.Namespace+"/"+in.Name] = profile
+	}
+
+	projects := make([]*gardencorev1beta1.Project, 0, len(objs.Projects))
+	for _, in := range objs.Projects {
+		if err := unique("Project", "", in.Name); err != nil {
+			return nil, err
+		}
+		project := in.DeepCopy()
+		scheme.Default(project)
+		projects = append(projects, project)
+	}
+	// The scheduler takes the first project listed for a namespace; the list is sorted by name.
+	slices.SortFunc(projects, func(a, b *gardencorev1beta1.Project) int { return strings.Compare(a.Name, b.Name) })
+	for _, project := range projects {
+		if project.Spec.Namespace == nil {
+			continue
+		}
+		if _, taken := snap.projectsByNamespace[*project.Spec.Namespace]; !taken {
+			snap.projectsByNamespace[*project.Spec.Namespace] = project
+		}
+	}
+
+	for _, in := range objs.ConfigMaps {
+		if err := unique("ConfigMap", in.Namespace, in.Name); err != nil {
+			return nil, err
+		}
+		if in.Namespace != v1beta1constants.GardenNamespace ||
+			in.Labels[v1beta1constants.SchedulingPurpose] != v1beta1constants.SchedulingPurposeRegionConfig {
+			continue
+		}
+		snap.RegionConfigs = append(snap.RegionConfigs, in.DeepCopy())
+	}
+	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+
+	snap.usage = SeedUsage(snap.Shoots)
+	return snap, nil
+}
+
+// SeedUsage counts the shoots on each seed exactly as the gardener-scheduler does (spec §2.10c): every Shoot
+// counts once for spec.seedName and once more for status.seedName when that differs (a migrating shoot).
+// Deleting, hibernated and failed shoots count too; pending shoots count nowhere.
+func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
+	usage := map[string]int{}
+	for _, shoot := range shoots {
+		specSeed, statusSeed := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
+		if specSeed != "" {
+			usage[specSeed]++
+		}
+		if statusSeed != "" && statusSeed != specSeed {
+			usage[statusSeed]++
+		}
+	}
+	return usage
+}
+
+// Usage is the number of shoots the seed hosts now (see SeedUsage).
+func (s *Snapshot) Usage(seedName string) int { return s.usage[seedName] }
+
+// Seed returns the seed with the given name, or nil.
+func (s *Snapshot) Seed(name string) *gardencorev1beta1.Seed {
+	if i, ok := s.seedIndex[name]; ok {
+		return s.Seeds[i]
+	}
+	return nil
+}
+
+// SeedIndex returns the position of the named seed in Seeds, or -1.
+func (s *Snapshot) SeedIndex(name string) int {
+	if i, ok := s.seedIndex[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Shoot returns the shoot with the given namespace/name key, or nil.
+func (s *Snapshot) Shoot(key string) *gardencorev1beta1.Shoot {
+	i, found := slices.BinarySearchFunc(s.Shoots, key, func(shoot *gardencorev1beta1.Shoot, key string) int {
+		return strings.Compare(ShootKey(shoot), key)
+	})
+	if !found {
+		return nil
+	}
+	return s.Shoots[i]
+}
+
+// Allocatable returns the seed's status.allocatable.shoots and whether it is set. A seed without it has no limit.
+func Allocatable(seed *gardencorev1beta1.Seed) (int64, bool) {
+	quantity, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]
+	if !ok {
+		return 0, false
+	}
+	return quantity.Value(), true
+}
+
+// Project returns the project whose spec.namespace is the given namespace, or nil.
+func (s *Snapshot) Project(namespace string) *gardencorev1beta1.Project {
+	return s.projectsByNamespace[namespace]
+}
+
+// IsPending reports whether the gardener-scheduler (configured with schedulerName) would pick the shoot up
+// (spec §1): no seed assigned, handled by this scheduler, not self-hosted and not being deleted.
+func IsPending(shoot *gardencorev1beta1.Shoot, schedulerName string) bool {
+	if shoot.Spec.SeedName != nil || shoot.DeletionTimestamp != nil {
+		return false
+	}
+	name := shoot.Spec.SchedulerName
+	if name == nil || *name == "" {
+		name = new(v1beta1constants.DefaultSchedulerName)
+	}
+	if *name != schedulerName {
+		return false
+	}
+	return !slices.ContainsFunc(shoot.Spec.Provider.Workers, func(w gardencorev1beta1.Worker) bool { return w.ControlPlane != nil })
+}
+
+// Pending returns the shoots the scheduler named schedulerName would place, in scheduling order:
+// creationTimestamp, then namespace/name.
+func (s *Snapshot) Pending(schedulerName string) []*gardencorev1beta1.Shoot {
+	var pending []*gardencorev1beta1.Shoot
+	for _, shoot := range s.Shoots {
+		if IsPending(shoot, schedulerName) {
+			pending = append(pending, shoot)
+		}
+	}
+	slices.SortStableFunc(pending, func(a, b *gardencorev1beta1.Shoot) int {
+		return cmp.Or(a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time), strings.Compare(ShootKey(a), ShootKey(b)))
+	})
+	return pending
+}
+
+// ShootKey is the namespace/name of a shoot, the way every output of seedplan names it.
+func ShootKey(shoot *gardencorev1beta1.Shoot) string { return shoot.Namespace + "/" + shoot.Name }
+
+func objectName(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,174 @@
+package model
+
+import (
+	"slices"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Spec §3.2: twice the edit distance of the bases, +1 when one region has an orientation, +2 when they differ.
+func TestLevenshteinDistance(t *testing.T) {
+	for _, tc := range []struct {
+		seed, shoot string
+		want        int
+	}{
+		{"eu-central-1", "eu-central-1", 0},
+		{"eu-central-2", "eu-central-1", 2},     // eu-:-2 vs eu-:-1: one edit, same orientation
+		{"eu-west-1", "eu-central-1", 2},        // same base, different orientations
+		{"eu-de-1", "eu-central-1", 2*2 + 1},    // eu-de-1 vs eu-:-1: two edits, one orientation
+		{"ap-northeast-1", "ap-southeast-1", 2}, // ap-:east-1 both, north vs south
+		{"southeastasia", "eastasia", 2*4 + 2},  // :eastasia (south) vs :asia (east)
+		{"westcentralus", "centralus", 2*7 + 2}, // :centralus (west) vs :us (central)
+		{"europe-west3", "europe-west1", 2},     // europe-:3 vs europe-:1
+		{"eu-nl-1", "eu-de-1", 2 * 2},           // no orientations
+	} {
+		if got := LevenshteinDistance(tc.seed, tc.shoot); got != tc.want {
+			t.Errorf("LevenshteinDistance(%q, %q) = %d, want %d", tc.seed, tc.shoot, got, tc.want)
+		}
+	}
+}
+
+// Spec §3.2 examples of the orientation split.
+func TestSplitOrientation(t *testing.T) {
+	for _, tc := range []struct{ region, base, orientation string }{
+		{"eu-central-1", "eu-:-1", "central"},
+		{"us-east-1", "us-:-1", "east"},
+		{"ap-northeast-1", "ap-:east-1", "north"},
+		{"southeastasia", ":eastasia", "south"},
+		{"westcentralus", ":centralus", "west"},
+		{"eu-de-1", "eu-de-1", ""},
+	} {
+		base, orientation := splitOrientation(tc.region)
+		if base != tc.base || orientation != tc.orientation {
+			t.Errorf("splitOrientation(%q) = (%q, %q), want (%q, %q)", tc.region, base, orientation, tc.base, tc.orientation)
+		}
+	}
+}
+
+func regionConfig(profiles string, data map[string]string) func(*Objects) {
+	return func(o *Objects) {
+		o.ConfigMaps = append(o.ConfigMaps, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{
+				Name: "region-config", Namespace: "garden",
+				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
+				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": profiles},
+			},
+			Data: data,
+		})
+	}
+}
+
+// Spec §3: testing purpose, SameRegion, MinimalDistance with a region ConfigMap and the Levenshtein fallback.
+func TestApplyStrategy(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{
+		testSeed("fra"),
+		testSeed("dub", inRegion("aws", "eu-west-1")),
+		testSeed("use", inRegion("aws", "us-east-1")),
+		testSeed("gcp-fra", inRegion("gcp", "europe-west3")),
+	}
+	distances := regionConfig(" other , aws", map[string]string{"eu-north-1": "eu-west-1: 20\nus-east-1: 90\neu-central-1: 20\n", "eu-south-1": "eu-west-1: [1]", "eu-central-1": "europe-west3: 0\neu-west-1: 5"})
+	testingPurpose := func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) }
+	region := func(r string) shootOption { return func(s *gardencorev1beta1.Shoot) { s.Spec.Region = r } }
+	for _, tc := range []struct {
+		name     string
+		strategy Strategy
+		shoot    *gardencorev1beta1.Shoot
+		config   bool
+		want     []string
+		wantErr  string
+	}{
+		{name: "SameRegion keeps provider and region", strategy: SameRegion, shoot: testShoot("s"), want: []string{"fra"}},
+		{name: "SameRegion without seed in region", strategy: SameRegion, shoot: testShoot("s", region("eu-north-1")),
+			wantErr: "no matching seed candidate found for Configuration (Cloud Profile 'aws', Region 'eu-north-1', SeedDeterminationStrategy 'SameRegion')"},
+		{name: "testing ignores the region", strategy: SameRegion, shoot: testShoot("s", region("eu-north-1"), testingPurpose), want: []string{"dub", "fra", "use"}},
+		{name: "MinimalDistance by region ConfigMap keeps ties", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-north-1")), want: []string{"dub", "fra"}},
+		{name: "MinimalDistance adds the own region as 0 and ignores provider types", strategy: MinimalDistance, config: true, shoot: testShoot("s"), want: []string{"fra", "gcp-fra"}},
+		{name: "MinimalDistance falls back to Levenshtein without config", strategy: MinimalDistance, shoot: testShoot("s", region("eu-central-2")), want: []string{"fra"}},
+		{name: "malformed region entry is a hard error", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-south-1")),
+			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-south-1": error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type int`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var more []func(*Objects)
+			if tc.config {
+				more = append(more, distances)
+			}
+			snap := testLandscape(seeds, []*gardencorev1beta1.Shoot{tc.shoot}, more...)
+			req, err := snap.NewRequest(snap.Shoot(ShootKey(tc.shoot)), Options{Strategy: tc.strategy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := req.ApplyStrategy(snap.Seeds)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error = %v\nwant    %s", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names(got), tc.want) {
+				t.Fatalf("candidates %v, want %v", names(got), tc.want)
+			}
+		})
+	}
+}
+
+// Spec §2.0 and §2: missing references fail with Gardener's errors.
+func TestNewRequestReferences(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		shoot   *gardencorev1beta1.Shoot
+		wantErr string
+	}{
+		{name: "no profile", shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile = nil }), wantErr: "could not determine cloudprofile from shoot"},
+		{name: "legacy cloudProfileName", shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile, s.Spec.CloudProfileName = nil, new("aws") })},
+		{name: "unknown profile", shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile.Name = "gcp" }), wantErr: `cloudprofiles.core.gardener.cloud "gcp" not found`},
+		{name: "unknown namespaced profile", shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) {
+			s.Spec.CloudProfile = &gardencorev1beta1.CloudProfileReference{Kind: "NamespacedCloudProfile", Name: "custom"}
+		}), wantErr: `namespacedcloudprofiles.core.gardener.cloud "custom" not found`},
+		{name: "no project", shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) { s.Namespace = "garden-other" }), wantErr: `Project.core.gardener.cloud "<unknown>" not found`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := testLandscape(nil, []*gardencorev1beta1.Shoot{tc.shoot})
+			_, err := snap.NewRequest(snap.Shoot(ShootKey(tc.shoot)), Options{})
+			if (err == nil && tc.wantErr != "") || (err != nil && err.Error() != tc.wantErr) {
+				t.Fatalf("error = %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// Spec §1 and §2.10c: which shoots are pending, and how usage counts migrating shoots.
+func TestPendingAndUsage(t *testing.T) {
+	later := testShoot("a-later", func(s *gardencorev1beta1.Shoot) { s.CreationTimestamp = metav1.NewTime(s.CreationTimestamp.Add(1)) })
+	shoots := []*gardencorev1beta1.Shoot{
+		later,
+		testShoot("b-first"),
+		testShoot("bound", boundTo("fra")),
+		testShoot("migrating", boundTo("fra"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("dub") }),
+		testShoot("settled", boundTo("fra"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("fra") }),
+		testShoot("other-scheduler", func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = new("custom") }),
+		testShoot("self-hosted", func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
+		}),
+		testShoot("deleting", func(s *gardencorev1beta1.Shoot) { now := metav1.Now(); s.DeletionTimestamp = &now }),
+	}
+	snap := testLandscape(nil, shoots)
+	var pending []string
+	for _, s := range snap.Pending("default-scheduler") {
+		pending = append(pending, s.Name)
+	}
+	if want := []string{"b-first", "a-later"}; !slices.Equal(pending, want) {
+		t.Fatalf("pending %v, want %v (creationTimestamp order)", pending, want)
+	}
+	if got := snap.Pending("custom"); len(got) != 1 || got[0].Name != "other-scheduler" {
+		t.Fatalf("pending for scheduler custom: %v", got)
+	}
+	if snap.Usage("fra") != 3 || snap.Usage("dub") != 1 {
+		t.Fatalf("usage fra=%d dub=%d, want 3 and 1", snap.Usage("fra"), snap.Usage("dub"))
+	}
+}
