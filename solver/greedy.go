@@ -1,0 +1,147 @@
+// Package solver places the shoots of a model.Window on seeds. It knows nothing of Kubernetes: it reads the
+// window's feasibility and costs and returns a model.Plan. Every solver is deterministic.
+package solver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// Solver places a window's shoots.
+type Solver interface {
+	// Name is the solver's name in outputs and metrics.
+	Name() string
+	// Solve returns a plan for the window. It stops with ctx's error when ctx is done.
+	Solve(ctx context.Context, w *model.Window) (*model.Plan, error)
+}
+
+// Greedy is the gardener-scheduler's decision rule (spec §2.10c, §3, §3.4): one shoot at a time in window order,
+// drop the seeds that are full, apply the strategy, take the seed with the fewest shoots (ties: first by name),
+// and count the placement before deciding the next shoot. It is seedplan's compatibility mode, its fallback, and
+// the incumbent every other solver must beat.
+type Greedy struct{}
+
+// Name implements Solver.
+func (Greedy) Name() string { return "greedy" }
+
+// Solve implements Solver.
+func (Greedy) Solve(ctx context.Context, w *model.Window) (*model.Plan, error) {
+	seeds := w.Snapshot.Seeds
+	usage := make([]int, len(seeds))
+	initialFree := slices.Clone(w.Free)
+	free := slices.Clone(w.Free)
+	for i, seed := range seeds {
+		usage[i] = w.Snapshot.Usage(seed.Name)
+	}
+
+	plan := &model.Plan{}
+	available := make([]*gardencorev1beta1.Seed, 0, len(seeds))
+	for i, shoot := range w.Shoots {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("greedy stopped after %d of %d shoots: %w", i, len(w.Shoots), err)
+			}
+		}
+		key := model.ShootKey(shoot)
+		ev := w.Evaluations[i]
+		if ev.Err != nil {
+			plan.Unschedulable = append(plan.Unschedulable, model.Unschedulable{Shoot: key, Message: ev.Err.Error(), Reason: ev.ErrPredicate})
+			continue
+		}
+
+		available = available[:0]
+		var full []int
+		for _, s := range ev.Candidates {
+			if free[s] == 0 {
+				full = append(full, s)
+				continue
+			}
+			available = append(available, seeds[s])
+		}
+		if len(available) == 0 {
+			plan.Unschedulable = append(plan.Unschedulable, candidatesUnschedulable(key, ev, full, initialFree, seeds))
+			continue
+		}
+
+		candidates, err := ev.Request.ApplyStrategy(available)
+		if err != nil {
+			plan.Unschedulable = append(plan.Unschedulable, model.Unschedulable{Shoot: key, Message: err.Error(), Reason: model.PredicateStrategy})
+			continue
+		}
+		best := leastUtilized(candidates, usage, w.Snapshot)
+		usage[best]++
+		if free[best] != model.Unlimited {
+			free[best]--
+		}
+		plan.Placements = append(plan.Placements, model.Placement{Shoot: key, Seed: seeds[best].Name, Distance: arcDistance(ev, best)})
+	}
+	plan.Sort()
+	return plan, nil
+}
+
+// leastUtilized returns the index of the candidate hosting the fewest shoots; ties go to the first candidate.
+func leastUtilized(candidates []*gardencorev1beta1.Seed, usage []int, snap *model.Snapshot) int {
+	best := -1
+	for _, seed := range candidates {
+		i := snap.SeedIndex(seed.Name)
+		if best < 0 || usage[i] < usage[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// arcDistance is the distance of the window's arc to the seed (which the strategy only ever picks from).
+func arcDistance(ev *model.Evaluation, seed int) int {
+	i, found := slices.BinarySearchFunc(ev.Arcs, seed, func(a model.Arc, seed int) int { return a.Seed - seed })
+	if !found {
+		return 0
+	}
+	return ev.Arcs[i].Distance
+}
+
+// candidatesUnschedulable is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10. When some full seed had
+// room before this window, the message says that shoots of the same window took it.
+func candidatesUnschedulable(key string, ev *model.Evaluation, full, initialFree []int, seeds []*gardencorev1beta1.Seed) model.Unschedulable {
+	reasons := make(map[string]string, len(ev.CandidateReasons)+len(full))
+	for name, reason := range ev.CandidateReasons {
+		reasons[name] = reason
+	}
+	takenByWindow := false
+	for _, s := range full {
+		reasons[seeds[s].Name] = model.ReasonCapacity
+		if initialFree[s] != 0 {
+			takenByWindow = true
+		}
+	}
+	message := model.CandidatesError(ev.Entering, reasons).Error()
+	if takenByWindow {
+		message += " (the free capacity of some candidate seeds was taken by other shoots of this window)"
+	}
+	return model.Unschedulable{Shoot: key, Message: message, Reason: dominantReason(ev, full)}
+}
+
+// dominantReason names the predicate behind a §2.10 failure: Capacity when some candidate was full, otherwise the
+// predicate that rejected most of the seeds entering §2.10.
+func dominantReason(ev *model.Evaluation, full []int) string {
+	if len(full) > 0 {
+		return model.PredicateCapacity
+	}
+	counts := map[string]int{}
+	for name := range ev.CandidateReasons {
+		counts[ev.Rejections[name].Predicate]++
+	}
+	best := model.PredicateNetworks
+	for predicate, n := range counts {
+		if n > counts[best] || (n == counts[best] && strings.Compare(predicate, best) < 0) {
+			best = predicate
+		}
+	}
+	return best
+}
