@@ -1,0 +1,400 @@
+// Package ingest reads a landscape — Seeds, Shoots, CloudProfiles, NamespacedCloudProfiles, Projects and
+// region-config ConfigMaps — from files or from a garden cluster into model.Objects.
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// MaxFileSize bounds one landscape file; larger files are refused before they are read.
+const MaxFileSize = 256 << 20
+
+// Landscape is what a load produced: the objects and the warnings about what was skipped.
+type Landscape struct {
+	Objects  model.Objects
+	Warnings []string
+}
+
+// LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
+// recursively, in lexical order). Any malformed object fails the whole load: nothing is returned from a landscape
+// that did not load completely.
+func LoadPaths(paths []string) (*Landscape, error) {
+	l := &Landscape{}
+	for _, root := range paths {
+		info, err := os.Stat(root)
+		if err != nil {
+			return nil, fmt.Errorf("landscape: %w", err)
+		}
+		if !info.IsDir() {
+			if err := l.loadFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := l.loadDir(os.DirFS(root), ".", root); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// LoadFS reads every landscape file under dir in fsys, like LoadPaths does for a directory.
+func LoadFS(fsys fs.FS, dir string) (*Landscape, error) {
+	l := &Landscape{}
+	if err := l.loadDir(fsys, dir, dir); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
+	var files []string
+	err := fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifest(path) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("landscape %s: %w", displayRoot, err)
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		if err := l.loadFile(fsys, f, filepath.Join(displayRoot, rel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isManifest(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", display, err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > MaxFileSize {
+		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d", display, info.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", display, err)
+	}
+	if len(data) > MaxFileSize {
+		return fmt.Errorf("%s: file is more than the limit of %d bytes", display, MaxFileSize)
+	}
+	return l.Decode(display, data)
+}
+
+// Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape.
+// name is used in messages.
+func (l *Landscape) Decode(name string, data []byte) error {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for doc := 1; ; doc++ {
+		raw, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: document %d: %w", name, doc, err)
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		jsonDoc, err := yaml.YAMLToJSON(raw)
+		if err != nil {
+			return fmt.Errorf("%s: document %d: not valid YAML or JSON: %w", name, doc, err)
+		}
+		if string(bytes.TrimSpace(jsonDoc)) == "null" {
+			continue // a document holding only comments
+		}
+		if err := l.decodeObject(fmt.Sprintf("%s: document %d", name, doc), jsonDoc); err != nil {
+			return err
+		}
+	}
+}
+
+// header is what every object is read for first: its type and name, so errors can name it.
+type header struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Metadata   headerMeta      `json:"metadata"`
+	Items      json.RawMessage `json:"items"`
+}
+
+type headerMeta struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+}
+
+func (l *Landscape) decodeObject(where string, data []byte) error {
+	var h header
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &h); err != nil {
+		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+			return fmt.Errorf("%s: not a Kubernetes object: %v", where, err)
+		}
+		return fmt.Errorf("%s: not a Kubernetes object (expected a mapping with apiVersion and kind)", where)
+	}
+	if h.Kind == "" {
+		return fmt.Errorf("%s: object without kind", where)
+	}
+	if h.Kind == "List" || (strings.HasSuffix(h.Kind, "List") && h.Items != nil) {
+		var items []json.RawMessage
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(h.Items, &items); err != nil {
+			return fmt.Errorf("%s: %s: field items: %v", where, h.Kind, err)
+		}
+		itemKind := strings.TrimSuffix(h.Kind, "List")
+		for i, item := range items {
+			itemWhere := fmt.Sprintf("%s: %s item %d", where, h.Kind, i)
+			if itemKind != "" {
+				// Items of a typed list (SeedList) may omit apiVersion and kind.
+				item = withDefaultType(item, h.APIVersion, itemKind)
+			}
+			if err := l.decodeObject(itemWhere, item); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	object := objectName(h)
+	group := strings.Split(h.APIVersion, "/")[0]
+	switch {
+	case h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String():
+		return l.decodeGardener(where, object, h, data)
+	case h.APIVersion == "v1" && h.Kind == "ConfigMap":
+		cm := &corev1.ConfigMap{}
+		if err := l.strictDecode(where, object, data, cm); err != nil {
+			return err
+		}
+		l.Objects.ConfigMaps = append(l.Objects.ConfigMaps, cm)
+		return requireName(where, object, cm.ObjectMeta, true)
+	case group == "core.gardener.cloud":
+		return fmt.Errorf("%s: %s: apiVersion %q is not supported, use %s", where, object, h.APIVersion, gardencorev1beta1.SchemeGroupVersion)
+	}
+	l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
+	return nil
+}
+
+func (l *Landscape) decodeGardener(where, object string, h header, data []byte) error {
+	switch h.Kind {
+	case "Seed":
+		seed := &gardencorev1beta1.Seed{}
+		if err := l.strictDecode(where, object, data, seed); err != nil {
+			return err
+		}
+		if err := validateSeed(where, object, seed); err != nil {
+			return err
+		}
+		l.Objects.Seeds = append(l.Objects.Seeds, seed)
+	case "Shoot":
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := l.strictDecode(where, object, data, shoot); err != nil {
+			return err
+		}
+		if err := validateShoot(where, object, shoot); err != nil {
+			return err
+		}
+		l.Objects.Shoots = append(l.Objects.Shoots, shoot)
+	case "CloudProfile":
+		profile := &gardencorev1beta1.CloudProfile{}
+		if err := l.strictDecode(where, object, data, profile); err != nil {
+			return err
+		}
+		if err := requireName(where, object, profile.ObjectMeta, false); err != nil {
+			return err
+		}
+		l.Objects.CloudProfiles = append(l.Objects.CloudProfiles, profile)
+	case "NamespacedCloudProfile":
+		profile := &gardencorev1beta1.NamespacedCloudProfile{}
+		if err := l.strictDecode(where, object, data, profile); err != nil {
+			return err
+		}
+		if err := requireName(where, object, profile.ObjectMeta, true); err != nil {
+			return err
+		}
+		l.Objects.NamespacedCloudProfiles = append(l.Objects.NamespacedCloudProfiles, profile)
+	case "Project":
+		project := &gardencorev1beta1.Project{}
+		if err := l.strictDecode(where, object, data, project); err != nil {
+			return err
+		}
+		if err := requireName(where, object, project.ObjectMeta, false); err != nil {
+			return err
+		}
+		l.Objects.Projects = append(l.Objects.Projects, project)
+	default:
+		l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
+	}
+	return nil
+}
+
+// strictDecode decodes into the typed object. Wrong types are errors naming the field; unknown or duplicate
+// fields are warnings (a newer Gardener may have fields this version does not know).
+func (l *Landscape) strictDecode(where, object string, data []byte, into any) error {
+	strictErrs, err := kjson.UnmarshalStrict(data, into)
+	if err != nil {
+		var fieldErr kjson.FieldError
+		if errors.As(err, &fieldErr) {
+			return fmt.Errorf("%s: %s: field %s: %s", where, object, fieldErr.FieldPath(), typeErrorText(fieldErr))
+		}
+		if path := invalidQuantityField(data); path != "" {
+			return fmt.Errorf("%s: %s: field %s: %v", where, object, path, err)
+		}
+		return fmt.Errorf("%s: %s: %v", where, object, err)
+	}
+	for _, e := range strictErrs {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("%s: %s: ignoring %v", where, object, e))
+	}
+	return nil
+}
+
+// typeErrorText drops the Go-specific prefix of a type error ("json: cannot unmarshal string into Go struct
+// field Seed.spec.provider.zones of type []string" → "cannot unmarshal string into []string").
+func typeErrorText(err kjson.FieldError) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "cannot unmarshal "); i >= 0 {
+		msg = msg[i:]
+	}
+	if i, j := strings.Index(msg, " into Go struct field "), strings.LastIndex(msg, " of type "); i >= 0 && j > i {
+		msg = msg[:i] + " into " + msg[j+len(" of type "):]
+	}
+	return msg
+}
+
+// invalidQuantityField finds a resource quantity that does not parse (their decoding errors carry no field).
+func invalidQuantityField(data []byte) string {
+	var obj struct {
+		Status struct {
+			Allocatable map[string]any `json:"allocatable"`
+			Capacity    map[string]any `json:"capacity"`
+		} `json:"status"`
+	}
+	if kjson.UnmarshalCaseSensitivePreserveInts(data, &obj) != nil {
+		return ""
+	}
+	for _, section := range []struct {
+		name   string
+		values map[string]any
+	}{{"status.allocatable", obj.Status.Allocatable}, {"status.capacity", obj.Status.Capacity}} {
+		keys := make([]string, 0, len(section.values))
+		for k := range section.values {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if _, err := resource.ParseQuantity(fmt.Sprint(section.values[k])); err != nil {
+				return section.name + "." + k
+			}
+		}
+	}
+	return ""
+}
+
+func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
+	if err := requireName(where, object, seed.ObjectMeta, false); err != nil {
+		return err
+	}
+	switch {
+	case seed.Spec.Provider.Type == "":
+		return fmt.Errorf("%s: %s: field spec.provider.type: required", where, object)
+	case seed.Spec.Provider.Region == "":
+		return fmt.Errorf("%s: %s: field spec.provider.region: required", where, object)
+	}
+	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && q.Sign() < 0 {
+		return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
+	}
+	return nil
+}
+
+func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
+	if err := requireName(where, object, shoot.ObjectMeta, true); err != nil {
+		return err
+	}
+	switch {
+	case shoot.Spec.Provider.Type == "":
+		return fmt.Errorf("%s: %s: field spec.provider.type: required", where, object)
+	case shoot.Spec.Region == "":
+		return fmt.Errorf("%s: %s: field spec.region: required", where, object)
+	}
+	return nil
+}
+
+func requireName(where, object string, meta metav1.ObjectMeta, namespaced bool) error {
+	if meta.Name == "" {
+		return fmt.Errorf("%s: %s: field metadata.name: required", where, object)
+	}
+	if namespaced && meta.Namespace == "" {
+		return fmt.Errorf("%s: %s: field metadata.namespace: required", where, object)
+	}
+	return nil
+}
+
+// objectName is kind namespace/name as messages print it.
+func objectName(h header) string {
+	name := h.Metadata.Name
+	if name == "" {
+		name = "<unnamed>"
+	}
+	if h.Metadata.Namespace != "" {
+		name = h.Metadata.Namespace + "/" + name
+	}
+	return h.Kind + " " + name
+}
+
+// withDefaultType sets apiVersion and kind on a list item that lacks them.
+func withDefaultType(item []byte, apiVersion, kind string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(item, &m) != nil {
+		return item
+	}
+	changed := false
+	if _, ok := m["kind"]; !ok {
+		m["kind"], _ = json.Marshal(kind)
+		changed = true
+	}
+	if _, ok := m["apiVersion"]; !ok && apiVersion != "" {
+		m["apiVersion"], _ = json.Marshal(apiVersion)
+		changed = true
+	}
+	if !changed {
+		return item
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return item
+	}
+	return out
+}
