@@ -1,0 +1,77 @@
+package bind
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
+// for the seeds it may go to, the terms of its cost; then the decision.
+func Explain(out io.Writer, o *solver.Outcome, shootKey string) error {
+	index := -1
+	for i, shoot := range o.Window.Shoots {
+		if model.ShootKey(shoot) == shootKey {
+			index = i
+			break
+		}
+	}
+	if index < 0 {
+		if o.Window.Snapshot.Shoot(shootKey) == nil {
+			return fmt.Errorf("shoot %s is not in the landscape", shootKey)
+		}
+		return fmt.Errorf("shoot %s is not pending for scheduler %q: it has a seed, is being deleted, is self-hosted or has another schedulerName", shootKey, o.Window.Options.SchedulerName)
+	}
+	shoot, ev := o.Window.Shoots[index], o.Window.Evaluations[index]
+	snap := o.Window.Snapshot
+
+	chosen, message := "", ""
+	for _, p := range o.Plan.Placements {
+		if p.Shoot == shootKey {
+			chosen = p.Seed
+		}
+	}
+	for _, u := range o.Plan.Unschedulable {
+		if u.Shoot == shootKey {
+			message = u.Message
+		}
+	}
+
+	fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", shootKey, shoot.Spec.Provider.Type, shoot.Spec.Region, o.Window.Options.Strategy, o.Solver)
+	arcs := map[int]model.Arc{}
+	for _, a := range ev.Arcs {
+		arcs[a.Seed] = a
+	}
+	placed := o.Plan.PlacedPerSeed()
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SEED\tVERDICT\tDETAIL")
+	for i, seed := range snap.Seeds {
+		arc, feasible := arcs[i]
+		if !feasible {
+			r := ev.Rejections[seed.Name]
+			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", seed.Name, r.Predicate, r.Reason)
+			continue
+		}
+		verdict := "feasible"
+		if seed.Name == chosen {
+			verdict = "CHOSEN"
+		}
+		capacity := "no allocatable limit"
+		if a, ok := model.Allocatable(seed); ok {
+			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", o.Window.Free[i], a, placed[seed.Name])
+		}
+		fmt.Fprintf(w, "%s\t%s\tdistance %d (%s), %d shoots hosted, %s\n", seed.Name, verdict, arc.Distance, arc.Source, snap.Usage(seed.Name), capacity)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if chosen != "" {
+		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.\n", chosen)
+		return err
+	}
+	_, err := fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", message)
+	return err
+}

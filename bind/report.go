@@ -1,0 +1,184 @@
+// Package bind turns a plan into effects: the printed report of a dry run, and (against a cluster) bindings and
+// events.
+package bind
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Report is the printed result of `seedplan schedule`. Its JSON form is a contract (design.md): fields may be
+// added, never renamed or removed.
+type Report struct {
+	Window        WindowReport          `json:"window"`
+	Placements    []model.Placement     `json:"placements"`
+	Unschedulable []model.Unschedulable `json:"unschedulable"`
+	Seeds         []SeedReport          `json:"seeds"`
+}
+
+// WindowReport describes the solved window.
+type WindowReport struct {
+	Pending   int            `json:"pending"`
+	Seeds     int            `json:"seeds"`
+	Strategy  model.Strategy `json:"strategy"`
+	Solver    string         `json:"solver"`
+	Fallback  string         `json:"fallback"`
+	Optimal   bool           `json:"optimal"`
+	Objective float64        `json:"objective"`
+	Seconds   Seconds        `json:"seconds"`
+}
+
+// Seconds are the durations of the phases of a window.
+type Seconds struct {
+	Model float64 `json:"model"`
+	Solve float64 `json:"solve"`
+	Total float64 `json:"total"`
+}
+
+// SeedReport is one seed before and after the plan.
+type SeedReport struct {
+	Name string `json:"name"`
+	// Usage is the number of shoots the seed hosts before the plan.
+	Usage int `json:"usage"`
+	// Allocatable is status.allocatable.shoots, or null when the seed has no limit.
+	Allocatable *int64 `json:"allocatable"`
+	// Placed is the number of shoots the plan puts on the seed.
+	Placed int `json:"placed"`
+}
+
+// NewReport summarises a solved window.
+func NewReport(o *solver.Outcome) *Report {
+	placed := o.Plan.PlacedPerSeed()
+	r := &Report{
+		Window: WindowReport{
+			Pending: len(o.Window.Shoots), Seeds: len(o.Window.Snapshot.Seeds), Strategy: o.Window.Options.Strategy,
+			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective,
+			Seconds: Seconds{Model: o.ModelTime.Seconds(), Solve: o.SolveTime.Seconds(), Total: (o.ModelTime + o.SolveTime).Seconds()},
+		},
+		Placements:    nonNil(o.Plan.Placements),
+		Unschedulable: nonNil(o.Plan.Unschedulable),
+		Seeds:         []SeedReport{},
+	}
+	for _, seed := range o.Window.Snapshot.Seeds {
+		sr := SeedReport{Name: seed.Name, Usage: o.Window.Snapshot.Usage(seed.Name), Placed: placed[seed.Name]}
+		if a, ok := model.Allocatable(seed); ok {
+			sr.Allocatable = &a
+		}
+		r.Seeds = append(r.Seeds, sr)
+	}
+	return r
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Formats are the output formats of Print.
+var Formats = []string{"table", "wide", "yaml", "json"}
+
+// Print writes the report in the given format.
+func (r *Report) Print(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "yaml":
+		b, err := yaml.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case "table", "wide":
+		return r.printTable(w, format == "wide")
+	}
+	return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(Formats, ", "))
+}
+
+func (r *Report) printTable(out io.Writer, wide bool) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	if len(r.Placements) > 0 {
+		fmt.Fprintln(w, "SHOOT\tSEED\tDISTANCE")
+		for _, p := range r.Placements {
+			fmt.Fprintf(w, "%s\t%s\t%d\n", p.Shoot, p.Seed, p.Distance)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Unschedulable) > 0 {
+		if wide {
+			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tMESSAGE")
+		} else {
+			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON")
+		}
+		for _, u := range r.Unschedulable {
+			if wide {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", u.Shoot, u.Reason, u.Message)
+			} else {
+				fmt.Fprintf(w, "%s\t%s\n", u.Shoot, u.Reason)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if wide {
+		fmt.Fprintln(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
+		for _, s := range r.Seeds {
+			allocatable, utilization := "-", "-"
+			if s.Allocatable != nil {
+				allocatable = fmt.Sprint(*s.Allocatable)
+				if *s.Allocatable > 0 {
+					utilization = fmt.Sprintf("%.0f%%", 100*float64(s.Usage+s.Placed)/float64(*s.Allocatable))
+				}
+			}
+			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Usage, s.Placed, allocatable, utilization)
+		}
+		fmt.Fprintln(w)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out, r.Summary())
+	return err
+}
+
+// Summary is one paragraph saying what the plan does.
+func (r *Report) Summary() string {
+	win := r.Window
+	seedsUsed := 0
+	for _, s := range r.Seeds {
+		if s.Placed > 0 {
+			seedsUsed++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Placed %d of %d pending shoots on %d of %d seeds (strategy %s, solver %s", len(r.Placements), win.Pending, seedsUsed, win.Seeds, win.Strategy, win.Solver)
+	if win.Fallback != "" {
+		fmt.Fprintf(&b, ", fallback: %s", win.Fallback)
+	}
+	fmt.Fprintf(&b, ") in %.3fs; objective %.0f.", win.Seconds.Total, win.Objective)
+	if len(r.Unschedulable) > 0 {
+		byReason := map[string]int{}
+		for _, u := range r.Unschedulable {
+			byReason[u.Reason]++
+		}
+		var parts []string
+		for _, reason := range slices.Sorted(maps.Keys(byReason)) {
+			parts = append(parts, fmt.Sprintf("%s %d", reason, byReason[reason]))
+		}
+		fmt.Fprintf(&b, " Unschedulable: %d (%s).", len(r.Unschedulable), strings.Join(parts, ", "))
+	}
+	return b.String()
+}

@@ -1,0 +1,186 @@
+// Command seedplan places Gardener shoots onto seeds: it plans a window of pending shoots together, explains
+// its decisions and generates synthetic landscapes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/examples"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRootCommand().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "Error:", err)
+		os.Exit(1)
+	}
+}
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "seedplan",
+		Short:         "Place Gardener shoots onto seeds, together and optimally",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newGenerateCommand())
+	return root
+}
+
+// planFlags are the inputs and settings shared by schedule and explain.
+type planFlags struct {
+	landscape      []string
+	strategy       string
+	solver         string
+	schedulerName  string
+	strictNetworks bool
+}
+
+func (f *planFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests (repeatable); default: the embedded example landscape")
+	cmd.Flags().StringVar(&f.strategy, "strategy", string(model.SameRegion), "candidate determination strategy: SameRegion or MinimalDistance")
+	cmd.Flags().StringVar(&f.solver, "solver", "greedy", "solver: greedy (the gardener-scheduler's decision rule)")
+	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", "default-scheduler", "spec.schedulerName of the shoots to place")
+	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
+}
+
+// plan loads the landscape and solves the window of all pending shoots.
+func (f *planFlags) plan(ctx context.Context) (*solver.Outcome, error) {
+	strategy, err := model.ParseStrategy(f.strategy)
+	if err != nil {
+		return nil, fmt.Errorf("--strategy: %w", err)
+	}
+	s, err := solver.ByName(f.solver)
+	if err != nil {
+		return nil, fmt.Errorf("--solver: %w", err)
+	}
+	var landscape *ingest.Landscape
+	if len(f.landscape) == 0 {
+		landscape, err = ingest.LoadFS(examples.Landscape, examples.LandscapeDir)
+	} else {
+		landscape, err = ingest.LoadPaths(f.landscape)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
+	}
+	for _, w := range landscape.Warnings {
+		slog.WarnContext(ctx, w)
+	}
+	snap, err := model.NewSnapshot(landscape.Objects)
+	if err != nil {
+		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
+	}
+	opts := model.Options{Strategy: strategy, SchedulerName: f.schedulerName, StrictNetworks: f.strictNetworks}
+	return solver.PlanWindow(ctx, snap, opts, snap.Pending(f.schedulerName), s)
+}
+
+func newScheduleCommand() *cobra.Command {
+	var (
+		flags  planFlags
+		output string
+	)
+	cmd := &cobra.Command{
+		Use:   "schedule",
+		Short: "Plan where every pending shoot goes and print the plan",
+		Long: "schedule reads a landscape (Seeds, Shoots, CloudProfiles, NamespacedCloudProfiles, Projects and region-config " +
+			"ConfigMaps, as `kubectl get -o yaml` prints them), places every pending shoot and prints the plan. " +
+			"Without --landscape it plans the embedded example landscape.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !slices.Contains(bind.Formats, output) {
+				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.Formats, ", "))
+			}
+			outcome, err := flags.plan(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return bind.NewReport(outcome).Print(cmd.OutOrStdout(), output)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.Formats, ", "))
+	return cmd
+}
+
+func newExplainCommand() *cobra.Command {
+	var flags planFlags
+	cmd := &cobra.Command{
+		Use:   "explain NAMESPACE/NAME",
+		Short: "Explain the decision for one pending shoot: why this seed, why not the others",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !strings.Contains(args[0], "/") {
+				return errors.New("the shoot must be given as NAMESPACE/NAME")
+			}
+			outcome, err := flags.plan(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return bind.Explain(cmd.OutOrStdout(), outcome, args[0])
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}
+
+func newGenerateCommand() *cobra.Command {
+	var (
+		cfg       generator.Config
+		mix       string
+		providers []string
+		out       string
+	)
+	cmd := &cobra.Command{
+		Use:   "generate -o DIR",
+		Short: "Write a synthetic landscape as kubectl-style YAML",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch mix {
+			case "realistic":
+				cfg.Mix = generator.RealisticMix()
+			case "stress":
+				cfg.Mix = generator.StressMix()
+			default:
+				return fmt.Errorf("--mix: unknown mix %q (realistic or stress)", mix)
+			}
+			if out == "" {
+				return errors.New("-o DIR is required")
+			}
+			cfg.Providers = providers
+			objs, err := generator.Generate(cfg)
+			if err != nil {
+				return err
+			}
+			if err := generator.Write(out, objs); err != nil {
+				return err
+			}
+			slog.InfoContext(cmd.Context(), "landscape written", "dir", out, "seeds", len(objs.Seeds), "shoots", len(objs.Shoots))
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&cfg.Seeds, "seeds", 40, "number of seeds")
+	cmd.Flags().IntVar(&cfg.Shoots, "shoots", 400, "number of pending shoots")
+	cmd.Flags().IntVar(&cfg.Existing, "existing", 0, "number of shoots already bound to seeds")
+	cmd.Flags().Float64Var(&cfg.Contention, "contention", 0, "pending demand / free capacity (0: ample capacity)")
+	cmd.Flags().Uint64Var(&cfg.Seed, "seed", 1, "random seed; the same seed gives the same landscape")
+	cmd.Flags().StringVar(&mix, "mix", "realistic", "feature mix: realistic or stress")
+	cmd.Flags().StringSliceVar(&providers, "providers", nil, "providers (default aws,gcp,azure,openstack,alicloud)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "directory to write the landscape to")
+	return cmd
+}
