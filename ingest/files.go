@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -266,9 +267,8 @@ func (l *Landscape) decodeGardener(where, object string, h header, data []byte) 
 func (l *Landscape) strictDecode(where, object string, data []byte, into any) error {
 	strictErrs, err := kjson.UnmarshalStrict(data, into)
 	if err != nil {
-		var fieldErr kjson.FieldError
-		if errors.As(err, &fieldErr) {
-			return fmt.Errorf("%s: %s: field %s: %s", where, object, fieldErr.FieldPath(), typeErrorText(fieldErr))
+		if path, text, ok := typeError(err); ok {
+			return fmt.Errorf("%s: %s: field %s: %s", where, object, path, text)
 		}
 		if path := invalidQuantityField(data); path != "" {
 			return fmt.Errorf("%s: %s: field %s: %v", where, object, path, err)
@@ -281,17 +281,24 @@ func (l *Landscape) strictDecode(where, object string, data []byte, into any) er
 	return nil
 }
 
-// typeErrorText drops the Go-specific prefix of a type error ("json: cannot unmarshal string into Go struct
-// field Seed.spec.provider.zones of type []string" → "cannot unmarshal string into []string").
-func typeErrorText(err kjson.FieldError) string {
-	msg := err.Error()
-	if i := strings.Index(msg, "cannot unmarshal "); i >= 0 {
-		msg = msg[i:]
+// typeError reads the field path and the types of a JSON type error ("cannot unmarshal string into []string").
+// The decoder's error type is internal to sigs.k8s.io/json; its exported fields Field, Value and Type are read by
+// reflection.
+func typeError(err error) (path, text string, ok bool) {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return "", "", false
 	}
-	if i, j := strings.Index(msg, " into Go struct field "), strings.LastIndex(msg, " of type "); i >= 0 && j > i {
-		msg = msg[:i] + " into " + msg[j+len(" of type "):]
+	e := v.Elem()
+	field, value, typ := e.FieldByName("Field"), e.FieldByName("Value"), e.FieldByName("Type")
+	if !field.IsValid() || field.Kind() != reflect.String || field.String() == "" || !value.IsValid() || !typ.IsValid() {
+		return "", "", false
 	}
-	return msg
+	goType, isType := typ.Interface().(reflect.Type)
+	if !isType || goType == nil {
+		return "", "", false
+	}
+	return field.String(), fmt.Sprintf("cannot unmarshal %s into %s", value.String(), goType), true
 }
 
 // invalidQuantityField finds a resource quantity that does not parse (their decoding errors carry no field).

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// run executes the CLI with the given arguments and returns stdout and the error.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func keys(m map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	slices.Sort(k)
+	return k
+}
+
+// The -o json output of schedule follows design.md's contract exactly.
+func TestScheduleJSONContract(t *testing.T) {
+	out, err := run(t, "schedule", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report map[string]any
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	for _, k := range []string{"placements", "seeds", "unschedulable", "window"} {
+		if _, ok := report[k]; !ok {
+			t.Fatalf("missing top-level field %q (have %v)", k, keys(report))
+		}
+	}
+	window := report["window"].(map[string]any)
+	for field, kind := range map[string]string{
+		"pending": "number", "seeds": "number", "strategy": "string", "solver": "string", "fallback": "string",
+		"optimal": "bool", "objective": "number", "seconds": "object",
+	} {
+		if got := jsonKind(window[field]); got != kind {
+			t.Errorf("window.%s is %s, want %s", field, got, kind)
+		}
+	}
+	seconds := window["seconds"].(map[string]any)
+	for _, f := range []string{"model", "solve", "total"} {
+		if jsonKind(seconds[f]) != "number" {
+			t.Errorf("window.seconds.%s missing", f)
+		}
+	}
+	if window["strategy"] != "SameRegion" || window["solver"] != "greedy" || window["pending"].(float64) < 300 || window["seeds"].(float64) != 40 {
+		t.Errorf("unexpected window %v", window)
+	}
+
+	placements := report["placements"].([]any)
+	if len(placements) == 0 {
+		t.Fatal("no placements for the example landscape")
+	}
+	var shoots []string
+	for _, p := range placements {
+		p := p.(map[string]any)
+		if jsonKind(p["shoot"]) != "string" || jsonKind(p["seed"]) != "string" || jsonKind(p["distance"]) != "number" {
+			t.Fatalf("placement %v does not follow the contract", p)
+		}
+		shoots = append(shoots, p["shoot"].(string))
+	}
+	if !slices.IsSorted(shoots) {
+		t.Error("placements are not sorted by shoot")
+	}
+	for _, u := range report["unschedulable"].([]any) {
+		u := u.(map[string]any)
+		if jsonKind(u["shoot"]) != "string" || jsonKind(u["message"]) != "string" || u["message"] == "" {
+			t.Fatalf("unschedulable %v does not follow the contract", u)
+		}
+	}
+	for _, s := range report["seeds"].([]any) {
+		s := s.(map[string]any)
+		for _, f := range []string{"name", "usage", "allocatable", "placed"} {
+			if _, ok := s[f]; !ok {
+				t.Fatalf("seed %v lacks %q", s, f)
+			}
+		}
+	}
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case nil:
+		return "null"
+	}
+	return "unknown"
+}
+
+func TestScheduleTableAndFormats(t *testing.T) {
+	out, err := run(t, "schedule", "--strategy", "MinimalDistance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "SHOOT") || !strings.Contains(out, "Placed ") || !strings.Contains(out, "strategy MinimalDistance") {
+		t.Fatalf("table output lacks the plan or the summary:\n%s", out)
+	}
+	if _, err := run(t, "schedule", "-o", "xml"); err == nil || !strings.Contains(err.Error(), "unknown format") {
+		t.Fatalf("want an error for -o xml, got %v", err)
+	}
+	if _, err := run(t, "schedule", "--strategy", "Nearest"); err == nil || !strings.Contains(err.Error(), "--strategy") {
+		t.Fatalf("want an error for an unknown strategy, got %v", err)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	out, err := run(t, "schedule", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Placements []struct{ Shoot, Seed string }
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatal(err)
+	}
+	placed := report.Placements[0]
+	out, err = run(t, "explain", placed.Shoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Decision: bind to seed "+placed.Seed+".") {
+		t.Fatalf("explain does not end with the schedule's decision %s:\n%s", placed.Seed, out)
+	}
+	if strings.Count(out, "\n") < 40 || !strings.Contains(out, "rejected by ") || !strings.Contains(out, "CHOSEN") {
+		t.Fatalf("explain does not list every seed with a verdict:\n%s", out)
+	}
+	if _, err := run(t, "explain", "garden-dev/does-not-exist"); err == nil || !strings.Contains(err.Error(), "not in the landscape") {
+		t.Fatalf("want an error for an unknown shoot, got %v", err)
+	}
+}
+
+// A malformed manifest produces one error line naming the file, the object and the field, and no plan.
+func TestScheduleRefusesMalformedLandscape(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "seeds.yaml")
+	manifest := "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: aws-eu1}\nspec:\n  provider: {type: aws, region: eu-central-1, zones: eu-central-1a}\n"
+	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "schedule", "--landscape", dir)
+	if err == nil {
+		t.Fatalf("want an error, got output:\n%s", out)
+	}
+	want := "loading the landscape (nothing was scheduled): " + file + ": document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"
+	if err.Error() != want || out != "" {
+		t.Fatalf("error = %q\nwant    %q (and no output, got %q)", err, want, out)
+	}
+}
+
+func TestGenerateThenSchedule(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "generate", "--seeds", "10", "--shoots", "50", "--existing", "20", "--contention", "1.1", "--seed", "3", "-o", dir); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "schedule", "--landscape", dir, "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Window struct{ Pending, Seeds int }
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatal(err)
+	}
+	if report.Window.Pending != 50 || report.Window.Seeds != 10 {
+		t.Fatalf("window %+v, want 50 pending shoots on 10 seeds", report.Window)
+	}
+}

@@ -1,0 +1,181 @@
+package ingest_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+)
+
+const seedYAML = `apiVersion: core.gardener.cloud/v1beta1
+kind: Seed
+metadata:
+  name: aws-eu1
+spec:
+  provider: {type: aws, region: eu-central-1, zones: [eu-central-1a]}
+  networks: {pods: 10.243.0.0/16, services: 10.244.0.0/16}
+status:
+  allocatable: {shoots: "100"}
+`
+
+const shootYAML = `apiVersion: core.gardener.cloud/v1beta1
+kind: Shoot
+metadata: {name: web, namespace: garden-dev}
+spec:
+  cloudProfile: {kind: CloudProfile, name: aws}
+  region: eu-central-1
+  provider: {type: aws}
+`
+
+func counts(l *ingest.Landscape) string {
+	o := l.Objects
+	return strings.Join([]string{
+		"seeds=" + itoa(len(o.Seeds)), "shoots=" + itoa(len(o.Shoots)), "profiles=" + itoa(len(o.CloudProfiles)),
+		"nsprofiles=" + itoa(len(o.NamespacedCloudProfiles)), "projects=" + itoa(len(o.Projects)), "configmaps=" + itoa(len(o.ConfigMaps)),
+	}, " ")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestDecodeFormats(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string
+		warnings         int
+	}{
+		{name: "multi-document YAML", data: seedYAML + "---\n" + shootYAML, want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "kind: List as kubectl prints it", data: "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n- " +
+			strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.TrimSpace(shootYAML), "\n", "\n  ") + "\n",
+			want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "typed SeedList items without kind", data: "apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n- metadata: {name: a}\n  spec: {provider: {type: aws, region: r}}\n",
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "JSON", data: `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Project","metadata":{"name":"dev"},"spec":{"namespace":"garden-dev"}}`,
+			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=1 configmaps=0"},
+		{name: "ConfigMaps", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r, namespace: garden}\ndata: {eu-central-1: 'eu-west-1: 5'}\n",
+			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=1"},
+		{name: "unknown kinds are skipped with a warning", data: "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: garden}\n---\n" + seedYAML,
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
+		{name: "unknown fields are warnings", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  futureField: 1\n", 1),
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &ingest.Landscape{}
+			if err := l.Decode("in.yaml", []byte(tc.data)); err != nil {
+				t.Fatal(err)
+			}
+			if got := counts(l); got != tc.want {
+				t.Fatalf("got %s, want %s", got, tc.want)
+			}
+			if len(l.Warnings) != tc.warnings {
+				t.Fatalf("warnings %q, want %d", l.Warnings, tc.warnings)
+			}
+		})
+	}
+}
+
+// A malformed manifest gives one error line naming file, object and field, and nothing is loaded.
+func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{name: "wrong type", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: eu-central-1a", 1),
+			want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"},
+		{name: "wrong type in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Shoot\n  metadata: {name: web, namespace: dev}\n  spec: {region: 5}\n",
+			want: "in.yaml: document 1: List item 0: Shoot dev/web: field spec.region: cannot unmarshal number into string"},
+		{name: "unparsable quantity", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "lots"`, 1),
+			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: quantities must match the regular expression"},
+		{name: "negative allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "-3"`, 1),
+			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must not be negative, is -3"},
+		{name: "missing required field", data: strings.Replace(shootYAML, "  region: eu-central-1\n", "", 1),
+			want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: required"},
+		{name: "missing namespace", data: strings.Replace(shootYAML, ", namespace: garden-dev", "", 1),
+			want: "in.yaml: document 1: Shoot web: field metadata.namespace: required"},
+		{name: "second document broken", data: seedYAML + "---\nkind: [\n",
+			want: "in.yaml: document 2: not valid YAML or JSON"},
+		{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
+			want: `in.yaml: document 1: Seed aws-eu1: apiVersion "core.gardener.cloud/v1alpha1" is not supported`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &ingest.Landscape{}
+			err := l.Decode("in.yaml", []byte(tc.data))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error = %v\nwant prefix %s", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error spans several lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestLoadPathsFailsWholeLoad(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a-seeds.yaml"), []byte(seedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b-shoots.yaml"), []byte(strings.Replace(shootYAML, "type: aws", "type: [aws]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ingest.LoadPaths([]string{dir})
+	if err == nil || l != nil {
+		t.Fatalf("want an error and no landscape, got %v and %v", err, l)
+	}
+	if want := filepath.Join(dir, "b-shoots.yaml") + ": document 1: Shoot garden-dev/web: field spec.provider.type"; !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("error %q does not start with %q", err, want)
+	}
+}
+
+// The generator's output loads back identically.
+func TestGeneratorRoundTrip(t *testing.T) {
+	objs, err := generator.Generate(generator.Config{Seeds: 15, Shoots: 60, Existing: 30, Contention: 0.9, Seed: 4, Mix: generator.StressMix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := generator.Write(dir, objs); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ingest.LoadPaths([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Warnings) != 0 {
+		t.Fatalf("warnings loading generated landscape: %q", l.Warnings)
+	}
+	want, err := model.NewSnapshot(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := model.NewSnapshot(l.Objects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Seeds) != len(got.Seeds) || len(want.Shoots) != len(got.Shoots) || len(got.RegionConfigs) != 4 {
+		t.Fatalf("loaded %d seeds, %d shoots, %d region configs; want %d, %d, 4", len(got.Seeds), len(got.Shoots), len(got.RegionConfigs), len(want.Seeds), len(want.Shoots))
+	}
+	for i := range want.Seeds {
+		if a, b := asJSON(t, want.Seeds[i]), asJSON(t, got.Seeds[i]); a != b {
+			t.Fatalf("seed differs after the round trip:\n%s\n%s", a, b)
+		}
+	}
+	for i := range want.Shoots {
+		// Defaulting picks a random maintenance window; everything else must be identical.
+		want.Shoots[i].Spec.Maintenance, got.Shoots[i].Spec.Maintenance = nil, nil
+		if a, b := asJSON(t, want.Shoots[i]), asJSON(t, got.Shoots[i]); a != b {
+			t.Fatalf("shoot differs after the round trip:\n%s\n%s", a, b)
+		}
+	}
+}
+
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
