@@ -1,0 +1,46 @@
+# seedplan — see README.md. `make run` plans the embedded example landscape, `make test` runs every test.
+SHELL    := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+GO       ?= go
+BIN      := bin/seedplan
+# The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
+CONFORMANCE := test/conformance
+
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean
+
+all: build
+
+deps:
+	@hack/install-deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/seedplan
+
+run: build
+	./$(BIN) schedule -o wide
+
+test: deps vet test-unit test-conformance
+
+vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	cd $(CONFORMANCE) && $(GO) vet ./...
+
+test-unit:
+	$(GO) test -count=1 ./...
+
+test-conformance:
+	cd $(CONFORMANCE) && $(GO) test -count=1 -timeout 40m -v ./... 2>&1 | grep -v '^=== ' 
+
+# Regenerates the embedded example landscape (deterministic).
+example: build
+	rm -rf examples/landscape
+	./$(BIN) generate --seeds 40 --shoots 400 --existing 400 --contention 0.8 --seed 7 -o examples/landscape
+	$(GO) build -o $(BIN) ./cmd/seedplan
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin

@@ -1,0 +1,232 @@
+// Package conformance drives the real gardener-scheduler (v1.150.0) shoot reconciler, one shoot at a time, on
+// generated landscapes and asserts that seedplan's greedy solver decides every shoot the same way: the same seed,
+// or unschedulable with the same message. It lives in its own module so that seedplan's go.mod does not carry
+// gardener's dependencies.
+package conformance
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gardener/gardener/pkg/api/indexer"
+	schedulerconfigv1alpha1 "github.com/gardener/gardener/pkg/apis/config/scheduler/v1alpha1"
+	gardencore "github.com/gardener/gardener/pkg/apis/core"
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/gardener/gardener/pkg/client/kubernetes"
+	shootscheduler "github.com/gardener/gardener/pkg/scheduler/controller/shoot"
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+const (
+	landscapes = 50
+	shoots     = 200
+)
+
+// decision is what happened to one shoot: the seed it was bound to, or the scheduling error.
+type decision struct {
+	seed    string
+	message string
+}
+
+func (d decision) String() string {
+	if d.seed != "" {
+		return "seed " + d.seed
+	}
+	return "unschedulable: " + d.message
+}
+
+func TestGreedyMatchesGardenerScheduler(t *testing.T) {
+	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+		t.Run(string(strategy), func(t *testing.T) {
+			t.Parallel()
+			compared, placed := 0, 0
+			for i := range landscapes {
+				cfg := generator.Config{
+					Seeds: 20 + i%3*10, Shoots: shoots, Existing: 60 + i%4*40,
+					Contention: []float64{0, 0.8, 1.0, 1.2}[i%4],
+					Seed:       uint64(1000 + i), Mix: generator.StressMix(),
+				}
+				cfg.Mix.CrossProvider = i%2 == 0
+				objs, err := generator.Generate(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ours := decideWithSeedplan(t, objs, strategy)
+				theirs := decideWithGardener(t, objs, strategy, ours.order)
+				for _, key := range ours.order {
+					want, got := theirs[key], ours.decisions[key]
+					compared++
+					if want.seed != "" {
+						placed++
+					}
+					if want.seed != got.seed || !strings.HasPrefix(got.message, want.message) {
+						t.Errorf("landscape %d, shoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", i, key, want, got)
+					}
+				}
+			}
+			if compared != landscapes*shoots {
+				t.Fatalf("compared %d decisions, want %d", compared, landscapes*shoots)
+			}
+			if placed < compared/4 || placed == compared {
+				t.Fatalf("landscapes are not discriminating: %d of %d shoots bound", placed, compared)
+			}
+			t.Logf("%s: %d decisions identical (%d bound, %d unschedulable) over %d landscapes", strategy, compared, placed, compared-placed, landscapes)
+		})
+	}
+}
+
+type seedplanDecisions struct {
+	order     []string
+	decisions map[string]decision
+}
+
+func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strategy) seedplanDecisions {
+	t.Helper()
+	snap, err := model.NewSnapshot(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := model.Options{Strategy: strategy}
+	pending := snap.Pending("default-scheduler")
+	w, err := model.NewWindow(snap, opts, pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := solver.Greedy{}.Solve(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := seedplanDecisions{decisions: map[string]decision{}}
+	for _, shoot := range pending {
+		out.order = append(out.order, model.ShootKey(shoot))
+	}
+	for _, p := range plan.Placements {
+		out.decisions[p.Shoot] = decision{seed: p.Seed}
+	}
+	for _, u := range plan.Unschedulable {
+		out.decisions[u.Shoot] = decision{message: u.Message}
+	}
+	return out
+}
+
+// decideWithGardener stores the landscape, defaulted as the gardener-apiserver would store it, in a
+// controller-runtime fake client and reconciles the pending shoots one by one in the given order with the real
+// gardener-scheduler reconciler.
+func decideWithGardener(t *testing.T, objs model.Objects, strategy model.Strategy, order []string) map[string]decision {
+	t.Helper()
+	var stored []client.Object
+	add := func(obj client.Object) {
+		kubernetes.GardenScheme.Default(obj)
+		stored = append(stored, obj)
+	}
+	for _, o := range objs.Seeds {
+		add(o.DeepCopy())
+	}
+	for _, o := range objs.Shoots {
+		add(o.DeepCopy())
+	}
+	for _, o := range objs.CloudProfiles {
+		add(o.DeepCopy())
+	}
+	for _, o := range objs.NamespacedCloudProfiles {
+		add(o.DeepCopy())
+	}
+	for _, o := range objs.Projects {
+		add(o.DeepCopy())
+	}
+	for _, o := range objs.ConfigMaps {
+		add(o.DeepCopy())
+	}
+
+	// Every reconcile lists all seeds and shoots; the fake client answers lists by a JSON round trip, which is far
+	// too slow for 20,000 reconciles. The two lists are served from typed copies in the fake client's sort order
+	// (namespace/name), kept up to date by the binding subresource.
+	seeds := &gardencorev1beta1.SeedList{}
+	shootList := &gardencorev1beta1.ShootList{}
+	shootIndex := map[string]int{}
+	for _, o := range stored {
+		switch obj := o.(type) {
+		case *gardencorev1beta1.Seed:
+			seeds.Items = append(seeds.Items, *obj)
+		case *gardencorev1beta1.Shoot:
+			shootList.Items = append(shootList.Items, *obj)
+		}
+	}
+	slices.SortFunc(seeds.Items, func(a, b gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(shootList.Items, func(a, b gardencorev1beta1.Shoot) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
+	for i, s := range shootList.Items {
+		shootIndex[s.Namespace+"/"+s.Name] = i
+	}
+
+	c := fakeclient.NewClientBuilder().
+		WithScheme(kubernetes.GardenScheme).
+		WithIndex(&gardencorev1beta1.Project{}, gardencore.ProjectNamespace, indexer.ProjectNamespaceIndexerFunc).
+		WithObjects(stored...).
+		WithInterceptorFuncs(interceptor.Funcs{
+			List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+				switch l := list.(type) {
+				case *gardencorev1beta1.SeedList:
+					seeds.DeepCopyInto(l)
+					return nil
+				case *gardencorev1beta1.ShootList:
+					shootList.DeepCopyInto(l)
+					return nil
+				}
+				return c.List(ctx, list, opts...)
+			},
+			// The binding subresource writes spec.seedName, which a fake status update would drop.
+			SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+				if subResource != "binding" {
+					return c.SubResource(subResource).Update(ctx, obj, opts...)
+				}
+				if err := c.Update(ctx, obj); err != nil {
+					return err
+				}
+				shoot := obj.(*gardencorev1beta1.Shoot)
+				shootList.Items[shootIndex[shoot.Namespace+"/"+shoot.Name]].Spec.SeedName = shoot.Spec.SeedName
+				return nil
+			},
+		}).
+		Build()
+
+	r := &shootscheduler.Reconciler{
+		Client:          c,
+		Config:          &schedulerconfigv1alpha1.ShootSchedulerConfiguration{Strategy: schedulerconfigv1alpha1.CandidateDeterminationStrategy(strategy)},
+		GardenNamespace: "garden",
+		Recorder:        &events.FakeRecorder{},
+	}
+	ctx := logf.IntoContext(context.Background(), logr.Discard())
+	out := map[string]decision{}
+	for _, key := range order {
+		namespace, name, _ := strings.Cut(key, "/")
+		_, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}})
+		if err != nil {
+			out[key] = decision{message: strings.TrimPrefix(err.Error(), "failed to determine seed for shoot: ")}
+			continue
+		}
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := c.Get(ctx, types.NamespacedName{Namespace: namespace, Name: name}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		if shoot.Spec.SeedName == nil {
+			t.Fatalf("shoot %s: reconcile succeeded without binding", key)
+		}
+		out[key] = decision{seed: *shoot.Spec.SeedName}
+	}
+	return out
+}
