@@ -35,7 +35,9 @@ type WindowReport struct {
 	Fallback  string         `json:"fallback"`
 	Optimal   bool           `json:"optimal"`
 	Objective float64        `json:"objective"`
-	Seconds   Seconds        `json:"seconds"`
+	// GreedyObjective is the objective of the gardener-scheduler's greedy plan of the same window.
+	GreedyObjective float64 `json:"greedyObjective"`
+	Seconds         Seconds `json:"seconds"`
 }
 
 // Seconds are the durations of the phases of a window.
@@ -62,7 +64,7 @@ func NewReport(o *solver.Outcome) *Report {
 	r := &Report{
 		Window: WindowReport{
 			Pending: len(o.Window.Shoots), Seeds: len(o.Window.Snapshot.Seeds), Strategy: o.Window.Options.Strategy,
-			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective,
+			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective, GreedyObjective: o.GreedyObjective,
 			Seconds: Seconds{Model: o.ModelTime.Seconds(), Solve: o.SolveTime.Seconds(), Total: (o.ModelTime + o.SolveTime).Seconds()},
 		},
 		Placements:    nonNil(o.Plan.Placements),
@@ -168,7 +170,11 @@ func (r *Report) Summary() string {
 	if win.Fallback != "" {
 		fmt.Fprintf(&b, ", fallback: %s", win.Fallback)
 	}
-	fmt.Fprintf(&b, ") in %.3fs; objective %.0f.", win.Seconds.Total, win.Objective)
+	fmt.Fprintf(&b, ") in %.3fs; objective %.0f", win.Seconds.Total, win.Objective)
+	if win.Solver != "greedy" {
+		fmt.Fprintf(&b, " (greedy: %.0f)", win.GreedyObjective)
+	}
+	b.WriteString(".")
 	if len(r.Unschedulable) > 0 {
 		byReason := map[string]int{}
 		for _, u := range r.Unschedulable {

@@ -18,7 +18,16 @@ type Solver interface {
 	// Name is the solver's name in outputs and metrics.
 	Name() string
 	// Solve returns a plan for the window. It stops with ctx's error when ctx is done.
-	Solve(ctx context.Context, w *model.Window) (*model.Plan, error)
+	Solve(ctx context.Context, w *model.Window) (*Solution, error)
+}
+
+// Solution is a solver's plan and what the solver knows about it.
+type Solution struct {
+	Plan *model.Plan
+	// Optimal is true only when the solver proved the plan optimal for its objective.
+	Optimal bool
+	// Fallback says why the plan is another solver's ("timeout", "worse"), or is empty.
+	Fallback string
 }
 
 // Greedy is the gardener-scheduler's decision rule (spec §2.10c, §3, §3.4): one shoot at a time in window order,
@@ -31,17 +40,23 @@ type Greedy struct{}
 func (Greedy) Name() string { return "greedy" }
 
 // Solve implements Solver.
-func (Greedy) Solve(ctx context.Context, w *model.Window) (*model.Plan, error) {
+func (g Greedy) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
+	plan, err := g.plan(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	return &Solution{Plan: plan}, nil
+}
+
+func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 	seeds := w.Snapshot.Seeds
 	usage := make([]int, len(seeds))
-	initialFree := slices.Clone(w.Free)
 	free := slices.Clone(w.Free)
 	for i, seed := range seeds {
 		usage[i] = w.Snapshot.Usage(seed.Name)
 	}
 
 	plan := &model.Plan{}
-	available := make([]*gardencorev1beta1.Seed, 0, len(seeds))
 	for i, shoot := range w.Shoots {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -50,28 +65,10 @@ func (Greedy) Solve(ctx context.Context, w *model.Window) (*model.Plan, error) {
 		}
 		key := model.ShootKey(shoot)
 		ev := w.Evaluations[i]
-		if ev.Err != nil {
-			plan.Unschedulable = append(plan.Unschedulable, model.Unschedulable{Shoot: key, Message: ev.Err.Error(), Reason: ev.ErrPredicate})
-			continue
-		}
-
-		available = available[:0]
-		var full []int
-		for _, s := range ev.Candidates {
-			if free[s] == 0 {
-				full = append(full, s)
-				continue
-			}
-			available = append(available, seeds[s])
-		}
-		if len(available) == 0 {
-			plan.Unschedulable = append(plan.Unschedulable, candidatesUnschedulable(key, ev, full, initialFree, seeds))
-			continue
-		}
-
-		candidates, err := ev.Request.ApplyStrategy(available)
-		if err != nil {
-			plan.Unschedulable = append(plan.Unschedulable, model.Unschedulable{Shoot: key, Message: err.Error(), Reason: model.PredicateStrategy})
+		candidates, unschedulable := gardenerCandidates(w, ev, free)
+		if unschedulable != nil {
+			unschedulable.Shoot = key
+			plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
 			continue
 		}
 		best := leastUtilized(candidates, usage, w.Snapshot)
@@ -83,6 +80,32 @@ func (Greedy) Solve(ctx context.Context, w *model.Window) (*model.Plan, error) {
 	}
 	plan.Sort()
 	return plan, nil
+}
+
+// gardenerCandidates is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free
+// (spec §2.10c, §3): the seeds it chooses among, or why the shoot is unschedulable (without the shoot's name).
+func gardenerCandidates(w *model.Window, ev *model.Evaluation, free []int) ([]*gardencorev1beta1.Seed, *model.Unschedulable) {
+	if ev.Err != nil {
+		return nil, &model.Unschedulable{Message: ev.Err.Error(), Reason: ev.ErrPredicate}
+	}
+	seeds := w.Snapshot.Seeds
+	available := make([]*gardencorev1beta1.Seed, 0, len(ev.Candidates))
+	var full []int
+	for _, s := range ev.Candidates {
+		if free[s] == 0 {
+			full = append(full, s)
+			continue
+		}
+		available = append(available, seeds[s])
+	}
+	if len(available) == 0 {
+		return nil, candidatesUnschedulable(ev, full, w.Free, seeds)
+	}
+	candidates, err := ev.Request.ApplyStrategy(available)
+	if err != nil {
+		return nil, &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
+	}
+	return candidates, nil
 }
 
 // leastUtilized returns the index of the candidate hosting the fewest shoots; ties go to the first candidate.
@@ -108,7 +131,7 @@ func arcDistance(ev *model.Evaluation, seed int) int {
 
 // candidatesUnschedulable is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10. When some full seed had
 // room before this window, the message says that shoots of the same window took it.
-func candidatesUnschedulable(key string, ev *model.Evaluation, full, initialFree []int, seeds []*gardencorev1beta1.Seed) model.Unschedulable {
+func candidatesUnschedulable(ev *model.Evaluation, full, initialFree []int, seeds []*gardencorev1beta1.Seed) *model.Unschedulable {
 	reasons := make(map[string]string, len(ev.CandidateReasons)+len(full))
 	for name, reason := range ev.CandidateReasons {
 		reasons[name] = reason
@@ -124,7 +147,7 @@ func candidatesUnschedulable(key string, ev *model.Evaluation, full, initialFree
 	if takenByWindow {
 		message += " (the free capacity of some candidate seeds was taken by other shoots of this window)"
 	}
-	return model.Unschedulable{Shoot: key, Message: message, Reason: dominantReason(ev, full)}
+	return &model.Unschedulable{Message: message, Reason: dominantReason(ev, full)}
 }
 
 // dominantReason names the predicate behind a §2.10 failure: Capacity when some candidate was full, otherwise the

@@ -28,10 +28,11 @@ func solveGreedy(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := solver.Greedy{}.Solve(context.Background(), w)
+	solution, err := solver.Greedy{}.Solve(context.Background(), w)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := solution.Plan
 	if err := model.Verify(snap, opts, plan); err != nil {
 		t.Fatalf("plan fails Verify: %v", err)
 	}

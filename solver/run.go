@@ -10,20 +10,6 @@ import (
 	"github.com/seedplan/seedplan/model"
 )
 
-// UnscheduledPenalty is the objective's cost of leaving a shoot unplaced: larger than any distance a strategy
-// ever accepts, so that placing a shoot always beats leaving it out.
-const UnscheduledPenalty = 1_000_000
-
-// Objective is the cost of a plan as seedplan reports it: the sum of the placements' region distances plus
-// UnscheduledPenalty for every shoot left unplaced. Lower is better.
-func Objective(plan *model.Plan) float64 {
-	total := float64(len(plan.Unschedulable)) * UnscheduledPenalty
-	for _, p := range plan.Placements {
-		total += float64(p.Distance)
-	}
-	return total
-}
-
 // Outcome is a solved and verified window with the figures reports need.
 type Outcome struct {
 	Window *model.Window
@@ -33,15 +19,19 @@ type Outcome struct {
 	// Fallback says why another solver's plan was used instead ("" when none was).
 	Fallback string
 	// Optimal is true only when the solver proved the plan optimal.
-	Optimal   bool
-	Objective float64
+	Optimal bool
+	// Objective is the plan's cost (PlanCost) under the weights given; GreedyObjective that of the greedy
+	// plan of the same window, for comparison.
+	Objective, GreedyObjective float64
+	// Weights are the weights the objectives were computed with.
+	Weights Weights
 	// ModelTime is the time to build the window; SolveTime the time to solve and verify it.
 	ModelTime, SolveTime time.Duration
 }
 
 // PlanWindow builds the window of the given pending shoots, solves it and verifies the plan independently. A
 // plan that fails verification is an error: it is never returned.
-func PlanWindow(ctx context.Context, snap *model.Snapshot, opts model.Options, pending []*gardencorev1beta1.Shoot, s Solver) (*Outcome, error) {
+func PlanWindow(ctx context.Context, snap *model.Snapshot, opts model.Options, pending []*gardencorev1beta1.Shoot, s Solver, weights Weights) (*Outcome, error) {
 	start := time.Now()
 	w, err := model.NewWindow(snap, opts, pending)
 	if err != nil {
@@ -50,24 +40,43 @@ func PlanWindow(ctx context.Context, snap *model.Snapshot, opts model.Options, p
 	modelTime := time.Since(start)
 
 	start = time.Now()
-	plan, err := s.Solve(ctx, w)
+	solution, err := s.Solve(ctx, w)
 	if err != nil {
 		return nil, fmt.Errorf("solver %s: %w", s.Name(), err)
 	}
-	if err := model.Verify(snap, w.Options, plan); err != nil {
+	if err := model.Verify(snap, w.Options, solution.Plan); err != nil {
 		return nil, fmt.Errorf("solver %s produced an infeasible plan, refusing it: %w", s.Name(), err)
 	}
+	solveTime := time.Since(start)
+	greedy := solution.Plan
+	if s.Name() != (Greedy{}).Name() {
+		if greedy, err = (Greedy{}).plan(ctx, w); err != nil {
+			return nil, err
+		}
+	}
 	return &Outcome{
-		Window: w, Plan: plan, Solver: s.Name(), Objective: Objective(plan),
-		ModelTime: modelTime, SolveTime: time.Since(start),
+		Window: w, Plan: solution.Plan, Solver: s.Name(), Fallback: solution.Fallback, Optimal: solution.Optimal,
+		Objective: PlanCost(w, solution.Plan, weights), GreedyObjective: PlanCost(w, greedy, weights), Weights: weights,
+		ModelTime: modelTime, SolveTime: solveTime,
 	}, nil
 }
 
-// ByName returns the solver with the given name.
-func ByName(name string) (Solver, error) {
-	switch name {
-	case Greedy{}.Name():
+// Config selects and tunes a solver.
+type Config struct {
+	// Name is "lp" (the default) or "greedy".
+	Name string
+	// Timeout bounds the LP; when it runs out the greedy plan is used (fallback "timeout").
+	Timeout time.Duration
+	Weights Weights
+}
+
+// New returns the configured solver.
+func New(cfg Config) (Solver, error) {
+	switch cfg.Name {
+	case "lp", "":
+		return LP{Weights: cfg.Weights, Timeout: cfg.Timeout}, nil
+	case (Greedy{}).Name():
 		return Greedy{}, nil
 	}
-	return nil, fmt.Errorf("unknown solver %q (available: greedy)", name)
+	return nil, fmt.Errorf("unknown solver %q (lp or greedy)", cfg.Name)
 }

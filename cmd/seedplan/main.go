@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +49,8 @@ type planFlags struct {
 	landscape      []string
 	strategy       string
 	solver         string
+	solverTimeout  time.Duration
+	weights        string
 	schedulerName  string
 	strictNetworks bool
 }
@@ -55,7 +58,9 @@ type planFlags struct {
 func (f *planFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests (repeatable); default: the embedded example landscape")
 	cmd.Flags().StringVar(&f.strategy, "strategy", string(model.SameRegion), "candidate determination strategy: SameRegion or MinimalDistance")
-	cmd.Flags().StringVar(&f.solver, "solver", "greedy", "solver: greedy (the gardener-scheduler's decision rule)")
+	cmd.Flags().StringVar(&f.solver, "solver", "lp", "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
+	cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", 2*time.Second, "time limit of the lp solver; when it runs out the greedy plan is used")
+	cmd.Flags().StringVar(&f.weights, "weights", "balanced", "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
 	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", "default-scheduler", "spec.schedulerName of the shoots to place")
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
 }
@@ -66,7 +71,11 @@ func (f *planFlags) plan(ctx context.Context) (*solver.Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--strategy: %w", err)
 	}
-	s, err := solver.ByName(f.solver)
+	weights, err := solver.ParseWeights(f.weights)
+	if err != nil {
+		return nil, fmt.Errorf("--weights: %w", err)
+	}
+	s, err := solver.New(solver.Config{Name: f.solver, Timeout: f.solverTimeout, Weights: weights})
 	if err != nil {
 		return nil, fmt.Errorf("--solver: %w", err)
 	}
@@ -87,7 +96,7 @@ func (f *planFlags) plan(ctx context.Context) (*solver.Outcome, error) {
 		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
 	}
 	opts := model.Options{Strategy: strategy, SchedulerName: f.schedulerName, StrictNetworks: f.strictNetworks}
-	return solver.PlanWindow(ctx, snap, opts, snap.Pending(f.schedulerName), s)
+	return solver.PlanWindow(ctx, snap, opts, snap.Pending(f.schedulerName), s, weights)
 }
 
 func newScheduleCommand() *cobra.Command {

@@ -50,7 +50,7 @@ func TestScheduleJSONContract(t *testing.T) {
 	window := report["window"].(map[string]any)
 	for field, kind := range map[string]string{
 		"pending": "number", "seeds": "number", "strategy": "string", "solver": "string", "fallback": "string",
-		"optimal": "bool", "objective": "number", "seconds": "object",
+		"optimal": "bool", "objective": "number", "greedyObjective": "number", "seconds": "object",
 	} {
 		if got := jsonKind(window[field]); got != kind {
 			t.Errorf("window.%s is %s, want %s", field, got, kind)
@@ -62,7 +62,10 @@ func TestScheduleJSONContract(t *testing.T) {
 			t.Errorf("window.seconds.%s missing", f)
 		}
 	}
-	if window["strategy"] != "SameRegion" || window["solver"] != "greedy" || window["pending"].(float64) < 300 || window["seeds"].(float64) != 40 {
+	if window["objective"].(float64) > window["greedyObjective"].(float64) {
+		t.Errorf("lp objective %v worse than greedy's %v", window["objective"], window["greedyObjective"])
+	}
+	if window["strategy"] != "SameRegion" || window["solver"] != "lp" || window["optimal"] != true || window["pending"].(float64) < 300 || window["seeds"].(float64) != 40 {
 		t.Errorf("unexpected window %v", window)
 	}
 

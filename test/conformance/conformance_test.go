@@ -105,10 +105,11 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := solver.Greedy{}.Solve(context.Background(), w)
+	solution, err := solver.Greedy{}.Solve(context.Background(), w)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := solution.Plan
 	out := seedplanDecisions{decisions: map[string]decision{}}
 	for _, shoot := range pending {
 		out.order = append(out.order, model.ShootKey(shoot))

@@ -1,0 +1,150 @@
+package solver
+
+import (
+	"fmt"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// Weights set how the objective trades region distance against seed balance.
+type Weights struct {
+	// Distance is the cost of one unit of region distance per placed shoot.
+	Distance float64
+	// Balance scales the utilization cost: a shoot placed while its seed's utilization is in the k-th tenth
+	// (0-based) costs Balance × UtilizationSlopes[k].
+	Balance float64
+	// NominalCapacity is the capacity assumed, for the balance term only, of seeds without allocatable.
+	NominalCapacity int
+	// Lexicographic makes distance strictly more important than balance (the compat weighting): the distance
+	// weight is raised, per window, above anything balance could gain.
+	Lexicographic bool
+}
+
+// DefaultWeights balance seeds by utilization and accept a farther region only for a clearly emptier seed: a
+// shoot goes up to 100 distance units further to avoid a seed above 90 % utilization.
+func DefaultWeights() Weights {
+	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100}
+}
+
+// CompatWeights follow the gardener-scheduler's intent: the nearest region first, then the emptiest seed.
+func CompatWeights() Weights {
+	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, Lexicographic: true}
+}
+
+// ParseWeights names the two weightings: "balanced" (DefaultWeights) and "compat" (CompatWeights).
+func ParseWeights(name string) (Weights, error) {
+	switch name {
+	case "balanced", "":
+		return DefaultWeights(), nil
+	case "compat":
+		return CompatWeights(), nil
+	}
+	return Weights{}, fmt.Errorf("unknown weighting %q (balanced or compat)", name)
+}
+
+// UtilizationSlopes are the marginal costs of one more shoot on a seed whose utilization is in the 1st, 2nd, …
+// 10th tenth, and, for seeds without allocatable, beyond their nominal capacity. They rise convexly, so the
+// cheapest way to place shoots fills the emptiest seeds first, and the problem stays a network problem.
+var UtilizationSlopes = []float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
+
+// segment is a range of additional shoots on a seed with one marginal cost.
+type segment struct {
+	width int // model.Unlimited for the last segment of a seed without allocatable
+	slope float64
+}
+
+// utilizationSegments splits a seed's free capacity into the tenths of its utilization, starting at its usage.
+func utilizationSegments(usage, free, allocatable int, limited bool) []segment {
+	capacity := allocatable
+	if !limited {
+		capacity = max(allocatable, 1)
+	}
+	var segments []segment
+	taken := usage
+	for k := range 10 {
+		upper := (k + 1) * capacity / 10
+		if width := upper - taken; width > 0 {
+			segments = append(segments, segment{width: width, slope: UtilizationSlopes[k]})
+			taken = upper
+		}
+	}
+	if !limited {
+		return append(segments, segment{width: model.Unlimited, slope: UtilizationSlopes[10]})
+	}
+	// Integer rounding of the tenths and usage above allocatable never leave more room than free.
+	room := free
+	for i := range segments {
+		segments[i].width = min(segments[i].width, room)
+		room -= segments[i].width
+	}
+	return segments
+}
+
+// seedSegments are the utilization segments of every seed of the window, by seed index.
+func seedSegments(w *model.Window, weights Weights) [][]segment {
+	out := make([][]segment, len(w.Snapshot.Seeds))
+	for i, seed := range w.Snapshot.Seeds {
+		usage := w.Snapshot.Usage(seed.Name)
+		allocatable, limited := model.Allocatable(seed)
+		if !limited {
+			allocatable = int64(weights.NominalCapacity)
+		}
+		out[i] = utilizationSegments(usage, w.Free[i], int(allocatable), limited)
+	}
+	return out
+}
+
+// balanceCost is the utilization cost of placing n more shoots on a seed with the given segments.
+func balanceCost(segments []segment, n int) float64 {
+	cost := 0.0
+	for _, s := range segments {
+		if n == 0 {
+			break
+		}
+		take := n
+		if s.width != model.Unlimited {
+			take = min(n, s.width)
+		}
+		cost += float64(take) * s.slope
+		n -= take
+	}
+	return cost
+}
+
+// distanceWeight is the weight of a distance unit in a window part touching the given number of seeds: the
+// configured weight, or for lexicographic weights one larger than any balance change a reassignment among
+// those seeds could make.
+func (wt Weights) distanceWeight(seeds int) float64 {
+	if !wt.Lexicographic {
+		return wt.Distance
+	}
+	return wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]*float64(seeds+1) + 1
+}
+
+// PlanCost is the objective value of a plan: weighted distance, utilization cost and a penalty per unplaced
+// shoot larger than any placement could cost, computed the same way for every solver so they can be compared.
+func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
+	segments := seedSegments(w, weights)
+	distanceWeight := weights.distanceWeight(len(w.Snapshot.Seeds))
+	total := float64(len(plan.Unschedulable)) * unplacedPenalty(w, weights, distanceWeight, len(w.Snapshot.Seeds))
+	for _, p := range plan.Placements {
+		total += distanceWeight * float64(p.Distance)
+	}
+	for name, n := range plan.PlacedPerSeed() {
+		total += weights.Balance * balanceCost(segments[w.Snapshot.SeedIndex(name)], n)
+	}
+	return total
+}
+
+// unplacedPenalty is M: more than any augmenting path through the given number of seeds can cost, so that
+// placing one more shoot always lowers the objective.
+func unplacedPenalty(w *model.Window, weights Weights, distanceWeight float64, seeds int) float64 {
+	maxDistance := 0
+	for _, ev := range w.Evaluations {
+		for _, a := range ev.Arcs {
+			maxDistance = max(maxDistance, a.Distance, -a.Distance)
+		}
+	}
+	maxArc := distanceWeight*float64(maxDistance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]
+	return maxArc*float64(2*seeds+2) + 1
+}

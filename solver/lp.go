@@ -1,0 +1,334 @@
+package solver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lanl/clp"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// LP places a window globally: shoots that the scheduler cannot tell apart form classes, and the classes and
+// seeds form a transportation problem — each class's shoots go to its feasible seeds or stay unplaced at a
+// penalty larger than any placement costs, no seed takes more than its free capacity, and every placement costs
+// its weighted region distance plus a convex piecewise-linear utilization cost of its seed. Parts of the window
+// that share no seed are solved separately and concurrently by COIN-OR CLP. The greedy plan is computed first;
+// it is returned (with Solution.Fallback set) when CLP does not finish within Timeout or places fewer shoots.
+type LP struct {
+	Weights Weights
+	// Timeout bounds the whole solve; 0 means no limit.
+	Timeout time.Duration
+}
+
+// Name implements Solver.
+func (LP) Name() string { return "lp" }
+
+// Fallback reasons.
+const (
+	FallbackTimeout = "timeout"
+	FallbackWorse   = "worse"
+)
+
+// integralityTolerance is how far from an integer a CLP value may be and still count as integral.
+const integralityTolerance = 1e-6
+
+// class is a set of shoots with the same evaluation, in window order.
+type class struct {
+	eval   *model.Evaluation
+	shoots []int
+	arcs   []model.Arc // usable arcs: seeds with free capacity
+}
+
+// component is a part of the window that shares no seed with any other part.
+type component struct {
+	classes []int
+	seeds   []int
+}
+
+// componentResult holds, per class of the component and per usable arc of the class, how many shoots go there.
+type componentResult struct {
+	counts  [][]float64
+	optimal bool
+	err     error
+}
+
+// Solve implements Solver.
+func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
+	start := time.Now()
+	greedy, err := (Greedy{}).plan(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+
+	classes := buildClasses(w)
+	components := splitComponents(classes, len(w.Snapshot.Seeds))
+	segments := seedSegments(w, lp.Weights)
+
+	results := make([]componentResult, len(components))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, comp := range components {
+			wg.Add(1)
+			slots <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-slots }()
+				results[i] = lp.solveComponent(w, classes, comp, segments)
+			}()
+		}
+		wg.Wait()
+	}()
+
+	var timeout <-chan time.Time
+	if lp.Timeout > 0 {
+		timer := time.NewTimer(lp.Timeout - time.Since(start))
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case <-done:
+	case <-timeout:
+		// CLP cannot be interrupted; its own limit (set per model) ends the abandoned solves.
+		return &Solution{Plan: greedy, Fallback: FallbackTimeout}, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("lp: %w", ctx.Err())
+	}
+
+	optimal := true
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		optimal = optimal && r.optimal
+	}
+	plan, integral := assemble(w, classes, components, results)
+	if len(plan.Placements) < len(greedy.Placements) {
+		return &Solution{Plan: greedy, Fallback: FallbackWorse}, nil
+	}
+	return &Solution{Plan: plan, Optimal: optimal && integral}, nil
+}
+
+// buildClasses groups the window's shoots by evaluation and keeps the arcs to seeds with free capacity, cheapest
+// first, so that the earliest shoots of a class get its cheapest seeds.
+func buildClasses(w *model.Window) []class {
+	index := map[*model.Evaluation]int{}
+	var classes []class
+	for i, ev := range w.Evaluations {
+		c, ok := index[ev]
+		if !ok {
+			c = len(classes)
+			index[ev] = c
+			var arcs []model.Arc
+			if ev.Err == nil && ev.StrategyErr == nil {
+				for _, a := range ev.Arcs {
+					if w.Free[a.Seed] != 0 {
+						arcs = append(arcs, a)
+					}
+				}
+			}
+			slices.SortStableFunc(arcs, func(a, b model.Arc) int { return cmp.Compare(a.Distance, b.Distance) })
+			classes = append(classes, class{eval: ev, arcs: arcs})
+		}
+		classes[c].shoots = append(classes[c].shoots, i)
+	}
+	return classes
+}
+
+// splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.
+func splitComponents(classes []class, seeds int) []component {
+	parent := make([]int, len(classes)+seeds)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for c, cl := range classes {
+		for _, a := range cl.arcs {
+			if rc, rs := find(c), find(len(classes)+a.Seed); rc != rs {
+				parent[max(rc, rs)] = min(rc, rs)
+			}
+		}
+	}
+	byRoot := map[int]int{}
+	var components []component
+	for c, cl := range classes {
+		if len(cl.arcs) == 0 {
+			continue
+		}
+		root := find(c)
+		i, ok := byRoot[root]
+		if !ok {
+			i = len(components)
+			byRoot[root] = i
+			components = append(components, component{})
+		}
+		components[i].classes = append(components[i].classes, c)
+	}
+	for s := range seeds {
+		if i, ok := byRoot[find(len(classes)+s)]; ok {
+			components[i].seeds = append(components[i].seeds, s)
+		}
+	}
+	return components
+}
+
+// solveComponent builds and solves the transportation LP of one component.
+func (lp LP) solveComponent(w *model.Window, classes []class, comp component, segments [][]segment) componentResult {
+	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
+	penalty := unplacedPenalty(w, lp.Weights, distanceWeight, len(comp.seeds))
+
+	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
+	seedRow := map[int]int{}
+	for i, s := range comp.seeds {
+		seedRow[s] = len(comp.classes) + i
+	}
+	rows := len(comp.classes) + len(comp.seeds)
+	rowBounds := make([]clp.Bounds, rows)
+
+	matrix := clp.NewPackedMatrix()
+	var colBounds []clp.Bounds
+	var objective []float64
+	addColumn := func(entries []clp.Nonzero, lower, upper, cost float64) {
+		matrix.AppendColumn(entries)
+		colBounds = append(colBounds, clp.Bounds{Lower: lower, Upper: upper})
+		objective = append(objective, cost)
+	}
+
+	for row, c := range comp.classes {
+		cl := classes[c]
+		n := float64(len(cl.shoots))
+		rowBounds[row] = clp.Bounds{Lower: n, Upper: n}
+		for _, a := range cl.arcs {
+			addColumn([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, distanceWeight*float64(a.Distance))
+		}
+		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
+	}
+	for _, s := range comp.seeds {
+		row := seedRow[s]
+		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
+		for _, seg := range segments[s] {
+			upper := math.Inf(1)
+			if seg.width != model.Unlimited {
+				upper = float64(seg.width)
+			}
+			addColumn([]clp.Nonzero{{Index: row, Value: 1}}, 0, upper, lp.Weights.Balance*seg.slope)
+		}
+	}
+
+	simplex := clp.NewSimplex()
+	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
+	simplex.SetOptimizationDirection(clp.Minimize)
+	if lp.Timeout > 0 {
+		// Clp's limit is process CPU time; it only ends solves the caller has stopped waiting for.
+		simplex.SetMaxSeconds(2*lp.Timeout.Seconds() + 1)
+	}
+	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
+	solution := simplex.PrimalColumnSolution()
+	runtime.KeepAlive(matrix)
+	runtime.KeepAlive(simplex)
+	if status != clp.Optimal {
+		return componentResult{err: fmt.Errorf("lp: CLP ended with status %d (secondary %d) on a part of %d classes and %d seeds",
+			status, simplex.SecondaryStatus(), len(comp.classes), len(comp.seeds))}
+	}
+
+	result := componentResult{counts: make([][]float64, len(comp.classes)), optimal: true}
+	col := 0
+	for i, c := range comp.classes {
+		result.counts[i] = solution[col : col+len(classes[c].arcs)]
+		col += len(classes[c].arcs) + 1
+	}
+	return result
+}
+
+// assemble turns class counts into placements of shoots: each class hands its shoots, earliest first, to its
+// cheapest arcs. A fractional value is rounded down and the shoots it leaves are placed on any arc that still
+// has room; integral is false when that happened.
+func assemble(w *model.Window, classes []class, components []component, results []componentResult) (*model.Plan, bool) {
+	free := slices.Clone(w.Free)
+	placedSeed := make([]int, len(w.Shoots))
+	for i := range placedSeed {
+		placedSeed[i] = -1
+	}
+	integral := true
+	for ci, comp := range components {
+		for i, c := range comp.classes {
+			cl := classes[c]
+			next := 0
+			for a, value := range results[ci].counts[i] {
+				n := math.Round(value)
+				if math.Abs(value-n) > integralityTolerance {
+					integral = false
+					n = math.Floor(value)
+				}
+				seed := cl.arcs[a].Seed
+				for range int(n) {
+					if next == len(cl.shoots) || free[seed] == 0 {
+						break
+					}
+					placedSeed[cl.shoots[next]] = seed
+					next++
+					if free[seed] != model.Unlimited {
+						free[seed]--
+					}
+				}
+			}
+		}
+	}
+	// Repair: a shoot left unplaced while one of its seeds has room is placed there.
+	for _, cl := range classes {
+		for _, shoot := range cl.shoots {
+			if placedSeed[shoot] >= 0 {
+				continue
+			}
+			for _, a := range cl.arcs {
+				if free[a.Seed] != 0 {
+					placedSeed[shoot] = a.Seed
+					if free[a.Seed] != model.Unlimited {
+						free[a.Seed]--
+					}
+					integral = false
+					break
+				}
+			}
+		}
+	}
+
+	plan := &model.Plan{}
+	for i, shoot := range w.Shoots {
+		key, ev := model.ShootKey(shoot), w.Evaluations[i]
+		if seed := placedSeed[i]; seed >= 0 {
+			plan.Placements = append(plan.Placements, model.Placement{Shoot: key, Seed: w.Snapshot.Seeds[seed].Name, Distance: arcDistance(ev, seed)})
+			continue
+		}
+		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
+		// placements took the room, and Gardener's message at the end of the window says so.
+		_, unschedulable := gardenerCandidates(w, ev, w.Free)
+		if unschedulable == nil {
+			_, unschedulable = gardenerCandidates(w, ev, free)
+		}
+		if unschedulable == nil {
+			// Unreachable after the repair: every seed the strategy could choose is an arc without room.
+			unschedulable = &model.Unschedulable{Message: "no seed the shoot may use has capacity left", Reason: model.PredicateCapacity}
+		}
+		unschedulable.Shoot = key
+		plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
+	}
+	plan.Sort()
+	return plan, integral
+}
