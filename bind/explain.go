@@ -51,19 +51,24 @@ func Explain(out io.Writer, o *solver.Outcome, shootKey string) error {
 	for i, seed := range snap.Seeds {
 		arc, feasible := arcs[i]
 		if !feasible {
-			r := ev.Rejections[seed.Name]
+			r, _ := ev.Rejection(seed.Name)
 			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", seed.Name, r.Predicate, r.Reason)
 			continue
 		}
-		verdict := "feasible"
+		verdict, n := "feasible", placed[seed.Name]+1
 		if seed.Name == chosen {
-			verdict = "CHOSEN"
+			verdict, n = "CHOSEN", placed[seed.Name]
+		}
+		cost := solver.PlacementCost(o.Window, o.Weights, i, arc.Distance, n)
+		costText := fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", cost.Total(), cost.Distance, arc.Distance, arc.Source, cost.Utilization)
+		if free := o.Window.Free[i]; free != model.Unlimited && n > free {
+			costText = fmt.Sprintf("full after the window; distance %d (%s)", arc.Distance, arc.Source)
 		}
 		capacity := "no allocatable limit"
 		if a, ok := model.Allocatable(seed); ok {
 			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", o.Window.Free[i], a, placed[seed.Name])
 		}
-		fmt.Fprintf(w, "%s\t%s\tdistance %d (%s), %d shoots hosted, %s\n", seed.Name, verdict, arc.Distance, arc.Source, snap.Usage(seed.Name), capacity)
+		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", seed.Name, verdict, costText, snap.Usage(seed.Name), capacity)
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -41,6 +42,9 @@ type Rejection struct {
 // taints inside §2.10) reports no error of its own.
 type Filter interface {
 	Name() string
+	// Key encodes everything the filter reads from the request; two requests with the same key get the same
+	// outcome from the same seeds, so the outcome is computed once.
+	Key(req *Request) string
 	Filter(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
 }
 
@@ -53,18 +57,47 @@ type seedPredicate struct {
 	applies func(req *Request) bool
 	// empty is Gardener's error for a step that leaves no seed; nil for steps without their own error.
 	empty func(req *Request, entering int) error
+	// key is what the step reads from the request (see Filter.Key); nil when it reads nothing.
+	key func(req *Request) string
+	// seedKey, when set, is what check reads from a seed: seeds with equal keys are checked once per call.
+	seedKey func(seed *gardencorev1beta1.Seed) string
 }
 
 func (p seedPredicate) Name() string { return p.name }
+
+func (p seedPredicate) Key(req *Request) string {
+	if p.key == nil {
+		return ""
+	}
+	return p.key(req)
+}
 
 func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	if p.applies != nil && !p.applies(req) {
 		return seeds, nil, nil
 	}
 	kept := make([]*gardencorev1beta1.Seed, 0, len(seeds))
-	rejected := map[string]Rejection{}
+	var rejected map[string]Rejection
+	var memo map[string]string
+	if p.seedKey != nil {
+		memo = map[string]string{}
+	}
 	for _, seed := range seeds {
-		if reason := p.check(req, seed); reason != "" {
+		var reason string
+		if memo == nil {
+			reason = p.check(req, seed)
+		} else {
+			key := p.seedKey(seed)
+			var known bool
+			if reason, known = memo[key]; !known {
+				reason = p.check(req, seed)
+				memo[key] = reason
+			}
+		}
+		if reason != "" {
+			if rejected == nil {
+				rejected = map[string]Rejection{}
+			}
 			rejected[seed.Name] = Rejection{Predicate: p.name, Reason: reason}
 			continue
 		}
@@ -159,6 +192,13 @@ type labelFilter struct {
 
 func (f labelFilter) Name() string { return f.name }
 
+func (f labelFilter) Key(req *Request) string {
+	if sel := f.selectorOf(req); sel != nil {
+		return fmt.Sprint(sel.LabelSelector)
+	}
+	return "-"
+}
+
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	seedSelector := f.selectorOf(req)
 	if seedSelector == nil {
@@ -168,13 +208,14 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 	if err != nil {
 		return nil, nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
 	}
+	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
 	return seedPredicate{
 		name: f.name,
 		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
 			if selector.Matches(labels.Set(seed.Labels)) {
 				return ""
 			}
-			return fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
+			return mismatch
 		},
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none out of the %d seeds has the matching labels required by seed selector of '%s' (selector: '%s')", n, f.kind, selector)
@@ -186,7 +227,8 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 // seedSelector.providerTypes admits ("*" admits all) — spec §2.4.
 func ProviderTypeFilter() Filter {
 	return seedPredicate{
-		name: PredicateProviderType,
+		name:    PredicateProviderType,
+		seedKey: func(seed *gardencorev1beta1.Seed) string { return seed.Spec.Provider.Type },
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
 			var enabled []string
 			if req.CloudProfile.SeedSelector != nil {
@@ -202,6 +244,13 @@ func ProviderTypeFilter() Filter {
 		},
 		empty: func(req *Request, n int) error {
 			return fmt.Errorf("none out of the %d seeds has a matching provider for %q", n, req.Shoot.Spec.Provider.Type)
+		},
+		key: func(req *Request) string {
+			key := req.Shoot.Spec.Provider.Type
+			if req.CloudProfile.SeedSelector != nil {
+				key += "|" + strings.Join(req.CloudProfile.SeedSelector.ProviderTypes, ",")
+			}
+			return key
 		},
 	}
 }
@@ -227,6 +276,7 @@ func ZonalControlPlaneFilter() Filter {
 	return seedPredicate{
 		name:    PredicateZonalControlPlane,
 		applies: func(req *Request) bool { return IsZonalControlPlane(req.Shoot) },
+		key:     func(req *Request) string { return fmt.Sprint(IsZonalControlPlane(req.Shoot)) },
 		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
 			if len(seed.Spec.Provider.Zones) >= 3 {
 				return ""
@@ -246,6 +296,26 @@ type ZoneSelectionFilter struct{}
 
 // Name implements Filter.
 func (ZoneSelectionFilter) Name() string { return PredicateZoneSelection }
+
+// Key implements Filter: worker zones matter only through whether there are any and their overlap with the zones
+// of seeds that have a zone selection mode.
+func (ZoneSelectionFilter) Key(req *Request) string {
+	shoot := req.Shoot
+	if IsZonalControlPlane(shoot) {
+		return "zonal"
+	}
+	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
+		return "cp:" + strings.Join(cp.Zones, ",")
+	}
+	zones := WorkerZones(shoot)
+	key := fmt.Sprint(len(zones) > 0)
+	for _, z := range zones {
+		if req.modeZones[z] {
+			key += "," + z
+		}
+	}
+	return key
+}
 
 // Filter implements Filter.
 func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
@@ -277,7 +347,7 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed)
 			if zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModeEnforce || len(shootZones) == 0 || zonesOverlap(seed.Spec.Provider.Zones, shootZones) {
 				return ""
 			}
-			return fmt.Sprintf("seed enforces zone selection and none of its zones %v is a worker zone of the shoot %v", seed.Spec.Provider.Zones, shootZones)
+			return fmt.Sprintf("seed enforces zone selection and none of its zones %v is a worker zone of the shoot", seed.Spec.Provider.Zones)
 		},
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds has any zone overlap with the shoot's worker pool zones (zone selection mode: %s)", n, gardencorev1beta1.ZoneSelectionModeEnforce)
@@ -298,8 +368,11 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed)
 	}
 	for _, seed := range kept {
 		if !slices.Contains(preferred, seed) {
+			if rejected == nil {
+				rejected = map[string]Rejection{}
+			}
 			rejected[seed.Name] = Rejection{Predicate: PredicateZoneSelection, Reason: fmt.Sprintf(
-				"seed prefers worker zones and none of its zones %v is a worker zone of the shoot %v, while other seeds are not restricted that way", seed.Spec.Provider.Zones, shootZones)}
+				"seed prefers worker zones and none of its zones %v is a worker zone of the shoot, while other seeds are not restricted that way", seed.Spec.Provider.Zones)}
 		}
 	}
 	return preferred, rejected, nil
@@ -340,6 +413,13 @@ func AccessRestrictionsFilter() Filter {
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds supports the access restrictions configured in the shoot specification", n)
 		},
+		key: func(req *Request) string {
+			var b strings.Builder
+			for _, r := range req.Shoot.Spec.AccessRestrictions {
+				b.WriteString(r.Name + "\x00")
+			}
+			return b.String()
+		},
 	}
 }
 
@@ -366,6 +446,14 @@ type DNSDomainFilter struct{}
 
 // Name implements Filter.
 func (DNSDomainFilter) Name() string { return PredicateDNSDomain }
+
+// Key implements Filter.
+func (DNSDomainFilter) Key(req *Request) string {
+	if dns := req.Shoot.Spec.DNS; dns != nil && dns.Domain != nil {
+		return *dns.Domain + "|" + req.Shoot.Name + "|" + req.ProjectName
+	}
+	return ""
+}
 
 // Filter implements Filter.
 func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
@@ -429,11 +517,35 @@ func EmergencyStopFilter() Filter {
 func NetworksFilter() Filter {
 	return seedPredicate{
 		name: PredicateNetworks,
+		// The outcome depends on the seed only through its networks, which seeds mostly share.
+		seedKey: func(seed *gardencorev1beta1.Seed) string {
+			n := seed.Spec.Networks
+			key := nilMarked(n.Nodes) + "|" + n.Pods + "|" + n.Services
+			if d := n.ShootDefaults; d != nil {
+				key += "|" + nilMarked(d.Pods) + "|" + nilMarked(d.Services)
+			}
+			return key
+		},
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
 			if req.Shoot.Spec.Networking == nil {
 				return ""
 			}
 			return NetworkConflicts(seed, req.Shoot, req.Options.StrictNetworks)
+		},
+		key: func(req *Request) string {
+			n := req.Shoot.Spec.Networking
+			if n == nil {
+				return "-"
+			}
+			key := strconv.FormatBool(req.Options.StrictNetworks) + strconv.FormatBool(len(req.Shoot.Spec.Provider.Workers) == 0) +
+				"|" + nilMarked(n.Nodes) + "|" + nilMarked(n.Pods) + "|" + nilMarked(n.Services)
+			for _, f := range n.IPFamilies {
+				key += "|" + string(f)
+			}
+			if st := req.Shoot.Status.Networking; st != nil {
+				key += fmt.Sprintf("|%q|%q|%q", st.Nodes, st.Pods, st.Services)
+			}
+			return key
 		},
 	}
 }
@@ -448,7 +560,26 @@ func TolerationsFilter() Filter {
 			}
 			return ReasonTaints
 		},
+		key: func(req *Request) string {
+			var b strings.Builder
+			for _, t := range req.Shoot.Spec.Tolerations {
+				b.WriteString(t.Key)
+				if t.Value != nil {
+					b.WriteString("=" + *t.Value)
+				}
+				b.WriteString("\x00")
+			}
+			return b.String()
+		},
 	}
+}
+
+// nilMarked tells a nil string apart from every string a CIDR or name can be.
+func nilMarked(s *string) string {
+	if s == nil {
+		return "\x00nil"
+	}
+	return *s
 }
 
 // Reasons of §2.10 as Gardener words them.

@@ -93,7 +93,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 			continue
 		}
 		if !slices.Contains(ev.Candidates, snap.SeedIndex(pl.Seed)) {
-			r := ev.Rejections[pl.Seed]
+			r, _ := ev.Rejection(pl.Seed)
 			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", pl.Shoot, pl.Seed, r.Predicate, r.Reason))
 			continue
 		}

@@ -70,12 +70,14 @@ type Request struct {
 	// distancesErr is Gardener's error for a malformed entry.
 	distances    map[string]int
 	distancesErr error
+	// modeZones are the snapshot's zones of seeds with a zone selection mode.
+	modeZones map[string]bool
 }
 
 // NewRequest resolves the shoot's references in the snapshot. The errors are those the gardener-scheduler
 // reports when a reference is missing.
 func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Request, error) {
-	req := &Request{Shoot: shoot, Options: opts.WithDefaults()}
+	req := &Request{Shoot: shoot, Options: opts.WithDefaults(), modeZones: s.modeZones}
 
 	kind, name := cloudProfileReference(shoot)
 	switch {
@@ -98,7 +100,10 @@ func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Re
 	}
 	req.CloudProfileName = name
 	req.RegionConfig = s.RegionConfig(name)
-	req.distances, req.distancesErr = parseRegionConfig(req.RegionConfig, shoot.Spec.Region)
+	if req.RegionConfig != nil {
+		parsed := s.regionDistances[req.RegionConfig.Name][shoot.Spec.Region]
+		req.distances, req.distancesErr = parsed.distances, parsed.err
+	}
 
 	project := s.Project(shoot.Namespace)
 	if project == nil {

@@ -43,10 +43,21 @@ type Snapshot struct {
 	projectsByNamespace     map[string]*gardencorev1beta1.Project
 	seedIndex               map[string]int
 	usage                   map[string]int
+	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
+	modeZones map[string]bool
+	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
+	regionDistances map[string]map[string]parsedRegion
 }
 
-// NewSnapshot defaults deep copies of the objects with Gardener's own API defaulting (so a landscape means what
-// it means to the gardener-apiserver), indexes them and counts every seed's usage. Duplicate objects are an error.
+// parsedRegion is one parsed region ConfigMap entry, or Gardener's error for a malformed one.
+type parsedRegion struct {
+	distances map[string]int
+	err       error
+}
+
+// NewSnapshot defaults the objects with Gardener's own API defaulting (so a landscape means what it means to the
+// gardener-apiserver), indexes them and counts every seed's usage. It takes ownership of the objects: they are
+// defaulted in place and must not be changed afterwards. Duplicate objects are an error.
 func NewSnapshot(objs Objects) (*Snapshot, error) {
 	scheme := runtime.NewScheme()
 	if err := gardencorev1beta1.AddToScheme(scheme); err != nil {
@@ -73,20 +84,26 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		if err := unique("Seed", "", in.Name); err != nil {
 			return nil, err
 		}
-		seed := in.DeepCopy()
+		seed := in
 		scheme.Default(seed)
 		snap.Seeds = append(snap.Seeds, seed)
 	}
 	slices.SortFunc(snap.Seeds, func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
+	snap.modeZones = map[string]bool{}
 	for i, seed := range snap.Seeds {
 		snap.seedIndex[seed.Name] = i
+		if zoneSelectionMode(seed) != "" {
+			for _, z := range seed.Spec.Provider.Zones {
+				snap.modeZones[z] = true
+			}
+		}
 	}
 
 	for _, in := range objs.Shoots {
 		if err := unique("Shoot", in.Namespace, in.Name); err != nil {
 			return nil, err
 		}
-		shoot := in.DeepCopy()
+		shoot := in
 		scheme.Default(shoot)
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
@@ -96,7 +113,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		if err := unique("CloudProfile", "", in.Name); err != nil {
 			return nil, err
 		}
-		profile := in.DeepCopy()
+		profile := in
 		scheme.Default(profile)
 		snap.cloudProfiles[profile.Name] = profile
 	}
@@ -104,7 +121,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		if err := unique("NamespacedCloudProfile", in.Namespace, in.Name); err != nil {
 			return nil, err
 		}
-		profile := in.DeepCopy()
+		profile := in
 		scheme.Default(profile)
 		snap.namespacedCloudProfiles[in.Namespace+"/"+in.Name] = profile
 	}
@@ -114,7 +131,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		if err := unique("Project", "", in.Name); err != nil {
 			return nil, err
 		}
-		project := in.DeepCopy()
+		project := in
 		scheme.Default(project)
 		projects = append(projects, project)
 	}
@@ -137,9 +154,18 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 			in.Labels[v1beta1constants.SchedulingPurpose] != v1beta1constants.SchedulingPurposeRegionConfig {
 			continue
 		}
-		snap.RegionConfigs = append(snap.RegionConfigs, in.DeepCopy())
+		snap.RegionConfigs = append(snap.RegionConfigs, in)
 	}
 	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+	snap.regionDistances = map[string]map[string]parsedRegion{}
+	for _, cm := range snap.RegionConfigs {
+		byRegion := map[string]parsedRegion{}
+		for region := range cm.Data {
+			distances, err := parseRegionConfig(cm, region)
+			byRegion[region] = parsedRegion{distances: distances, err: err}
+		}
+		snap.regionDistances[cm.Name] = byRegion
+	}
 
 	snap.usage = SeedUsage(snap.Shoots)
 	return snap, nil

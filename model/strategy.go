@@ -215,6 +215,9 @@ func minimalBy(seeds []*gardencorev1beta1.Seed, initialMinimum int, distanceOf f
 	return candidates
 }
 
+// IsTesting reports whether the shoot's purpose is testing, which overrides the strategy (spec §3).
+func (r *Request) IsTesting() bool { return isTesting(r.Shoot) }
+
 func isTesting(shoot *gardencorev1beta1.Shoot) bool {
 	return shoot.Spec.Purpose != nil && *shoot.Spec.Purpose == gardencorev1beta1.ShootPurposeTesting
 }

@@ -1,8 +1,7 @@
 package model
 
 import (
-	"encoding/json"
-	"fmt"
+	"strconv"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
@@ -42,61 +41,144 @@ type Evaluation struct {
 	StrategyErr error
 	// Arcs are the candidates the strategy admits, ascending by seed index.
 	Arcs []Arc
-	// Rejections holds, for every seed that is not an arc, the first predicate that excluded it.
-	Rejections map[string]Rejection
-	// Signature identifies the class of shoots sharing this evaluation.
-	Signature string
+	// rejections are this evaluation's own (strategy, references); the filters' are on its chain path.
+	rejections map[string]Rejection
+	node       *chainNode
+}
+
+// Rejection returns the first predicate that excluded the seed for this shoot; ok is false for arcs.
+func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
+	if r, ok = ev.rejections[seedName]; ok {
+		return r, true
+	}
+	return ev.node.rejection(seedName)
+}
+
+// chainNode is the state of the filter chain after one filter, for every request that reached it with the same
+// filter keys: the seeds left, what this filter rejected, and its error. Requests share every common prefix of
+// the chain, so each filter runs once per distinct state and key.
+type chainNode struct {
+	parent   *chainNode
+	depth    int // number of filters applied
+	seeds    []*gardencorev1beta1.Seed
+	rejected map[string]Rejection
+	err      error
+	children map[string]*chainNode
+	// leaves are the evaluations below this final node, by strategy key.
+	leaves map[string]*Evaluation
+}
+
+// rejection finds the filter of the path that rejected the seed.
+func (n *chainNode) rejection(seedName string) (Rejection, bool) {
+	for ; n != nil; n = n.parent {
+		if r, ok := n.rejected[seedName]; ok {
+			return r, true
+		}
+	}
+	return Rejection{}, false
+}
+
+// evaluator evaluates shoots against one snapshot, sharing what shoots have in common.
+type evaluator struct {
+	snap    *Snapshot
+	opts    Options
+	filters []Filter
+	root    *chainNode
+	// failed holds evaluations of shoots whose references are missing, by error.
+	failed map[string]*Evaluation
+}
+
+func newEvaluator(snap *Snapshot, opts Options) *evaluator {
+	return &evaluator{
+		snap: snap, opts: opts.WithDefaults(), filters: StaticFilters(),
+		root:   &chainNode{seeds: snap.Seeds, children: map[string]*chainNode{}},
+		failed: map[string]*Evaluation{},
+	}
 }
 
 // EvaluateShoot runs the capacity-independent part of the chain for one shoot on the snapshot's seeds.
 func (s *Snapshot) EvaluateShoot(shoot *gardencorev1beta1.Shoot, opts Options) *Evaluation {
-	opts = opts.WithDefaults()
-	ev := &Evaluation{Rejections: map[string]Rejection{}, CandidateReasons: map[string]string{}}
-	req, err := s.NewRequest(shoot, opts)
-	if err != nil {
-		ev.Err, ev.ErrPredicate = err, PredicateReferences
-		for _, seed := range s.Seeds {
-			ev.Rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
-		}
-		return ev
-	}
-	ev.Request = req
+	return newEvaluator(s, opts).evaluate(shoot)
+}
 
-	seeds := s.Seeds
-	for _, filter := range StaticFilters() {
-		entering := len(seeds)
-		kept, rejected, err := filter.Filter(req, seeds)
-		for name, r := range rejected {
-			if _, seen := ev.Rejections[name]; !seen {
-				ev.Rejections[name] = r
-			}
-			if filter.Name() == PredicateNetworks || filter.Name() == PredicateTolerations {
-				ev.CandidateReasons[name] = r.Reason
-			}
-		}
-		if filter.Name() == PredicateNetworks {
-			ev.Entering = entering
-		}
-		if err != nil {
-			ev.Err, ev.ErrPredicate = err, filter.Name()
-			ev.Entering = 0
-			ev.CandidateReasons = map[string]string{}
+func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
+	req, err := e.snap.NewRequest(shoot, e.opts)
+	if err != nil {
+		if ev, ok := e.failed[err.Error()]; ok {
 			return ev
 		}
-		seeds = kept
+		ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, CandidateReasons: map[string]string{}}
+		for _, seed := range e.snap.Seeds {
+			ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
+		}
+		e.failed[err.Error()] = ev
+		return ev
 	}
 
-	for _, seed := range seeds {
-		i := s.SeedIndex(seed.Name)
+	node := e.root
+	for node.err == nil && node.depth < len(e.filters) {
+		filter := e.filters[node.depth]
+		key := filter.Key(req)
+		child, ok := node.children[key]
+		if !ok {
+			kept, rejected, err := filter.Filter(req, node.seeds)
+			child = &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err, children: map[string]*chainNode{}}
+			node.children[key] = child
+		}
+		node = child
+	}
+
+	strategyKey := ""
+	if node.err == nil {
+		strategyKey = string(req.Options.Strategy) + "|" + strconv.FormatBool(isTesting(shoot)) + "|" + shoot.Spec.Region + "|" +
+			shoot.Spec.Provider.Type + "|" + req.CloudProfileName + "|" + cloudProfileNameForMessages(shoot)
+		if req.RegionConfig != nil {
+			strategyKey += "|" + req.RegionConfig.Name
+		}
+	}
+	if ev, ok := node.leaves[strategyKey]; ok {
+		return ev
+	}
+	ev := e.leaf(req, node)
+	if node.leaves == nil {
+		node.leaves = map[string]*Evaluation{}
+	}
+	node.leaves[strategyKey] = ev
+	return ev
+}
+
+// leaf builds the evaluation at the end of a chain path: the candidates, the strategy's arcs and Gardener's
+// numbers for the §2.10 message.
+func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
+	ev := &Evaluation{Request: req, node: node, rejections: map[string]Rejection{}, CandidateReasons: map[string]string{}}
+	if node.err != nil {
+		ev.Err, ev.ErrPredicate = node.err, e.filters[node.depth-1].Name()
+		return ev
+	}
+	// §2.10 reports the seeds that entered it and the networks and taints reasons of those that failed.
+	for n := node; n.parent != nil; n = n.parent {
+		name := e.filters[n.depth-1].Name()
+		if name != PredicateNetworks && name != PredicateTolerations {
+			continue
+		}
+		if name == PredicateNetworks {
+			ev.Entering = len(n.parent.seeds)
+		}
+		for seed, r := range n.rejected {
+			ev.CandidateReasons[seed] = r.Reason
+		}
+	}
+	for _, seed := range node.seeds {
+		i := e.snap.SeedIndex(seed.Name)
 		ev.Candidates = append(ev.Candidates, i)
 		reason, err := req.StrategyAdmits(seed)
 		if err != nil {
 			ev.StrategyErr = err
-			ev.Rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: err.Error()}
+			ev.rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: err.Error()}
 			continue
 		}
 		if reason != "" {
-			ev.Rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: reason}
+			ev.rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: reason}
 			continue
 		}
 		d, source := req.PlacementDistance(seed)
@@ -125,19 +207,9 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 		return nil, err
 	}
 	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Evaluations: make([]*Evaluation, len(shoots))}
-	bySignature := map[string]*Evaluation{}
+	e := newEvaluator(snap, opts)
 	for i, shoot := range shoots {
-		sig, err := schedulingSignature(snap, shoot)
-		if err != nil {
-			return nil, fmt.Errorf("shoot %s: %w", ShootKey(shoot), err)
-		}
-		ev, ok := bySignature[sig]
-		if !ok {
-			ev = snap.EvaluateShoot(shoot, opts)
-			ev.Signature = sig
-			bySignature[sig] = ev
-		}
-		w.Evaluations[i] = ev
+		w.Evaluations[i] = e.evaluate(shoot)
 	}
 	w.Free = make([]int, len(snap.Seeds))
 	for i, seed := range snap.Seeds {
@@ -154,69 +226,4 @@ func FreeCapacity(seed *gardencorev1beta1.Seed, usage int) int {
 		return Unlimited
 	}
 	return int(max(allocatable-int64(usage), 0))
-}
-
-// schedulingSignature encodes every field of the shoot (and what it references) that the scheduler reads, so
-// that two shoots with the same signature get the same evaluation (spec §6).
-func schedulingSignature(snap *Snapshot, shoot *gardencorev1beta1.Shoot) (string, error) {
-	spec := shoot.Spec
-	var workerZones [][]string
-	for _, w := range spec.Provider.Workers {
-		workerZones = append(workerZones, w.Zones)
-	}
-	var projectName, shootName string
-	if spec.DNS != nil && spec.DNS.Domain != nil {
-		// Only the DNS filter reads the shoot and project names.
-		shootName = shoot.Name
-		if p := snap.Project(shoot.Namespace); p != nil {
-			projectName = p.Name
-		}
-	}
-	kind, profile := cloudProfileReference(shoot)
-	profileNamespace := ""
-	if kind != "CloudProfile" {
-		profileNamespace = shoot.Namespace
-	}
-	hasProject := snap.Project(shoot.Namespace) != nil
-	key := struct {
-		ProfileKind, ProfileNamespace, Profile, ProfileForMessages string
-		HasProject                                                 bool
-		Region, Provider                                           string
-		Purpose                                                    *gardencorev1beta1.ShootPurpose
-		Workers                                                    [][]string
-		SeedSelector                                               *gardencorev1beta1.SeedSelector
-		Tolerations                                                []gardencorev1beta1.Toleration
-		AccessRestrictions                                         []gardencorev1beta1.AccessRestrictionWithOptions
-		ZonalControlPlane                                          bool
-		ControlPlaneZones                                          []string
-		DNSDomain, ShootName, ProjectName                          string
-		Networks                                                   *networksKey
-		StatusNetworking                                           *gardencorev1beta1.NetworkingStatus
-	}{
-		ProfileKind: kind, ProfileNamespace: profileNamespace, Profile: profile, ProfileForMessages: cloudProfileNameForMessages(shoot),
-		HasProject: hasProject,
-		Region:     spec.Region, Provider: spec.Provider.Type, Purpose: spec.Purpose, Workers: workerZones,
-		SeedSelector: spec.SeedSelector, Tolerations: spec.Tolerations, AccessRestrictions: spec.AccessRestrictions,
-		ZonalControlPlane: IsZonalControlPlane(shoot), ShootName: shootName, ProjectName: projectName,
-		StatusNetworking: shoot.Status.Networking,
-	}
-	if spec.ControlPlane != nil {
-		key.ControlPlaneZones = spec.ControlPlane.Zones
-	}
-	if n := spec.Networking; n != nil {
-		key.Networks = &networksKey{Nodes: n.Nodes, Pods: n.Pods, Services: n.Services, IPFamilies: n.IPFamilies}
-	}
-	if spec.DNS != nil && spec.DNS.Domain != nil {
-		key.DNSDomain = *spec.DNS.Domain
-	}
-	if key.Purpose != nil && *key.Purpose != gardencorev1beta1.ShootPurposeTesting {
-		key.Purpose = nil // only "testing" changes decisions
-	}
-	b, err := json.Marshal(key)
-	return string(b), err
-}
-
-type networksKey struct {
-	Nodes, Pods, Services *string
-	IPFamilies            []gardencorev1beta1.IPFamily
 }

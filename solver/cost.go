@@ -148,3 +148,24 @@ func unplacedPenalty(w *model.Window, weights Weights, distanceWeight float64, s
 	maxArc := distanceWeight*float64(maxDistance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]
 	return maxArc*float64(2*seeds+2) + 1
 }
+
+// CostTerms are the parts of the objective that placing one shoot on a seed adds.
+type CostTerms struct {
+	// Distance is the weighted region distance.
+	Distance float64
+	// Utilization is the marginal utilization cost at the seed's fill level.
+	Utilization float64
+}
+
+// Total is the cost of the placement.
+func (c CostTerms) Total() float64 { return c.Distance + c.Utilization }
+
+// PlacementCost is what a shoot at the given distance costs on the seed (by index) when it is the n-th shoot
+// the window places there (n ≥ 1).
+func PlacementCost(w *model.Window, weights Weights, seed, distance, n int) CostTerms {
+	segments := seedSegments(w, weights)[seed]
+	return CostTerms{
+		Distance:    weights.distanceWeight(len(w.Snapshot.Seeds)) * float64(distance),
+		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),
+	}
+}

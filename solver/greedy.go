@@ -65,13 +65,12 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 		}
 		key := model.ShootKey(shoot)
 		ev := w.Evaluations[i]
-		candidates, unschedulable := gardenerCandidates(w, ev, free)
+		best, unschedulable := gardenerDecision(w, ev, free, usage)
 		if unschedulable != nil {
 			unschedulable.Shoot = key
 			plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
 			continue
 		}
-		best := leastUtilized(candidates, usage, w.Snapshot)
 		usage[best]++
 		if free[best] != model.Unlimited {
 			free[best]--
@@ -82,42 +81,54 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 	return plan, nil
 }
 
-// gardenerCandidates is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free
-// (spec §2.10c, §3): the seeds it chooses among, or why the shoot is unschedulable (without the shoot's name).
-func gardenerCandidates(w *model.Window, ev *model.Evaluation, free []int) ([]*gardencorev1beta1.Seed, *model.Unschedulable) {
+// gardenerDecision is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free and
+// their usage (spec §2.10c, §3, §3.4): the index of the chosen seed, or why the shoot is unschedulable (without
+// the shoot's name). It works on the window's arcs — the only seeds the strategy ever chooses — in seed name
+// order, which is equivalent to Request.ApplyStrategy on the available seeds followed by the least-utilized
+// choice.
+func gardenerDecision(w *model.Window, ev *model.Evaluation, free, usage []int) (int, *model.Unschedulable) {
 	if ev.Err != nil {
-		return nil, &model.Unschedulable{Message: ev.Err.Error(), Reason: ev.ErrPredicate}
+		return -1, &model.Unschedulable{Message: ev.Err.Error(), Reason: ev.ErrPredicate}
 	}
-	seeds := w.Snapshot.Seeds
-	available := make([]*gardencorev1beta1.Seed, 0, len(ev.Candidates))
 	var full []int
 	for _, s := range ev.Candidates {
 		if free[s] == 0 {
 			full = append(full, s)
+		}
+	}
+	if len(full) == len(ev.Candidates) {
+		return -1, candidatesUnschedulable(ev, full, w.Free, w.Snapshot.Seeds)
+	}
+	if ev.StrategyErr != nil {
+		return -1, &model.Unschedulable{Message: ev.StrategyErr.Error(), Reason: model.PredicateStrategy}
+	}
+
+	// MinimalDistance chooses among the nearest region-config seeds with room, and only without any among the
+	// nearest by name; the other strategies among all arcs with room.
+	tiers := []model.DistanceSource{""}
+	if w.Options.Strategy == model.MinimalDistance && !ev.Request.IsTesting() {
+		tiers = []model.DistanceSource{model.DistanceRegionConfig, model.DistanceLevenshtein}
+	}
+	for _, tier := range tiers {
+		nearest, found := 0, false
+		for _, a := range ev.Arcs {
+			if free[a.Seed] != 0 && (tier == "" || a.Source == tier) && (!found || a.Distance < nearest) {
+				nearest, found = a.Distance, true
+			}
+		}
+		if !found {
 			continue
 		}
-		available = append(available, seeds[s])
-	}
-	if len(available) == 0 {
-		return nil, candidatesUnschedulable(ev, full, w.Free, seeds)
-	}
-	candidates, err := ev.Request.ApplyStrategy(available)
-	if err != nil {
-		return nil, &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
-	}
-	return candidates, nil
-}
-
-// leastUtilized returns the index of the candidate hosting the fewest shoots; ties go to the first candidate.
-func leastUtilized(candidates []*gardencorev1beta1.Seed, usage []int, snap *model.Snapshot) int {
-	best := -1
-	for _, seed := range candidates {
-		i := snap.SeedIndex(seed.Name)
-		if best < 0 || usage[i] < usage[best] {
-			best = i
+		best := -1
+		for _, a := range ev.Arcs {
+			if free[a.Seed] != 0 && (tier == "" || (a.Source == tier && a.Distance == nearest)) && (best < 0 || usage[a.Seed] < usage[best]) {
+				best = a.Seed
+			}
 		}
+		return best, nil
 	}
-	return best
+	_, err := ev.Request.ApplyStrategy(nil) // Gardener's message for a strategy that finds no candidate
+	return -1, &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
 }
 
 // arcDistance is the distance of the window's arc to the seed (which the strategy only ever picks from).
@@ -158,7 +169,8 @@ func dominantReason(ev *model.Evaluation, full []int) string {
 	}
 	counts := map[string]int{}
 	for name := range ev.CandidateReasons {
-		counts[ev.Rejections[name].Predicate]++
+		r, _ := ev.Rejection(name)
+		counts[r.Predicate]++
 	}
 	best := model.PredicateNetworks
 	for predicate, n := range counts {

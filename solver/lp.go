@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -39,11 +40,10 @@ const (
 // integralityTolerance is how far from an integer a CLP value may be and still count as integral.
 const integralityTolerance = 1e-6
 
-// class is a set of shoots with the same evaluation, in window order.
+// class is a set of interchangeable shoots, in window order.
 type class struct {
-	eval   *model.Evaluation
 	shoots []int
-	arcs   []model.Arc // usable arcs: seeds with free capacity
+	arcs   []model.Arc // usable arcs: seeds with free capacity, cheapest first
 }
 
 // component is a part of the window that shares no seed with any other part.
@@ -118,16 +118,16 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	return &Solution{Plan: plan, Optimal: optimal && integral}, nil
 }
 
-// buildClasses groups the window's shoots by evaluation and keeps the arcs to seeds with free capacity, cheapest
-// first, so that the earliest shoots of a class get its cheapest seeds.
+// buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs (seeds
+// with free capacity) at the same distances — and orders each class's arcs cheapest first, so that the
+// earliest shoots of a class get its cheapest seeds.
 func buildClasses(w *model.Window) []class {
-	index := map[*model.Evaluation]int{}
+	byEvaluation := map[*model.Evaluation]int{}
+	byArcs := map[string]int{}
 	var classes []class
 	for i, ev := range w.Evaluations {
-		c, ok := index[ev]
+		c, ok := byEvaluation[ev]
 		if !ok {
-			c = len(classes)
-			index[ev] = c
 			var arcs []model.Arc
 			if ev.Err == nil && ev.StrategyErr == nil {
 				for _, a := range ev.Arcs {
@@ -137,11 +137,28 @@ func buildClasses(w *model.Window) []class {
 				}
 			}
 			slices.SortStableFunc(arcs, func(a, b model.Arc) int { return cmp.Compare(a.Distance, b.Distance) })
-			classes = append(classes, class{eval: ev, arcs: arcs})
+			key := arcsKey(arcs)
+			if c, ok = byArcs[key]; !ok {
+				c = len(classes)
+				byArcs[key] = c
+				classes = append(classes, class{arcs: arcs})
+			}
+			byEvaluation[ev] = c
 		}
 		classes[c].shoots = append(classes[c].shoots, i)
 	}
 	return classes
+}
+
+func arcsKey(arcs []model.Arc) string {
+	b := make([]byte, 0, 16*len(arcs))
+	for _, a := range arcs {
+		b = strconv.AppendInt(b, int64(a.Seed), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(a.Distance), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.
@@ -201,9 +218,19 @@ func (lp LP) solveComponent(w *model.Window, classes []class, comp component, se
 	rows := len(comp.classes) + len(comp.seeds)
 	rowBounds := make([]clp.Bounds, rows)
 
+	columns, nonzeros := 0, 0
+	for _, c := range comp.classes {
+		columns += len(classes[c].arcs) + 1
+		nonzeros += 2*len(classes[c].arcs) + 1
+	}
+	for _, s := range comp.seeds {
+		columns += len(segments[s])
+		nonzeros += len(segments[s])
+	}
 	matrix := clp.NewPackedMatrix()
-	var colBounds []clp.Bounds
-	var objective []float64
+	matrix.Reserve(columns, nonzeros, false)
+	colBounds := make([]clp.Bounds, 0, columns)
+	objective := make([]float64, 0, columns)
 	addColumn := func(entries []clp.Nonzero, lower, upper, cost float64) {
 		matrix.AppendColumn(entries)
 		colBounds = append(colBounds, clp.Bounds{Lower: lower, Upper: upper})
@@ -310,6 +337,7 @@ func assemble(w *model.Window, classes []class, components []component, results 
 	}
 
 	plan := &model.Plan{}
+	usage := make([]int, len(free)) // for gardenerDecision: only its reason is used, not its choice
 	for i, shoot := range w.Shoots {
 		key, ev := model.ShootKey(shoot), w.Evaluations[i]
 		if seed := placedSeed[i]; seed >= 0 {
@@ -318,9 +346,9 @@ func assemble(w *model.Window, classes []class, components []component, results 
 		}
 		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
 		// placements took the room, and Gardener's message at the end of the window says so.
-		_, unschedulable := gardenerCandidates(w, ev, w.Free)
+		_, unschedulable := gardenerDecision(w, ev, w.Free, usage)
 		if unschedulable == nil {
-			_, unschedulable = gardenerCandidates(w, ev, free)
+			_, unschedulable = gardenerDecision(w, ev, free, usage)
 		}
 		if unschedulable == nil {
 			// Unreachable after the repair: every seed the strategy could choose is an arc without room.
