@@ -138,6 +138,22 @@ func (r *Request) StrategyAdmits(seed *gardencorev1beta1.Seed) (string, error) {
 	return "", nil
 }
 
+// admits is StrategyAdmits without wording a reason.
+func (r *Request) admits(seed *gardencorev1beta1.Seed) (bool, error) {
+	shoot := r.Shoot
+	sameProvider := seed.Spec.Provider.Type == shoot.Spec.Provider.Type
+	switch {
+	case isTesting(shoot):
+		return sameProvider, nil
+	case r.Options.Strategy == SameRegion:
+		return sameProvider && seed.Spec.Provider.Region == shoot.Spec.Region, nil
+	case r.Options.Strategy == MinimalDistance:
+		_, _, ok, err := r.Distance(seed)
+		return ok, err
+	}
+	return false, fmt.Errorf("unknown strategy %q", r.Options.Strategy)
+}
+
 // PlacementDistance is the distance reported and optimised for a placement: 0 in the own region, else Distance.
 func (r *Request) PlacementDistance(seed *gardencorev1beta1.Seed) (int, DistanceSource) {
 	if seed.Spec.Provider.Region == r.Shoot.Spec.Region && seed.Spec.Provider.Type == r.Shoot.Spec.Provider.Type && r.Options.Strategy == SameRegion {

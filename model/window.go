@@ -51,7 +51,25 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 	if r, ok = ev.rejections[seedName]; ok {
 		return r, true
 	}
-	return ev.node.rejection(seedName)
+	if r, ok = ev.node.rejection(seedName); ok {
+		return r, true
+	}
+	// A candidate that is no arc was excluded by the strategy; its reason is worded only when asked for.
+	for _, a := range ev.Arcs {
+		if ev.Request.snapshotSeed(a.Seed).Name == seedName {
+			return Rejection{}, false
+		}
+	}
+	for _, c := range ev.Candidates {
+		if seed := ev.Request.snapshotSeed(c); seed.Name == seedName {
+			reason, err := ev.Request.StrategyAdmits(seed)
+			if err != nil {
+				reason = err.Error()
+			}
+			return Rejection{Predicate: PredicateStrategy, Reason: reason}, true
+		}
+	}
+	return Rejection{}, false
 }
 
 // chainNode is the state of the filter chain after one filter, for every request that reached it with the same
@@ -171,14 +189,11 @@ func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
 	for _, seed := range node.seeds {
 		i := e.snap.SeedIndex(seed.Name)
 		ev.Candidates = append(ev.Candidates, i)
-		reason, err := req.StrategyAdmits(seed)
+		admitted, err := req.admits(seed)
 		if err != nil {
 			ev.StrategyErr = err
-			ev.rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: err.Error()}
-			continue
 		}
-		if reason != "" {
-			ev.rejections[seed.Name] = Rejection{Predicate: PredicateStrategy, Reason: reason}
+		if !admitted {
 			continue
 		}
 		d, source := req.PlacementDistance(seed)

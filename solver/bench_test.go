@@ -3,6 +3,7 @@ package solver_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -15,8 +16,14 @@ import (
 // (building the window), solve time, shoots placed by LP and greedy in the same run, and the LP's objective as
 // a fraction of greedy's. Run: go test ./solver -run '^$' -bench Window -benchtime 5x
 func BenchmarkWindow(b *testing.B) {
-	for _, size := range []struct{ pending, seeds int }{{1000, 200}, {10000, 500}, {50000, 1000}} {
-		b.Run(fmt.Sprintf("%dx%d", size.pending, size.seeds), func(b *testing.B) {
+	for _, size := range []struct {
+		pending, seeds int
+		strategy       model.Strategy
+	}{
+		{1000, 200, model.SameRegion}, {10000, 500, model.SameRegion}, {50000, 1000, model.SameRegion},
+		{10000, 500, model.MinimalDistance},
+	} {
+		b.Run(fmt.Sprintf("%dx%d/%s", size.pending, size.seeds, size.strategy), func(b *testing.B) {
 			objs, err := generator.Generate(generator.Config{
 				Seeds: size.seeds, Shoots: size.pending, Existing: size.pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix(),
 			})
@@ -35,7 +42,7 @@ func BenchmarkWindow(b *testing.B) {
 			var solution *solver.Solution
 			for b.Loop() {
 				start := time.Now()
-				w, err = model.NewWindow(snap, model.Options{}, pending)
+				w, err = model.NewWindow(snap, model.Options{Strategy: size.strategy}, pending)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -71,6 +78,45 @@ func BenchmarkWindow(b *testing.B) {
 			b.ReportMetric(float64(len(solution.Plan.Placements)), "placed")
 			b.ReportMetric(float64(len(greedy.Plan.Placements)), "greedy-placed")
 			b.ReportMetric(solver.PlanCost(w, solution.Plan, weights)/solver.PlanCost(w, greedy.Plan, weights), "objective/greedy")
+			b.ReportMetric(meanDistance(solution.Plan), "mean-distance")
+			b.ReportMetric(meanDistance(greedy.Plan), "greedy-mean-distance")
+			b.ReportMetric(utilizationStddev(w, solution.Plan), "util-stddev")
+			b.ReportMetric(utilizationStddev(w, greedy.Plan), "greedy-util-stddev")
 		})
 	}
+}
+
+func meanDistance(plan *model.Plan) float64 {
+	if len(plan.Placements) == 0 {
+		return 0
+	}
+	total := 0
+	for _, p := range plan.Placements {
+		total += p.Distance
+	}
+	return float64(total) / float64(len(plan.Placements))
+}
+
+// utilizationStddev is the standard deviation of (usage + placed) / allocatable over the usable seeds with
+// allocatable that the window could use.
+func utilizationStddev(w *model.Window, plan *model.Plan) float64 {
+	placed := plan.PlacedPerSeed()
+	var utilizations []float64
+	for i, seed := range w.Snapshot.Seeds {
+		allocatable, ok := model.Allocatable(seed)
+		if !ok || allocatable == 0 || model.SeedUnusableReason(seed) != "" || w.Free[i] == 0 && placed[seed.Name] == 0 {
+			continue
+		}
+		utilizations = append(utilizations, float64(w.Snapshot.Usage(seed.Name)+placed[seed.Name])/float64(allocatable))
+	}
+	mean := 0.0
+	for _, u := range utilizations {
+		mean += u
+	}
+	mean /= float64(len(utilizations))
+	variance := 0.0
+	for _, u := range utilizations {
+		variance += (u - mean) * (u - mean)
+	}
+	return math.Sqrt(variance / float64(len(utilizations)))
 }

@@ -28,6 +28,8 @@ type Solution struct {
 	Optimal bool
 	// Fallback says why the plan is another solver's ("timeout", "worse"), or is empty.
 	Fallback string
+	// Greedy is the greedy plan of the same window when the solver computed it (as its incumbent).
+	Greedy *model.Plan
 }
 
 // Greedy is the gardener-scheduler's decision rule (spec §2.10c, §3, §3.4): one shoot at a time in window order,
@@ -45,7 +47,7 @@ func (g Greedy) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Solution{Plan: plan}, nil
+	return &Solution{Plan: plan, Greedy: plan}, nil
 }
 
 func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
@@ -141,5 +143,45 @@ func TestGreedyHonoursContext(t *testing.T) {
 	cancel()
 	if _, err := (solver.Greedy{}).Solve(ctx, w); err == nil {
 		t.Fatal("want an error from a cancelled context")
+	}
+}
+
+// Spec §3.1: a malformed region ConfigMap entry fails MinimalDistance with Gardener's error, once some candidate
+// has room; testing shoots ignore the strategy and are placed.
+func TestGreedyMalformedRegionConfig(t *testing.T) {
+	snap, err := model.NewSnapshot(model.Objects{
+		Seeds:         []*gardencorev1beta1.Seed{Seed("a")},
+		Shoots:        []*gardencorev1beta1.Shoot{Shoot("plain"), Shoot("tester", func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) })},
+		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
+		Projects:      []*gardencorev1beta1.Project{Project()},
+		ConfigMaps: []*corev1.ConfigMap{{
+			ObjectMeta: metav1.ObjectMeta{Name: "regions", Namespace: "garden",
+				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
+				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "aws"}},
+			Data: map[string]string{"eu-central-1": "eu-west-1: far"},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := model.Options{Strategy: model.MinimalDistance}
+	w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	solution, err := solver.Greedy{}.Solve(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := solution.Plan
+	if len(plan.Placements) != 1 || plan.Placements[0].Shoot != "garden-dev/tester" {
+		t.Fatalf("want only the testing shoot placed, got %+v", plan)
+	}
+	if u := plan.Unschedulable; len(u) != 1 || !strings.HasPrefix(u[0].Message, `failed to determine seed candidates. Wrong format in region ConfigMap garden/regions, Region "eu-central-1": `) {
+		t.Fatalf("want Gardener's wrong-format error, got %+v", u)
+	}
+	r, ok := w.Evaluations[0].Rejection("a")
+	if !ok || r.Predicate != model.PredicateStrategy || !strings.Contains(r.Reason, "Wrong format") {
+		t.Fatalf("the seed should be rejected by the strategy with the format error, got %+v %v", r, ok)
 	}
 }

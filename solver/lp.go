@@ -99,7 +99,7 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	case <-done:
 	case <-timeout:
 		// CLP cannot be interrupted; its own limit (set per model) ends the abandoned solves.
-		return &Solution{Plan: greedy, Fallback: FallbackTimeout}, nil
+		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("lp: %w", ctx.Err())
 	}
@@ -113,9 +113,9 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	}
 	plan, integral := assemble(w, classes, components, results)
 	if len(plan.Placements) < len(greedy.Placements) {
-		return &Solution{Plan: greedy, Fallback: FallbackWorse}, nil
+		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackWorse}, nil
 	}
-	return &Solution{Plan: plan, Optimal: optimal && integral}, nil
+	return &Solution{Plan: plan, Greedy: greedy, Optimal: optimal && integral}, nil
 }
 
 // buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs (seeds

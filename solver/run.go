@@ -48,8 +48,8 @@ func PlanWindow(ctx context.Context, snap *model.Snapshot, opts model.Options, p
 		return nil, fmt.Errorf("solver %s produced an infeasible plan, refusing it: %w", s.Name(), err)
 	}
 	solveTime := time.Since(start)
-	greedy := solution.Plan
-	if s.Name() != (Greedy{}).Name() {
+	greedy := solution.Greedy
+	if greedy == nil {
 		if greedy, err = (Greedy{}).plan(ctx, w); err != nil {
 			return nil, err
 		}
