@@ -611,21 +611,19 @@ func TaintsTolerated(taints []gardencorev1beta1.SeedTaint, tolerations []gardenc
 	return true
 }
 
-// CandidatesError is Gardener's error when no seed passes §2.10: the number of seeds that entered the step and,
-// sorted by seed name, the reason of every seed that failed it.
-func CandidatesError(entering int, reasons map[string]string) error {
-	names := make([]string, 0, len(reasons))
-	for name := range reasons {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+// SeedReason is one entry of Gardener's §2.10 message.
+type SeedReason struct{ Seed, Reason string }
+
+// CandidatesError is Gardener's error when no seed passes §2.10: the number of seeds that entered the step and
+// the reason of every seed that failed it, which must be sorted by seed name.
+func CandidatesError(entering int, reasons []SeedReason) error {
 	var b strings.Builder
 	b.WriteString("{")
-	for i, name := range names {
+	for i, r := range reasons {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(name + " => " + reasons[name])
+		b.WriteString(r.Seed + " => " + r.Reason)
 	}
 	b.WriteString("}")
 	return fmt.Errorf("0/%d seed cluster candidate(s) are eligible for scheduling: %s", entering, b.String())

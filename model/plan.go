@@ -67,6 +67,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		mention(u.Shoot)
 	}
 	placed := map[string]int{}
+	evaluator := newEvaluator(snap, opts)
 	for _, pl := range plan.Placements {
 		if !mention(pl.Shoot) {
 			continue
@@ -87,7 +88,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		}
 		placed[pl.Seed]++
 
-		ev := snap.EvaluateShoot(shoot, opts)
+		ev := evaluator.evaluate(shoot)
 		if ev.Err != nil {
 			violations = append(violations, fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", pl.Shoot, pl.Seed, ev.Err))
 			continue

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -33,9 +34,9 @@ type Evaluation struct {
 	Entering int
 	// Candidates are the seeds (indexes into Snapshot.Seeds, ascending) passing §2.1–§2.10b.
 	Candidates []int
-	// CandidateReasons are the §2.10 reasons (networks, taints) of the seeds that entered §2.10 and failed it,
-	// by seed name; with the capacity reasons they make Gardener's "0/N seed cluster candidate(s)" message.
-	CandidateReasons map[string]string
+	// CandidateFailures are the seeds that entered §2.10 and failed networks or taints, ascending by seed index
+	// (that is, by name); with the full seeds they make Gardener's "0/N seed cluster candidate(s)" message.
+	CandidateFailures []CandidateFailure
 	// StrategyErr is Gardener's error from the strategy itself (a malformed region ConfigMap entry); it applies
 	// once some candidate has capacity.
 	StrategyErr error
@@ -125,7 +126,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 		if ev, ok := e.failed[err.Error()]; ok {
 			return ev
 		}
-		ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, CandidateReasons: map[string]string{}}
+		ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}}
 		for _, seed := range e.snap.Seeds {
 			ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
 		}
@@ -168,7 +169,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 // leaf builds the evaluation at the end of a chain path: the candidates, the strategy's arcs and Gardener's
 // numbers for the §2.10 message.
 func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
-	ev := &Evaluation{Request: req, node: node, rejections: map[string]Rejection{}, CandidateReasons: map[string]string{}}
+	ev := &Evaluation{Request: req, node: node, rejections: map[string]Rejection{}}
 	if node.err != nil {
 		ev.Err, ev.ErrPredicate = node.err, e.filters[node.depth-1].Name()
 		return ev
@@ -183,9 +184,10 @@ func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
 			ev.Entering = len(n.parent.seeds)
 		}
 		for seed, r := range n.rejected {
-			ev.CandidateReasons[seed] = r.Reason
+			ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: r})
 		}
 	}
+	slices.SortFunc(ev.CandidateFailures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
 	for _, seed := range node.seeds {
 		i := e.snap.SeedIndex(seed.Name)
 		ev.Candidates = append(ev.Candidates, i)
@@ -200,6 +202,13 @@ func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
 		ev.Arcs = append(ev.Arcs, Arc{Seed: i, Distance: d, Source: source})
 	}
 	return ev
+}
+
+// CandidateFailure is a seed that failed §2.10's networks or taints check.
+type CandidateFailure struct {
+	// Seed is the index of the seed in Snapshot.Seeds.
+	Seed int
+	Rejection
 }
 
 // Window is a set of pending shoots to be placed together: their evaluations and the seeds' free capacity. It is

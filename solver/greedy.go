@@ -59,6 +59,7 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 	}
 
 	plan := &model.Plan{}
+	d := newDecider(w)
 	for i, shoot := range w.Shoots {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -67,7 +68,7 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 		}
 		key := model.ShootKey(shoot)
 		ev := w.Evaluations[i]
-		best, unschedulable := gardenerDecision(w, ev, free, usage)
+		best, unschedulable := d.decide(ev, free, usage)
 		if unschedulable != nil {
 			unschedulable.Shoot = key
 			plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
@@ -83,26 +84,65 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 	return plan, nil
 }
 
-// gardenerDecision is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free and
-// their usage (spec §2.10c, §3, §3.4): the index of the chosen seed, or why the shoot is unschedulable (without
-// the shoot's name). It works on the window's arcs — the only seeds the strategy ever chooses — in seed name
-// order, which is equivalent to Request.ApplyStrategy on the available seeds followed by the least-utilized
-// choice.
-func gardenerDecision(w *model.Window, ev *model.Evaluation, free, usage []int) (int, *model.Unschedulable) {
+// decider makes the gardener-scheduler's decisions for the shoots of one window.
+type decider struct {
+	w *model.Window
+	// unschedulable caches outcomes: each is a pure function of the evaluation and the kind of failure, and
+	// Gardener's §2.10 message can list every seed, so one copy per evaluation is shared by all its shoots.
+	unschedulable map[failure]*model.Unschedulable
+}
+
+type failureKind int
+
+const (
+	failedChain failureKind = iota
+	failedCandidates
+	failedStrategyError
+	failedStrategy
+)
+
+type failure struct {
+	ev   *model.Evaluation
+	kind failureKind
+}
+
+func newDecider(w *model.Window) *decider {
+	return &decider{w: w, unschedulable: map[failure]*model.Unschedulable{}}
+}
+
+// fail returns the cached outcome of a failure, making it on first use.
+func (d *decider) fail(ev *model.Evaluation, kind failureKind, build func() *model.Unschedulable) *model.Unschedulable {
+	key := failure{ev, kind}
+	u, ok := d.unschedulable[key]
+	if !ok {
+		u = build()
+		d.unschedulable[key] = u
+	}
+	copied := *u
+	return &copied
+}
+
+// decide is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free and their
+// usage (spec §2.10c, §3, §3.4): the index of the chosen seed, or why the shoot is unschedulable (without the
+// shoot's name). It works on the window's arcs — the only seeds the strategy ever chooses — in seed name order,
+// which is equivalent to Request.ApplyStrategy on the available seeds followed by the least-utilized choice.
+func (d *decider) decide(ev *model.Evaluation, free, usage []int) (int, *model.Unschedulable) {
+	w := d.w
 	if ev.Err != nil {
-		return -1, &model.Unschedulable{Message: ev.Err.Error(), Reason: ev.ErrPredicate}
+		return -1, d.fail(ev, failedChain, func() *model.Unschedulable {
+			return &model.Unschedulable{Message: ev.Err.Error(), Reason: ev.ErrPredicate}
+		})
 	}
-	var full []int
-	for _, s := range ev.Candidates {
-		if free[s] == 0 {
-			full = append(full, s)
-		}
-	}
-	if len(full) == len(ev.Candidates) {
-		return -1, candidatesUnschedulable(ev, full, w.Free, w.Snapshot.Seeds)
+	if !slices.ContainsFunc(ev.Candidates, func(s int) bool { return free[s] != 0 }) {
+		// Every candidate is full: the message depends on the evaluation alone.
+		return -1, d.fail(ev, failedCandidates, func() *model.Unschedulable {
+			return candidatesUnschedulable(ev, ev.Candidates, w.Free, w.Snapshot.Seeds)
+		})
 	}
 	if ev.StrategyErr != nil {
-		return -1, &model.Unschedulable{Message: ev.StrategyErr.Error(), Reason: model.PredicateStrategy}
+		return -1, d.fail(ev, failedStrategyError, func() *model.Unschedulable {
+			return &model.Unschedulable{Message: ev.StrategyErr.Error(), Reason: model.PredicateStrategy}
+		})
 	}
 
 	// MinimalDistance chooses among the nearest region-config seeds with room, and only without any among the
@@ -129,8 +169,10 @@ func gardenerDecision(w *model.Window, ev *model.Evaluation, free, usage []int) 
 		}
 		return best, nil
 	}
-	_, err := ev.Request.ApplyStrategy(nil) // Gardener's message for a strategy that finds no candidate
-	return -1, &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
+	return -1, d.fail(ev, failedStrategy, func() *model.Unschedulable {
+		_, err := ev.Request.ApplyStrategy(nil) // Gardener's message for a strategy that finds no candidate
+		return &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
+	})
 }
 
 // arcDistance is the distance of the window's arc to the seed (which the strategy only ever picks from).
@@ -142,37 +184,39 @@ func arcDistance(ev *model.Evaluation, seed int) int {
 	return ev.Arcs[i].Distance
 }
 
-// candidatesUnschedulable is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10. When some full seed had
+// candidatesUnschedulable is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10: the seeds that failed
+// networks or taints and the full ones (ascending by index), merged in seed name order. When some full seed had
 // room before this window, the message says that shoots of the same window took it.
 func candidatesUnschedulable(ev *model.Evaluation, full, initialFree []int, seeds []*gardencorev1beta1.Seed) *model.Unschedulable {
-	reasons := make(map[string]string, len(ev.CandidateReasons)+len(full))
-	for name, reason := range ev.CandidateReasons {
-		reasons[name] = reason
-	}
+	reasons := make([]model.SeedReason, 0, len(ev.CandidateFailures)+len(full))
+	failures := ev.CandidateFailures
 	takenByWindow := false
-	for _, s := range full {
-		reasons[seeds[s].Name] = model.ReasonCapacity
-		if initialFree[s] != 0 {
-			takenByWindow = true
+	for len(failures) > 0 || len(full) > 0 {
+		if len(full) == 0 || (len(failures) > 0 && failures[0].Seed < full[0]) {
+			reasons = append(reasons, model.SeedReason{Seed: seeds[failures[0].Seed].Name, Reason: failures[0].Reason})
+			failures = failures[1:]
+			continue
 		}
+		reasons = append(reasons, model.SeedReason{Seed: seeds[full[0]].Name, Reason: model.ReasonCapacity})
+		takenByWindow = takenByWindow || initialFree[full[0]] != 0
+		full = full[1:]
 	}
 	message := model.CandidatesError(ev.Entering, reasons).Error()
 	if takenByWindow {
 		message += " (the free capacity of some candidate seeds was taken by other shoots of this window)"
 	}
-	return &model.Unschedulable{Message: message, Reason: dominantReason(ev, full)}
+	return &model.Unschedulable{Message: message, Reason: dominantReason(ev, len(reasons) > len(ev.CandidateFailures))}
 }
 
 // dominantReason names the predicate behind a §2.10 failure: Capacity when some candidate was full, otherwise the
-// predicate that rejected most of the seeds entering §2.10.
-func dominantReason(ev *model.Evaluation, full []int) string {
-	if len(full) > 0 {
+// predicate that rejected most of the seeds entering §2.10 (ties: the first by name).
+func dominantReason(ev *model.Evaluation, someFull bool) string {
+	if someFull {
 		return model.PredicateCapacity
 	}
 	counts := map[string]int{}
-	for name := range ev.CandidateReasons {
-		r, _ := ev.Rejection(name)
-		counts[r.Predicate]++
+	for _, f := range ev.CandidateFailures {
+		counts[f.Predicate]++
 	}
 	best := model.PredicateNetworks
 	for predicate, n := range counts {

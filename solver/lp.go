@@ -337,7 +337,8 @@ func assemble(w *model.Window, classes []class, components []component, results 
 	}
 
 	plan := &model.Plan{}
-	usage := make([]int, len(free)) // for gardenerDecision: only its reason is used, not its choice
+	usage := make([]int, len(free)) // only the decisions' reasons are used, not their choices
+	atStart, atEnd := newDecider(w), newDecider(w)
 	for i, shoot := range w.Shoots {
 		key, ev := model.ShootKey(shoot), w.Evaluations[i]
 		if seed := placedSeed[i]; seed >= 0 {
@@ -346,9 +347,9 @@ func assemble(w *model.Window, classes []class, components []component, results 
 		}
 		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
 		// placements took the room, and Gardener's message at the end of the window says so.
-		_, unschedulable := gardenerDecision(w, ev, w.Free, usage)
+		_, unschedulable := atStart.decide(ev, w.Free, usage)
 		if unschedulable == nil {
-			_, unschedulable = gardenerDecision(w, ev, free, usage)
+			_, unschedulable = atEnd.decide(ev, free, usage)
 		}
 		if unschedulable == nil {
 			// Unreachable after the repair: every seed the strategy could choose is an arc without room.
