@@ -66,15 +66,15 @@ func BenchmarkWindow(b *testing.B) {
 			if !solution.Optimal {
 				b.Fatalf("not optimal (fallback %q)", solution.Fallback)
 			}
-			classes := map[*model.Evaluation]bool{}
+			evaluations := map[*model.Evaluation]bool{}
 			for _, ev := range w.Evaluations {
-				classes[ev] = true
+				evaluations[ev] = true
 			}
 			n := float64(b.N)
 			b.ReportMetric(modelTime.Seconds()/n, "model-s")
 			b.ReportMetric(solveTime.Seconds()/n, "solve-s")
 			b.ReportMetric(greedyTime.Seconds(), "greedy-s")
-			b.ReportMetric(float64(len(classes)), "classes")
+			b.ReportMetric(float64(len(evaluations)), "evaluations")
 			b.ReportMetric(float64(len(solution.Plan.Placements)), "placed")
 			b.ReportMetric(float64(len(greedy.Plan.Placements)), "greedy-placed")
 			b.ReportMetric(solver.PlanCost(w, solution.Plan, weights)/solver.PlanCost(w, greedy.Plan, weights), "objective/greedy")
