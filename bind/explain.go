@@ -59,8 +59,11 @@ func Explain(out io.Writer, o *solver.Outcome, shootKey string) error {
 		if seed.Name == chosen {
 			verdict, n = "CHOSEN", placed[seed.Name]
 		}
-		cost := solver.PlacementCost(o.Window, o.Weights, i, arc.Distance, n)
+		cost := solver.PlacementCost(o.Window, o.Weights, arc, n)
 		costText := fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", cost.Total(), cost.Distance, arc.Distance, arc.Source, cost.Utilization)
+		if cost.Soft > 0 {
+			costText += fmt.Sprintf(" + soft penalty %.0f (%d)", cost.Soft, arc.SoftViolations)
+		}
 		if free := o.Window.Free[i]; free != model.Unlimited && n > free {
 			costText = fmt.Sprintf("full after the window; distance %d (%s)", arc.Distance, arc.Source)
 		}

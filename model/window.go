@@ -17,6 +17,10 @@ type Arc struct {
 	// Distance is the region distance of the placement (see Request.PlacementDistance).
 	Distance int
 	Source   DistanceSource
+	// SoftViolations counts the soft constraints the placement breaks (PreferNoSchedule-style seed taints the
+	// shoot does not tolerate). Optimising solvers add a penalty per violation; the greedy solver, like the
+	// gardener-scheduler, ignores them.
+	SoftViolations int
 }
 
 // Evaluation is the capacity-independent outcome of the gardener-scheduler's chain for one shoot: which seeds

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -119,4 +120,43 @@ func utilizationStddev(w *model.Window, plan *model.Plan) float64 {
 		variance += (u - mean) * (u - mean)
 	}
 	return math.Sqrt(variance / float64(len(utilizations)))
+}
+
+// BenchmarkTimeoutFallback measures how soon after its deadline the LP returns the greedy plan when CLP cannot
+// finish in time (a 10,000 × 500 window with a 50 ms budget): the median and worst time past the deadline.
+// Between windows the abandoned solve is given time to end, as between the windows of a real run.
+func BenchmarkTimeoutFallback(b *testing.B) {
+	objs, err := generator.Generate(generator.Config{Seeds: 500, Shoots: 10000, Existing: 5000, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := model.NewSnapshot(objs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := model.NewWindow(snap, model.Options{}, snap.Pending("default-scheduler"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const timeout = 50 * time.Millisecond
+	lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: timeout}
+	var overshoots []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		solution, err := lp.Solve(context.Background(), w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if solution.Fallback == solver.FallbackTimeout {
+			overshoots = append(overshoots, time.Since(start)-timeout)
+		}
+		// The abandoned CLP solve runs on until its CPU budget ends; windows do not follow each other that fast.
+		time.Sleep(3 * timeout)
+	}
+	slices.Sort(overshoots)
+	b.ReportMetric(float64(len(overshoots))/float64(b.N), "fallback-ratio")
+	if len(overshoots) > 0 {
+		b.ReportMetric(float64(overshoots[len(overshoots)/2].Microseconds())/1000, "p50-overshoot-ms")
+		b.ReportMetric(float64(overshoots[len(overshoots)-1].Microseconds())/1000, "max-overshoot-ms")
+	}
 }

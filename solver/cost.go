@@ -15,6 +15,8 @@ type Weights struct {
 	Balance float64
 	// NominalCapacity is the capacity assumed, for the balance term only, of seeds without allocatable.
 	NominalCapacity int
+	// SoftViolation is the cost of each soft constraint a placement breaks (model.Arc.SoftViolations).
+	SoftViolation float64
 	// Lexicographic makes distance strictly more important than balance (the compat weighting): the distance
 	// weight is raised, per window, above anything balance could gain.
 	Lexicographic bool
@@ -23,12 +25,12 @@ type Weights struct {
 // DefaultWeights balance seeds by utilization and accept a farther region only for a clearly emptier seed: a
 // shoot goes up to 100 distance units further to avoid a seed above 90 % utilization.
 func DefaultWeights() Weights {
-	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100}
+	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, SoftViolation: 200}
 }
 
 // CompatWeights follow the gardener-scheduler's intent: the nearest region first, then the emptiest seed.
 func CompatWeights() Weights {
-	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, Lexicographic: true}
+	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, SoftViolation: 200, Lexicographic: true}
 }
 
 // ParseWeights names the two weightings: "balanced" (DefaultWeights) and "compat" (CompatWeights).
@@ -127,8 +129,13 @@ func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
 	segments := seedSegments(w, weights)
 	distanceWeight := weights.distanceWeight(len(w.Snapshot.Seeds))
 	total := float64(len(plan.Unschedulable)) * unplacedPenalty(w, weights, distanceWeight, len(w.Snapshot.Seeds))
+	shoots := make(map[string]int, len(w.Shoots))
+	for i, shoot := range w.Shoots {
+		shoots[model.ShootKey(shoot)] = i
+	}
 	for _, p := range plan.Placements {
-		total += distanceWeight * float64(p.Distance)
+		arc := findArc(w.Evaluations[shoots[p.Shoot]], w.Snapshot.SeedIndex(p.Seed))
+		total += distanceWeight*float64(p.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
 	}
 	for name, n := range plan.PlacedPerSeed() {
 		total += weights.Balance * balanceCost(segments[w.Snapshot.SeedIndex(name)], n)
@@ -139,13 +146,15 @@ func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
 // unplacedPenalty is M: more than any augmenting path through the given number of seeds can cost, so that
 // placing one more shoot always lowers the objective.
 func unplacedPenalty(w *model.Window, weights Weights, distanceWeight float64, seeds int) float64 {
-	maxDistance := 0
+	maxDistance, maxViolations := 0, 0
 	for _, ev := range w.Evaluations {
 		for _, a := range ev.Arcs {
 			maxDistance = max(maxDistance, a.Distance, -a.Distance)
+			maxViolations = max(maxViolations, a.SoftViolations)
 		}
 	}
-	maxArc := distanceWeight*float64(maxDistance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]
+	maxArc := distanceWeight*float64(maxDistance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+		weights.SoftViolation*float64(maxViolations)
 	return maxArc*float64(2*seeds+2) + 1
 }
 
@@ -155,17 +164,19 @@ type CostTerms struct {
 	Distance float64
 	// Utilization is the marginal utilization cost at the seed's fill level.
 	Utilization float64
+	// Soft is the penalty for the soft constraints the placement breaks.
+	Soft float64
 }
 
 // Total is the cost of the placement.
-func (c CostTerms) Total() float64 { return c.Distance + c.Utilization }
+func (c CostTerms) Total() float64 { return c.Distance + c.Utilization + c.Soft }
 
-// PlacementCost is what a shoot at the given distance costs on the seed (by index) when it is the n-th shoot
-// the window places there (n ≥ 1).
-func PlacementCost(w *model.Window, weights Weights, seed, distance, n int) CostTerms {
-	segments := seedSegments(w, weights)[seed]
+// PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
+func PlacementCost(w *model.Window, weights Weights, arc model.Arc, n int) CostTerms {
+	segments := seedSegments(w, weights)[arc.Seed]
 	return CostTerms{
-		Distance:    weights.distanceWeight(len(w.Snapshot.Seeds)) * float64(distance),
+		Distance:    weights.distanceWeight(len(w.Snapshot.Seeds)) * float64(arc.Distance),
 		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),
+		Soft:        weights.SoftViolation * float64(arc.SoftViolations),
 	}
 }

@@ -176,12 +176,15 @@ func (d *decider) decide(ev *model.Evaluation, free, usage []int) (int, *model.U
 }
 
 // arcDistance is the distance of the window's arc to the seed (which the strategy only ever picks from).
-func arcDistance(ev *model.Evaluation, seed int) int {
+func arcDistance(ev *model.Evaluation, seed int) int { return findArc(ev, seed).Distance }
+
+// findArc returns the evaluation's arc to the seed, or the zero Arc.
+func findArc(ev *model.Evaluation, seed int) model.Arc {
 	i, found := slices.BinarySearchFunc(ev.Arcs, seed, func(a model.Arc, seed int) int { return a.Seed - seed })
 	if !found {
-		return 0
+		return model.Arc{}
 	}
-	return ev.Arcs[i].Distance
+	return ev.Arcs[i]
 }
 
 // candidatesUnschedulable is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10: the seeds that failed

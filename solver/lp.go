@@ -56,25 +56,34 @@ type component struct {
 type componentResult struct {
 	counts  [][]float64
 	optimal bool
+	// stopped is set when CLP ran out of its time budget.
+	stopped bool
 	err     error
 }
 
-// Solve implements Solver.
+// Solve implements Solver. Greedy runs first, alone (it is cheap, and the incumbent); then the LP, which is
+// abandoned at the deadline in favour of the greedy plan.
 func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
-	start := time.Now()
+	var deadline time.Time
+	if lp.Timeout > 0 {
+		deadline = time.Now().Add(lp.Timeout)
+	}
 	greedy, err := (Greedy{}).plan(ctx, w)
 	if err != nil {
 		return nil, err
 	}
 
-	classes := buildClasses(w)
-	components := splitComponents(classes, len(w.Snapshot.Seeds))
-	segments := seedSegments(w, lp.Weights)
-
-	results := make([]componentResult, len(components))
-	done := make(chan struct{})
+	type lpResult struct {
+		plan             *model.Plan
+		optimal, stopped bool
+		err              error
+	}
+	lpDone := make(chan lpResult, 1)
 	go func() {
-		defer close(done)
+		classes := buildClasses(w)
+		components := splitComponents(classes, len(w.Snapshot.Seeds))
+		segments := seedSegments(w, lp.Weights)
+		results := make([]componentResult, len(components))
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for i, comp := range components {
@@ -83,39 +92,46 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-slots }()
-				results[i] = lp.solveComponent(w, classes, comp, segments)
+				results[i] = lp.solveComponent(w, classes, comp, segments, deadline)
 			}()
 		}
 		wg.Wait()
+		optimal := true
+		for _, r := range results {
+			if r.stopped || r.err != nil {
+				lpDone <- lpResult{stopped: r.stopped, err: r.err}
+				return
+			}
+			optimal = optimal && r.optimal
+		}
+		plan, integral := assemble(w, classes, components, results)
+		lpDone <- lpResult{plan: plan, optimal: optimal && integral}
 	}()
 
 	var timeout <-chan time.Time
-	if lp.Timeout > 0 {
-		timer := time.NewTimer(lp.Timeout - time.Since(start))
+	if !deadline.IsZero() {
+		timer := time.NewTimer(time.Until(deadline))
 		defer timer.Stop()
 		timeout = timer.C
 	}
+	var result lpResult
 	select {
-	case <-done:
+	case result = <-lpDone:
 	case <-timeout:
-		// CLP cannot be interrupted; its own limit (set per model) ends the abandoned solves.
-		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
+		// CLP cannot be interrupted; its CPU budget (set per model) ends the abandoned solves.
+		result.stopped = true
 	case <-ctx.Done():
 		return nil, fmt.Errorf("lp: %w", ctx.Err())
 	}
-
-	optimal := true
-	for _, r := range results {
-		if r.err != nil {
-			return nil, r.err
-		}
-		optimal = optimal && r.optimal
-	}
-	plan, integral := assemble(w, classes, components, results)
-	if len(plan.Placements) < len(greedy.Placements) {
+	switch {
+	case result.stopped:
+		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
+	case result.err != nil:
+		return nil, result.err
+	case len(result.plan.Placements) < len(greedy.Placements):
 		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackWorse}, nil
 	}
-	return &Solution{Plan: plan, Greedy: greedy, Optimal: optimal && integral}, nil
+	return &Solution{Plan: result.plan, Greedy: greedy, Optimal: result.optimal}, nil
 }
 
 // buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs (seeds
@@ -136,7 +152,9 @@ func buildClasses(w *model.Window) []class {
 					}
 				}
 			}
-			slices.SortStableFunc(arcs, func(a, b model.Arc) int { return cmp.Compare(a.Distance, b.Distance) })
+			slices.SortStableFunc(arcs, func(a, b model.Arc) int {
+				return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
+			})
 			key := arcsKey(arcs)
 			if c, ok = byArcs[key]; !ok {
 				c = len(classes)
@@ -156,6 +174,8 @@ func arcsKey(arcs []model.Arc) string {
 		b = strconv.AppendInt(b, int64(a.Seed), 10)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(a.Distance), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(a.SoftViolations), 10)
 		b = append(b, ',')
 	}
 	return string(b)
@@ -206,7 +226,7 @@ func splitComponents(classes []class, seeds int) []component {
 }
 
 // solveComponent builds and solves the transportation LP of one component.
-func (lp LP) solveComponent(w *model.Window, classes []class, comp component, segments [][]segment) componentResult {
+func (lp LP) solveComponent(w *model.Window, classes []class, comp component, segments [][]segment, deadline time.Time) componentResult {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
 	penalty := unplacedPenalty(w, lp.Weights, distanceWeight, len(comp.seeds))
 
@@ -242,7 +262,8 @@ func (lp LP) solveComponent(w *model.Window, classes []class, comp component, se
 		n := float64(len(cl.shoots))
 		rowBounds[row] = clp.Bounds{Lower: n, Upper: n}
 		for _, a := range cl.arcs {
-			addColumn([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, distanceWeight*float64(a.Distance))
+			cost := distanceWeight*float64(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
+			addColumn([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
 		}
 		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
 	}
@@ -261,14 +282,20 @@ func (lp LP) solveComponent(w *model.Window, classes []class, comp component, se
 	simplex := clp.NewSimplex()
 	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
 	simplex.SetOptimizationDirection(clp.Minimize)
-	if lp.Timeout > 0 {
-		// Clp's limit is process CPU time; it only ends solves the caller has stopped waiting for.
-		simplex.SetMaxSeconds(2*lp.Timeout.Seconds() + 1)
+	if !deadline.IsZero() {
+		// CLP cannot be interrupted, and its limit is process CPU time, which all threads advance. Budgeting the
+		// time left on every core lets a solve that can still finish by the deadline finish, and ends one the
+		// caller has stopped waiting for soon after the deadline, instead of letting it compete with the next
+		// window.
+		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
 	}
 	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
 	solution := simplex.PrimalColumnSolution()
 	runtime.KeepAlive(matrix)
 	runtime.KeepAlive(simplex)
+	if status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime {
+		return componentResult{stopped: true}
+	}
 	if status != clp.Optimal {
 		return componentResult{err: fmt.Errorf("lp: CLP ended with status %d (secondary %d) on a part of %d classes and %d seeds",
 			status, simplex.SecondaryStatus(), len(comp.classes), len(comp.seeds))}

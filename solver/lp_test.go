@@ -155,3 +155,24 @@ func TestLPUnschedulableMessages(t *testing.T) {
 		}
 	}
 }
+
+// A soft violation (such as an untolerated PreferNoSchedule taint) is avoided by the LP when another seed is
+// available, and ignored by greedy, as by the gardener-scheduler.
+func TestLPAvoidsSoftViolations(t *testing.T) {
+	w := window(t, model.Options{}, []*gardencorev1beta1.Seed{Seed("a"), Seed("b")}, Shoot("s1"))
+	arcs := w.Evaluations[0].Arcs
+	if len(arcs) != 2 {
+		t.Fatalf("want arcs to both seeds, got %+v", arcs)
+	}
+	arcs[0].SoftViolations = 1 // seed a
+	if got := seedOf(solve(t, solver.Greedy{}, w).Plan, "s1"); got != "a" {
+		t.Fatalf("greedy chose %q, want a", got)
+	}
+	lp := solve(t, solver.LP{Weights: solver.DefaultWeights()}, w)
+	if got := seedOf(lp.Plan, "s1"); got != "b" || !lp.Optimal {
+		t.Fatalf("lp chose %q (optimal %v), want b", got, lp.Optimal)
+	}
+	if soft := solver.PlacementCost(w, solver.DefaultWeights(), arcs[0], 1).Soft; soft != solver.DefaultWeights().SoftViolation {
+		t.Fatalf("soft cost %v", soft)
+	}
+}
