@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench
 
 all: build
 
@@ -48,3 +48,9 @@ clean:
 # The LP benchmarks of README.md (windows up to 50,000 pending shoots x 1,000 seeds); about two minutes.
 bench-solver: deps
 	/usr/bin/time -v $(GO) test ./solver -run '^$$' -bench Window -benchtime 5x 2>&1 | grep -E '^Benchmark|Maximum resident'
+
+# The standard benchmark suite: every scenario at 1,000 x 200 and 10,000 x 500, contention-1.0 at 50,000 x 1,000;
+# writes the table (results.txt), results.csv, results.json and the plots to bench/results/.
+bench: build
+	mkdir -p bench/results
+	./$(BIN) bench --suite standard --repeats 3 --out bench/results | tee bench/results/results.txt

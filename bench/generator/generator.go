@@ -89,6 +89,27 @@ var providerRegions = map[string][]string{
 	"alicloud":  {"eu-central-1", "cn-hongkong", "ap-southeast-1", "us-east-1", "ap-northeast-1", "me-east-1"},
 }
 
+// continents of the regions the generator uses: Europe, North America, South America, Asia, Oceania, Middle East.
+var continents = map[string]string{
+	// aws and alicloud
+	"eu-central-1": "EU", "eu-west-1": "EU", "eu-north-1": "EU", "eu-west-2": "EU", "us-east-1": "NA", "us-west-2": "NA",
+	"us-east-2": "NA", "ca-central-1": "NA", "sa-east-1": "SA", "ap-southeast-1": "AS", "ap-northeast-1": "AS",
+	"ap-south-1": "AS", "cn-hongkong": "AS", "me-east-1": "ME",
+	// gcp
+	"europe-west1": "EU", "europe-west3": "EU", "europe-west4": "EU", "europe-north1": "EU", "us-central1": "NA",
+	"us-east1": "NA", "us-west1": "NA", "asia-southeast1": "AS", "asia-northeast1": "AS", "asia-south1": "AS",
+	"southamerica-east1": "SA", "australia-southeast1": "OC",
+	// azure
+	"westeurope": "EU", "northeurope": "EU", "germanywestcentral": "EU", "uksouth": "EU", "eastus": "NA",
+	"westus2": "NA", "eastus2": "NA", "southeastasia": "AS", "japaneast": "AS", "centralindia": "AS",
+	"brazilsouth": "SA", "australiaeast": "OC",
+	// openstack
+	"eu-de-1": "EU", "eu-de-2": "EU", "eu-nl-1": "EU", "eu-fr-1": "EU",
+}
+
+// Continent returns the continent of a region the generator uses ("EU", "NA", "SA", "AS", "OC", "ME"), or "".
+func Continent(region string) string { return continents[region] }
+
 // DefaultProviders are the providers of a landscape when Config.Providers is empty.
 var DefaultProviders = []string{"aws", "gcp", "azure", "openstack", "alicloud"}
 

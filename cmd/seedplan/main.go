@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
+	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/examples"
@@ -40,7 +42,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScheduleCommand(), newExplainCommand(), newGenerateCommand())
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newGenerateCommand(), newBenchCommand())
 	return root
 }
 
@@ -192,4 +194,100 @@ func newGenerateCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&providers, "providers", nil, "providers (default aws,gcp,azure,openstack,alicloud)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "directory to write the landscape to")
 	return cmd
+}
+
+func newBenchCommand() *cobra.Command {
+	var (
+		scenarios, sizes, landscape []string
+		suite, out, strategy        string
+		repeats                     int
+		seed                        uint64
+		timeout                     time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Compare the LP with the gardener-scheduler's greedy rule on generated scenarios: quality and speed",
+		Long: "bench plans each scenario at each size with greedy, the LP and the LP with a 1 ms budget (to exercise the " +
+			"fallback), repeatedly, and prints a table; with --out it also writes results.csv, results.json and PNG plots. " +
+			"Scenarios: " + scenarioNames() + ".",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
+			switch {
+			case len(landscape) > 0:
+				l, err := ingest.LoadPaths(landscape)
+				if err != nil {
+					return fmt.Errorf("loading the landscape: %w", err)
+				}
+				s, err := model.ParseStrategy(strategy)
+				if err != nil {
+					return fmt.Errorf("--strategy: %w", err)
+				}
+				cfg.Landscape, cfg.Strategy = &l.Objects, s
+			case suite == "standard":
+				cfg.Jobs = bench.StandardSuite()
+			case suite != "":
+				return fmt.Errorf("--suite: unknown suite %q (standard)", suite)
+			default:
+				var parsed []bench.Size
+				for _, text := range sizes {
+					size, err := bench.ParseSize(text)
+					if err != nil {
+						return fmt.Errorf("--sizes: %w", err)
+					}
+					parsed = append(parsed, size)
+				}
+				jobs, err := bench.Jobs(scenarios, parsed)
+				if err != nil {
+					return fmt.Errorf("--scenario: %w", err)
+				}
+				cfg.Jobs = jobs
+			}
+			if term.IsTerminal(int(os.Stderr.Fd())) {
+				bar := bench.NewProgressBar(os.Stderr, 2*time.Second)
+				defer bar.Finish()
+				cfg.Progress = bar.Update
+			}
+			results, err := bench.Run(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			if cfg.Progress != nil {
+				fmt.Fprint(os.Stderr, "\r\x1b[K")
+			}
+			if err := bench.WriteTable(cmd.OutOrStdout(), results); err != nil {
+				return err
+			}
+			if out == "" {
+				return nil
+			}
+			if err := bench.WriteFiles(out, results); err != nil {
+				return err
+			}
+			if err := bench.WritePlots(out, results); err != nil {
+				return err
+			}
+			slog.InfoContext(cmd.Context(), "results written", "dir", out, "files", "results.csv, results.json, "+
+				strings.Join([]string{bench.PlotSolveTime, bench.PlotUtilization, bench.PlotDistance}, ", "))
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: all)")
+	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "window sizes PENDINGxSEEDS")
+	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
+	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
+	cmd.Flags().StringVar(&strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
+	cmd.Flags().IntVar(&repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")
+	cmd.Flags().DurationVar(&timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
+	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv, results.json and the plots")
+	return cmd
+}
+
+func scenarioNames() string {
+	var names []string
+	for _, s := range bench.Scenarios() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
 )
@@ -64,6 +65,10 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if i%10 == 0 {
+					// Every tenth landscape goes through the YAML files `seedplan generate` writes and back.
+					objs = roundTrip(t, objs)
+				}
 				ours := decideWithSeedplan(t, objs, strategy)
 				theirs := decideWithGardener(t, objs, strategy, ours.order)
 				for _, key := range ours.order {
@@ -86,6 +91,23 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 			t.Logf("%s: %d decisions identical (%d bound, %d unschedulable) over %d landscapes", strategy, compared, placed, compared-placed, landscapes)
 		})
 	}
+}
+
+// roundTrip writes the landscape as `seedplan generate` does and loads it as `--landscape` does.
+func roundTrip(t *testing.T, objs model.Objects) model.Objects {
+	t.Helper()
+	dir := t.TempDir()
+	if err := generator.Write(dir, objs); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ingest.LoadPaths([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Warnings) > 0 {
+		t.Fatalf("loading the generated landscape warned: %v", l.Warnings)
+	}
+	return l.Objects
 }
 
 type seedplanDecisions struct {

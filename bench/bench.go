@@ -1,0 +1,408 @@
+// Package bench runs seedplan's solvers on generated scenarios of every size and measures, in the same run, how
+// well and how fast each decides: shoots placed, distances, cross-continent placements, seed utilization,
+// model and solve time, and the ratios of the LP against the gardener-scheduler's greedy rule.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Size is a window size: pending shoots × seeds.
+type Size struct{ Pending, Seeds int }
+
+func (s Size) String() string { return fmt.Sprintf("%dx%d", s.Pending, s.Seeds) }
+
+// ParseSize reads "PENDINGxSEEDS".
+func ParseSize(text string) (Size, error) {
+	pending, seeds, ok := strings.Cut(text, "x")
+	p, errP := strconv.Atoi(pending)
+	s, errS := strconv.Atoi(seeds)
+	if !ok || errP != nil || errS != nil || p <= 0 || s <= 0 {
+		return Size{}, fmt.Errorf("size %q: want PENDINGxSEEDS, e.g. 10000x500", text)
+	}
+	return Size{Pending: p, Seeds: s}, nil
+}
+
+// Scenario is a kind of landscape a window is planned on.
+type Scenario struct {
+	Name        string
+	Description string
+	Strategy    model.Strategy
+	config      func(Size) generator.Config
+	mutate      func(*model.Objects)
+}
+
+// Scenarios are the standard scenarios.
+func Scenarios() []Scenario {
+	contention := func(f float64, existingPerPending float64) func(Size) generator.Config {
+		return func(s Size) generator.Config {
+			return generator.Config{Seeds: s.Seeds, Shoots: s.Pending, Existing: int(float64(s.Pending) * existingPerPending), Contention: f, Mix: generator.RealisticMix()}
+		}
+	}
+	crossProvider := func(s Size) generator.Config {
+		cfg := contention(1.0, 1)(s)
+		cfg.Mix.CrossProvider = true
+		return cfg
+	}
+	return []Scenario{
+		{Name: "steady", Description: "an established landscape with room: twice as many shoots bound as pending, demand 70 % of free capacity", Strategy: model.SameRegion, config: contention(0.7, 2)},
+		{Name: "burst", Description: "a young landscape hit by a wave: few shoots bound, demand 95 % of free capacity", Strategy: model.SameRegion, config: contention(0.95, 0.25)},
+		{Name: "contention-0.9", Description: "demand 90 % of free capacity", Strategy: model.SameRegion, config: contention(0.9, 1)},
+		{Name: "contention-1.0", Description: "demand equal to free capacity", Strategy: model.SameRegion, config: contention(1.0, 1)},
+		{Name: "contention-1.1", Description: "demand 110 % of free capacity", Strategy: model.SameRegion, config: contention(1.1, 1)},
+		{Name: "region-outage", Description: "the region with the most seeds is down (GardenletReady False), demand 90 %, MinimalDistance", Strategy: model.MinimalDistance, config: contention(0.9, 1), mutate: regionOutage},
+		{Name: "drain", Description: "the busiest seed is tainted for draining, demand 90 %", Strategy: model.SameRegion, config: contention(0.9, 1), mutate: drainBusiestSeed},
+		{Name: "cross-provider", Description: `the aws cloud profile admits every provider (providerTypes: ["*"]), MinimalDistance, demand 100 %`, Strategy: model.MinimalDistance, config: crossProvider},
+		{Name: "minimal-distance", Description: "MinimalDistance with the real region matrices, demand 100 %", Strategy: model.MinimalDistance, config: contention(1.0, 1)},
+	}
+}
+
+// regionOutage marks every seed of the region with the most seeds not ready.
+func regionOutage(objs *model.Objects) {
+	count := map[string]int{}
+	for _, s := range objs.Seeds {
+		count[s.Spec.Provider.Type+"/"+s.Spec.Provider.Region]++
+	}
+	region, most := "", 0
+	for r, n := range count {
+		if n > most || (n == most && r < region) {
+			region, most = r, n
+		}
+	}
+	for _, s := range objs.Seeds {
+		if s.Spec.Provider.Type+"/"+s.Spec.Provider.Region != region {
+			continue
+		}
+		for i := range s.Status.Conditions {
+			if s.Status.Conditions[i].Type == gardencorev1beta1.GardenletReady {
+				s.Status.Conditions[i].Status = gardencorev1beta1.ConditionFalse
+			}
+		}
+	}
+}
+
+// drainBusiestSeed taints the seed hosting the most shoots.
+func drainBusiestSeed(objs *model.Objects) {
+	usage := model.SeedUsage(objs.Shoots)
+	var busiest *gardencorev1beta1.Seed
+	for _, s := range objs.Seeds {
+		if busiest == nil || usage[s.Name] > usage[busiest.Name] || (usage[s.Name] == usage[busiest.Name] && s.Name < busiest.Name) {
+			busiest = s
+		}
+	}
+	if busiest != nil {
+		busiest.Spec.Taints = append(busiest.Spec.Taints, gardencorev1beta1.SeedTaint{Key: "seedplan.gardener.cloud/draining"})
+	}
+}
+
+// Solver names of a run.
+const (
+	SolverGreedy = "greedy"
+	SolverLP     = "lp"
+	// SolverLPTinyTimeout is the LP with a budget too small to finish: it exercises the fallback.
+	SolverLPTinyTimeout = "lp-1ms"
+)
+
+// Job is one scenario at one size.
+type Job struct {
+	Scenario string
+	Size     Size
+}
+
+// Jobs is every named scenario (all when names is empty) at every size.
+func Jobs(names []string, sizes []Size) ([]Job, error) {
+	scenarios, err := selectScenarios(names)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, sc := range scenarios {
+		for _, size := range sizes {
+			jobs = append(jobs, Job{sc.Name, size})
+		}
+	}
+	return jobs, nil
+}
+
+// StandardSuite is what `make bench` runs: every scenario at 1,000 × 200 and 10,000 × 500, and demand equal to
+// free capacity at 50,000 × 1,000.
+func StandardSuite() []Job {
+	jobs, _ := Jobs(nil, []Size{{1000, 200}, {10000, 500}})
+	return append(jobs, Job{"contention-1.0", Size{50000, 1000}})
+}
+
+// Config says what to run.
+type Config struct {
+	Jobs []Job
+	// Repeats is how often each window is planned; time percentiles are over the repeats.
+	Repeats int
+	// Seed makes the landscapes reproducible.
+	Seed uint64
+	// Timeout is the LP's time budget.
+	Timeout time.Duration
+	// Landscape, when set, replaces the generated scenarios by this one landscape (sizes are ignored).
+	Landscape *model.Objects
+	// Strategy for Landscape.
+	Strategy model.Strategy
+	// Progress, when set, is told after each planned window.
+	Progress func(done, total int, label string)
+}
+
+// Result is one solver on one scenario and size.
+type Result struct {
+	Scenario string `json:"scenario"`
+	Size     string `json:"size"`
+	Pending  int    `json:"pending"`
+	Seeds    int    `json:"seeds"`
+	Solver   string `json:"solver"`
+
+	Placed            int     `json:"placed"`
+	Unscheduled       int     `json:"unscheduled"`
+	TotalDistance     int     `json:"totalDistance"`
+	MeanDistance      float64 `json:"meanDistance"`
+	CrossContinent    int     `json:"crossContinent"`
+	MaxUtilization    float64 `json:"maxUtilization"`
+	UtilizationStddev float64 `json:"utilizationStddev"`
+	Objective         float64 `json:"objective"`
+	Optimal           bool    `json:"optimal"`
+	// Fallbacks counts the repeats whose plan was the greedy fallback.
+	Fallbacks int `json:"fallbacks"`
+
+	// Model and solve seconds, median and 99th percentile over the repeats.
+	ModelP50           float64 `json:"modelP50"`
+	ModelP99           float64 `json:"modelP99"`
+	SolveP50           float64 `json:"solveP50"`
+	SolveP99           float64 `json:"solveP99"`
+	DecisionsPerSecond float64 `json:"decisionsPerSecond"`
+
+	// Ratios against greedy on the same window (greedy itself: 1); null where greedy's figure is 0.
+	PlacedVsGreedy    *float64 `json:"placedVsGreedy"`
+	DistanceVsGreedy  *float64 `json:"meanDistanceVsGreedy"`
+	StddevVsGreedy    *float64 `json:"utilizationStddevVsGreedy"`
+	ObjectiveVsGreedy *float64 `json:"objectiveVsGreedy"`
+
+	// Utilizations of the usable seeds with allocatable after the plan, and the placements' distances (plots).
+	Utilizations []float64 `json:"-"`
+	Distances    []int     `json:"-"`
+}
+
+// Run plans every scenario and size with every solver and returns the results, greedy first in each group.
+func Run(ctx context.Context, cfg Config) ([]Result, error) {
+	if cfg.Repeats < 1 {
+		cfg.Repeats = 1
+	}
+	type job struct {
+		scenario Scenario
+		size     Size
+	}
+	var jobs []job
+	if cfg.Landscape != nil {
+		jobs = append(jobs, job{scenario: Scenario{Name: "landscape", Strategy: cfg.Strategy}})
+	}
+	for _, j := range cfg.Jobs {
+		scenarios, err := selectScenarios([]string{j.Scenario})
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, job{scenarios[0], j.Size})
+	}
+	solvers := []string{SolverGreedy, SolverLP, SolverLPTinyTimeout}
+	total, done := len(jobs)*len(solvers)*cfg.Repeats, 0
+
+	var results []Result
+	for _, j := range jobs {
+		objs := cfg.Landscape
+		if objs == nil {
+			gc := j.scenario.config(j.size)
+			gc.Seed = cfg.Seed
+			generated, err := generator.Generate(gc)
+			if err != nil {
+				return nil, fmt.Errorf("scenario %s %s: %w", j.scenario.Name, j.size, err)
+			}
+			if j.scenario.mutate != nil {
+				j.scenario.mutate(&generated)
+			}
+			objs = &generated
+		}
+		snap, err := model.NewSnapshot(*objs)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s %s: %w", j.scenario.Name, j.size, err)
+		}
+		pending := snap.Pending("default-scheduler")
+		opts := model.Options{Strategy: j.scenario.Strategy}
+		var group []Result
+		for _, name := range solvers {
+			s := solverFor(name, cfg.Timeout)
+			r := Result{Scenario: j.scenario.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
+			var modelTimes, solveTimes []float64
+			var last *solver.Outcome
+			for range cfg.Repeats {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				o, err := solver.PlanWindow(ctx, snap, opts, pending, s, solver.DefaultWeights())
+				if err != nil {
+					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.scenario.Name, j.size, name, err)
+				}
+				modelTimes = append(modelTimes, o.ModelTime.Seconds())
+				solveTimes = append(solveTimes, o.SolveTime.Seconds())
+				if o.Fallback != "" {
+					r.Fallbacks++
+				}
+				last = o
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, total, fmt.Sprintf("%s %s %s", j.scenario.Name, r.Size, name))
+				}
+			}
+			measure(&r, last)
+			r.ModelP50, r.ModelP99 = percentile(modelTimes, 0.5), percentile(modelTimes, 0.99)
+			r.SolveP50, r.SolveP99 = percentile(solveTimes, 0.5), percentile(solveTimes, 0.99)
+			if t := r.ModelP50 + r.SolveP50; t > 0 {
+				r.DecisionsPerSecond = float64(r.Pending) / t
+			}
+			group = append(group, r)
+		}
+		for i := range group {
+			group[i].PlacedVsGreedy = ratio(float64(group[i].Placed), float64(group[0].Placed))
+			group[i].DistanceVsGreedy = ratio(group[i].MeanDistance, group[0].MeanDistance)
+			group[i].StddevVsGreedy = ratio(group[i].UtilizationStddev, group[0].UtilizationStddev)
+			group[i].ObjectiveVsGreedy = ratio(group[i].Objective, group[0].Objective)
+		}
+		results = append(results, group...)
+	}
+	return results, nil
+}
+
+func selectScenarios(names []string) ([]Scenario, error) {
+	all := Scenarios()
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []Scenario
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(s Scenario) bool { return s.Name == n })
+		if i < 0 {
+			var known []string
+			for _, s := range all {
+				known = append(known, s.Name)
+			}
+			return nil, fmt.Errorf("unknown scenario %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+func solverFor(name string, timeout time.Duration) solver.Solver {
+	switch name {
+	case SolverLP:
+		return solver.LP{Weights: solver.DefaultWeights(), Timeout: timeout}
+	case SolverLPTinyTimeout:
+		return solver.LP{Weights: solver.DefaultWeights(), Timeout: time.Millisecond}
+	}
+	return solver.Greedy{}
+}
+
+// measure fills the quality figures of a result from a solved window.
+func measure(r *Result, o *solver.Outcome) {
+	w, plan := o.Window, o.Plan
+	r.Placed, r.Unscheduled = len(plan.Placements), len(plan.Unschedulable)
+	r.Objective, r.Optimal = o.Objective, o.Optimal
+	regions := map[string]string{}
+	for _, shoot := range w.Shoots {
+		regions[model.ShootKey(shoot)] = shoot.Spec.Region
+	}
+	r.MeanDistance = MeanDistance(plan)
+	for _, p := range plan.Placements {
+		r.TotalDistance += p.Distance
+		r.Distances = append(r.Distances, p.Distance)
+		seedRegion := w.Snapshot.Seed(p.Seed).Spec.Provider.Region
+		if a, b := generator.Continent(regions[p.Shoot]), generator.Continent(seedRegion); a != "" && b != "" && a != b {
+			r.CrossContinent++
+		}
+	}
+	r.Utilizations = Utilizations(w, plan)
+	for _, u := range r.Utilizations {
+		r.MaxUtilization = max(r.MaxUtilization, u)
+	}
+	r.UtilizationStddev = Stddev(r.Utilizations)
+}
+
+// MeanDistance is the mean region distance of a plan's placements.
+func MeanDistance(plan *model.Plan) float64 {
+	if len(plan.Placements) == 0 {
+		return 0
+	}
+	total := 0
+	for _, p := range plan.Placements {
+		total += p.Distance
+	}
+	return float64(total) / float64(len(plan.Placements))
+}
+
+// Utilizations are (usage + placed) / allocatable after the plan, for the usable seeds with allocatable that the
+// window could use or did use.
+func Utilizations(w *model.Window, plan *model.Plan) []float64 {
+	placed := plan.PlacedPerSeed()
+	var out []float64
+	for i, seed := range w.Snapshot.Seeds {
+		allocatable, ok := model.Allocatable(seed)
+		if !ok || allocatable == 0 || model.SeedUnusableReason(seed) != "" || (w.Free[i] == 0 && placed[seed.Name] == 0) {
+			continue
+		}
+		out = append(out, float64(w.Snapshot.Usage(seed.Name)+placed[seed.Name])/float64(allocatable))
+	}
+	return out
+}
+
+// Stddev is the population standard deviation.
+func Stddev(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	mean := 0.0
+	for _, v := range values {
+		mean += v
+	}
+	mean /= float64(len(values))
+	variance := 0.0
+	for _, v := range values {
+		variance += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(variance / float64(len(values)))
+}
+
+// percentile is the nearest-rank percentile.
+func percentile(values []float64, p float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	rank := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(rank, len(sorted)-1))]
+}
+
+// ratio is a/b, 1 when both are 0, and nil when only b is.
+func ratio(a, b float64) *float64 {
+	switch {
+	case a == 0 && b == 0:
+		return new(1.0)
+	case b == 0:
+		return nil
+	}
+	return new(a / b)
+}

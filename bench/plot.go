@@ -1,0 +1,146 @@
+package bench
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Plot files written by WritePlots.
+const (
+	PlotSolveTime    = "solve-time.png"
+	PlotUtilization  = "utilization.png"
+	PlotDistance     = "distance.png"
+	plotWidth        = 7 * vg.Inch
+	plotHeight       = 4 * vg.Inch
+	timeScenario     = "contention-1.0"
+	distanceScenario = "minimal-distance"
+)
+
+// WritePlots draws, into dir: model + solve time against window size per solver; the distribution of seed
+// utilization after greedy and LP; and the distribution of placement distances after greedy and LP. Each uses
+// the largest window of its scenario (contention-1.0 and minimal-distance, or the first scenario run).
+func WritePlots(dir string, results []Result) error {
+	if len(results) == 0 {
+		return nil
+	}
+	if err := plotSolveTime(filepath.Join(dir, PlotSolveTime), results); err != nil {
+		return fmt.Errorf("%s: %w", PlotSolveTime, err)
+	}
+	greedy, lp := largest(results, timeScenario)
+	utilizationBins := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0000001}
+	if err := plotDistribution(filepath.Join(dir, PlotUtilization), fmt.Sprintf("Seed utilization after the window (%s %s)", greedy.Scenario, greedy.Size),
+		"utilization (usage / allocatable)", "seeds", utilizationBins, []string{"0-10%", "10-20%", "20-30%", "30-40%", "40-50%", "50-60%", "60-70%", "70-80%", "80-90%", "90-100%"},
+		greedy.Utilizations, lp.Utilizations); err != nil {
+		return fmt.Errorf("%s: %w", PlotUtilization, err)
+	}
+	greedy, lp = largest(results, distanceScenario)
+	distanceBins := []float64{0, 1, 11, 26, 51, 101, 201, 1e9}
+	if err := plotDistribution(filepath.Join(dir, PlotDistance), fmt.Sprintf("Placement distances (%s %s)", greedy.Scenario, greedy.Size),
+		"region distance", "placements", distanceBins, []string{"0", "1-10", "11-25", "26-50", "51-100", "101-200", ">200"},
+		asFloats(greedy.Distances), asFloats(lp.Distances)); err != nil {
+		return fmt.Errorf("%s: %w", PlotDistance, err)
+	}
+	return nil
+}
+
+// largest returns the greedy and LP results of the largest window of the scenario (or of the first scenario).
+func largest(results []Result, scenario string) (greedy, lp Result) {
+	if !slices.ContainsFunc(results, func(r Result) bool { return r.Scenario == scenario }) {
+		scenario = results[0].Scenario
+	}
+	for _, r := range results {
+		if r.Scenario != scenario {
+			continue
+		}
+		switch {
+		case r.Solver == SolverGreedy && r.Pending >= greedy.Pending:
+			greedy = r
+		case r.Solver == SolverLP && r.Pending >= lp.Pending:
+			lp = r
+		}
+	}
+	return greedy, lp
+}
+
+func plotSolveTime(file string, results []Result) error {
+	p := plot.New()
+	p.Title.Text = "Model + solve time (median) by window size"
+	p.X.Label.Text = "pending shoots in the window"
+	p.Y.Label.Text = "seconds"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{}, plot.LogTicks{}
+	var lines []any
+	for _, solverName := range []string{SolverGreedy, SolverLP} {
+		bySize := map[int][]float64{}
+		for _, r := range results {
+			if r.Solver == solverName {
+				bySize[r.Pending] = append(bySize[r.Pending], r.ModelP50+r.SolveP50)
+			}
+		}
+		var points plotter.XYs
+		for _, pending := range slices.Sorted(maps.Keys(bySize)) {
+			points = append(points, plotter.XY{X: float64(pending), Y: max(percentile(bySize[pending], 0.5), 1e-4)})
+		}
+		lines = append(lines, solverName, points)
+	}
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return err
+	}
+	return p.Save(plotWidth, plotHeight, file)
+}
+
+// plotDistribution draws counts of greedy's and the LP's values per bin side by side.
+func plotDistribution(file, title, xLabel, yLabel string, bins []float64, labels []string, greedy, lp []float64) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	width := vg.Points(14)
+	for i, series := range []struct {
+		name   string
+		values []float64
+	}{{SolverGreedy, greedy}, {SolverLP, lp}} {
+		bars, err := plotter.NewBarChart(binCounts(series.values, bins), width)
+		if err != nil {
+			return err
+		}
+		bars.Color = plotutil.Color(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = width * vg.Length(2*i-1) / 2
+		p.Add(bars)
+		p.Legend.Add(series.name, bars)
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Y.Max *= 1.15 // room for the legend
+	p.NominalX(labels...)
+	return p.Save(plotWidth, plotHeight, file)
+}
+
+// binCounts counts values v with bins[i] <= v < bins[i+1].
+func binCounts(values, bins []float64) plotter.Values {
+	counts := make(plotter.Values, len(bins)-1)
+	for _, v := range values {
+		for i := range counts {
+			if v >= bins[i] && v < bins[i+1] {
+				counts[i]++
+				break
+			}
+		}
+	}
+	return counts
+}
+
+func asFloats(values []int) []float64 {
+	out := make([]float64, len(values))
+	for i, v := range values {
+		out[i] = float64(v)
+	}
+	return out
+}
