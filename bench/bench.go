@@ -180,11 +180,12 @@ type Result struct {
 	// Fallbacks counts the repeats whose plan was the greedy fallback.
 	Fallbacks int `json:"fallbacks"`
 
-	// Model and solve seconds, median and 99th percentile over the repeats.
+	// Model and solve seconds, median and 99th percentile over the repeats; VerifyP50 is model.Verify's median.
 	ModelP50           float64 `json:"modelP50"`
 	ModelP99           float64 `json:"modelP99"`
 	SolveP50           float64 `json:"solveP50"`
 	SolveP99           float64 `json:"solveP99"`
+	VerifyP50          float64 `json:"verifyP50"`
 	DecisionsPerSecond float64 `json:"decisionsPerSecond"`
 
 	// Ratios against greedy on the same window (greedy itself: 1); null where greedy's figure is 0.
@@ -246,7 +247,7 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 		for _, name := range solvers {
 			s := solverFor(name, cfg.Timeout)
 			r := Result{Scenario: j.scenario.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
-			var modelTimes, solveTimes []float64
+			var modelTimes, solveTimes, verifyTimes []float64
 			var last *solver.Outcome
 			for range cfg.Repeats {
 				if err := ctx.Err(); err != nil {
@@ -258,6 +259,7 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 				}
 				modelTimes = append(modelTimes, o.ModelTime.Seconds())
 				solveTimes = append(solveTimes, o.SolveTime.Seconds())
+				verifyTimes = append(verifyTimes, o.VerifyTime.Seconds())
 				if o.Fallback != "" {
 					r.Fallbacks++
 				}
@@ -270,6 +272,7 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 			measure(&r, last)
 			r.ModelP50, r.ModelP99 = percentile(modelTimes, 0.5), percentile(modelTimes, 0.99)
 			r.SolveP50, r.SolveP99 = percentile(solveTimes, 0.5), percentile(solveTimes, 0.99)
+			r.VerifyP50 = percentile(verifyTimes, 0.5)
 			if t := r.ModelP50 + r.SolveP50; t > 0 {
 				r.DecisionsPerSecond = float64(r.Pending) / t
 			}

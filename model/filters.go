@@ -167,9 +167,11 @@ func conditionTrue(conditions []gardencorev1beta1.Condition, conditionType garde
 
 // CloudProfileSeedSelectorFilter keeps seeds whose labels match the cloud profile's seed selector (spec §2.2).
 func CloudProfileSeedSelectorFilter() Filter {
-	return labelSelectorFilter(PredicateCloudProfileSeedSelector, "CloudProfile", func(req *Request) *gardencorev1beta1.SeedSelector {
-		return req.CloudProfile.SeedSelector
-	})
+	return labelFilter{name: PredicateCloudProfileSeedSelector, kind: "CloudProfile",
+		selectorOf: func(req *Request) *gardencorev1beta1.SeedSelector { return req.CloudProfile.SeedSelector },
+		// A profile's selector is the same for every shoot that references the profile.
+		key: func(req *Request) string { return req.cloudProfileID },
+	}
 }
 
 // ShootSeedSelectorFilter keeps seeds whose labels match the shoot's seed selector (spec §2.3). The shoot's
@@ -188,11 +190,16 @@ type labelFilter struct {
 	name       string
 	kind       string
 	selectorOf func(*Request) *gardencorev1beta1.SeedSelector
+	// key, when set, replaces the printed selector as the filter's key.
+	key func(*Request) string
 }
 
 func (f labelFilter) Name() string { return f.name }
 
 func (f labelFilter) Key(req *Request) string {
+	if f.key != nil {
+		return f.key(req)
+	}
 	if sel := f.selectorOf(req); sel != nil {
 		return fmt.Sprint(sel.LabelSelector)
 	}
@@ -463,19 +470,18 @@ func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]
 	}
 	domain := *shoot.Spec.DNS.Domain
 	var (
-		supporting        []*gardencorev1beta1.Seed
-		recognised        bool
-		rejected          = map[string]Rejection{}
-		expectedFormatFor = func(defaultDomain string) string {
-			return fmt.Sprintf("%s.%s.%s", shoot.Name, req.ProjectName, defaultDomain)
-		}
+		supporting []*gardencorev1beta1.Seed
+		recognised bool
+		rejected   = map[string]Rejection{}
+		prefix     = shoot.Name + "." + req.ProjectName + "."
+		mismatch   = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
 	)
 	for _, seed := range seeds {
 		supports := false
 		for _, d := range seed.Spec.DNS.Defaults {
 			if strings.HasSuffix(domain, "."+d.Domain) {
 				recognised = true
-				if domain == expectedFormatFor(d.Domain) {
+				if domain == prefix+d.Domain {
 					supports = true
 					break
 				}
@@ -484,7 +490,7 @@ func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]
 		if supports {
 			supporting = append(supporting, seed)
 		} else {
-			rejected[seed.Name] = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
+			rejected[seed.Name] = mismatch
 		}
 	}
 	if !recognised {

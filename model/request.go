@@ -70,6 +70,8 @@ type Request struct {
 	// distancesErr is Gardener's error for a malformed entry.
 	distances    map[string]int
 	distancesErr error
+	// cloudProfileID identifies the resolved profile object: kind, namespace and name.
+	cloudProfileID string
 	// modeZones are the snapshot's zones of seeds with a zone selection mode.
 	modeZones map[string]bool
 	seeds     []*gardencorev1beta1.Seed
@@ -93,12 +95,14 @@ func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Re
 			return nil, apierrors.NewNotFound(gardencorev1beta1.Resource("cloudprofiles"), name)
 		}
 		req.CloudProfile = &profile.Spec
+		req.cloudProfileID = kind + "//" + name
 	case kind == v1beta1constants.CloudProfileReferenceKindNamespacedCloudProfile:
 		profile, ok := s.namespacedCloudProfiles[shoot.Namespace+"/"+name]
 		if !ok {
 			return nil, apierrors.NewNotFound(gardencorev1beta1.Resource("namespacedcloudprofiles"), name)
 		}
 		req.CloudProfile = &profile.Status.CloudProfileSpec
+		req.cloudProfileID = kind + "/" + shoot.Namespace + "/" + name
 	default:
 		return nil, errors.New(`unsupported cloud profile kind "` + kind + `" in spec.cloudProfile.kind`)
 	}
