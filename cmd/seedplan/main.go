@@ -152,10 +152,11 @@ func newExplainCommand() *cobra.Command {
 
 func newGenerateCommand() *cobra.Command {
 	var (
-		cfg       generator.Config
-		mix       string
-		providers []string
-		out       string
+		cfg           generator.Config
+		mix           string
+		providers     []string
+		out           string
+		crossProvider bool
 	)
 	cmd := &cobra.Command{
 		Use:   "generate -o DIR",
@@ -174,6 +175,7 @@ func newGenerateCommand() *cobra.Command {
 				return errors.New("-o DIR is required")
 			}
 			cfg.Providers = providers
+			cfg.Mix.CrossProvider = crossProvider
 			objs, err := generator.Generate(cfg)
 			if err != nil {
 				return err
@@ -192,6 +194,7 @@ func newGenerateCommand() *cobra.Command {
 	cmd.Flags().Uint64Var(&cfg.Seed, "seed", 1, "random seed; the same seed gives the same landscape")
 	cmd.Flags().StringVar(&mix, "mix", "realistic", "feature mix: realistic or stress")
 	cmd.Flags().StringSliceVar(&providers, "providers", nil, "providers (default aws,gcp,azure,openstack,alicloud)")
+	cmd.Flags().BoolVar(&crossProvider, "cross-provider", false, `let the aws cloud profile admit seeds of every provider (providerTypes: ["*"])`)
 	cmd.Flags().StringVarP(&out, "output", "o", "", "directory to write the landscape to")
 	return cmd
 }
