@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench fuzz
 
 all: build
 
@@ -54,3 +54,11 @@ bench-solver: deps
 bench: build
 	mkdir -p bench/results
 	./$(BIN) bench --suite standard --repeats 3 --out bench/results | tee bench/results/results.txt
+
+# Fuzzes every parser target for FUZZTIME each (make test runs only their seed corpora).
+FUZZTIME ?= 60s
+fuzz: deps
+	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseRegionDistances$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model -run '^$$' -fuzz '^FuzzNetworksIntersect$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model -run '^$$' -fuzz '^FuzzLevenshteinDistance$$' -fuzztime $(FUZZTIME)

@@ -1,0 +1,61 @@
+package model
+
+import (
+	"net"
+	"testing"
+)
+
+// FuzzParseRegionDistances: any region ConfigMap entry either parses into distances that include the shoot's
+// own region, or is an error — never a panic.
+func FuzzParseRegionDistances(f *testing.F) {
+	for _, seed := range []string{"eu-west-1: 20\nus-east-1: 90\n", "eu-central-1: 7", "a: -5", "a: 2147483648", "a: [1]", "a: far", "{", ""} {
+		f.Add(seed, "eu-central-1")
+	}
+	f.Fuzz(func(t *testing.T, data, region string) {
+		distances, err := ParseRegionDistances(data, region)
+		if err != nil {
+			return
+		}
+		if _, ok := distances[region]; !ok {
+			t.Fatalf("the shoot's own region %q is missing from %v", region, distances)
+		}
+	})
+}
+
+// FuzzNetworksIntersect checks Gardener's intersection rule against its definition: symmetric, unparsable
+// CIDRs intersect everything, and parsed networks intersect exactly when one contains the other's base.
+func FuzzNetworksIntersect(f *testing.F) {
+	for _, pair := range [][2]string{{"10.0.0.0/8", "10.1.0.0/16"}, {"10.0.0.0/16", "10.1.0.0/16"}, {"2001:db8::/32", "2001:db8:1::/48"},
+		{"fd8f:6d53:b97a:1::/96", "::/0"}, {"bogus", "10.0.0.0/8"}, {"242.1.0.0/16", "242.0.0.0/8"}} {
+		f.Add(pair[0], pair[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		got := NetworksIntersect(a, b)
+		if got != NetworksIntersect(b, a) {
+			t.Fatalf("NetworksIntersect(%q, %q) is not symmetric", a, b)
+		}
+		_, na, errA := net.ParseCIDR(a)
+		_, nb, errB := net.ParseCIDR(b)
+		want := errA != nil || errB != nil || na.Contains(nb.IP) || nb.Contains(na.IP)
+		if got != want {
+			t.Fatalf("NetworksIntersect(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	})
+}
+
+// FuzzLevenshteinDistance: the fallback distance is symmetric in its region arguments up to the orientation
+// split, zero for equal regions, and never negative.
+func FuzzLevenshteinDistance(f *testing.F) {
+	for _, pair := range [][2]string{{"eu-central-1", "eu-west-1"}, {"southeastasia", "eastasia"}, {"", "north"}, {"ééé", "east"}} {
+		f.Add(pair[0], pair[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 256 || len(b) > 256 {
+			return // region names are short; the edit distance is quadratic in their length
+		}
+		d := LevenshteinDistance(a, b)
+		if d < 0 || d != LevenshteinDistance(b, a) || LevenshteinDistance(a, a) != 0 {
+			t.Fatalf("LevenshteinDistance(%q, %q) = %d (reverse %d, self %d)", a, b, d, LevenshteinDistance(b, a), LevenshteinDistance(a, a))
+		}
+	})
+}
