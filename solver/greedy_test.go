@@ -18,26 +18,7 @@ import (
 // solveGreedy plans the pending shoots of a landscape with the greedy solver and checks the plan with Verify.
 func solveGreedy(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Seed, shoots ...*gardencorev1beta1.Shoot) (*model.Plan, map[string]string) {
 	t.Helper()
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds: seeds, Shoots: shoots,
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{Project()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	solution, err := solver.Greedy{}.Solve(context.Background(), w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := solution.Plan
-	if err := model.Verify(snap, opts, plan); err != nil {
-		t.Fatalf("plan fails Verify: %v", err)
-	}
+	plan := solve(t, solver.Greedy{}, window(t, opts, seeds, shoots...)).Plan
 	decisions := map[string]string{}
 	for _, p := range plan.Placements {
 		decisions[strings.TrimPrefix(p.Shoot, "garden-dev/")] = p.Seed
@@ -130,15 +111,7 @@ func TestGreedyMinimalDistanceSpillsToNearestRegion(t *testing.T) {
 
 // The greedy stops when its context is done.
 func TestGreedyHonoursContext(t *testing.T) {
-	snap, err := model.NewSnapshot(model.Objects{Seeds: []*gardencorev1beta1.Seed{Seed("a")}, Shoots: []*gardencorev1beta1.Shoot{Shoot("s")},
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := model.NewWindow(snap, model.Options{}, snap.Pending("default-scheduler"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := window(t, model.Options{}, []*gardencorev1beta1.Seed{Seed("a")}, Shoot("s"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := (solver.Greedy{}).Solve(ctx, w); err == nil {
