@@ -177,13 +177,9 @@ func CloudProfileSeedSelectorFilter() Filter {
 // ShootSeedSelectorFilter keeps seeds whose labels match the shoot's seed selector (spec §2.3). The shoot's
 // providerTypes are ignored, as Gardener ignores them.
 func ShootSeedSelectorFilter() Filter {
-	return labelSelectorFilter(PredicateShootSeedSelector, "Shoot", func(req *Request) *gardencorev1beta1.SeedSelector {
-		return req.Shoot.Spec.SeedSelector
-	})
-}
-
-func labelSelectorFilter(name, kind string, selectorOf func(*Request) *gardencorev1beta1.SeedSelector) Filter {
-	return labelFilter{name: name, kind: kind, selectorOf: selectorOf}
+	return labelFilter{name: PredicateShootSeedSelector, kind: "Shoot",
+		selectorOf: func(req *Request) *gardencorev1beta1.SeedSelector { return req.Shoot.Spec.SeedSelector },
+	}
 }
 
 type labelFilter struct {

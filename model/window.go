@@ -119,11 +119,6 @@ func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 	}
 }
 
-// EvaluateShoot runs the capacity-independent part of the chain for one shoot on the snapshot's seeds.
-func (s *Snapshot) EvaluateShoot(shoot *gardencorev1beta1.Shoot, opts Options) *Evaluation {
-	return newEvaluator(s, opts).evaluate(shoot)
-}
-
 func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	req, err := e.snap.NewRequest(shoot, e.opts)
 	if err != nil {
