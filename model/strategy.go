@@ -112,33 +112,23 @@ func (r *Request) Distance(seed *gardencorev1beta1.Seed) (distance int, source D
 // whatever other seeds are available. testing shoots need the same provider type; SameRegion also the same
 // region; MinimalDistance any seed with a usable distance. It returns the reason when not.
 func (r *Request) StrategyAdmits(seed *gardencorev1beta1.Seed) (string, error) {
+	admitted, err := r.admits(seed)
+	if err != nil || admitted {
+		return "", err
+	}
 	shoot := r.Shoot
-	sameProvider := seed.Spec.Provider.Type == shoot.Spec.Provider.Type
 	switch {
 	case isTesting(shoot):
-		if !sameProvider {
-			return fmt.Sprintf("shoot purpose is testing: seed provider %q is not the shoot's %q", seed.Spec.Provider.Type, shoot.Spec.Provider.Type), nil
-		}
+		return fmt.Sprintf("shoot purpose is testing: seed provider %q is not the shoot's %q", seed.Spec.Provider.Type, shoot.Spec.Provider.Type), nil
 	case r.Options.Strategy == SameRegion:
-		if !sameProvider || seed.Spec.Provider.Region != shoot.Spec.Region {
-			return fmt.Sprintf("strategy SameRegion: seed is %s in %s, shoot is %s in %s",
-				seed.Spec.Provider.Type, seed.Spec.Provider.Region, shoot.Spec.Provider.Type, shoot.Spec.Region), nil
-		}
-	case r.Options.Strategy == MinimalDistance:
-		d, _, ok, err := r.Distance(seed)
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return fmt.Sprintf("strategy MinimalDistance: region distance %d is beyond what the scheduler ever chooses", d), nil
-		}
-	default:
-		return "", fmt.Errorf("unknown strategy %q", r.Options.Strategy)
+		return fmt.Sprintf("strategy SameRegion: seed is %s in %s, shoot is %s in %s",
+			seed.Spec.Provider.Type, seed.Spec.Provider.Region, shoot.Spec.Provider.Type, shoot.Spec.Region), nil
 	}
-	return "", nil
+	d, _, _, _ := r.Distance(seed)
+	return fmt.Sprintf("strategy MinimalDistance: region distance %d is beyond what the scheduler ever chooses", d), nil
 }
 
-// admits is StrategyAdmits without wording a reason.
+// admits is the strategy's static rule (see StrategyAdmits), without wording a reason.
 func (r *Request) admits(seed *gardencorev1beta1.Seed) (bool, error) {
 	shoot := r.Shoot
 	sameProvider := seed.Spec.Provider.Type == shoot.Spec.Provider.Type
