@@ -85,15 +85,20 @@ func utilizationSegments(usage, free, allocatable int, limited bool) []segment {
 // seedSegments are the utilization segments of every seed of the window, by seed index.
 func seedSegments(w *model.Window, weights Weights) [][]segment {
 	out := make([][]segment, len(w.Snapshot.Seeds))
-	for i, seed := range w.Snapshot.Seeds {
-		usage := w.Snapshot.Usage(seed.Name)
-		allocatable, limited := model.Allocatable(seed)
-		if !limited {
-			allocatable = int64(weights.NominalCapacity)
-		}
-		out[i] = utilizationSegments(usage, w.Free[i], int(allocatable), limited)
+	for i := range w.Snapshot.Seeds {
+		out[i] = seedSegment(w, weights, i)
 	}
 	return out
+}
+
+// seedSegment are the utilization segments of one seed (by index).
+func seedSegment(w *model.Window, weights Weights, i int) []segment {
+	seed := w.Snapshot.Seeds[i]
+	allocatable, limited := model.Allocatable(seed)
+	if !limited {
+		allocatable = int64(weights.NominalCapacity)
+	}
+	return utilizationSegments(w.Snapshot.Usage(seed.Name), w.Free[i], int(allocatable), limited)
 }
 
 // balanceCost is the utilization cost of placing n more shoots on a seed with the given segments.
@@ -128,7 +133,7 @@ func (wt Weights) distanceWeight(seeds int) float64 {
 func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
 	segments := seedSegments(w, weights)
 	distanceWeight := weights.distanceWeight(len(w.Snapshot.Seeds))
-	total := float64(len(plan.Unschedulable)) * unplacedPenalty(w, weights, distanceWeight, len(w.Snapshot.Seeds))
+	total := float64(len(plan.Unschedulable)) * unplacedPenalty(windowArcExtremes(w), weights, distanceWeight, len(w.Snapshot.Seeds))
 	shoots := make(map[string]int, len(w.Shoots))
 	for i, shoot := range w.Shoots {
 		shoots[model.ShootKey(shoot)] = i
@@ -145,17 +150,30 @@ func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
 
 // unplacedPenalty is M: more than any augmenting path through the given number of seeds can cost, so that
 // placing one more shoot always lowers the objective.
-func unplacedPenalty(w *model.Window, weights Weights, distanceWeight float64, seeds int) float64 {
-	maxDistance, maxViolations := 0, 0
+func unplacedPenalty(extremes arcExtremes, weights Weights, distanceWeight float64, seeds int) float64 {
+	maxArc := distanceWeight*float64(extremes.distance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+		weights.SoftViolation*float64(extremes.softViolations)
+	return maxArc*float64(2*seeds+2) + 1
+}
+
+// arcExtremes are the largest absolute distance and the most soft violations of any arc of a window.
+type arcExtremes struct{ distance, softViolations int }
+
+// windowArcExtremes scans every distinct evaluation of the window once (shoots share evaluations).
+func windowArcExtremes(w *model.Window) arcExtremes {
+	var e arcExtremes
+	seen := map[*model.Evaluation]bool{}
 	for _, ev := range w.Evaluations {
+		if seen[ev] {
+			continue
+		}
+		seen[ev] = true
 		for _, a := range ev.Arcs {
-			maxDistance = max(maxDistance, a.Distance, -a.Distance)
-			maxViolations = max(maxViolations, a.SoftViolations)
+			e.distance = max(e.distance, a.Distance, -a.Distance)
+			e.softViolations = max(e.softViolations, a.SoftViolations)
 		}
 	}
-	maxArc := distanceWeight*float64(maxDistance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
-		weights.SoftViolation*float64(maxViolations)
-	return maxArc*float64(2*seeds+2) + 1
+	return e
 }
 
 // CostTerms are the parts of the objective that placing one shoot on a seed adds.
@@ -173,7 +191,7 @@ func (c CostTerms) Total() float64 { return c.Distance + c.Utilization + c.Soft 
 
 // PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
 func PlacementCost(w *model.Window, weights Weights, arc model.Arc, n int) CostTerms {
-	segments := seedSegments(w, weights)[arc.Seed]
+	segments := seedSegment(w, weights, arc.Seed)
 	return CostTerms{
 		Distance:    weights.distanceWeight(len(w.Snapshot.Seeds)) * float64(arc.Distance),
 		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),

@@ -83,6 +83,7 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 		classes := buildClasses(w)
 		components := splitComponents(classes, len(w.Snapshot.Seeds))
 		segments := seedSegments(w, lp.Weights)
+		extremes := windowArcExtremes(w)
 		results := make([]componentResult, len(components))
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -92,7 +93,7 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-slots }()
-				results[i] = lp.solveComponent(w, classes, comp, segments, deadline)
+				results[i] = lp.solveComponent(classes, comp, segments, extremes, deadline)
 			}()
 		}
 		wg.Wait()
@@ -226,9 +227,9 @@ func splitComponents(classes []class, seeds int) []component {
 }
 
 // solveComponent builds and solves the transportation LP of one component.
-func (lp LP) solveComponent(w *model.Window, classes []class, comp component, segments [][]segment, deadline time.Time) componentResult {
+func (lp LP) solveComponent(classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
-	penalty := unplacedPenalty(w, lp.Weights, distanceWeight, len(comp.seeds))
+	penalty := unplacedPenalty(extremes, lp.Weights, distanceWeight, len(comp.seeds))
 
 	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
 	seedRow := map[int]int{}
