@@ -37,5 +37,6 @@ func (p *ProgressBar) Update(done, total int, label string) {
 func (p *ProgressBar) Finish() {
 	if p.drawn {
 		fmt.Fprint(p.out, "\r\x1b[K")
+		p.drawn = false
 	}
 }

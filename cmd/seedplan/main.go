@@ -246,17 +246,17 @@ func newBenchCommand() *cobra.Command {
 				}
 				cfg.Jobs = jobs
 			}
+			var bar *bench.ProgressBar
 			if term.IsTerminal(int(os.Stderr.Fd())) {
-				bar := bench.NewProgressBar(os.Stderr, 2*time.Second)
-				defer bar.Finish()
+				bar = bench.NewProgressBar(os.Stderr, 2*time.Second)
 				cfg.Progress = bar.Update
 			}
 			results, err := bench.Run(cmd.Context(), cfg)
+			if bar != nil {
+				bar.Finish() // before the table or the error is printed
+			}
 			if err != nil {
 				return err
-			}
-			if cfg.Progress != nil {
-				fmt.Fprint(os.Stderr, "\r\x1b[K")
 			}
 			if err := bench.WriteTable(cmd.OutOrStdout(), results); err != nil {
 				return err
