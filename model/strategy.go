@@ -158,7 +158,8 @@ func (r *Request) PlacementDistance(seed *gardencorev1beta1.Seed) (int, Distance
 
 // ApplyStrategy is the gardener-scheduler's applyStrategy on the seeds left after every filter and capacity (spec
 // §3), keeping their order: the candidates among which the least utilised one is chosen. It fails with Gardener's
-// message when no candidate is left.
+// message when no candidate is left. It is the literal transcription of Gardener's code; the solvers decide on
+// the window's arcs instead, and a property test holds the two equal.
 func (r *Request) ApplyStrategy(seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
 	shoot := r.Shoot
 	var candidates []*gardencorev1beta1.Seed
@@ -196,10 +197,15 @@ func (r *Request) ApplyStrategy(seeds []*gardencorev1beta1.Seed) ([]*gardencorev
 			deref((*string)(shoot.Spec.Purpose)), r.Options.Strategy, SameRegion, MinimalDistance)
 	}
 	if candidates == nil {
-		return nil, fmt.Errorf("no matching seed candidate found for Configuration (Cloud Profile '%s', Region '%s', SeedDeterminationStrategy '%s')",
-			cloudProfileNameForMessages(shoot), shoot.Spec.Region, r.Options.Strategy)
+		return nil, r.NoCandidateError()
 	}
 	return candidates, nil
+}
+
+// NoCandidateError is Gardener's error when the strategy leaves no candidate (spec §3).
+func (r *Request) NoCandidateError() error {
+	return fmt.Errorf("no matching seed candidate found for Configuration (Cloud Profile '%s', Region '%s', SeedDeterminationStrategy '%s')",
+		cloudProfileNameForMessages(r.Shoot), r.Shoot.Spec.Region, r.Options.Strategy)
 }
 
 // minimalBy keeps all seeds at the minimal distance, scanning in order from an initial minimum exactly as the

@@ -170,8 +170,7 @@ func (d *decider) decide(ev *model.Evaluation, free, usage []int) (int, *model.U
 		return best, nil
 	}
 	return -1, d.fail(ev, failedStrategy, func() *model.Unschedulable {
-		_, err := ev.Request.ApplyStrategy(nil) // Gardener's message for a strategy that finds no candidate
-		return &model.Unschedulable{Message: err.Error(), Reason: model.PredicateStrategy}
+		return &model.Unschedulable{Message: ev.Request.NoCandidateError().Error(), Reason: model.PredicateStrategy}
 	})
 }
 
