@@ -139,7 +139,12 @@ func Jobs(names []string, sizes []Size) ([]Job, error) {
 // StandardSuite is what `make bench` runs: every scenario at 1,000 × 200 and 10,000 × 500, and demand equal to
 // free capacity at 50,000 × 1,000.
 func StandardSuite() []Job {
-	jobs, _ := Jobs(nil, []Size{{1000, 200}, {10000, 500}})
+	var jobs []Job
+	for _, sc := range Scenarios() {
+		for _, size := range []Size{{1000, 200}, {10000, 500}} {
+			jobs = append(jobs, Job{sc.Name, size})
+		}
+	}
 	return append(jobs, Job{"contention-1.0", Size{50000, 1000}})
 }
 

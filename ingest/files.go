@@ -84,8 +84,11 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		rel, _ := filepath.Rel(dir, f)
-		if err := l.loadFile(fsys, f, filepath.Join(displayRoot, rel)); err != nil {
+		display := f
+		if rel, err := filepath.Rel(dir, f); err == nil {
+			display = filepath.Join(displayRoot, rel)
+		}
+		if err := l.loadFile(fsys, f, display); err != nil {
 			return err
 		}
 	}
