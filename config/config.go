@@ -1,0 +1,280 @@
+// Package config is seedplan's component configuration, a YAML file in the style of Gardener's component
+// configs (apiVersion seedplan.gardener.cloud/v1alpha1, kind SeedPlanConfiguration). Unknown fields are errors;
+// every field has a default, so an empty file (or none) is a valid configuration.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// APIVersion and Kind identify a SeedPlanConfiguration.
+const (
+	APIVersion = "seedplan.gardener.cloud/v1alpha1"
+	Kind       = "SeedPlanConfiguration"
+)
+
+// MaxFileSize bounds a configuration file; a larger one is refused before it is parsed.
+const MaxFileSize = 1 << 20
+
+// SeedPlanConfiguration configures the schedule job and the run loop. Command-line flags override it.
+type SeedPlanConfiguration struct {
+	metav1.TypeMeta `json:",inline"`
+	// SchedulerName is the spec.schedulerName of the shoots seedplan places: default-scheduler to replace the
+	// gardener-scheduler, or a name of its own to run beside it.
+	SchedulerName string `json:"schedulerName,omitempty"`
+	// Strategy is the candidate determination strategy: SameRegion or MinimalDistance.
+	Strategy string `json:"strategy,omitempty"`
+	// StrictNetworks also rejects seeds whose networks overlap a shoot's IPv4 networks.
+	StrictNetworks bool                 `json:"strictNetworks,omitempty"`
+	Solver         SolverConfiguration  `json:"solver"`
+	Window         WindowConfiguration  `json:"window"`
+	Bind           BindConfiguration    `json:"bind"`
+	Client         ClientConnection     `json:"clientConnection"`
+	LeaderElection LeaderElection       `json:"leaderElection"`
+	Server         ServerConfiguration  `json:"server"`
+	Metrics        MetricsConfiguration `json:"metrics"`
+	// LogLevel is debug, info or error; LogFormat json or text.
+	LogLevel  string `json:"logLevel,omitempty"`
+	LogFormat string `json:"logFormat,omitempty"`
+}
+
+// SolverConfiguration chooses and tunes the solver.
+type SolverConfiguration struct {
+	// Name is lp (the default) or greedy.
+	Name string `json:"name,omitempty"`
+	// Timeout bounds the LP; the greedy plan is used when it runs out.
+	Timeout metav1.Duration `json:"timeout,omitempty"`
+	// Weights is balanced (the default) or compat.
+	Weights string `json:"weights,omitempty"`
+}
+
+// WindowConfiguration says when the run loop closes a window: after MaxShoots pending shoots or MaxWait since
+// the first pending one, whichever comes first.
+type WindowConfiguration struct {
+	MaxShoots int             `json:"maxShoots,omitempty"`
+	MaxWait   metav1.Duration `json:"maxWait,omitempty"`
+}
+
+// BindConfiguration tunes how a plan is applied.
+type BindConfiguration struct {
+	// Concurrency is how many bindings are in flight at once (the client's QPS limits them further).
+	Concurrency int `json:"concurrency,omitempty"`
+	// Rounds is how many windows one schedule job runs at most: shoots whose binding met a conflict and that
+	// are still pending are planned again in the next window.
+	Rounds int `json:"rounds,omitempty"`
+}
+
+// ClientConnection configures the client of the garden cluster.
+type ClientConnection struct {
+	// Kubeconfig is the path of a kubeconfig; empty means $KUBECONFIG, then the in-cluster configuration.
+	Kubeconfig string  `json:"kubeconfig,omitempty"`
+	QPS        float32 `json:"qps,omitempty"`
+	Burst      int     `json:"burst,omitempty"`
+}
+
+// LeaderElection configures the Lease that makes sure only one run loop binds.
+type LeaderElection struct {
+	LeaderElect       *bool           `json:"leaderElect,omitempty"`
+	LeaseDuration     metav1.Duration `json:"leaseDuration,omitempty"`
+	RenewDeadline     metav1.Duration `json:"renewDeadline,omitempty"`
+	RetryPeriod       metav1.Duration `json:"retryPeriod,omitempty"`
+	ResourceNamespace string          `json:"resourceNamespace,omitempty"`
+	ResourceName      string          `json:"resourceName,omitempty"`
+}
+
+// ServerConfiguration is where the run loop serves /healthz and /metrics.
+type ServerConfiguration struct {
+	// BindAddress is host:port of the HTTP server.
+	BindAddress string `json:"bindAddress,omitempty"`
+}
+
+// MetricsConfiguration configures metrics of the schedule job.
+type MetricsConfiguration struct {
+	// Pushgateway is the URL of a Prometheus Pushgateway the schedule job pushes its metrics to (empty: none).
+	Pushgateway string `json:"pushgateway,omitempty"`
+	// Job is the Pushgateway job label.
+	Job string `json:"job,omitempty"`
+}
+
+// Default returns the configuration with every default filled in.
+func Default() *SeedPlanConfiguration {
+	c := &SeedPlanConfiguration{}
+	c.SetDefaults()
+	return c
+}
+
+// SetDefaults fills every unset field with its default.
+func (c *SeedPlanConfiguration) SetDefaults() {
+	c.APIVersion, c.Kind = APIVersion, Kind
+	setDefault(&c.SchedulerName, v1beta1constants.DefaultSchedulerName)
+	setDefault(&c.Strategy, string(model.SameRegion))
+	setDefault(&c.Solver.Name, "lp")
+	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
+	setDefault(&c.Solver.Weights, "balanced")
+	setDefault(&c.Window.MaxShoots, 1000)
+	setDefault(&c.Window.MaxWait.Duration, 10*time.Second)
+	setDefault(&c.Bind.Concurrency, 16)
+	setDefault(&c.Bind.Rounds, 3)
+	setDefault(&c.Client.QPS, 50)
+	setDefault(&c.Client.Burst, 100)
+	if c.LeaderElection.LeaderElect == nil {
+		leaderElect := true
+		c.LeaderElection.LeaderElect = &leaderElect
+	}
+	setDefault(&c.LeaderElection.LeaseDuration.Duration, 15*time.Second)
+	setDefault(&c.LeaderElection.RenewDeadline.Duration, 10*time.Second)
+	setDefault(&c.LeaderElection.RetryPeriod.Duration, 2*time.Second)
+	setDefault(&c.LeaderElection.ResourceNamespace, "garden")
+	setDefault(&c.LeaderElection.ResourceName, "seedplan-leader-election")
+	setDefault(&c.Server.BindAddress, ":19251")
+	setDefault(&c.Metrics.Job, "seedplan")
+	setDefault(&c.LogLevel, "info")
+	setDefault(&c.LogFormat, "json")
+}
+
+func setDefault[T comparable](field *T, value T) {
+	var zero T
+	if *field == zero {
+		*field = value
+	}
+}
+
+// Load reads a configuration file, refusing unknown fields, then defaults and validates it.
+func Load(path string) (*SeedPlanConfiguration, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("configuration %s: %d bytes, more than the limit of %d", path, info.Size(), MaxFileSize)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("configuration %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse decodes a configuration (YAML or JSON), refusing unknown fields, then defaults and validates it.
+func Parse(data []byte) (*SeedPlanConfiguration, error) {
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%d bytes, more than the limit of %d", len(data), MaxFileSize)
+	}
+	c := &SeedPlanConfiguration{}
+	if len(bytes.TrimSpace(data)) > 0 {
+		jsonData, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, fmt.Errorf("not YAML: %w", err)
+		}
+		strictErrs, err := kjson.UnmarshalStrict(jsonData, c)
+		if err != nil {
+			return nil, err
+		}
+		if len(strictErrs) > 0 {
+			return nil, errors.Join(strictErrs...)
+		}
+		if c.APIVersion != APIVersion || c.Kind != Kind {
+			return nil, fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", c.APIVersion, c.Kind, APIVersion, Kind)
+		}
+	}
+	c.SetDefaults()
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Validate reports every invalid field, each named by its path.
+func (c *SeedPlanConfiguration) Validate() error {
+	var errs []error
+	invalid := func(field string, value any, problem string) {
+		errs = append(errs, fmt.Errorf("%s: %v: %s", field, value, problem))
+	}
+	if _, err := model.ParseStrategy(c.Strategy); err != nil {
+		invalid("strategy", c.Strategy, err.Error())
+	}
+	if _, err := solver.New(solver.Config{Name: c.Solver.Name}); err != nil {
+		invalid("solver.name", c.Solver.Name, err.Error())
+	}
+	if _, err := solver.ParseWeights(c.Solver.Weights); err != nil {
+		invalid("solver.weights", c.Solver.Weights, err.Error())
+	}
+	positive := func(field string, d time.Duration) {
+		if d <= 0 {
+			invalid(field, d, "must be positive")
+		}
+	}
+	positive("solver.timeout", c.Solver.Timeout.Duration)
+	positive("window.maxWait", c.Window.MaxWait.Duration)
+	if c.Window.MaxShoots < 1 {
+		invalid("window.maxShoots", c.Window.MaxShoots, "must be at least 1")
+	}
+	if c.Bind.Concurrency < 1 {
+		invalid("bind.concurrency", c.Bind.Concurrency, "must be at least 1")
+	}
+	if c.Bind.Rounds < 1 {
+		invalid("bind.rounds", c.Bind.Rounds, "must be at least 1")
+	}
+	if c.Client.QPS < 0 || c.Client.Burst < 0 {
+		invalid("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), "must not be negative")
+	}
+	le := c.LeaderElection
+	positive("leaderElection.leaseDuration", le.LeaseDuration.Duration)
+	positive("leaderElection.renewDeadline", le.RenewDeadline.Duration)
+	positive("leaderElection.retryPeriod", le.RetryPeriod.Duration)
+	if le.LeaseDuration.Duration <= le.RenewDeadline.Duration {
+		invalid("leaderElection.leaseDuration", le.LeaseDuration.Duration, "must be greater than renewDeadline")
+	}
+	if le.RenewDeadline.Duration <= le.RetryPeriod.Duration {
+		invalid("leaderElection.renewDeadline", le.RenewDeadline.Duration, "must be greater than retryPeriod")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "error":
+	default:
+		invalid("logLevel", c.LogLevel, "must be one of debug, info, error")
+	}
+	switch c.LogFormat {
+	case "json", "text":
+	default:
+		invalid("logFormat", c.LogFormat, "must be json or text")
+	}
+	return errors.Join(errs...)
+}
+
+// Options returns the model options of the configuration.
+func (c *SeedPlanConfiguration) Options() (model.Options, error) {
+	strategy, err := model.ParseStrategy(c.Strategy)
+	if err != nil {
+		return model.Options{}, fmt.Errorf("strategy: %w", err)
+	}
+	return model.Options{Strategy: strategy, SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks}, nil
+}
+
+// NewSolver returns the configured solver and its weights.
+func (c *SeedPlanConfiguration) NewSolver() (solver.Solver, solver.Weights, error) {
+	weights, err := solver.ParseWeights(c.Solver.Weights)
+	if err != nil {
+		return nil, solver.Weights{}, fmt.Errorf("solver.weights: %w", err)
+	}
+	s, err := solver.New(solver.Config{Name: c.Solver.Name, Timeout: c.Solver.Timeout.Duration, Weights: weights})
+	if err != nil {
+		return nil, solver.Weights{}, fmt.Errorf("solver.name: %w", err)
+	}
+	return s, weights, nil
+}

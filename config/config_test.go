@@ -1,0 +1,123 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseDefaultsAndOverrides(t *testing.T) {
+	c, err := Parse([]byte(`
+apiVersion: seedplan.gardener.cloud/v1alpha1
+kind: SeedPlanConfiguration
+schedulerName: seedplan
+strategy: MinimalDistance
+solver:
+  timeout: 500ms
+window:
+  maxShoots: 50
+clientConnection:
+  qps: 20
+leaderElection:
+  leaderElect: false
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		field     string
+		got, want any
+	}{
+		{"schedulerName", c.SchedulerName, "seedplan"},
+		{"strategy", c.Strategy, "MinimalDistance"},
+		{"solver.name (default)", c.Solver.Name, "lp"},
+		{"solver.timeout", c.Solver.Timeout.Duration, 500 * time.Millisecond},
+		{"solver.weights (default)", c.Solver.Weights, "balanced"},
+		{"window.maxShoots", c.Window.MaxShoots, 50},
+		{"window.maxWait (default)", c.Window.MaxWait.Duration, 10 * time.Second},
+		{"clientConnection.qps", c.Client.QPS, float32(20)},
+		{"clientConnection.burst (default)", c.Client.Burst, 100},
+		{"leaderElection.leaderElect", *c.LeaderElection.LeaderElect, false},
+		{"leaderElection.resourceName (default)", c.LeaderElection.ResourceName, "seedplan-leader-election"},
+	}
+	for _, check := range checks {
+		if check.got != check.want {
+			t.Errorf("%s = %v, want %v", check.field, check.got, check.want)
+		}
+	}
+}
+
+func TestParseEmptyIsDefault(t *testing.T) {
+	c, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SchedulerName != "default-scheduler" || !*c.LeaderElection.LeaderElect || c.Bind.Concurrency != 16 {
+		t.Fatalf("defaults not applied: %+v", c)
+	}
+}
+
+// Every bad configuration is refused with the field's path in the error.
+func TestParseRefuses(t *testing.T) {
+	const header = "apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"unknown field", header + "strategi: SameRegion\n", `unknown field "strategi"`},
+		{"unknown nested field", header + "window:\n  maxShots: 3\n", `unknown field "window.maxShots"`},
+		{"wrong type", header + "window:\n  maxShoots: many\n", "window.maxShoots"},
+		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n", "apiVersion/kind"},
+		{"bad strategy", header + "strategy: Nearest\n", "strategy: Nearest"},
+		{"bad solver", header + "solver:\n  name: simplex\n", "solver.name: simplex"},
+		{"bad weights", header + "solver:\n  weights: heavy\n", "solver.weights: heavy"},
+		{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
+		{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
+		{"negative window", header + "window:\n  maxShoots: -5\n", "window.maxShoots: -5"},
+		{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
+		{"log level", header + "logLevel: loud\n", "logLevel: loud"},
+		{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.yaml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadNamesTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("kind: SeedPlanConfiguration\napiVersion: seedplan.gardener.cloud/v1alpha1\nbogus: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "bogus") {
+		t.Fatalf("error %v, want one naming %s and the field", err, path)
+	}
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(big, make([]byte, MaxFileSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("error %v, want a size limit error", err)
+	}
+}
+
+// FuzzParse: any input is either a valid configuration or an error, never a panic; a valid one validates.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nwindow:\n  maxShoots: 3\n"))
+	f.Add([]byte("{\"apiVersion\":\"seedplan.gardener.cloud/v1alpha1\",\"kind\":\"SeedPlanConfiguration\",\"solver\":{\"timeout\":\"1s\"}}"))
+	f.Add([]byte("kind: [\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data)
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("Parse returned an invalid configuration: %v", err)
+		}
+	})
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds the real components the integration tests run against, from the Go module proxy (no prebuilt
+# binaries can be downloaded here): etcd, kube-apiserver, gardener-apiserver and a Prometheus Pushgateway.
+# Idempotent and cached by version: a binary that exists is not rebuilt. Prints the directory holding them.
+#
+#   hack/build-control-plane.sh            build what is missing, print the directory
+#   SEEDPLAN_TOOLS=/dir hack/...           build into /dir instead of ~/.cache/seedplan/tools
+#
+# Built without -trimpath and with the default cgo setting on purpose: the k8s.io packages compiled here then
+# sit in GOCACHE under the keys the integration test build uses, which makes that build several times faster.
+set -euo pipefail
+
+ETCD_VERSION=v3.6.8
+KUBERNETES_VERSION=v1.36.4
+KUBERNETES_LIBRARY_VERSION=v0.36.4
+GARDENER_VERSION=v1.150.0
+PUSHGATEWAY_VERSION=v1.11.1
+
+tools="${SEEDPLAN_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/seedplan/tools}"
+bin="$tools/bin-etcd-$ETCD_VERSION-k8s-$KUBERNETES_VERSION-gardener-$GARDENER_VERSION-pgw-$PUSHGATEWAY_VERSION"
+mkdir -p "$bin"
+export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+
+log() { echo "build-control-plane: $*" >&2; }
+
+# scratch DIR makes an empty module named NAME in DIR (recreated on every build so a failed build cannot poison it).
+scratch() {
+  rm -rf "$1" && mkdir -p "$1"
+  (cd "$1" && go mod init "$2" >/dev/null 2>&1)
+}
+
+build_etcd() {
+  local dir="$tools/src/etcd"
+  scratch "$dir" seedplan.local/etcd
+  cd "$dir"
+  go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null
+  go build -o "$bin/etcd.tmp" go.etcd.io/etcd/server/v3
+  mv "$bin/etcd.tmp" "$bin/etcd"
+}
+
+build_kube_apiserver() {
+  local dir="$tools/src/kube-apiserver"
+  scratch "$dir" seedplan.local/kube-apiserver
+  cd "$dir"
+  # kubernetes' go.mod replaces its k8s.io/* staging modules with ./staging/..., which the module zip lacks:
+  # point each at its published version instead.
+  local gomod
+  gomod=$(go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')
+  [ -f "$gomod" ] || { log "no go.mod for k8s.io/kubernetes@$KUBERNETES_VERSION"; exit 1; }
+  grep -E '^\s*k8s\.io/[a-z0-9.-]+ => \./staging/' "$gomod" | awk '{print $1}' | sort -u | while read -r module; do
+    go mod edit -replace "$module=$module@$KUBERNETES_LIBRARY_VERSION"
+  done
+  go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBERNETES_VERSION" >/dev/null
+  local version_pkg=k8s.io/component-base/version
+  local minor=${KUBERNETES_VERSION#v1.}
+  minor=${minor%%.*}
+  go build -o "$bin/kube-apiserver.tmp" -ldflags "-X $version_pkg.gitVersion=$KUBERNETES_VERSION -X $version_pkg.gitMajor=1 -X $version_pkg.gitMinor=$minor" \
+    k8s.io/kubernetes/cmd/kube-apiserver
+  mv "$bin/kube-apiserver.tmp" "$bin/kube-apiserver"
+}
+
+build_gardener_apiserver() {
+  local dir="$tools/src/gardener-apiserver"
+  scratch "$dir" seedplan.local/gardener-apiserver
+  cd "$dir"
+  # gardener's go.mod replaces pkg/apis with a local directory and excludes some versions; a dependent module
+  # must require the published pkg/apis itself and repeat the excludes.
+  local gomod
+  gomod=$(go mod download -json "github.com/gardener/gardener@$GARDENER_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')
+  [ -f "$gomod" ] || { log "no go.mod for gardener@$GARDENER_VERSION"; exit 1; }
+  awk '/^exclude \(/{in_block=1; next} in_block && /^\)/{in_block=0} in_block && NF>=2 {print $1"@"$2} /^exclude [^(]/{print $2"@"$3}' "$gomod" |
+    while read -r excluded; do go mod edit -exclude "$excluded"; done
+  go mod edit -require "github.com/gardener/gardener/pkg/apis@$GARDENER_VERSION"
+  go get "github.com/gardener/gardener/cmd/gardener-apiserver@$GARDENER_VERSION" >/dev/null
+  go build -o "$bin/gardener-apiserver.tmp" -ldflags "-X github.com/gardener/gardener/pkg/version.gitVersion=$GARDENER_VERSION" \
+    github.com/gardener/gardener/cmd/gardener-apiserver
+  mv "$bin/gardener-apiserver.tmp" "$bin/gardener-apiserver"
+}
+
+build_pushgateway() {
+  local dir="$tools/src/pushgateway"
+  scratch "$dir" seedplan.local/pushgateway
+  cd "$dir"
+  go get "github.com/prometheus/pushgateway@$PUSHGATEWAY_VERSION" >/dev/null
+  go build -o "$bin/pushgateway.tmp" github.com/prometheus/pushgateway
+  mv "$bin/pushgateway.tmp" "$bin/pushgateway"
+}
+
+for component in etcd kube-apiserver gardener-apiserver pushgateway; do
+  if [ -x "$bin/$component" ]; then
+    continue
+  fi
+  log "building $component (first time only; all four take ~16 CPU-minutes)"
+  start=$(date +%s)
+  ( "build_${component//-/_}" )
+  log "built $component in $(( $(date +%s) - start ))s"
+done
+echo "$bin"
