@@ -1,0 +1,170 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// ClientOptions say how to reach the garden cluster.
+type ClientOptions struct {
+	// Kubeconfig is the path of a kubeconfig file; empty means $KUBECONFIG or ~/.kube/config, and the in-cluster
+	// configuration when seedplan runs in a pod without either.
+	Kubeconfig string
+	// QPS and Burst bound the client's request rate (0: client-go's defaults).
+	QPS   float32
+	Burst int
+	// UserAgent names seedplan in the API server's logs and audit events.
+	UserAgent string
+}
+
+// RESTConfig resolves the client configuration of the garden cluster.
+func RESTConfig(opts ClientOptions) (*rest.Config, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = opts.Kubeconfig
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		if opts.Kubeconfig != "" {
+			return nil, fmt.Errorf("kubeconfig %s: %w", opts.Kubeconfig, err)
+		}
+		return nil, fmt.Errorf("no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: %w", err)
+	}
+	cfg.QPS, cfg.Burst = opts.QPS, opts.Burst
+	if opts.UserAgent != "" {
+		cfg.UserAgent = opts.UserAgent
+	}
+	return cfg, nil
+}
+
+// Scheme returns the types seedplan reads and writes in a garden cluster: Gardener's core API, ConfigMaps,
+// Events and Leases.
+func Scheme() (*runtime.Scheme, error) {
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		gardencorev1beta1.AddToScheme, corev1.AddToScheme, eventsv1.AddToScheme, coordinationv1.AddToScheme,
+	} {
+		if err := add(scheme); err != nil {
+			return nil, fmt.Errorf("building the client scheme: %w", err)
+		}
+	}
+	return scheme, nil
+}
+
+// NewClient returns a typed client of the garden cluster.
+func NewClient(cfg *rest.Config) (client.Client, error) {
+	scheme, err := Scheme()
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, fmt.Errorf("creating the garden client for %s: %w", cfg.Host, err)
+	}
+	return c, nil
+}
+
+// ListPageSize is how many objects one list request of LoadCluster asks for: large landscapes are read in pages
+// so that no single response holds tens of thousands of shoots.
+const ListPageSize = 500
+
+// LoadCluster reads the landscape from a garden cluster: every Seed, Shoot, CloudProfile, NamespacedCloudProfile
+// and Project, and the region-config ConfigMaps in namespace garden — exactly the objects the gardener-scheduler's
+// cache holds. pageSize > 0 reads the API server in pages of that size; a cache-backed reader needs 0 (no paging).
+// The objects keep their resourceVersions, which binding relies on.
+func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*Landscape, error) {
+	var (
+		seeds          gardencorev1beta1.SeedList
+		shoots         gardencorev1beta1.ShootList
+		cloudProfiles  gardencorev1beta1.CloudProfileList
+		namespacedCPs  gardencorev1beta1.NamespacedCloudProfileList
+		projects       gardencorev1beta1.ProjectList
+		regionConfigMs corev1.ConfigMapList
+	)
+	lists := []struct {
+		list client.ObjectList
+		opts []client.ListOption
+		kind string
+	}{
+		{&seeds, nil, "Seeds"},
+		{&shoots, nil, "Shoots"},
+		{&cloudProfiles, nil, "CloudProfiles"},
+		{&namespacedCPs, nil, "NamespacedCloudProfiles"},
+		{&projects, nil, "Projects"},
+		{&regionConfigMs, []client.ListOption{
+			client.InNamespace(v1beta1constants.GardenNamespace),
+			client.MatchingLabels{v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig},
+		}, "region-config ConfigMaps"},
+	}
+	for _, l := range lists {
+		if err := listAll(ctx, reader, l.list, pageSize, l.opts...); err != nil {
+			return nil, fmt.Errorf("listing %s: %w", l.kind, err)
+		}
+	}
+
+	landscape := &Landscape{Objects: model.Objects{
+		Seeds:                   pointers(seeds.Items),
+		Shoots:                  pointers(shoots.Items),
+		CloudProfiles:           pointers(cloudProfiles.Items),
+		NamespacedCloudProfiles: pointers(namespacedCPs.Items),
+		Projects:                pointers(projects.Items),
+		ConfigMaps:              pointers(regionConfigMs.Items),
+	}}
+	for _, seed := range landscape.Objects.Seeds {
+		if err := validateSeed("cluster", objectName(header{Kind: "Seed", Metadata: headerMeta{Name: seed.Name}}), seed); err != nil {
+			return nil, err
+		}
+	}
+	for _, shoot := range landscape.Objects.Shoots {
+		if err := validateShoot("cluster", objectName(header{Kind: "Shoot", Metadata: headerMeta{Namespace: shoot.Namespace, Name: shoot.Name}}), shoot); err != nil {
+			return nil, err
+		}
+	}
+	return landscape, nil
+}
+
+// listAll lists every object of the list's kind into list, in pages of pageSize when pageSize > 0.
+func listAll(ctx context.Context, reader client.Reader, list client.ObjectList, pageSize int64, opts ...client.ListOption) error {
+	if pageSize <= 0 {
+		return reader.List(ctx, list, opts...)
+	}
+	page := list.DeepCopyObject().(client.ObjectList)
+	var items []runtime.Object
+	continueToken := ""
+	for {
+		pageOpts := append([]client.ListOption{client.Limit(pageSize), client.Continue(continueToken)}, opts...)
+		if err := reader.List(ctx, page, pageOpts...); err != nil {
+			return err
+		}
+		pageItems, err := meta.ExtractList(page)
+		if err != nil {
+			return err
+		}
+		items = append(items, pageItems...)
+		continueToken = page.GetContinue()
+		if continueToken == "" {
+			break
+		}
+	}
+	return meta.SetList(list, items)
+}
+
+// pointers returns pointers to the elements of items, which it keeps alive.
+func pointers[T any](items []T) []*T {
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out
+}

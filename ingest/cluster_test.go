@@ -1,0 +1,94 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/model"
+)
+
+var garden gardentest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	garden.Stop()
+	os.Exit(code)
+}
+
+// LoadCluster reads, through the real garden API and in pages, exactly the objects the gardener-scheduler's cache
+// holds: every Seed, Shoot, CloudProfile and Project, and only the region-config ConfigMaps of namespace garden.
+func TestLoadCluster(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	c := cp.Client
+
+	if err := c.Create(ctx, gardentest.CloudProfile("aws", "aws", map[string][]string{"eu-west-1": {"eu-west-1a", "eu-west-1b"}})); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("aws-eu%d", i), "aws", "eu-west-1", "eu-west-1a"), 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cp.CreateProject(ctx, gardentest.Project("ingest"), "aws"); err != nil {
+		t.Fatal(err)
+	}
+	const shoots = 7 // more than one page of 3
+	for i := range shoots {
+		if err := cp.Create(ctx, gardentest.Shoot("garden-ingest", fmt.Sprintf("shoot-%d", i), "aws", "aws", "eu-west-1", "eu-west-1a")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cp.EnsureNamespace(ctx, v1beta1constants.GardenNamespace); err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range []*corev1.ConfigMap{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "aws-regions", Labels: map[string]string{
+			v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig,
+		}}, Data: map[string]string{"eu-west-1": "eu-west-1: 0\n"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "unrelated"}, Data: map[string]string{"x": "y"}},
+	} {
+		if err := c.Create(ctx, cm); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	landscape, err := ingest.LoadCluster(ctx, c, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := landscape.Objects
+	if len(objs.Seeds) != 3 || len(objs.Shoots) != shoots || len(objs.CloudProfiles) != 1 || len(objs.Projects) != 1 {
+		t.Fatalf("read %d seeds, %d shoots, %d cloud profiles, %d projects; want 3, %d, 1, 1",
+			len(objs.Seeds), len(objs.Shoots), len(objs.CloudProfiles), len(objs.Projects), shoots)
+	}
+	if len(objs.ConfigMaps) != 1 || objs.ConfigMaps[0].Name != "aws-regions" {
+		t.Fatalf("read ConfigMaps %v, want only the region config", objs.ConfigMaps)
+	}
+	for _, shoot := range objs.Shoots {
+		if shoot.ResourceVersion == "" {
+			t.Fatalf("shoot %s read without its resourceVersion", shoot.Name)
+		}
+	}
+	snap, err := model.NewSnapshot(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(snap.Pending("default-scheduler")); got != shoots {
+		t.Fatalf("%d pending shoots, want %d", got, shoots)
+	}
+	var seed gardencorev1beta1.Seed
+	if err := c.Get(ctx, client.ObjectKey{Name: "aws-eu0"}, &seed); err != nil || seed.Status.Allocatable == nil {
+		t.Fatalf("seed status not written: %v", err)
+	}
+}

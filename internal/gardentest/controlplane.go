@@ -1,0 +1,412 @@
+// Package gardentest runs a real garden API for integration tests: etcd and kube-apiserver through
+// controller-runtime's envtest, and the gardener-apiserver binary registered behind kube-apiserver's aggregation
+// layer, all built from the Go module proxy by hack/build-control-plane.sh. Gardener's own defaulting,
+// validation, admission and the Shoot binding subresource are the real thing here.
+package gardentest
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	securityv1alpha1 "github.com/gardener/gardener/pkg/apis/security/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/seedplan/seedplan/ingest"
+)
+
+// BinariesEnv names the directory of prebuilt control-plane binaries; without it, Start runs
+// hack/build-control-plane.sh (idempotent and cached) to find or build them.
+const BinariesEnv = "SEEDPLAN_CONTROL_PLANE"
+
+// gardenerGroupVersions are the Gardener API versions the tests use, registered as APIServices.
+var gardenerGroupVersions = []struct{ group, version string }{
+	{"core.gardener.cloud", "v1beta1"},
+	{"security.gardener.cloud", "v1alpha1"},
+}
+
+// Admission plugins that need objects a bare garden lacks (as in Gardener's own scheduler integration test).
+const disabledAdmissionPlugins = "DeletionConfirmation,ResourceReferenceManager,ExtensionValidator,ShootQuotaValidator,SeedValidator"
+
+// ControlPlane is a running garden API.
+type ControlPlane struct {
+	// Config is an admin (system:masters) client configuration of kube-apiserver; Gardener's API is served
+	// through it.
+	Config *rest.Config
+	// Client is an admin client with seedplan's scheme.
+	Client client.Client
+	// Binaries is the directory of the component binaries (the Pushgateway is there too).
+	Binaries string
+
+	env      *envtest.Environment
+	dir      string
+	gardener *exec.Cmd
+	exited   chan struct{}
+	stopOnce sync.Once
+}
+
+// Start brings up etcd, kube-apiserver and gardener-apiserver on 127.0.0.1 and waits until Gardener's API is
+// discoverable and listable.
+func Start(ctx context.Context) (*ControlPlane, error) {
+	binaries, err := Binaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "seedplan-garden-")
+	if err != nil {
+		return nil, err
+	}
+	cp := &ControlPlane{Binaries: binaries, dir: dir}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = cp.Stop()
+		}
+	}()
+
+	certs, err := newCertificates(dir)
+	if err != nil {
+		return nil, err
+	}
+	cp.env = &envtest.Environment{
+		BinaryAssetsDirectory:    binaries,
+		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  30 * time.Second,
+	}
+	apiServer := cp.env.ControlPlane.GetAPIServer()
+	apiServer.Configure().
+		Set("requestheader-extra-headers-prefix", "X-Remote-Extra-").
+		Set("requestheader-group-headers", "X-Remote-Group").
+		Set("requestheader-username-headers", "X-Remote-User").
+		Set("requestheader-client-ca-file", certs.frontProxyCA).
+		Set("proxy-client-cert-file", certs.frontProxyClientCert).
+		Set("proxy-client-key-file", certs.frontProxyClientKey)
+	if cp.Config, err = cp.env.Start(); err != nil {
+		return nil, fmt.Errorf("starting etcd and kube-apiserver: %w", err)
+	}
+	cp.Config.QPS, cp.Config.Burst = 1000, 2000
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		return nil, err
+	}
+	if err := securityv1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	if cp.Client, err = client.New(cp.Config, client.Options{Scheme: scheme}); err != nil {
+		return nil, err
+	}
+	if err := cp.startGardenerAPIServer(ctx, certs); err != nil {
+		return nil, err
+	}
+	if err := cp.registerGardenerAPI(ctx, certs); err != nil {
+		return nil, err
+	}
+	ok = true
+	return cp, nil
+}
+
+// Binaries returns the directory of the control-plane binaries, building them when needed.
+func Binaries(ctx context.Context) (string, error) {
+	if dir := os.Getenv(BinariesEnv); dir != "" {
+		return dir, nil
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "hack", "build-control-plane.sh"))
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("hack/build-control-plane.sh: %w\n%s", err, stderr.String())
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// moduleRoot finds the directory of seedplan's go.mod above the working directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "hack", "build-control-plane.sh")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("hack/build-control-plane.sh not found above the working directory; set " + BinariesEnv)
+		}
+		dir = parent
+	}
+}
+
+func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certificates) error {
+	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: "gardener-apiserver", Groups: []string{"system:masters"}},
+		&rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return fmt.Errorf("adding the gardener-apiserver user: %w", err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return err
+	}
+	kubeconfigPath := filepath.Join(cp.dir, "gardener-apiserver.kubeconfig")
+	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
+		return err
+	}
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	log, err := os.Create(filepath.Join(cp.dir, "gardener-apiserver.log"))
+	if err != nil {
+		return err
+	}
+	cp.gardener = exec.Command(filepath.Join(cp.Binaries, "gardener-apiserver"),
+		"--bind-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(port),
+		"--etcd-servers="+cp.env.ControlPlane.Etcd.URL.String(),
+		"--tls-cert-file="+certs.servingCert,
+		"--tls-private-key-file="+certs.servingKey,
+		"--cluster-identity=seedplan-test",
+		"--authorization-always-allow-paths=/healthz",
+		"--authentication-kubeconfig="+kubeconfigPath,
+		"--authorization-kubeconfig="+kubeconfigPath,
+		"--kubeconfig="+kubeconfigPath,
+		"--disable-admission-plugins="+disabledAdmissionPlugins,
+	)
+	cp.gardener.Stdout, cp.gardener.Stderr = log, log
+	cp.gardener.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cp.gardener.Start(); err != nil {
+		return fmt.Errorf("starting gardener-apiserver: %w", err)
+	}
+	cp.exited = make(chan struct{})
+	go func() { _ = cp.gardener.Wait(); _ = log.Close(); close(cp.exited) }()
+	certs.gardenerPort = port
+
+	// Wait for its health endpoint.
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(certs.servingCAPEM)
+	httpClient := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	return cp.waitFor(ctx, "gardener-apiserver /healthz", func(ctx context.Context) error {
+		select {
+		case <-cp.exited:
+			return backoffStop{fmt.Errorf("gardener-apiserver exited; see %s", filepath.Join(cp.dir, "gardener-apiserver.log"))}
+		default:
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/healthz", port), nil)
+		if err != nil {
+			return err
+		}
+		res, err := httpClient.Do(req)
+		if err != nil {
+			return err
+		}
+		_ = res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("status %d", res.StatusCode)
+		}
+		return nil
+	})
+}
+
+// registerGardenerAPI makes kube-apiserver serve Gardener's API groups from the gardener-apiserver: an
+// ExternalName Service to localhost and one APIService per group version.
+func (cp *ControlPlane) registerGardenerAPI(ctx context.Context, certs *certificates) error {
+	service := &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "gardener-apiserver", Namespace: metav1.NamespaceSystem},
+		Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "localhost"},
+	}
+	if err := cp.Client.Create(ctx, service); err != nil {
+		return fmt.Errorf("creating the gardener-apiserver service: %w", err)
+	}
+	for _, gv := range gardenerGroupVersions {
+		apiService := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apiregistration.k8s.io/v1",
+			"kind":       "APIService",
+			"metadata":   map[string]any{"name": gv.version + "." + gv.group},
+			"spec": map[string]any{
+				"group": gv.group, "version": gv.version,
+				"groupPriorityMinimum": int64(100), "versionPriority": int64(100),
+				"service":  map[string]any{"namespace": service.Namespace, "name": service.Name, "port": int64(certs.gardenerPort)},
+				"caBundle": certs.servingCAPEM,
+			},
+		}}
+		if err := cp.Client.Create(ctx, apiService); err != nil {
+			return fmt.Errorf("registering %s/%s: %w", gv.group, gv.version, err)
+		}
+	}
+	discoveryClient, err := discovery.NewDiscoveryClientForConfig(cp.Config)
+	if err != nil {
+		return err
+	}
+	for _, gv := range gardenerGroupVersions {
+		groupVersion := gv.group + "/" + gv.version
+		if err := cp.waitFor(ctx, groupVersion+" discovery", func(context.Context) error {
+			resources, err := discoveryClient.ServerResourcesForGroupVersion(groupVersion)
+			if err != nil {
+				return err
+			}
+			if len(resources.APIResources) == 0 {
+				return errors.New("no resources yet")
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	// Discovery can succeed before the aggregated API lists reliably; wait for a real list too.
+	return cp.waitFor(ctx, "listing Gardener shoots", func(ctx context.Context) error {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(schemaShootList)
+		return cp.Client.List(ctx, list, client.Limit(1))
+	})
+}
+
+// backoffStop ends a wait at once.
+type backoffStop struct{ error }
+
+// waitFor retries check every 100 ms until it succeeds, for at most two minutes.
+func (cp *ControlPlane) waitFor(ctx context.Context, what string, check func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	var last error
+	for {
+		last = check(ctx)
+		if last == nil {
+			return nil
+		}
+		var stop backoffStop
+		if errors.As(last, &stop) {
+			return stop.error
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w (last error: %v)", what, ctx.Err(), last)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// AddUser returns the client configuration of a new user of the garden (authenticated by a client certificate,
+// authorized only by what RBAC grants it).
+func (cp *ControlPlane) AddUser(name string, groups ...string) (*rest.Config, error) {
+	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: name, Groups: groups}, &rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return nil, fmt.Errorf("adding user %s: %w", name, err)
+	}
+	return user.Config(), nil
+}
+
+// Kubeconfig adds a user like AddUser and writes its kubeconfig, returning the path (for the CLI).
+func (cp *ControlPlane) Kubeconfig(name string, groups ...string) (string, error) {
+	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: name, Groups: groups}, &rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return "", fmt.Errorf("adding user %s: %w", name, err)
+	}
+	data, err := user.KubeConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(cp.dir, name+".kubeconfig")
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+// Stop stops gardener-apiserver, kube-apiserver and etcd and removes their files.
+func (cp *ControlPlane) Stop() error {
+	var errs []error
+	cp.stopOnce.Do(func() {
+		if cp.gardener != nil && cp.gardener.Process != nil {
+			_ = cp.gardener.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-cp.exited:
+			case <-time.After(10 * time.Second):
+				_ = cp.gardener.Process.Kill()
+				<-cp.exited
+			}
+		}
+		if cp.env != nil {
+			if err := cp.env.Stop(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if err := os.RemoveAll(cp.dir); err != nil {
+			errs = append(errs, err)
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// EnsureNamespace creates a namespace unless it exists.
+func (cp *ControlPlane) EnsureNamespace(ctx context.Context, name string) error {
+	err := cp.Client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating namespace %s: %w", name, err)
+	}
+	return nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Shared starts one control plane for a test package on first use; TestMain stops it after the tests.
+type Shared struct {
+	once sync.Once
+	cp   *ControlPlane
+	err  error
+}
+
+// Get returns the package's control plane, starting it on the first call; a failed start fails the test.
+func (s *Shared) Get(t testing.TB) *ControlPlane {
+	t.Helper()
+	s.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute) // includes a first build
+		defer cancel()
+		start := time.Now()
+		s.cp, s.err = Start(ctx)
+		if s.err == nil {
+			fmt.Fprintf(os.Stderr, "gardentest: garden control plane up in %.1fs\n", time.Since(start).Seconds())
+		}
+	})
+	if s.err != nil {
+		t.Fatalf("starting the garden control plane: %v", s.err)
+	}
+	return s.cp
+}
+
+// Stop stops the control plane if it was started.
+func (s *Shared) Stop() {
+	if s.cp != nil {
+		if err := s.cp.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "gardentest: stopping the control plane: %v\n", err)
+		}
+	}
+}

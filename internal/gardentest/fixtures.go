@@ -1,0 +1,193 @@
+package gardentest
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	securityv1alpha1 "github.com/gardener/gardener/pkg/apis/security/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// The Kubernetes version, machine type and image every fixture cloud profile offers and every fixture shoot uses.
+const (
+	KubernetesVersion = "1.33.2"
+	MachineType       = "m5.large"
+	MachineImage      = "gardenlinux"
+	machineImageVer   = "1877.1.0"
+	// CredentialsBindingName is the CredentialsBinding every fixture project has.
+	CredentialsBindingName = "cloud-credentials"
+)
+
+// CloudProfile returns a cloud profile of the provider type with the given regions and their zones.
+func CloudProfile(name, providerType string, regions map[string][]string) *gardencorev1beta1.CloudProfile {
+	cp := &gardencorev1beta1.CloudProfile{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: gardencorev1beta1.CloudProfileSpec{
+			Type:       providerType,
+			Kubernetes: gardencorev1beta1.KubernetesSettings{Versions: []gardencorev1beta1.ExpirableVersion{{Version: KubernetesVersion}}},
+			MachineImages: []gardencorev1beta1.MachineImage{{
+				Name: MachineImage,
+				Versions: []gardencorev1beta1.MachineImageVersion{{
+					ExpirableVersion: gardencorev1beta1.ExpirableVersion{Version: machineImageVer},
+					CRI:              []gardencorev1beta1.CRI{{Name: gardencorev1beta1.CRINameContainerD}},
+					Architectures:    []string{"amd64"},
+				}},
+			}},
+			MachineTypes: []gardencorev1beta1.MachineType{{
+				Name: MachineType, CPU: resource.MustParse("2"), GPU: resource.MustParse("0"),
+				Memory: resource.MustParse("8Gi"), Usable: new(true), Architecture: new("amd64"),
+			}},
+		},
+	}
+	for _, region := range slices.Sorted(maps.Keys(regions)) {
+		r := gardencorev1beta1.Region{Name: region}
+		for _, zone := range regions[region] {
+			r.Zones = append(r.Zones, gardencorev1beta1.AvailabilityZone{Name: zone})
+		}
+		cp.Spec.Regions = append(cp.Spec.Regions, r)
+	}
+	return cp
+}
+
+// Seed returns a seed of the provider type in the region with a DNS, ingress and networks that pass Gardener's
+// validation. CreateSeed gives it the status a healthy gardenlet reports.
+func Seed(name, providerType, region string, zones ...string) *gardencorev1beta1.Seed {
+	return &gardencorev1beta1.Seed{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: gardencorev1beta1.SeedSpec{
+			Provider: gardencorev1beta1.SeedProvider{Type: providerType, Region: region, Zones: zones},
+			DNS: gardencorev1beta1.SeedDNS{
+				Provider: &gardencorev1beta1.SeedDNSProvider{
+					Type:           providerType + "-dns",
+					CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "dns"},
+				},
+				Internal: &gardencorev1beta1.SeedDNSProviderConfig{
+					Type: providerType + "-dns", Domain: "internal." + name + ".example.com",
+					CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "dns"},
+				},
+			},
+			Ingress: &gardencorev1beta1.Ingress{
+				Domain:     "ingress." + name + ".example.com",
+				Controller: gardencorev1beta1.IngressController{Kind: "nginx"},
+			},
+			Networks: gardencorev1beta1.SeedNetworks{
+				Nodes: new("10.250.0.0/16"), Pods: "100.96.0.0/11", Services: "100.64.0.0/13",
+			},
+		},
+	}
+}
+
+// Project returns a project owning namespace garden-<name>.
+func Project(name string) *gardencorev1beta1.Project {
+	return &gardencorev1beta1.Project{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       gardencorev1beta1.ProjectSpec{Namespace: new("garden-" + name)},
+	}
+}
+
+// Shoot returns a pending shoot of the project namespace with one worker pool in the given zones of the region.
+func Shoot(namespace, name, cloudProfile, providerType, region string, zones ...string) *gardencorev1beta1.Shoot {
+	return &gardencorev1beta1.Shoot{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: gardencorev1beta1.ShootSpec{
+			CloudProfile:           &gardencorev1beta1.CloudProfileReference{Kind: "CloudProfile", Name: cloudProfile},
+			Region:                 region,
+			CredentialsBindingName: new(CredentialsBindingName),
+			Kubernetes:             gardencorev1beta1.Kubernetes{Version: KubernetesVersion},
+			Networking:             &gardencorev1beta1.Networking{Type: new("calico"), Nodes: new("10.180.0.0/16")},
+			Provider: gardencorev1beta1.Provider{
+				Type: providerType,
+				Workers: []gardencorev1beta1.Worker{{
+					Name:    "worker",
+					Machine: gardencorev1beta1.Machine{Type: MachineType, Image: &gardencorev1beta1.ShootMachineImage{Name: MachineImage, Version: new(machineImageVer)}},
+					Minimum: 1, Maximum: 2, Zones: zones,
+				}},
+			},
+		},
+	}
+}
+
+// CreateSeed creates the seed and writes the status a healthy gardenlet would: GardenletReady, a succeeded last
+// operation and, when allocatable >= 0, status.allocatable.shoots.
+func (cp *ControlPlane) CreateSeed(ctx context.Context, seed *gardencorev1beta1.Seed, allocatable int64) error {
+	if err := cp.Client.Create(ctx, seed); err != nil {
+		return fmt.Errorf("creating seed %s: %w", seed.Name, err)
+	}
+	now := metav1.Now()
+	seed.Status.Conditions = []gardencorev1beta1.Condition{{
+		Type: gardencorev1beta1.GardenletReady, Status: gardencorev1beta1.ConditionTrue,
+		LastTransitionTime: now, LastUpdateTime: now, Reason: "GardenletReady", Message: "Gardenlet is posting ready status.",
+	}}
+	seed.Status.LastOperation = &gardencorev1beta1.LastOperation{
+		Type: gardencorev1beta1.LastOperationTypeReconcile, State: gardencorev1beta1.LastOperationStateSucceeded,
+		Progress: 100, LastUpdateTime: now, Description: "Seed cluster has been successfully reconciled.",
+	}
+	if allocatable >= 0 {
+		seed.Status.Allocatable = corev1.ResourceList{gardencorev1beta1.ResourceShoots: *resource.NewQuantity(allocatable, resource.DecimalSI)}
+	}
+	if err := cp.Client.Status().Update(ctx, seed); err != nil {
+		return fmt.Errorf("writing the status of seed %s: %w", seed.Name, err)
+	}
+	return nil
+}
+
+// CreateProject creates the project's namespace, the project and its CredentialsBinding (to a Secret).
+func (cp *ControlPlane) CreateProject(ctx context.Context, project *gardencorev1beta1.Project, providerType string) error {
+	namespace := *project.Spec.Namespace
+	if err := cp.EnsureNamespace(ctx, namespace); err != nil {
+		return err
+	}
+	if err := cp.Client.Create(ctx, project); err != nil {
+		return fmt.Errorf("creating project %s: %w", project.Name, err)
+	}
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: CredentialsBindingName},
+		StringData: map[string]string{"accessKeyID": "test", "secretAccessKey": "test"},
+	}
+	if err := cp.Client.Create(ctx, secret); err != nil {
+		return fmt.Errorf("creating the credentials of project %s: %w", project.Name, err)
+	}
+	binding := &securityv1alpha1.CredentialsBinding{
+		ObjectMeta:     metav1.ObjectMeta{Namespace: namespace, Name: CredentialsBindingName},
+		Provider:       securityv1alpha1.CredentialsBindingProvider{Type: providerType},
+		CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: namespace, Name: CredentialsBindingName},
+	}
+	if err := cp.Client.Create(ctx, binding); err != nil {
+		return fmt.Errorf("creating the credentials binding of project %s: %w", project.Name, err)
+	}
+	return nil
+}
+
+// Create creates an object, retrying for a while when admission does not see a just-created reference yet
+// (Gardener's admission plugins read references through informers).
+func (cp *ControlPlane) Create(ctx context.Context, obj client.Object) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := cp.Client.Create(ctx, obj)
+		if err == nil || time.Now().After(deadline) || !(apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsInvalid(err) && isReferenceError(err)) {
+			if err != nil {
+				return fmt.Errorf("creating %T %s: %w", obj, client.ObjectKeyFromObject(obj), err)
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func isReferenceError(err error) bool {
+	status, ok := err.(apierrors.APIStatus)
+	return ok && status.Status().Details != nil && len(status.Status().Details.Causes) > 0 &&
+		status.Status().Details.Causes[0].Type == metav1.CauseTypeFieldValueNotFound
+}
