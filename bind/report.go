@@ -24,6 +24,11 @@ type Report struct {
 	Placements    []model.Placement     `json:"placements"`
 	Unschedulable []model.Unschedulable `json:"unschedulable"`
 	Seeds         []SeedReport          `json:"seeds"`
+	// Bindings counts what became of the placements applied to a cluster, by result; absent when nothing was
+	// applied (files, --dry-run). Rounds is the number of windows the schedule job ran (later ones re-plan the
+	// shoots that changed while being bound).
+	Bindings map[BindResult]int `json:"bindings,omitempty"`
+	Rounds   int                `json:"rounds,omitempty"`
 }
 
 // WindowReport describes the solved window.
@@ -187,6 +192,17 @@ func (r *Report) Summary() string {
 			parts = append(parts, fmt.Sprintf("%s %d", reason, byReason[reason]))
 		}
 		fmt.Fprintf(&b, " Unschedulable: %d (%s).", len(r.Unschedulable), strings.Join(parts, ", "))
+	}
+	if r.Bindings != nil {
+		var parts []string
+		for _, result := range slices.Sorted(maps.Keys(r.Bindings)) {
+			parts = append(parts, fmt.Sprintf("%s %d", result, r.Bindings[result]))
+		}
+		fmt.Fprintf(&b, " Bindings: %s", strings.Join(parts, ", "))
+		if r.Rounds > 1 {
+			fmt.Fprintf(&b, " in %d rounds", r.Rounds)
+		}
+		b.WriteString(".")
 	}
 	return b.String()
 }

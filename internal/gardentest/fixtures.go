@@ -80,6 +80,8 @@ func Seed(name, providerType, region string, zones ...string) *gardencorev1beta1
 			},
 			Networks: gardencorev1beta1.SeedNetworks{
 				Nodes: new("10.250.0.0/16"), Pods: "100.96.0.0/11", Services: "100.64.0.0/13",
+				// Admission copies these into a shoot bound to the seed; without them a binding is invalid.
+				ShootDefaults: &gardencorev1beta1.ShootNetworks{Pods: new("100.128.0.0/11"), Services: new("100.72.0.0/13")},
 			},
 		},
 	}

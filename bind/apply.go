@@ -1,0 +1,232 @@
+package bind
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// The event reasons, action and message prefix of the gardener-scheduler (gardener-scheduler.md §4).
+const (
+	ReasonSchedulingSuccessful = "SchedulingSuccessful"
+	ReasonSchedulingFailed     = "SchedulingFailed"
+	EventAction                = "Reconcile"
+	failurePrefix              = "Failed to schedule Shoot: "
+	// ReportingController names seedplan as the source of its events.
+	ReportingController = "seedplan"
+	// maxEventNote is the events.k8s.io/v1 limit on an event's note; longer messages are cut to it.
+	maxEventNote = 1024
+)
+
+// Binder applies plans to a garden cluster: bindings through the Shoot binding subresource, events and
+// lastOperation exactly as the gardener-scheduler writes them.
+type Binder struct {
+	Client client.Client
+	// Reader reads a shoot again after a conflict; it must read the API server, not a cache (Client when nil).
+	Reader client.Reader
+	// Concurrency bounds the bindings in flight; the client's QPS limits them further.
+	Concurrency int
+	// Instance names this seedplan process in its events (reportingInstance), e.g. the pod name; "seedplan"
+	// when empty.
+	Instance string
+	// Now is the clock of events and lastOperation (time.Now when nil).
+	Now func() time.Time
+}
+
+// Result is what became of one shoot of a plan.
+type Result struct {
+	// Shoot is namespace/name; Seed the planned seed ("" for an unschedulable shoot).
+	Shoot, Seed string
+	Result      BindResult
+	// Err is the API error behind Refused and Failed.
+	Err error
+}
+
+// Retry reports whether the shoot is still pending and belongs into the next window.
+func (r Result) Retry() bool {
+	return r.Result == Conflict || r.Result == Refused || r.Result == Failed
+}
+
+// Apply binds every placement of the plan and reports every unschedulable shoot, concurrently. shoots are the
+// objects as read from the cluster (not defaulted or otherwise changed locally), by namespace/name: a binding
+// carries the object's resourceVersion, so a shoot that changed since it was read is never bound blindly. A
+// shoot someone else gave a seed meanwhile is left alone; a deleted one is skipped. Apply returns one result
+// per placement, in the plan's order; an error only when ctx ended before every binding was tried.
+func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1.Shoot, plan *model.Plan) ([]Result, error) {
+	results := make([]Result, len(plan.Placements))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, b.Concurrency) {
+		wg.Go(func() {
+			for i := range jobs {
+				pl := plan.Placements[i]
+				results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
+			}
+		})
+	}
+	for i := range plan.Placements {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return results, fmt.Errorf("applying the plan: %w", err)
+	}
+
+	failures := make(chan model.Unschedulable)
+	for range max(1, b.Concurrency) {
+		wg.Go(func() {
+			for u := range failures {
+				if shoot := shoots[u.Shoot]; shoot != nil {
+					b.reportFailure(ctx, shoot, u.Message)
+				}
+			}
+		})
+	}
+	for _, u := range plan.Unschedulable {
+		if ctx.Err() != nil {
+			break
+		}
+		failures <- u
+	}
+	close(failures)
+	wg.Wait()
+	return results, ctx.Err()
+}
+
+// bind binds one shoot and, on a conflict, finds out what became of it.
+func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) Result {
+	result := Result{Shoot: pl.Shoot, Seed: pl.Seed}
+	if read == nil {
+		result.Result, result.Err = Failed, fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)
+		return result
+	}
+	shoot := read.DeepCopy()
+	shoot.Spec.SeedName = &pl.Seed
+	err := b.Client.SubResource("binding").Update(ctx, shoot)
+	switch {
+	case err == nil:
+		result.Result = Bound
+		b.event(ctx, shoot, corev1.EventTypeNormal, ReasonSchedulingSuccessful, fmt.Sprintf("Scheduled to seed %q", pl.Seed))
+		slog.InfoContext(ctx, "Shoot scheduled", "shoot", pl.Shoot, "seed", pl.Seed, "distance", pl.Distance)
+	case apierrors.IsConflict(err):
+		// The shoot changed since it was read: look at it again, and never decide for anyone else.
+		result.Result = b.reread(ctx, read)
+		slog.InfoContext(ctx, "Shoot changed since it was read", "shoot", pl.Shoot, "seed", pl.Seed, "result", result.Result)
+	case apierrors.IsNotFound(err):
+		result.Result = Gone
+	case apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err):
+		result.Result, result.Err = Refused, err
+		// As the gardener-scheduler does when its binding fails: a warning event and lastOperation.
+		b.reportFailure(ctx, read, err.Error())
+		slog.InfoContext(ctx, "Binding refused", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
+	default:
+		result.Result, result.Err = Failed, err
+		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
+	}
+	return result
+}
+
+// reread classifies a shoot whose binding met a conflict.
+func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) BindResult {
+	current := &gardencorev1beta1.Shoot{}
+	reader := b.Reader
+	if reader == nil {
+		reader = b.Client
+	}
+	if err := reader.Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
+		if apierrors.IsNotFound(err) {
+			return Gone
+		}
+		return Conflict // unknown: it goes into the next window, which reads it afresh
+	}
+	switch {
+	case current.UID != read.UID || current.DeletionTimestamp != nil:
+		return Gone
+	case current.Spec.SeedName != nil:
+		return Taken
+	default:
+		return Conflict
+	}
+}
+
+// reportFailure writes what the gardener-scheduler writes for a shoot it cannot schedule: a Warning event
+// SchedulingFailed and status.lastOperation {Create, Pending, "Failed to schedule Shoot: ..."}. Errors are only
+// logged, as Gardener does.
+func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Shoot, message string) {
+	description := failurePrefix + message
+	b.event(ctx, shoot, corev1.EventTypeWarning, ReasonSchedulingFailed, description)
+
+	patched := shoot.DeepCopy()
+	now := metav1.NewTime(b.now())
+	if patched.Status.LastOperation == nil {
+		patched.Status.LastOperation = &gardencorev1beta1.LastOperation{}
+	}
+	patched.Status.LastOperation.Type = gardencorev1beta1.LastOperationTypeCreate
+	patched.Status.LastOperation.State = gardencorev1beta1.LastOperationStatePending
+	patched.Status.LastOperation.LastUpdateTime = now
+	patched.Status.LastOperation.Description = description
+	if err := b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)); err != nil {
+		slog.ErrorContext(ctx, "Could not update the shoot's last operation", "shoot", client.ObjectKeyFromObject(shoot).String(), "error", err)
+	}
+}
+
+// event writes an events.k8s.io/v1 Event about the shoot, synchronously, the way client-go's recorder builds it.
+func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, eventType, reason, note string) {
+	if len(note) > maxEventNote {
+		note = note[:maxEventNote-3] + "..."
+	}
+	now := b.now()
+	event := &eventsv1.Event{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      fmt.Sprintf("%s.%x", shoot.Name, now.UnixNano()),
+			Namespace: shoot.Namespace,
+		},
+		EventTime:           metav1.NewMicroTime(now),
+		ReportingController: ReportingController,
+		ReportingInstance:   cmp.Or(b.Instance, ReportingController),
+		Action:              EventAction,
+		Reason:              reason,
+		Regarding: corev1.ObjectReference{
+			APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Shoot",
+			Namespace: shoot.Namespace, Name: shoot.Name, UID: shoot.UID, ResourceVersion: shoot.ResourceVersion,
+		},
+		Note: note,
+		Type: eventType,
+	}
+	if err := b.Client.Create(ctx, event); err != nil {
+		slog.ErrorContext(ctx, "Could not record an event", "shoot", types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}.String(), "reason", reason, "error", err)
+	}
+}
+
+func (b *Binder) now() time.Time {
+	if b.Now != nil {
+		return b.Now()
+	}
+	return time.Now()
+}
+
+// Summarize counts results by outcome.
+func Summarize(results []Result) map[BindResult]int {
+	counts := map[BindResult]int{}
+	for _, r := range results {
+		counts[r.Result]++
+	}
+	return counts
+}

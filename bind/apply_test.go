@@ -1,0 +1,269 @@
+package bind_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+var garden gardentest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	garden.Stop()
+	os.Exit(code)
+}
+
+// landscape creates, for one test, a cloud profile with a region of the test's own (so seeds of other tests are
+// never candidates), seeds with the given allocatable shoots, a project and pending shoots.
+func landscape(t *testing.T, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
+	t.Helper()
+	ctx := context.Background()
+	region := name + "-1"
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+		t.Fatal(err)
+	}
+	for i, allocatable := range seeds {
+		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a"), allocatable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range shoots {
+		if err := cp.Create(ctx, gardentest.Shoot(*project.Spec.Namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return *project.Spec.Namespace
+}
+
+// plan reads the cluster and plans the pending shoots of namespace; it returns the shoots as read and the plan.
+func plan(t *testing.T, c client.Client, namespace string) (map[string]*gardencorev1beta1.Shoot, *model.Plan) {
+	t.Helper()
+	ctx := context.Background()
+	l, err := ingest.LoadCluster(ctx, c, ingest.ListPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := map[string]*gardencorev1beta1.Shoot{}
+	for _, shoot := range l.Objects.Shoots {
+		if shoot.Namespace == namespace {
+			read[shoot.Namespace+"/"+shoot.Name] = shoot.DeepCopy()
+		}
+	}
+	snap, err := model.NewSnapshot(l.Objects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []*gardencorev1beta1.Shoot
+	for _, shoot := range snap.Pending("default-scheduler") {
+		if shoot.Namespace == namespace {
+			pending = append(pending, shoot)
+		}
+	}
+	s, err := solver.New(solver.Config{Name: "lp", Timeout: 10 * time.Second, Weights: solver.DefaultWeights()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome, err := solver.PlanWindow(ctx, snap, model.Options{}, pending, s, solver.DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return read, outcome.Plan
+}
+
+func seedName(t *testing.T, c client.Client, namespace, name string) string {
+	t.Helper()
+	shoot := &gardencorev1beta1.Shoot{}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
+		t.Fatal(err)
+	}
+	if shoot.Spec.SeedName == nil {
+		return ""
+	}
+	return *shoot.Spec.SeedName
+}
+
+// eventsOf lists the events about one shoot.
+func eventsOf(t *testing.T, c client.Client, namespace, name string) []eventsv1.Event {
+	t.Helper()
+	var list eventsv1.EventList
+	if err := c.List(context.Background(), &list, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	var out []eventsv1.Event
+	for _, e := range list.Items {
+		if e.Regarding.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Placements are bound through the binding subresource, each with the gardener-scheduler's success event;
+// unschedulable shoots get its failure event and lastOperation.
+func TestApplyBindsAndReports(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := landscape(t, cp, "apply", []int64{2, 2}, 5) // 4 slots for 5 shoots
+	read, p := plan(t, cp.Client, namespace)
+	if len(p.Placements) != 4 || len(p.Unschedulable) != 1 {
+		t.Fatalf("plan places %d and leaves %d, want 4 and 1", len(p.Placements), len(p.Unschedulable))
+	}
+	binder := &bind.Binder{Client: cp.Client, Concurrency: 3, Instance: "test"}
+	results, err := binder.Apply(ctx, read, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range results {
+		pl := p.Placements[i]
+		if r.Result != bind.Bound {
+			t.Fatalf("%s: result %s (%v), want bound", pl.Shoot, r.Result, r.Err)
+		}
+		namespace, name, _ := strings.Cut(pl.Shoot, "/")
+		if got := seedName(t, cp.Client, namespace, name); got != pl.Seed {
+			t.Fatalf("%s: seedName %q, want %q", pl.Shoot, got, pl.Seed)
+		}
+		events := eventsOf(t, cp.Client, namespace, name)
+		if len(events) != 1 {
+			t.Fatalf("%s: %d events, want 1", pl.Shoot, len(events))
+		}
+		e := events[0]
+		if e.Type != "Normal" || e.Reason != "SchedulingSuccessful" || e.Action != "Reconcile" || e.Note != fmt.Sprintf("Scheduled to seed %q", pl.Seed) {
+			t.Fatalf("%s: event %s %s %s %q, want Normal SchedulingSuccessful Reconcile \"Scheduled to seed %q\"", pl.Shoot, e.Type, e.Reason, e.Action, e.Note, pl.Seed)
+		}
+	}
+
+	u := p.Unschedulable[0]
+	namespace, name, _ := strings.Cut(u.Shoot, "/")
+	want := "Failed to schedule Shoot: " + u.Message
+	events := eventsOf(t, cp.Client, namespace, name)
+	if len(events) != 1 || events[0].Type != "Warning" || events[0].Reason != "SchedulingFailed" || events[0].Action != "Reconcile" || events[0].Note != want {
+		t.Fatalf("%s: events %+v, want one Warning SchedulingFailed %q", u.Shoot, events, want)
+	}
+	shoot := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
+		t.Fatal(err)
+	}
+	op := shoot.Status.LastOperation
+	if op == nil || op.Type != gardencorev1beta1.LastOperationTypeCreate || op.State != gardencorev1beta1.LastOperationStatePending ||
+		op.Description != want || time.Since(op.LastUpdateTime.Time) > time.Minute {
+		t.Fatalf("%s: lastOperation %+v, want Create Pending %q now", u.Shoot, op, want)
+	}
+}
+
+// Between read and bind the world changes: someone else binds a shoot, another shoot's spec changes, a third is
+// deleted. seedplan leaves the first alone, reports the second as a conflict still pending (for the next window)
+// and skips the third — and binds everything else.
+func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := landscape(t, cp, "change", []int64{10, 10}, 5)
+	read, p := plan(t, cp.Client, namespace)
+	if len(p.Placements) != 5 {
+		t.Fatalf("plan places %d, want 5", len(p.Placements))
+	}
+	planned := map[string]string{}
+	for _, pl := range p.Placements {
+		planned[pl.Shoot] = pl.Seed
+	}
+
+	// shoot-0: bound by someone else, to the seed seedplan did not plan.
+	other := "change-seed0"
+	if planned[namespace+"/shoot-0"] == other {
+		other = "change-seed1"
+	}
+	taken := read[namespace+"/shoot-0"].DeepCopy()
+	taken.Spec.SeedName = &other
+	if err := cp.Client.SubResource("binding").Update(ctx, taken); err != nil {
+		t.Fatal(err)
+	}
+	// shoot-1: its spec changes.
+	changed := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-1"}, changed); err != nil {
+		t.Fatal(err)
+	}
+	changed.Spec.Provider.Workers[0].Maximum = 3
+	if err := cp.Client.Update(ctx, changed); err != nil {
+		t.Fatal(err)
+	}
+	// shoot-2: deleted.
+	if err := cp.Client.Delete(ctx, read[namespace+"/shoot-2"].DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+
+	binder := &bind.Binder{Client: cp.Client, Concurrency: 2}
+	results, err := binder.Apply(ctx, read, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bind.BindResult{"shoot-0": bind.Taken, "shoot-1": bind.Conflict, "shoot-2": bind.Gone, "shoot-3": bind.Bound, "shoot-4": bind.Bound}
+	for _, r := range results {
+		_, name, _ := strings.Cut(r.Shoot, "/")
+		if r.Result != want[name] {
+			t.Errorf("%s: %s, want %s", name, r.Result, want[name])
+		}
+	}
+	if got := seedName(t, cp.Client, namespace, "shoot-0"); got != other {
+		t.Fatalf("shoot-0: seedName %q, someone else's %q was overwritten", got, other)
+	}
+	if got := seedName(t, cp.Client, namespace, "shoot-1"); got != "" {
+		t.Fatalf("shoot-1 changed meanwhile but was bound to %q", got)
+	}
+	if n := len(eventsOf(t, cp.Client, namespace, "shoot-0")); n != 0 {
+		t.Fatalf("shoot-0: %d events written about a shoot seedplan did not bind", n)
+	}
+}
+
+// A seed's allocatable is lowered between planning and binding: Gardener's admission refuses the binding
+// (capacity), seedplan records it as refused and writes the failure as Gardener would; the shoot stays pending.
+func TestApplyRefusedByAdmission(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := landscape(t, cp, "refuse", []int64{5}, 1)
+	read, p := plan(t, cp.Client, namespace)
+	if len(p.Placements) != 1 {
+		t.Fatalf("plan places %d, want 1", len(p.Placements))
+	}
+	seed := &gardencorev1beta1.Seed{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: "refuse-seed0"}, seed); err != nil {
+		t.Fatal(err)
+	}
+	seed.Status.Allocatable[gardencorev1beta1.ResourceShoots] = resource.MustParse("0")
+	if err := cp.Client.Status().Update(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	// Admission reads seeds through an informer: wait until it refuses (a binding it admits would be a bug here).
+	binder := &bind.Binder{Client: cp.Client, Concurrency: 1}
+	results, err := binder.Apply(ctx, read, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := results[0]; r.Result != bind.Refused || !strings.Contains(r.Err.Error(), "maximum number of shoots") {
+		t.Fatalf("result %s (%v), want refused for capacity", r.Result, r.Err)
+	}
+	if got := seedName(t, cp.Client, namespace, "shoot-0"); got != "" {
+		t.Fatalf("bound to %q over the seed's capacity", got)
+	}
+	events := eventsOf(t, cp.Client, namespace, "shoot-0")
+	if len(events) != 1 || events[0].Reason != "SchedulingFailed" || !strings.HasPrefix(events[0].Note, "Failed to schedule Shoot: ") {
+		t.Fatalf("events %+v, want one SchedulingFailed", events)
+	}
+}

@@ -1,0 +1,160 @@
+package bind
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/push"
+)
+
+// Metrics are seedplan's Prometheus metrics, all named seedplan_*. The schedule job pushes them to a
+// Pushgateway; the run loop serves them on /metrics.
+type Metrics struct {
+	// Registry holds every seedplan metric (and, for the run loop, the Go and process collectors).
+	Registry *prometheus.Registry
+
+	windows         *prometheus.CounterVec
+	windowShoots    prometheus.Histogram
+	modelSeconds    prometheus.Histogram
+	solveSeconds    prometheus.Histogram
+	bindSeconds     prometheus.Histogram
+	fallbacks       *prometheus.CounterVec
+	bindings        *prometheus.CounterVec
+	unschedulable   *prometheus.GaugeVec
+	seedUtilization *prometheus.GaugeVec
+	seedShoots      *prometheus.GaugeVec
+	lastWindow      prometheus.Gauge
+	leader          prometheus.Gauge // run loop only
+}
+
+// BindResult is the outcome of one binding, the label of seedplan_bindings_total.
+type BindResult string
+
+// The outcomes of a binding.
+const (
+	// Bound: the shoot is bound to the planned seed.
+	Bound BindResult = "bound"
+	// Conflict: the shoot changed since it was read and is still pending; it goes into the next window.
+	Conflict BindResult = "conflict"
+	// Taken: someone else set the shoot's seedName meanwhile; it is left alone.
+	Taken BindResult = "taken"
+	// Gone: the shoot was deleted, or is being deleted, meanwhile; it is skipped.
+	Gone BindResult = "gone"
+	// Refused: the API server refused the binding (admission, e.g. the seed filled up); the shoot stays pending.
+	Refused BindResult = "refused"
+	// Failed: the request failed (timeout, connection); the shoot stays pending.
+	Failed BindResult = "failed"
+)
+
+// NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
+// seedplan_leader and the Go and process collectors (a pushed batch job has no use for them).
+func NewMetrics(loop bool) *Metrics {
+	durations := prometheus.ExponentialBuckets(0.001, 2.5, 12) // 1 ms … ~60 s
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		windows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "seedplan_windows_total", Help: "Windows planned, by solver whose plan was used.",
+		}, []string{"solver"}),
+		windowShoots: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_window_shoots", Help: "Pending shoots per window.",
+			Buckets: prometheus.ExponentialBuckets(1, 4, 9), // 1 … 65,536
+		}),
+		modelSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_model_duration_seconds", Help: "Time to build a window's feasibility and costs.", Buckets: durations,
+		}),
+		solveSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_solve_duration_seconds", Help: "Time the solver took for a window.", Buckets: durations,
+		}),
+		bindSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_bind_duration_seconds", Help: "Time to apply a window's plan to the cluster.", Buckets: durations,
+		}),
+		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (timeout, worse).",
+		}, []string{"reason"}),
+		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed).",
+		}, []string{"result"}),
+		unschedulable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
+		}, []string{"reason"}),
+		seedUtilization: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "seedplan_seed_utilization", Help: "Shoots on the seed divided by its allocatable shoots, after the last window's plan (seeds with allocatable only).",
+		}, []string{"seed"}),
+		seedShoots: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "seedplan_seed_shoots", Help: "Shoots on the seed after the last window's plan.",
+		}, []string{"seed"}),
+		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned.",
+		}),
+	}
+	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
+		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow)
+	for _, result := range []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed} {
+		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
+	}
+	for _, reason := range []string{"timeout", "worse"} {
+		m.fallbacks.WithLabelValues(reason)
+	}
+	if loop {
+		m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
+		})
+		m.Registry.MustRegister(m.leader, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	return m
+}
+
+// ObserveWindow records a planned window from its report.
+func (m *Metrics) ObserveWindow(r *Report) {
+	m.windows.WithLabelValues(r.Window.Solver).Inc()
+	m.windowShoots.Observe(float64(r.Window.Pending))
+	m.modelSeconds.Observe(r.Window.Seconds.Model)
+	m.solveSeconds.Observe(r.Window.Seconds.Solve)
+	if r.Window.Fallback != "" {
+		m.fallbacks.WithLabelValues(r.Window.Fallback).Inc()
+	}
+	m.unschedulable.Reset()
+	for _, u := range r.Unschedulable {
+		m.unschedulable.WithLabelValues(u.Reason).Inc()
+	}
+	m.seedShoots.Reset()
+	m.seedUtilization.Reset()
+	for _, seed := range r.Seeds {
+		shoots := float64(seed.Usage + seed.Placed)
+		m.seedShoots.WithLabelValues(seed.Name).Set(shoots)
+		if seed.Allocatable != nil && *seed.Allocatable > 0 {
+			m.seedUtilization.WithLabelValues(seed.Name).Set(shoots / float64(*seed.Allocatable))
+		}
+	}
+	m.lastWindow.SetToCurrentTime()
+}
+
+// ObserveBindings records the results of applying a window's plan and how long it took.
+func (m *Metrics) ObserveBindings(results []Result, seconds float64) {
+	for _, r := range results {
+		m.bindings.WithLabelValues(string(r.Result)).Inc()
+	}
+	m.bindSeconds.Observe(seconds)
+}
+
+// SetLeader records whether the run loop leads (binds) or stands by.
+func (m *Metrics) SetLeader(leading bool) {
+	if m.leader == nil {
+		return
+	}
+	if leading {
+		m.leader.Set(1)
+	} else {
+		m.leader.Set(0)
+	}
+}
+
+// Push replaces the job's metrics on the Pushgateway at url with the registry's.
+func (m *Metrics) Push(ctx context.Context, url, job string) error {
+	if err := push.New(url, job).Gatherer(m.Registry).PushContext(ctx); err != nil {
+		return fmt.Errorf("pushing metrics to %s: %w", url, err)
+	}
+	return nil
+}
