@@ -16,10 +16,14 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/examples"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
@@ -42,13 +46,17 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScheduleCommand(), newExplainCommand(), newGenerateCommand(), newBenchCommand())
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRunCommand(), newGenerateCommand(), newBenchCommand())
 	return root
 }
 
-// planFlags are the inputs and settings shared by schedule and explain.
+// planFlags are the inputs and settings shared by schedule, explain and run: a configuration file (or the
+// defaults) with the flags that were given on top.
 type planFlags struct {
 	landscape      []string
+	kubeconfig     string
+	inCluster      bool
+	configFile     string
 	strategy       string
 	solver         string
 	solverTimeout  time.Duration
@@ -58,33 +66,115 @@ type planFlags struct {
 }
 
 func (f *planFlags) register(cmd *cobra.Command) {
+	defaults := config.Default()
 	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests (repeatable); default: the embedded example landscape")
-	cmd.Flags().StringVar(&f.strategy, "strategy", string(model.SameRegion), "candidate determination strategy: SameRegion or MinimalDistance")
-	cmd.Flags().StringVar(&f.solver, "solver", "lp", "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
-	cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", 2*time.Second, "time limit of the lp solver; when it runs out the greedy plan is used")
-	cmd.Flags().StringVar(&f.weights, "weights", "balanced", "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
-	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", "default-scheduler", "spec.schedulerName of the shoots to place")
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read (and bind in) the garden cluster of this kubeconfig instead of files")
+	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
+	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
+	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
+	cmd.Flags().StringVar(&f.solver, "solver", defaults.Solver.Name, "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
+	cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", defaults.Solver.Timeout.Duration, "time limit of the lp solver; when it runs out the greedy plan is used")
+	cmd.Flags().StringVar(&f.weights, "weights", defaults.Solver.Weights, "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
+	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", defaults.SchedulerName, "spec.schedulerName of the shoots to place")
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
 }
 
-// plan loads the landscape and solves the window of all pending shoots.
-func (f *planFlags) plan(ctx context.Context) (*solver.Outcome, error) {
-	strategy, err := model.ParseStrategy(f.strategy)
-	if err != nil {
-		return nil, fmt.Errorf("--strategy: %w", err)
+// configuration reads the configuration file (or takes the defaults) and applies the flags that were given.
+func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfiguration, error) {
+	c := config.Default()
+	if f.configFile != "" {
+		var err error
+		if c, err = config.Load(f.configFile); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
 	}
-	weights, err := solver.ParseWeights(f.weights)
-	if err != nil {
-		return nil, fmt.Errorf("--weights: %w", err)
+	changed := cmd.Flags().Changed
+	if changed("strategy") {
+		c.Strategy = f.strategy
 	}
-	s, err := solver.New(solver.Config{Name: f.solver, Timeout: f.solverTimeout, Weights: weights})
+	if changed("solver") {
+		c.Solver.Name = f.solver
+	}
+	if changed("solver-timeout") {
+		c.Solver.Timeout.Duration = f.solverTimeout
+	}
+	if changed("weights") {
+		c.Solver.Weights = f.weights
+	}
+	if changed("scheduler-name") {
+		c.SchedulerName = f.schedulerName
+	}
+	if changed("strict-networks") {
+		c.StrictNetworks = f.strictNetworks
+	}
+	if changed("kubeconfig") {
+		c.Client.Kubeconfig = f.kubeconfig
+	}
+	if err := c.Validate(); err != nil {
+		// Name the flag when a flag set the invalid field.
+		for field, flag := range map[string]string{"strategy": "--strategy", "solver.name": "--solver", "solver.weights": "--weights", "solver.timeout": "--solver-timeout"} {
+			if strings.Contains(err.Error(), field+": ") && changed(strings.TrimPrefix(flag, "--")) {
+				return nil, fmt.Errorf("%s: %w", flag, err)
+			}
+		}
+		if f.configFile != "" {
+			return nil, fmt.Errorf("--config %s: %w", f.configFile, err)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// fromCluster reports whether the garden cluster, not files, is the input.
+func (f *planFlags) fromCluster(c *config.SeedPlanConfiguration) (bool, error) {
+	cluster := f.inCluster || c.Client.Kubeconfig != ""
+	if cluster && len(f.landscape) > 0 {
+		return false, errors.New("--landscape and a cluster (--kubeconfig, --cluster, clientConnection.kubeconfig) exclude each other")
+	}
+	return cluster, nil
+}
+
+// restConfig is the client configuration of the garden cluster.
+func restConfig(c *config.SeedPlanConfiguration) (*rest.Config, error) {
+	return ingest.RESTConfig(ingest.ClientOptions{
+		Kubeconfig: c.Client.Kubeconfig, QPS: c.Client.QPS, Burst: c.Client.Burst, UserAgent: "seedplan",
+	})
+}
+
+// plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
+func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
+	ctx := cmd.Context()
+	c, err := f.configuration(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("--solver: %w", err)
+		return nil, err
+	}
+	opts, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	s, weights, err := c.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := f.fromCluster(c)
+	if err != nil {
+		return nil, err
 	}
 	var landscape *ingest.Landscape
-	if len(f.landscape) == 0 {
+	switch {
+	case cluster:
+		var cfg *rest.Config
+		if cfg, err = restConfig(c); err != nil {
+			return nil, err
+		}
+		var reader client.Client
+		if reader, err = ingest.NewClient(cfg); err != nil {
+			return nil, err
+		}
+		landscape, err = ingest.LoadCluster(ctx, reader, ingest.ListPageSize)
+	case len(f.landscape) == 0:
 		landscape, err = ingest.LoadFS(examples.Landscape, examples.LandscapeDir)
-	} else {
+	default:
 		landscape, err = ingest.LoadPaths(f.landscape)
 	}
 	if err != nil {
@@ -97,35 +187,123 @@ func (f *planFlags) plan(ctx context.Context) (*solver.Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
 	}
-	opts := model.Options{Strategy: strategy, SchedulerName: f.schedulerName, StrictNetworks: f.strictNetworks}
-	return solver.PlanWindow(ctx, snap, opts, snap.Pending(f.schedulerName), s, weights)
+	return solver.PlanWindow(ctx, snap, opts, snap.Pending(opts.SchedulerName), s, weights)
 }
 
 func newScheduleCommand() *cobra.Command {
 	var (
-		flags  planFlags
-		output string
+		flags       planFlags
+		output      string
+		dryRun      bool
+		pushgateway string
 	)
 	cmd := &cobra.Command{
 		Use:   "schedule",
-		Short: "Plan where every pending shoot goes and print the plan",
+		Short: "Plan where every pending shoot goes; in a cluster, bind them (the batch job)",
 		Long: "schedule reads a landscape (Seeds, Shoots, CloudProfiles, NamespacedCloudProfiles, Projects and region-config " +
 			"ConfigMaps, as `kubectl get -o yaml` prints them), places every pending shoot and prints the plan. " +
-			"Without --landscape it plans the embedded example landscape.",
+			"Without --landscape it plans the embedded example landscape. With --kubeconfig or --cluster it reads the garden " +
+			"cluster instead and binds every placement through the Shoot binding subresource (unless --dry-run), writes " +
+			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !slices.Contains(bind.Formats, output) {
 				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.Formats, ", "))
 			}
-			outcome, err := flags.plan(cmd.Context())
+			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
 			}
-			return bind.NewReport(outcome).Print(cmd.OutOrStdout(), output)
+			cluster, err := flags.fromCluster(c)
+			if err != nil {
+				return err
+			}
+			if !cluster {
+				if dryRun || pushgateway != "" {
+					return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
+				}
+				outcome, err := flags.plan(cmd)
+				if err != nil {
+					return err
+				}
+				return bind.NewReport(outcome).Print(cmd.OutOrStdout(), output)
+			}
+			if cmd.Flags().Changed("pushgateway") {
+				c.Metrics.Pushgateway = pushgateway
+			}
+			report, err := scheduleCluster(cmd.Context(), c, dryRun)
+			if report != nil {
+				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil && err == nil {
+					err = printErr
+				}
+			}
+			return err
 		},
 	}
 	flags.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.Formats, ", "))
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
+	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL")
+	return cmd
+}
+
+// scheduleCluster is the batch job against a garden cluster.
+func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*bind.Report, error) {
+	cfg, err := restConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	garden, err := ingest.NewClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	s, weights, err := c.NewSolver()
+	if err != nil {
+		return nil, err
+	}
+	instance, _ := os.Hostname()
+	metrics := bind.NewMetrics(false)
+	scheduler := &cluster.Scheduler{
+		Reader: garden, PageSize: ingest.ListPageSize,
+		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance},
+		Metrics: metrics, Options: opts, Solver: s, Weights: weights, DryRun: dryRun,
+	}
+	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
+	if c.Metrics.Pushgateway != "" && !dryRun {
+		if pushErr := metrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job); pushErr != nil {
+			err = errors.Join(err, pushErr)
+		}
+	}
+	return report, err
+}
+
+func newRunCommand() *cobra.Command {
+	var flags planFlags
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Loop mode: plan and bind windows of pending shoots as they come, with leader election, /healthz and /metrics",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			if len(flags.landscape) > 0 {
+				return errors.New("run works on a garden cluster only, not on --landscape files")
+			}
+			cfg, err := restConfig(c)
+			if err != nil {
+				return err
+			}
+			instance, _ := os.Hostname()
+			return (&cluster.Loop{Config: c, REST: cfg, Identity: instance}).Run(cmd.Context())
+		},
+	}
+	flags.register(cmd)
 	return cmd
 }
 
@@ -139,7 +317,7 @@ func newExplainCommand() *cobra.Command {
 			if !strings.Contains(args[0], "/") {
 				return errors.New("the shoot must be given as NAMESPACE/NAME")
 			}
-			outcome, err := flags.plan(cmd.Context())
+			outcome, err := flags.plan(cmd)
 			if err != nil {
 				return err
 			}

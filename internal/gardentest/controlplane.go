@@ -54,8 +54,8 @@ type ControlPlane struct {
 	// Config is an admin (system:masters) client configuration of kube-apiserver; Gardener's API is served
 	// through it.
 	Config *rest.Config
-	// Client is an admin client with seedplan's scheme.
-	Client client.Client
+	// Client is an admin client with seedplan's scheme (and Gardener's security API).
+	Client client.WithWatch
 	// Binaries is the directory of the component binaries (the Pushgateway is there too).
 	Binaries string
 
@@ -113,7 +113,7 @@ func Start(ctx context.Context) (*ControlPlane, error) {
 	if err := securityv1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	if cp.Client, err = client.New(cp.Config, client.Options{Scheme: scheme}); err != nil {
+	if cp.Client, err = client.NewWithWatch(cp.Config, client.Options{Scheme: scheme}); err != nil {
 		return nil, err
 	}
 	if err := cp.startGardenerAPIServer(ctx, certs); err != nil {

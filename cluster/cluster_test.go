@@ -1,0 +1,397 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+var garden gardentest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	garden.Stop()
+	os.Exit(code)
+}
+
+// landscape creates, for one test, a cloud profile with regions of the test's own (seeds of other tests are never
+// candidates), seeds with the given allocatable shoots spread over them, a project and pending shoots.
+func landscape(t testing.TB, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
+	t.Helper()
+	ctx := context.Background()
+	regions := []string{name + "-1", name + "-2"}
+	zones := map[string][]string{}
+	for _, r := range regions {
+		zones[r] = []string{r + "a"}
+	}
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", zones)); err != nil {
+		t.Fatal(err)
+	}
+	for i, allocatable := range seeds {
+		region := regions[i%len(regions)]
+		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a"), allocatable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	createShoots(t, cp, *project.Spec.Namespace, name, 0, shoots)
+	return *project.Spec.Namespace
+}
+
+// createShoots creates shoots from..to-1 of the test, alternating between its regions, concurrently. Their
+// spec.schedulerName is the test's name, so that only the test's scheduler places them.
+func createShoots(t testing.TB, cp *gardentest.ControlPlane, namespace, name string, from, to int) {
+	t.Helper()
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	next := make(chan int)
+	for range 8 {
+		wg.Go(func() {
+			for i := range next {
+				region := fmt.Sprintf("%s-%d", name, 1+i%2)
+				shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
+				shoot.Spec.SchedulerName = &name // the test's own scheduler: tests share the garden
+				if err := cp.Create(context.Background(), shoot); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := from; i < to; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("creating shoots: %v (and %d more)", errs[0], len(errs)-1)
+	}
+}
+
+// snapshot reads everything from the API server.
+func snapshot(t testing.TB, c client.Client) *model.Snapshot {
+	t.Helper()
+	l, err := ingest.LoadCluster(context.Background(), c, ingest.ListPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := model.NewSnapshot(l.Objects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// verifyBindings is the independent check: it lists everything after the fact and verifies, against the
+// landscape as it was before, every binding made meanwhile of the namespace's shoots — every predicate and every
+// seed's capacity — with model.Verify. It returns the number of shoots bound.
+func verifyBindings(t testing.TB, c client.Client, before *model.Snapshot, namespace string) int {
+	t.Helper()
+	after := snapshot(t, c)
+	plan := &model.Plan{}
+	opts := model.Options{SchedulerName: schedulerOf(namespace)}
+	for _, shoot := range before.Pending(opts.SchedulerName) {
+		if shoot.Namespace != namespace {
+			continue
+		}
+		now := after.Shoot(shoot.Namespace + "/" + shoot.Name)
+		if now != nil && now.Spec.SeedName != nil {
+			plan.Placements = append(plan.Placements, model.Placement{Shoot: shoot.Namespace + "/" + shoot.Name, Seed: *now.Spec.SeedName})
+		}
+	}
+	if err := model.Verify(before, opts, plan); err != nil {
+		t.Fatalf("bindings found afterwards violate the landscape's constraints: %v", err)
+	}
+	return len(plan.Placements)
+}
+
+// schedulerOf is the scheduler name of a test's shoots: the test's name, its namespace without "garden-".
+func schedulerOf(namespace string) string { return strings.TrimPrefix(namespace, "garden-") }
+
+func newScheduler(t testing.TB, c client.Client, namespace string, dryRun bool) *cluster.Scheduler {
+	t.Helper()
+	s, err := solver.New(solver.Config{Name: "lp", Timeout: 10 * time.Second, Weights: solver.DefaultWeights()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cluster.Scheduler{
+		Reader: c, PageSize: ingest.ListPageSize,
+		Binder:  &bind.Binder{Client: c, Concurrency: 8, Instance: "test"},
+		Metrics: bind.NewMetrics(false), Solver: s, Weights: solver.DefaultWeights(), DryRun: dryRun,
+		Options: model.Options{SchedulerName: schedulerOf(namespace)},
+	}
+}
+
+// The schedule job binds every shoot it can place and nothing beyond capacity; the independent check agrees.
+func TestJobBindsPendingShoots(t *testing.T) {
+	cp := garden.Get(t)
+	// Seeds 0 and 2 in region 1 (8 slots for its 7 shoots), seed 1 in region 2 (4 slots for 7 shoots).
+	namespace := landscape(t, cp, "job", []int64{4, 4, 4}, 14)
+	before := snapshot(t, cp.Client)
+	report, err := newScheduler(t, cp.Client, namespace, false).RunJob(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.Bindings[bind.Bound] != 11 || len(report.Unschedulable) != 3 {
+		t.Fatalf("bindings %v, unschedulable %d; want 11 bound, 3 unschedulable", report.Bindings, len(report.Unschedulable))
+	}
+	if n := verifyBindings(t, cp.Client, before, namespace); n != 11 {
+		t.Fatalf("%d shoots bound afterwards, want 11", n)
+	}
+	// Running again binds nothing more and changes no binding.
+	report, err = newScheduler(t, cp.Client, namespace, false).RunJob(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.Bindings[bind.Bound] != 0 {
+		t.Fatalf("second run bound %d shoots, want 0", report.Bindings[bind.Bound])
+	}
+}
+
+// --dry-run reads and plans but writes nothing: every object keeps its resourceVersion, no event is written.
+func TestJobDryRunWritesNothing(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := landscape(t, cp, "dryrun", []int64{2}, 4)
+	versions := func() map[string]string {
+		out := map[string]string{}
+		var shoots gardencorev1beta1.ShootList
+		var seeds gardencorev1beta1.SeedList
+		if err := cp.Client.List(ctx, &shoots, client.InNamespace(namespace)); err != nil {
+			t.Fatal(err)
+		}
+		if err := cp.Client.List(ctx, &seeds); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range shoots.Items {
+			out["shoot "+s.Name] = s.ResourceVersion
+		}
+		for _, s := range seeds.Items {
+			out["seed "+s.Name] = s.ResourceVersion
+		}
+		return out
+	}
+	before := versions()
+	report, err := newScheduler(t, cp.Client, namespace, true).RunJob(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.Bindings != nil || len(report.Placements) == 0 {
+		t.Fatalf("dry run: %d placements planned, bindings %v; want a plan and no bindings", len(report.Placements), report.Bindings)
+	}
+	after := versions()
+	for key, version := range before {
+		if after[key] != version {
+			t.Errorf("%s: resourceVersion %s → %s during a dry run", key, version, after[key])
+		}
+	}
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	if len(events.Items) != 0 {
+		t.Fatalf("dry run wrote %d events", len(events.Items))
+	}
+}
+
+// A second writer changes a shoot at the moment seedplan binds it: the binding meets a conflict, and the job's
+// next window (which reads the shoot afresh) binds it.
+func TestJobRetriesConflictInNextWindow(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := landscape(t, cp, "conflict", []int64{10, 10}, 3)
+	before := snapshot(t, cp.Client)
+	var once sync.Once
+	writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
+		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			if subResource == "binding" && obj.GetName() == "shoot-1" {
+				once.Do(func() {
+					shoot := &gardencorev1beta1.Shoot{}
+					if err := c.Get(ctx, client.ObjectKeyFromObject(obj), shoot); err != nil {
+						t.Error(err)
+						return
+					}
+					metav1.SetMetaDataLabel(&shoot.ObjectMeta, "changed-by", "someone-else")
+					if err := c.Update(ctx, shoot); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			return c.SubResource(subResource).Update(ctx, obj, opts...)
+		},
+	})
+	report, err := newScheduler(t, writer, namespace, false).RunJob(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.Bindings[bind.Conflict] != 1 || report.Bindings[bind.Bound] != 3 || report.Rounds != 2 {
+		t.Fatalf("bindings %v in %d rounds; want 1 conflict, then all 3 bound in 2 rounds", report.Bindings, report.Rounds)
+	}
+	if n := verifyBindings(t, cp.Client, before, namespace); n != 3 {
+		t.Fatalf("%d shoots bound, want 3", n)
+	}
+}
+
+// Two run loops with leader election: only the leader binds; when it stops (releasing the Lease), the other takes
+// over and binds what comes next. Every shoot is bound exactly once.
+func TestLoopLeaderElection(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := landscape(t, cp, "loop", []int64{100, 100}, 6)
+
+	type instance struct {
+		name    string
+		cancel  context.CancelFunc
+		done    chan error
+		address string
+	}
+	start := func(name string) *instance {
+		c := config.Default()
+		c.SchedulerName = "loop"
+		c.Window.MaxWait = metav1.Duration{Duration: 200 * time.Millisecond}
+		c.LeaderElection.LeaseDuration = metav1.Duration{Duration: 4 * time.Second}
+		c.LeaderElection.RenewDeadline = metav1.Duration{Duration: 3 * time.Second}
+		c.LeaderElection.RetryPeriod = metav1.Duration{Duration: 500 * time.Millisecond}
+		listener, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		in := &instance{name: name, cancel: cancel, done: make(chan error, 1), address: listener.Addr().String()}
+		go func() {
+			in.done <- (&cluster.Loop{Config: c, REST: cp.Config, Identity: name, Listener: listener}).Run(runCtx)
+		}()
+		return in
+	}
+	first := start("replica-a")
+	waitFor(t, 60*time.Second, "the first replica binds the pending shoots", func() bool {
+		return boundCount(t, cp.Client, namespace) == 6
+	})
+	second := start("replica-b")
+	defer second.cancel()
+	waitFor(t, 10*time.Second, "the standby replica serves /healthz", func() bool {
+		return strings.Contains(get(second.address, "/healthz"), "ok")
+	})
+	if leader := get(first.address, "/metrics"); !strings.Contains(leader, "seedplan_leader 1") || !strings.Contains(leader, `seedplan_bindings_total{result="bound"} 6`) {
+		t.Fatalf("first replica's metrics do not show it leading with 6 bindings:\n%s", grep(leader, "seedplan_leader", "seedplan_bindings_total"))
+	}
+	if standby := get(second.address, "/metrics"); !strings.Contains(standby, "seedplan_leader 0") {
+		t.Fatalf("second replica's metrics do not show it standing by:\n%s", grep(standby, "seedplan_leader"))
+	}
+
+	// More shoots while both run: the leader binds them, the standby nothing.
+	createShoots(t, cp, namespace, "loop", 6, 10)
+	waitFor(t, 60*time.Second, "the leader binds the new shoots", func() bool { return boundCount(t, cp.Client, namespace) == 10 })
+
+	first.cancel()
+	if err := <-first.done; err != nil {
+		t.Fatalf("first replica: %v", err)
+	}
+	createShoots(t, cp, namespace, "loop", 10, 14)
+	waitFor(t, 60*time.Second, "the second replica takes over and binds", func() bool { return boundCount(t, cp.Client, namespace) == 14 })
+
+	// Who bound what, from the events: the first replica shoot-0..9, the second shoot-10..13, each shoot once.
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	boundBy := map[string][]string{}
+	for _, e := range events.Items {
+		if e.Reason == bind.ReasonSchedulingSuccessful {
+			boundBy[e.Regarding.Name] = append(boundBy[e.Regarding.Name], e.ReportingInstance)
+		}
+	}
+	for i := range 14 {
+		name := fmt.Sprintf("shoot-%d", i)
+		want := "replica-a"
+		if i >= 10 {
+			want = "replica-b"
+		}
+		if got := boundBy[name]; len(got) != 1 || got[0] != want {
+			t.Errorf("%s bound by %v, want once by %s", name, got, want)
+		}
+	}
+	second.cancel()
+	if err := <-second.done; err != nil {
+		t.Fatalf("second replica: %v", err)
+	}
+}
+
+func boundCount(t testing.TB, c client.Client, namespace string) int {
+	t.Helper()
+	var shoots gardencorev1beta1.ShootList
+	if err := c.List(context.Background(), &shoots, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range shoots.Items {
+		if s.Spec.SeedName != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func waitFor(t testing.TB, timeout time.Duration, what string, condition func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !condition() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting until %s", timeout, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func get(address, path string) string {
+	res, err := http.Get("http://" + address + path)
+	if err != nil {
+		return err.Error()
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return string(body)
+}
+
+func grep(text string, prefixes ...string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		for _, p := range prefixes {
+			if strings.HasPrefix(line, p) {
+				out = append(out, line)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}

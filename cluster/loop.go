@@ -1,0 +1,386 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+)
+
+// Loop is the run mode: informers keep the landscape; a window closes after MaxShoots pending shoots or MaxWait
+// since the first of them, whichever comes first, and is planned and bound while this replica holds the leader
+// Lease. /healthz, /readyz and /metrics are served by every replica, leading or not.
+type Loop struct {
+	Config   *config.SeedPlanConfiguration
+	REST     *rest.Config
+	Identity string
+	// Listener, when set, serves /healthz and /metrics instead of Config.Server.BindAddress (tests).
+	Listener net.Listener
+}
+
+// Run runs the loop until ctx ends (graceful: the current window finishes binding what it started, the Lease is
+// released) or leadership is lost (an error: the process must exit).
+func (l *Loop) Run(ctx context.Context) error {
+	c := l.Config
+	opts, err := c.Options()
+	if err != nil {
+		return err
+	}
+	solve, weights, err := c.NewSolver()
+	if err != nil {
+		return err
+	}
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		return err
+	}
+	le := c.LeaderElection
+	mgr, err := manager.New(l.REST, manager.Options{
+		Scheme: scheme,
+		Logger: logr.FromSlogHandler(slog.Default().Handler()),
+		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
+			// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
+			&corev1.ConfigMap{}: {
+				Namespaces: map[string]cache.Config{v1beta1constants.GardenNamespace: {}},
+				Label: labels.SelectorFromSet(labels.Set{
+					v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig,
+				}),
+			},
+		}},
+		LeaderElection:                *le.LeaderElect,
+		LeaderElectionID:              le.ResourceName,
+		LeaderElectionNamespace:       le.ResourceNamespace,
+		LeaderElectionReleaseOnCancel: true,
+		LeaseDuration:                 &le.LeaseDuration.Duration,
+		RenewDeadline:                 &le.RenewDeadline.Duration,
+		RetryPeriod:                   &le.RetryPeriod.Duration,
+		Metrics:                       metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress:        "0",
+		BaseContext:                   func() context.Context { return ctx },
+	})
+	if err != nil {
+		return fmt.Errorf("creating the manager: %w", err)
+	}
+	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", opts.SchedulerName,
+		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
+
+	metrics := bind.NewMetrics(true)
+	windows := &windowLoop{
+		scheduler: &Scheduler{
+			Reader: mgr.GetCache(),
+			Binder: &bind.Binder{
+				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(),
+				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
+			},
+			Metrics: metrics, Options: opts, Solver: solve, Weights: weights,
+		},
+		cache:     mgr.GetCache(),
+		maxShoots: c.Window.MaxShoots,
+		maxWait:   c.Window.MaxWait.Duration,
+		metrics:   metrics,
+		nudge:     make(chan struct{}, 1),
+		retries:   map[types.NamespacedName]*retryState{},
+		bound:     map[types.NamespacedName]boundShoot{},
+		firstSeen: map[types.NamespacedName]time.Time{},
+	}
+	if err := mgr.Add(windows); err != nil {
+		return err
+	}
+	server := &healthServer{cache: mgr.GetCache(), metrics: metrics, address: c.Server.BindAddress, listener: l.Listener}
+	if err := mgr.Add(server); err != nil {
+		return err
+	}
+	if err := mgr.Start(ctx); err != nil {
+		return fmt.Errorf("run loop: %w", err)
+	}
+	return nil
+}
+
+// retryState is the backoff of a shoot a window could not place, as the gardener-scheduler's per-item rate
+// limiter does it: 5 ms · 2^failures, at most 1000 s; a change of the shoot's spec makes it due at once.
+type retryState struct {
+	generation int64
+	failures   int
+	notBefore  time.Time
+}
+
+// boundShoot is a shoot this loop bound that the cache may not show as bound yet.
+type boundShoot struct {
+	uid  types.UID
+	seed string
+}
+
+// windowLoop closes, plans and binds windows; it runs only on the leader.
+type windowLoop struct {
+	scheduler *Scheduler
+	cache     cache.Cache
+	maxShoots int
+	maxWait   time.Duration
+	metrics   *bind.Metrics
+	nudge     chan struct{}
+
+	// Owned by the loop's goroutine.
+	retries   map[types.NamespacedName]*retryState
+	bound     map[types.NamespacedName]boundShoot
+	firstSeen map[types.NamespacedName]time.Time
+}
+
+// NeedLeaderElection makes the window loop run only on the leader.
+func (w *windowLoop) NeedLeaderElection() bool { return true }
+
+func (w *windowLoop) Start(ctx context.Context) error {
+	w.metrics.SetLeader(true)
+	defer w.metrics.SetLeader(false)
+	for _, obj := range []client.Object{
+		&gardencorev1beta1.Seed{}, &gardencorev1beta1.CloudProfile{}, &gardencorev1beta1.NamespacedCloudProfile{},
+		&gardencorev1beta1.Project{}, &corev1.ConfigMap{},
+	} {
+		if _, err := w.cache.GetInformer(ctx, obj); err != nil {
+			return fmt.Errorf("starting the informer of %T: %w", obj, err)
+		}
+	}
+	informer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Shoot{})
+	if err != nil {
+		return fmt.Errorf("starting the shoot informer: %w", err)
+	}
+	poke := func() {
+		select {
+		case w.nudge <- struct{}{}:
+		default:
+		}
+	}
+	registration, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) { poke() },
+		UpdateFunc: func(oldObj, newObj any) {
+			// As the gardener-scheduler's predicate: only spec changes matter.
+			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
+			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
+			if !ok1 || !ok2 || !equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
+				poke()
+			}
+		},
+		DeleteFunc: func(any) { poke() },
+	})
+	if err != nil {
+		return fmt.Errorf("watching shoots: %w", err)
+	}
+	defer func() { _ = informer.RemoveEventHandler(registration) }()
+	slog.InfoContext(ctx, "Leading: windows are planned and bound here")
+
+	tick := time.NewTicker(min(w.maxWait/4+time.Millisecond, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			slog.InfoContext(ctx, "Run loop stopping")
+			return nil
+		case <-w.nudge:
+		case <-tick.C:
+		}
+		due, oldest, err := w.due(ctx, time.Now())
+		if err != nil {
+			slog.ErrorContext(ctx, "Listing pending shoots", "error", err)
+			continue
+		}
+		if len(due) == 0 || (len(due) < w.maxShoots && time.Since(oldest) < w.maxWait) {
+			continue
+		}
+		if err := w.window(ctx, due); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			slog.ErrorContext(ctx, "Window failed; its shoots stay pending", "error", err)
+		}
+	}
+}
+
+// due returns the pending shoots a window should take now, and when the oldest of them was first seen pending.
+func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.NamespacedName]bool, time.Time, error) {
+	var shoots gardencorev1beta1.ShootList
+	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, time.Time{}, err
+	}
+	due := map[types.NamespacedName]bool{}
+	seen := map[types.NamespacedName]bool{}
+	var oldest time.Time
+	for i := range shoots.Items {
+		shoot := &shoots.Items[i]
+		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
+		seen[key] = true
+		if b, ok := w.bound[key]; ok {
+			if shoot.Spec.SeedName == nil && shoot.UID == b.uid {
+				continue // bound by us; the cache has not caught up
+			}
+			delete(w.bound, key)
+		}
+		if !model.IsPending(shoot, w.scheduler.Options.WithDefaults().SchedulerName) {
+			delete(w.retries, key)
+			delete(w.firstSeen, key)
+			continue
+		}
+		if r, ok := w.retries[key]; ok && r.generation == shoot.Generation && now.Before(r.notBefore) {
+			continue
+		}
+		first, ok := w.firstSeen[key]
+		if !ok {
+			first = now
+			w.firstSeen[key] = now
+		}
+		if oldest.IsZero() || first.Before(oldest) {
+			oldest = first
+		}
+		due[key] = true
+	}
+	for key := range w.retries {
+		if !seen[key] {
+			delete(w.retries, key)
+		}
+	}
+	for key := range w.firstSeen {
+		if !seen[key] {
+			delete(w.firstSeen, key)
+		}
+	}
+	for key := range w.bound {
+		if !seen[key] {
+			delete(w.bound, key)
+		}
+	}
+	return due, oldest, nil
+}
+
+// window plans and binds the due shoots, then updates the backoff of those left pending.
+func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bool) error {
+	bound := make(map[string]string, len(w.bound))
+	for key, b := range w.bound {
+		bound[key.String()] = b.seed
+	}
+	generations := map[types.NamespacedName]int64{}
+	uids := map[types.NamespacedName]types.UID{}
+	result, err := w.scheduler.Window(ctx, func(shoot *gardencorev1beta1.Shoot) bool {
+		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
+		if due[key] {
+			generations[key], uids[key] = shoot.Generation, shoot.UID
+			return true
+		}
+		return false
+	}, bound)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	failed := func(key types.NamespacedName) {
+		r := w.retries[key]
+		if r == nil || r.generation != generations[key] {
+			r = &retryState{generation: generations[key]}
+			w.retries[key] = r
+		}
+		r.failures++
+		r.notBefore = now.Add(retryDelay(r.failures))
+	}
+	for _, u := range result.Report.Unschedulable {
+		failed(parseKey(u.Shoot))
+	}
+	for _, r := range result.Results {
+		key := parseKey(r.Shoot)
+		switch {
+		case r.Result == bind.Bound:
+			w.bound[key] = boundShoot{uid: uids[key], seed: r.Seed}
+			delete(w.retries, key)
+			delete(w.firstSeen, key)
+		case r.Retry():
+			failed(key)
+		default:
+			delete(w.retries, key)
+			delete(w.firstSeen, key)
+		}
+	}
+	return nil
+}
+
+// retryDelay is the gardener-scheduler's per-item backoff: 5 ms · 2^(failures-1), capped at 1000 s.
+func retryDelay(failures int) time.Duration {
+	const base, ceiling = 5 * time.Millisecond, 1000 * time.Second
+	if failures > 20 {
+		return ceiling
+	}
+	return min(base<<(failures-1), ceiling)
+}
+
+// parseKey splits a plan's namespace/name.
+func parseKey(shoot string) types.NamespacedName {
+	namespace, name, _ := strings.Cut(shoot, "/")
+	return types.NamespacedName{Namespace: namespace, Name: name}
+}
+
+// healthServer serves /healthz, /readyz (informers synced) and /metrics on every replica.
+type healthServer struct {
+	cache    cache.Cache
+	metrics  *bind.Metrics
+	address  string
+	listener net.Listener
+}
+
+// NeedLeaderElection is false: standby replicas report health and metrics too.
+func (h *healthServer) NeedLeaderElection() bool { return false }
+
+func (h *healthServer) Start(ctx context.Context) error {
+	var synced atomic.Bool
+	go func() { synced.Store(h.cache.WaitForCacheSync(ctx)) }()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !synced.Load() {
+			http.Error(w, "informers not synced", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(h.metrics.Registry, promhttp.HandlerOpts{}))
+	server := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	listener := h.listener
+	if listener == nil {
+		var err error
+		if listener, err = net.Listen("tcp", h.address); err != nil {
+			return fmt.Errorf("serving /healthz and /metrics: %w", err)
+		}
+	}
+	errs := make(chan error, 1)
+	go func() { errs <- server.Serve(listener) }()
+	select {
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		return server.Shutdown(shutdown)
+	case err := <-errs:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}

@@ -1,0 +1,157 @@
+// Package cluster runs seedplan against a garden cluster: the schedule job (one window of everything pending,
+// then exit) and the run loop (windows from informers, leader election, /healthz and /metrics). It wires ingest,
+// model, solver and bind together and holds no scheduling logic of its own.
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Scheduler plans and binds windows of pending shoots read from a garden cluster.
+type Scheduler struct {
+	// Reader reads the landscape: the API server (schedule job) or an informer cache (run loop).
+	Reader client.Reader
+	// PageSize is the list page size for Reader (0 for a cache).
+	PageSize int64
+	Binder   *bind.Binder
+	// Metrics, when set, record every window and binding.
+	Metrics *bind.Metrics
+	Options model.Options
+	Solver  solver.Solver
+	Weights solver.Weights
+	// DryRun plans without writing anything.
+	DryRun bool
+}
+
+// WindowResult is one window: its plan and what became of each placement.
+type WindowResult struct {
+	Report  *bind.Report
+	Results []bind.Result
+}
+
+// Retries counts the shoots of the window that are still pending and belong into the next one.
+func (w *WindowResult) Retries() int {
+	n := 0
+	for _, r := range w.Results {
+		if r.Retry() {
+			n++
+		}
+	}
+	return n
+}
+
+// Window reads the landscape, plans the pending shoots that include admits (all when include is nil), verifies
+// the plan and, unless DryRun, binds it. bound holds shoots bound by earlier windows that the reader may not show
+// as bound yet (a cache lags behind its own writes): they count as bound to the given seed.
+func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*WindowResult, error) {
+	start := time.Now()
+	opts := s.Options.WithDefaults()
+	landscape, err := ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+	if err != nil {
+		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
+	}
+	// The snapshot defaults its objects in place; a binding must carry the objects as read.
+	read := map[string]*gardencorev1beta1.Shoot{}
+	for _, shoot := range landscape.Objects.Shoots {
+		key := shoot.Namespace + "/" + shoot.Name
+		if seed, ok := bound[key]; ok && shoot.Spec.SeedName == nil {
+			shoot.Spec.SeedName = &seed
+		}
+		if model.IsPending(shoot, opts.SchedulerName) && (include == nil || include(shoot)) {
+			read[key] = shoot.DeepCopy()
+		}
+	}
+	snap, err := model.NewSnapshot(landscape.Objects)
+	if err != nil {
+		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
+	}
+	var pending []*gardencorev1beta1.Shoot
+	for _, shoot := range snap.Pending(opts.SchedulerName) {
+		if _, ok := read[shoot.Namespace+"/"+shoot.Name]; ok {
+			pending = append(pending, shoot)
+		}
+	}
+	outcome, err := solver.PlanWindow(ctx, snap, opts, pending, s.Solver, s.Weights)
+	if err != nil {
+		return nil, err
+	}
+	report := bind.NewReport(outcome)
+	report.Window.Seconds.Total = time.Since(start).Seconds()
+	if s.Metrics != nil {
+		s.Metrics.ObserveWindow(report)
+	}
+	result := &WindowResult{Report: report}
+	if s.DryRun || len(pending) == 0 {
+		return result, nil
+	}
+
+	bindStart := time.Now()
+	result.Results, err = s.Binder.Apply(ctx, read, outcome.Plan)
+	if s.Metrics != nil {
+		s.Metrics.ObserveBindings(result.Results, time.Since(bindStart).Seconds())
+	}
+	report.Bindings = bind.Summarize(result.Results)
+	slog.InfoContext(ctx, "Window applied", "pending", len(pending), "placed", len(outcome.Plan.Placements),
+		"unschedulable", len(outcome.Plan.Unschedulable), "solver", outcome.Solver, "fallback", outcome.Fallback,
+		"bindings", report.Bindings, "seconds", time.Since(start).Seconds())
+	return result, err
+}
+
+// RunJob is the schedule job: a window of everything pending, bound; shoots whose binding met a conflict (or
+// was refused) and that are still pending go into another window, at most rounds windows in all. It returns
+// the first window's report (with the bindings of every round) and an error only for real errors: a failed
+// read or plan, or bindings that failed on the API in the last round. Unschedulable shoots are not errors.
+func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*bind.Report, error) {
+	var (
+		first *bind.Report
+		retry func(*gardencorev1beta1.Shoot) bool // nil: every pending shoot
+	)
+	for round := 1; ; round++ {
+		w, err := s.Window(ctx, retry, nil)
+		if err != nil {
+			return first, err
+		}
+		if first == nil {
+			first = w.Report
+			if !s.DryRun {
+				first.Rounds = 1
+			}
+		} else {
+			for result, n := range w.Report.Bindings {
+				first.Bindings[result] += n
+			}
+			first.Rounds = round
+		}
+		retries := w.Retries()
+		if s.DryRun || retries == 0 {
+			return first, nil
+		}
+		if round >= rounds {
+			failed := bind.Summarize(w.Results)[bind.Failed]
+			if failed > 0 {
+				return first, fmt.Errorf("%d binding(s) failed on the API in the last of %d rounds; those shoots stay pending for the next run", failed, rounds)
+			}
+			slog.WarnContext(ctx, "Shoots still pending after the last round; the next run picks them up", "shoots", retries, "rounds", rounds)
+			return first, nil
+		}
+		again := map[string]bool{}
+		for _, r := range w.Results {
+			if r.Retry() {
+				again[r.Shoot] = true
+			}
+		}
+		retry = func(shoot *gardencorev1beta1.Shoot) bool { return again[shoot.Namespace+"/"+shoot.Name] }
+		slog.InfoContext(ctx, "Planning again the shoots that changed or were refused", "shoots", retries, "round", round+1)
+	}
+}
