@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench fuzz
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster fuzz control-plane
 
 all: build
 
@@ -27,8 +27,15 @@ vet:
 	$(GO) vet ./...
 	cd $(CONFORMANCE) && $(GO) vet ./...
 
-test-unit:
-	$(GO) test -count=1 ./...
+# Unit, property and fuzz-seed tests, and the integration tests of ingest, bind, cluster and the CLI against a
+# real garden API (etcd, kube-apiserver, gardener-apiserver) and Pushgateway, built once by
+# hack/build-control-plane.sh (~15 min on a fresh machine, cached in ~/.cache/seedplan afterwards).
+test-unit: control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
+
+# Builds (first time only) the control-plane binaries the integration tests run.
+control-plane:
+	@hack/build-control-plane.sh >/dev/null
 
 test-conformance:
 	cd $(CONFORMANCE) && $(GO) test -count=1 -timeout 40m -v ./... 2>&1 | grep -v '^=== ' 
@@ -62,3 +69,4 @@ fuzz: deps
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseRegionDistances$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzNetworksIntersect$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzLevenshteinDistance$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)

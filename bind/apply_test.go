@@ -28,30 +28,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// landscape creates, for one test, a cloud profile with a region of the test's own (so seeds of other tests are
-// never candidates), seeds with the given allocatable shoots, a project and pending shoots.
+// landscape creates the test's own garden (gardentest.ControlPlane.Landscape) with default-scheduler shoots.
 func landscape(t *testing.T, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
 	t.Helper()
-	ctx := context.Background()
-	region := name + "-1"
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+	namespace, err := cp.Landscape(context.Background(), name, seeds, shoots, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for i, allocatable := range seeds {
-		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a"), allocatable); err != nil {
-			t.Fatal(err)
-		}
-	}
-	project := gardentest.Project(name)
-	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range shoots {
-		if err := cp.Create(ctx, gardentest.Shoot(*project.Spec.Namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return *project.Spec.Namespace
+	return namespace
 }
 
 // plan reads the cluster and plans the pending shoots of namespace; it returns the shoots as read and the plan.

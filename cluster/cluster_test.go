@@ -35,64 +35,21 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// landscape creates, for one test, a cloud profile with regions of the test's own (seeds of other tests are never
-// candidates), seeds with the given allocatable shoots spread over them, a project and pending shoots.
+// landscape creates the test's own garden (gardentest.ControlPlane.Landscape); its shoots are placed only by a
+// scheduler named like the test.
 func landscape(t testing.TB, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
 	t.Helper()
-	ctx := context.Background()
-	regions := []string{name + "-1", name + "-2"}
-	zones := map[string][]string{}
-	for _, r := range regions {
-		zones[r] = []string{r + "a"}
-	}
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", zones)); err != nil {
+	namespace, err := cp.Landscape(context.Background(), name, seeds, shoots, name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for i, allocatable := range seeds {
-		region := regions[i%len(regions)]
-		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a"), allocatable); err != nil {
-			t.Fatal(err)
-		}
-	}
-	project := gardentest.Project(name)
-	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
-		t.Fatal(err)
-	}
-	createShoots(t, cp, *project.Spec.Namespace, name, 0, shoots)
-	return *project.Spec.Namespace
+	return namespace
 }
 
-// createShoots creates shoots from..to-1 of the test, alternating between its regions, concurrently. Their
-// spec.schedulerName is the test's name, so that only the test's scheduler places them.
 func createShoots(t testing.TB, cp *gardentest.ControlPlane, namespace, name string, from, to int) {
 	t.Helper()
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-	)
-	next := make(chan int)
-	for range 8 {
-		wg.Go(func() {
-			for i := range next {
-				region := fmt.Sprintf("%s-%d", name, 1+i%2)
-				shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
-				shoot.Spec.SchedulerName = &name // the test's own scheduler: tests share the garden
-				if err := cp.Create(context.Background(), shoot); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for i := from; i < to; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if len(errs) > 0 {
-		t.Fatalf("creating shoots: %v (and %d more)", errs[0], len(errs)-1)
+	if err := cp.CreateShoots(context.Background(), namespace, name, from, to, name); err != nil {
+		t.Fatal(err)
 	}
 }
 

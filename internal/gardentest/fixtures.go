@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -192,4 +193,67 @@ func isReferenceError(err error) bool {
 	status, ok := err.(apierrors.APIStatus)
 	return ok && status.Status().Details != nil && len(status.Status().Details.Causes) > 0 &&
 		status.Status().Details.Causes[0].Type == metav1.CauseTypeFieldValueNotFound
+}
+
+// Landscape creates a test's own small garden: a cloud profile named name with regions name-1 and name-2 (so
+// seeds of other tests are never candidates), seeds name-seedI with the given allocatable shoots alternating
+// between the regions, project name (namespace garden-name) and shoots shoot-0..shoots-1 alternating between the
+// regions. schedulerName, when not empty, is the shoots' spec.schedulerName, so that only the test's scheduler
+// places them. It returns the project namespace.
+func (cp *ControlPlane) Landscape(ctx context.Context, name string, seeds []int64, shoots int, schedulerName string) (string, error) {
+	regions := []string{name + "-1", name + "-2"}
+	zones := map[string][]string{}
+	for _, r := range regions {
+		zones[r] = []string{r + "a"}
+	}
+	if err := cp.Client.Create(ctx, CloudProfile(name, "aws", zones)); err != nil {
+		return "", fmt.Errorf("creating cloud profile %s: %w", name, err)
+	}
+	for i, allocatable := range seeds {
+		region := regions[i%len(regions)]
+		if err := cp.CreateSeed(ctx, Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a"), allocatable); err != nil {
+			return "", err
+		}
+	}
+	project := Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		return "", err
+	}
+	return *project.Spec.Namespace, cp.CreateShoots(ctx, *project.Spec.Namespace, name, 0, shoots, schedulerName)
+}
+
+// CreateShoots creates shoots shoot-from..shoot-(to-1) of a Landscape, alternating between its regions,
+// concurrently.
+func (cp *ControlPlane) CreateShoots(ctx context.Context, namespace, name string, from, to int, schedulerName string) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	next := make(chan int)
+	for range 8 {
+		wg.Go(func() {
+			for i := range next {
+				region := fmt.Sprintf("%s-%d", name, 1+i%2)
+				shoot := Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
+				if schedulerName != "" {
+					shoot.Spec.SchedulerName = &schedulerName
+				}
+				if err := cp.Create(ctx, shoot); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := from; i < to; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if len(errs) > 0 {
+		return fmt.Errorf("creating %d of %d shoots failed; the first: %w", len(errs), to-from, errs[0])
+	}
+	return nil
 }

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/seedplan/seedplan/internal/gardentest"
+)
+
+var garden gardentest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	garden.Stop()
+	os.Exit(code)
+}
+
+// The batch job as an operator deploys it: the CLI with a kubeconfig of the seedplan ServiceAccount that
+// examples/deploy/rbac.yaml grants (and nothing more), a configuration file, and a real Pushgateway.
+func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	namespace, err := cp.Landscape(ctx, "cli", []int64{3, 3}, 8, "seedplan") // 3 + 3 slots, 4 + 4 shoots
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
+	pushgateway := startPushgateway(t, cp.Binaries)
+
+	configFile := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(configFile, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nschedulerName: seedplan\nmetrics:\n  job: seedplan-test\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// A dry run first: the plan, no bindings.
+	out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "-o", "json")
+	if err != nil {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+	var report struct {
+		Window struct {
+			Pending int `json:"pending"`
+		} `json:"window"`
+		Placements    []json.RawMessage `json:"placements"`
+		Unschedulable []json.RawMessage `json:"unschedulable"`
+		Bindings      map[string]int    `json:"bindings"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if report.Window.Pending != 8 || len(report.Placements) != 6 || report.Bindings != nil {
+		t.Fatalf("dry run: %d pending, %d placements, bindings %v; want 8, 6, none", report.Window.Pending, len(report.Placements), report.Bindings)
+	}
+
+	out, err = run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--pushgateway", pushgateway, "-o", "json")
+	if err != nil {
+		t.Fatalf("schedule: %v\n%s", err, out)
+	}
+	report.Bindings = nil
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if report.Bindings["bound"] != 6 || len(report.Unschedulable) != 2 {
+		t.Fatalf("bindings %v, %d unschedulable; want 6 bound, 2 unschedulable (not an error)", report.Bindings, len(report.Unschedulable))
+	}
+	metrics := httpGet(t, pushgateway+"/metrics")
+	for _, want := range []string{
+		`seedplan_bindings_total{instance="",job="seedplan-test",result="bound"} 6`,
+		`seedplan_windows_total{instance="",job="seedplan-test",solver="lp"} 1`,
+		`seedplan_unschedulable_shoots{instance="",job="seedplan-test",reason="Capacity"} 2`,
+		`seedplan_seed_utilization{instance="",job="seedplan-test",seed="cli-seed0"} 1`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("the Pushgateway lacks %s; it has:\n%s", want, grepLines(metrics, "seedplan_"))
+		}
+	}
+
+	// The run loop under the same RBAC: informers, the Lease, a binding.
+	if err := cp.CreateShoots(ctx, namespace, "cli", 8, 9, "seedplan"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.Landscape(ctx, "clirun", []int64{5}, 1, "seedplan"); err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		cmd := newRootCommand()
+		var buf bytes.Buffer
+		cmd.SetOut(&buf)
+		cmd.SetErr(&buf)
+		cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
+		done <- cmd.ExecuteContext(runCtx)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "-o", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, `"shoot": "garden-clirun/shoot-0"`) {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("the run loop did not bind garden-clirun/shoot-0 within a minute: %v", <-done)
+			}
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+}
+
+// applyManifests creates every object of a multi-document YAML file.
+func applyManifests(t *testing.T, cp *gardentest.ControlPlane, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
+		obj := &unstructured.Unstructured{}
+		if err := decoder.Decode(&obj.Object); err != nil {
+			if err == io.EOF {
+				return
+			}
+			t.Fatal(err)
+		}
+		if len(obj.Object) == 0 {
+			continue
+		}
+		if err := cp.Client.Create(context.Background(), obj); err != nil {
+			t.Fatalf("%s %s: %v", obj.GetKind(), obj.GetName(), err)
+		}
+	}
+}
+
+// serviceAccountKubeconfig writes a kubeconfig authenticating as the ServiceAccount with a bound token.
+func serviceAccountKubeconfig(t *testing.T, cp *gardentest.ControlPlane, namespace, name string) string {
+	t.Helper()
+	clientset, err := kubernetes.NewForConfig(cp.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiration := int64(3600)
+	token, err := clientset.CoreV1().ServiceAccounts(namespace).CreateToken(context.Background(), name,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiration}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := clientcmdapi.NewConfig()
+	config.Clusters["garden"] = &clientcmdapi.Cluster{Server: cp.Config.Host, CertificateAuthorityData: cp.Config.CAData}
+	config.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: token.Status.Token}
+	config.Contexts["garden"] = &clientcmdapi.Context{Cluster: "garden", AuthInfo: name}
+	config.CurrentContext = "garden"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*config, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startPushgateway runs the Pushgateway built by hack/build-control-plane.sh and returns its URL.
+func startPushgateway(t *testing.T, binaries string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	address := l.Addr().String()
+	_ = l.Close()
+	cmd := exec.Command(filepath.Join(binaries, "pushgateway"), "--web.listen-address="+address)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	url := "http://" + address
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(url + "/-/ready")
+		if err == nil {
+			_ = res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return url
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Pushgateway at %s is not ready: %v\n%s", url, err, logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func httpGet(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
+}
+
+func grepLines(text, prefix string) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
