@@ -62,6 +62,11 @@ bench: build
 	mkdir -p bench/results
 	./$(BIN) bench --suite standard --repeats 3 --out bench/results | tee bench/results/results.txt
 
+# The schedule job on the real control plane: 10,000 pending shoots over 500 seeds, bindings per second, then an
+# independent check of every binding; about four minutes.
+bench-cluster: control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test ./cluster -run '^$$' -bench ScheduleJob10k -benchtime 1x -timeout 30m 2>&1 | grep -E '^Benchmark|bench_test'
+
 # Fuzzes every parser target for FUZZTIME each (make test runs only their seed corpora).
 FUZZTIME ?= 60s
 fuzz: deps
