@@ -86,6 +86,11 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
+		for i, pl := range plan.Placements {
+			if results[i].Result == "" { // never tried: still pending
+				results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Failed, Err: err}
+			}
+		}
 		return results, fmt.Errorf("applying the plan: %w", err)
 	}
 

@@ -251,3 +251,19 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 		t.Fatalf("events %+v, want one SchedulingFailed", events)
 	}
 }
+
+// A plan applied after its context ended binds nothing and reports every placement as failed (still pending).
+func TestApplyAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := &model.Plan{Placements: []model.Placement{{Shoot: "garden-a/x", Seed: "s1"}, {Shoot: "garden-a/y", Seed: "s2"}}}
+	results, err := (&bind.Binder{Concurrency: 2}).Apply(ctx, nil, p)
+	if err == nil {
+		t.Fatal("no error for an ended context")
+	}
+	for i, r := range results {
+		if r.Result != bind.Failed || r.Shoot != p.Placements[i].Shoot || !r.Retry() {
+			t.Fatalf("result %d: %+v, want failed (to retry) for %s", i, r, p.Placements[i].Shoot)
+		}
+	}
+}
