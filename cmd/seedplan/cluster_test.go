@@ -75,6 +75,12 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		t.Fatalf("dry run: %d pending, %d placements, bindings %v; want 8, 6, none", report.Window.Pending, len(report.Placements), report.Bindings)
 	}
 
+	// explain reads the cluster the same way.
+	out, err = run(t, "explain", namespace+"/shoot-0", "--kubeconfig", kubeconfig, "--config", configFile)
+	if err != nil || !strings.Contains(out, "cli-seed0") || !strings.Contains(out, "cli-seed1") {
+		t.Fatalf("explain against the cluster: %v\n%s", err, out)
+	}
+
 	out, err = run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--pushgateway", pushgateway, "-o", "json")
 	if err != nil {
 		t.Fatalf("schedule: %v\n%s", err, out)
