@@ -43,6 +43,12 @@ func TestLoadCluster(t *testing.T) {
 	if err := cp.CreateProject(ctx, gardentest.Project("ingest"), "aws"); err != nil {
 		t.Fatal(err)
 	}
+	if err := cp.Create(ctx, &gardencorev1beta1.NamespacedCloudProfile{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "garden-ingest", Name: "aws-custom"},
+		Spec:       gardencorev1beta1.NamespacedCloudProfileSpec{Parent: gardencorev1beta1.CloudProfileReference{Kind: "CloudProfile", Name: "aws"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
 	const shoots = 7 // more than one page of 3
 	for i := range shoots {
 		if err := cp.Create(ctx, gardentest.Shoot("garden-ingest", fmt.Sprintf("shoot-%d", i), "aws", "aws", "eu-west-1", "eu-west-1a")); err != nil {
@@ -68,9 +74,9 @@ func TestLoadCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := landscape.Objects
-	if len(objs.Seeds) != 3 || len(objs.Shoots) != shoots || len(objs.CloudProfiles) != 1 || len(objs.Projects) != 1 {
-		t.Fatalf("read %d seeds, %d shoots, %d cloud profiles, %d projects; want 3, %d, 1, 1",
-			len(objs.Seeds), len(objs.Shoots), len(objs.CloudProfiles), len(objs.Projects), shoots)
+	if len(objs.Seeds) != 3 || len(objs.Shoots) != shoots || len(objs.CloudProfiles) != 1 || len(objs.Projects) != 1 || len(objs.NamespacedCloudProfiles) != 1 {
+		t.Fatalf("read %d seeds, %d shoots, %d cloud profiles, %d namespaced cloud profiles, %d projects; want 3, %d, 1, 1, 1",
+			len(objs.Seeds), len(objs.Shoots), len(objs.CloudProfiles), len(objs.NamespacedCloudProfiles), len(objs.Projects), shoots)
 	}
 	if len(objs.ConfigMaps) != 1 || objs.ConfigMaps[0].Name != "aws-regions" {
 		t.Fatalf("read ConfigMaps %v, want only the region config", objs.ConfigMaps)
