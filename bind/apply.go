@@ -3,6 +3,7 @@ package bind
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -60,59 +61,44 @@ func (r Result) Retry() bool {
 	return r.Result == Conflict || r.Result == Refused || r.Result == Failed
 }
 
-// Apply binds every placement of the plan and reports every unschedulable shoot, concurrently. shoots are the
-// objects as read from the cluster (not defaulted or otherwise changed locally), by namespace/name: a binding
-// carries the object's resourceVersion, so a shoot that changed since it was read is never bound blindly. A
-// shoot someone else gave a seed meanwhile is left alone; a deleted one is skipped. Apply returns one result
-// per placement, in the plan's order; an error only when ctx ended before every binding was tried.
+// Apply binds every placement of the plan and reports every unschedulable shoot, concurrently (placements
+// first). shoots are the objects as read from the cluster (not defaulted or otherwise changed locally), by
+// namespace/name: a binding carries the object's resourceVersion, so a shoot that changed since it was read is
+// never bound blindly. A shoot someone else gave a seed meanwhile is left alone; a deleted one is skipped. Apply
+// returns one result per placement, in the plan's order, and an error when ctx ended before everything was
+// done; a placement never tried is then reported failed (it stays pending).
 func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1.Shoot, plan *model.Plan) ([]Result, error) {
 	results := make([]Result, len(plan.Placements))
-	jobs := make(chan int)
+	for i, pl := range plan.Placements {
+		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Failed, Err: errors.New("not tried: the context ended")}
+	}
+	// Task i < len(placements) binds placement i; the others report unschedulable shoot i - len(placements).
+	tasks := make(chan int)
 	var wg sync.WaitGroup
 	for range max(1, b.Concurrency) {
 		wg.Go(func() {
-			for i := range jobs {
-				pl := plan.Placements[i]
-				results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
-			}
-		})
-	}
-	for i := range plan.Placements {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		for i, pl := range plan.Placements {
-			if results[i].Result == "" { // never tried: still pending
-				results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Failed, Err: err}
-			}
-		}
-		return results, fmt.Errorf("applying the plan: %w", err)
-	}
-
-	failures := make(chan model.Unschedulable)
-	for range max(1, b.Concurrency) {
-		wg.Go(func() {
-			for u := range failures {
-				if shoot := shoots[u.Shoot]; shoot != nil {
-					b.reportFailure(ctx, shoot, u.Message)
+			for i := range tasks {
+				if i < len(plan.Placements) {
+					pl := plan.Placements[i]
+					results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
+				} else if u := plan.Unschedulable[i-len(plan.Placements)]; shoots[u.Shoot] != nil {
+					b.reportFailure(ctx, shoots[u.Shoot], u.Message)
 				}
 			}
 		})
 	}
-	for _, u := range plan.Unschedulable {
+	for i := range len(plan.Placements) + len(plan.Unschedulable) {
 		if ctx.Err() != nil {
 			break
 		}
-		failures <- u
+		tasks <- i
 	}
-	close(failures)
+	close(tasks)
 	wg.Wait()
-	return results, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return results, fmt.Errorf("applying the plan: %w", err)
+	}
+	return results, nil
 }
 
 // bind binds one shoot and, on a conflict, finds out what became of it.

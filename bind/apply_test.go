@@ -10,6 +10,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -234,7 +235,24 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 	if err := cp.Client.Status().Update(ctx, seed); err != nil {
 		t.Fatal(err)
 	}
-	// Admission reads seeds through an informer: wait until it refuses (a binding it admits would be a bug here).
+	// Admission reads seeds through an informer: wait until a server-side dry run of the binding is refused, so
+	// that the test does not race the informer (the dry run writes nothing).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		probe := read[namespace+"/shoot-0"].DeepCopy()
+		probe.Spec.SeedName = &p.Placements[0].Seed
+		err := cp.Client.SubResource("binding").Update(ctx, probe, client.DryRunAll)
+		if apierrors.IsForbidden(err) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("dry-run binding: %v", err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("admission still admits the binding 30 s after the seed's allocatable was lowered")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 1}
 	results, err := binder.Apply(ctx, read, p)
 	if err != nil {
