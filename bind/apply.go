@@ -161,6 +161,8 @@ func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) Bind
 // SchedulingFailed and status.lastOperation {Create, Pending, "Failed to schedule Shoot: ..."}. Errors are only
 // logged, as Gardener does.
 func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Shoot, message string) {
+	ctx, cancel := reportContext(ctx)
+	defer cancel()
 	description := failurePrefix + message
 	b.event(ctx, shoot, corev1.EventTypeWarning, ReasonSchedulingFailed, description)
 
@@ -180,6 +182,8 @@ func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Sho
 
 // event writes an events.k8s.io/v1 Event about the shoot, synchronously, the way client-go's recorder builds it.
 func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, eventType, reason, note string) {
+	ctx, cancel := reportContext(ctx)
+	defer cancel()
 	if len(note) > maxEventNote {
 		note = note[:maxEventNote-3] + "..."
 	}
@@ -204,6 +208,12 @@ func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, even
 	if err := b.Client.Create(ctx, event); err != nil {
 		slog.ErrorContext(ctx, "Could not record an event", "shoot", types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}.String(), "reason", reason, "error", err)
 	}
+}
+
+// reportContext lets the report of something done finish when ctx ends meanwhile (a stopping loop still writes
+// the event of a binding it made), within a bound.
+func reportContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 }
 
 func (b *Binder) now() time.Time {
