@@ -47,11 +47,7 @@ type Loop struct {
 // released) or leadership is lost (an error: the process must exit).
 func (l *Loop) Run(ctx context.Context) error {
 	c := l.Config
-	opts, err := c.Options()
-	if err != nil {
-		return err
-	}
-	solve, weights, err := c.NewSolver()
+	planning, err := c.Planning()
 	if err != nil {
 		return err
 	}
@@ -86,7 +82,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("creating the manager: %w", err)
 	}
-	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", opts.SchedulerName,
+	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
 		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
 
 	metrics := bind.NewMetrics(true)
@@ -97,7 +93,7 @@ func (l *Loop) Run(ctx context.Context) error {
 				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
 			},
-			Metrics: metrics, Options: opts, Solver: solve, Weights: weights,
+			Metrics: metrics, Options: planning.Options, Solver: planning.Solver, Weights: planning.Weights,
 		},
 		cache:     mgr.GetCache(),
 		maxShoots: c.Window.MaxShoots,

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
 )
@@ -45,7 +48,8 @@ type SeedPlanConfiguration struct {
 	LeaderElection LeaderElection       `json:"leaderElection"`
 	Server         ServerConfiguration  `json:"server"`
 	Metrics        MetricsConfiguration `json:"metrics"`
-	// LogLevel is debug, info or error; LogFormat json or text.
+	// LogLevel is debug, info (the default) or error; LogFormat text (the default, for a terminal) or json (for a
+	// log pipeline, as in examples/deploy).
 	LogLevel  string `json:"logLevel,omitempty"`
 	LogFormat string `json:"logFormat,omitempty"`
 }
@@ -141,7 +145,7 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Server.BindAddress, ":19251")
 	setDefault(&c.Metrics.Job, "seedplan")
 	setDefault(&c.LogLevel, "info")
-	setDefault(&c.LogFormat, "json")
+	setDefault(&c.LogFormat, "text")
 }
 
 func setDefault[T comparable](field *T, value T) {
@@ -200,11 +204,20 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 	return c, nil
 }
 
-// Validate reports every invalid field, each named by its path.
+// FieldError is one invalid field of a configuration, named by its path (e.g. solver.timeout).
+type FieldError struct {
+	Field   string
+	Value   any
+	Problem string
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("%s: %v: %s", e.Field, e.Value, e.Problem) }
+
+// Validate reports every invalid field as a *FieldError, joined.
 func (c *SeedPlanConfiguration) Validate() error {
 	var errs []error
 	invalid := func(field string, value any, problem string) {
-		errs = append(errs, fmt.Errorf("%s: %v: %s", field, value, problem))
+		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem})
 	}
 	if _, err := model.ParseStrategy(c.Strategy); err != nil {
 		invalid("strategy", c.Strategy, err.Error())
@@ -257,24 +270,44 @@ func (c *SeedPlanConfiguration) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Options returns the model options of the configuration.
-func (c *SeedPlanConfiguration) Options() (model.Options, error) {
-	strategy, err := model.ParseStrategy(c.Strategy)
-	if err != nil {
-		return model.Options{}, fmt.Errorf("strategy: %w", err)
-	}
-	return model.Options{Strategy: strategy, SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks}, nil
+// Planning is what plans a window: the model options, the solver and the weights its objective is measured in.
+type Planning struct {
+	Options model.Options
+	Solver  solver.Solver
+	Weights solver.Weights
 }
 
-// NewSolver returns the configured solver and its weights.
-func (c *SeedPlanConfiguration) NewSolver() (solver.Solver, solver.Weights, error) {
+// Planning returns the configured model options, solver and weights.
+func (c *SeedPlanConfiguration) Planning() (Planning, error) {
+	strategy, err := model.ParseStrategy(c.Strategy)
+	if err != nil {
+		return Planning{}, fmt.Errorf("strategy: %w", err)
+	}
 	weights, err := solver.ParseWeights(c.Solver.Weights)
 	if err != nil {
-		return nil, solver.Weights{}, fmt.Errorf("solver.weights: %w", err)
+		return Planning{}, fmt.Errorf("solver.weights: %w", err)
 	}
 	s, err := solver.New(solver.Config{Name: c.Solver.Name, Timeout: c.Solver.Timeout.Duration, Weights: weights})
 	if err != nil {
-		return nil, solver.Weights{}, fmt.Errorf("solver.name: %w", err)
+		return Planning{}, fmt.Errorf("solver.name: %w", err)
 	}
-	return s, weights, nil
+	return Planning{
+		Options: model.Options{Strategy: strategy, SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks},
+		Solver:  s, Weights: weights,
+	}, nil
+}
+
+// ClientOptions are the configured connection settings of the garden cluster.
+func (c *SeedPlanConfiguration) ClientOptions() ingest.ClientOptions {
+	return ingest.ClientOptions{Kubeconfig: c.Client.Kubeconfig, QPS: c.Client.QPS, Burst: c.Client.Burst, UserAgent: "seedplan"}
+}
+
+// Logger returns a logger writing to w at the configured level and in the configured format.
+func (c *SeedPlanConfiguration) Logger(w io.Writer) *slog.Logger {
+	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "error": slog.LevelError}[c.LogLevel]
+	opts := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

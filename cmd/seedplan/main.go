@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bench"
@@ -79,7 +78,8 @@ func (f *planFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
 }
 
-// configuration reads the configuration file (or takes the defaults) and applies the flags that were given.
+// configuration reads the configuration file (or takes the defaults), applies the flags that were given, and
+// sets up logging as configured.
 func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfiguration, error) {
 	c := config.Default()
 	if f.configFile != "" {
@@ -111,10 +111,16 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		c.Client.Kubeconfig = f.kubeconfig
 	}
 	if err := c.Validate(); err != nil {
-		// Name the flag when a flag set the invalid field.
-		for field, flag := range map[string]string{"strategy": "--strategy", "solver.name": "--solver", "solver.weights": "--weights", "solver.timeout": "--solver-timeout"} {
-			if strings.Contains(err.Error(), field+": ") && changed(strings.TrimPrefix(flag, "--")) {
-				return nil, fmt.Errorf("%s: %w", flag, err)
+		// Name the flag when a flag set an invalid field.
+		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.weights": "weights", "solver.timeout": "solver-timeout"}
+		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			fieldErrs = joined.Unwrap()
+		}
+		for _, e := range fieldErrs {
+			var fieldErr *config.FieldError
+			if errors.As(e, &fieldErr) && flagOf[fieldErr.Field] != "" && changed(flagOf[fieldErr.Field]) {
+				return nil, fmt.Errorf("--%s: %w", flagOf[fieldErr.Field], err)
 			}
 		}
 		if f.configFile != "" {
@@ -122,6 +128,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		}
 		return nil, err
 	}
+	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
 }
 
@@ -134,11 +141,13 @@ func (f *planFlags) fromCluster(c *config.SeedPlanConfiguration) (bool, error) {
 	return cluster, nil
 }
 
-// restConfig is the client configuration of the garden cluster.
-func restConfig(c *config.SeedPlanConfiguration) (*rest.Config, error) {
-	return ingest.RESTConfig(ingest.ClientOptions{
-		Kubeconfig: c.Client.Kubeconfig, QPS: c.Client.QPS, Burst: c.Client.Burst, UserAgent: "seedplan",
-	})
+// gardenClient is a client of the configured garden cluster.
+func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
+	cfg, err := ingest.RESTConfig(c.ClientOptions())
+	if err != nil {
+		return nil, err
+	}
+	return ingest.NewClient(cfg)
 }
 
 // plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
@@ -148,11 +157,7 @@ func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := c.Options()
-	if err != nil {
-		return nil, err
-	}
-	s, weights, err := c.NewSolver()
+	planning, err := c.Planning()
 	if err != nil {
 		return nil, err
 	}
@@ -163,15 +168,11 @@ func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
 	var landscape *ingest.Landscape
 	switch {
 	case cluster:
-		var cfg *rest.Config
-		if cfg, err = restConfig(c); err != nil {
+		var garden client.Client
+		if garden, err = gardenClient(c); err != nil {
 			return nil, err
 		}
-		var reader client.Client
-		if reader, err = ingest.NewClient(cfg); err != nil {
-			return nil, err
-		}
-		landscape, err = ingest.LoadCluster(ctx, reader, ingest.ListPageSize)
+		landscape, err = ingest.LoadCluster(ctx, garden, ingest.ListPageSize)
 	case len(f.landscape) == 0:
 		landscape, err = ingest.LoadFS(examples.Landscape, examples.LandscapeDir)
 	default:
@@ -187,7 +188,8 @@ func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
 	}
-	return solver.PlanWindow(ctx, snap, opts, snap.Pending(opts.SchedulerName), s, weights)
+	opts := planning.Options
+	return solver.PlanWindow(ctx, snap, opts, snap.Pending(opts.WithDefaults().SchedulerName), planning.Solver, planning.Weights)
 }
 
 func newScheduleCommand() *cobra.Command {
@@ -249,19 +251,11 @@ func newScheduleCommand() *cobra.Command {
 
 // scheduleCluster is the batch job against a garden cluster.
 func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*bind.Report, error) {
-	cfg, err := restConfig(c)
+	garden, err := gardenClient(c)
 	if err != nil {
 		return nil, err
 	}
-	garden, err := ingest.NewClient(cfg)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := c.Options()
-	if err != nil {
-		return nil, err
-	}
-	s, weights, err := c.NewSolver()
+	planning, err := c.Planning()
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +264,7 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 	scheduler := &cluster.Scheduler{
 		Reader: garden, PageSize: ingest.ListPageSize,
 		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance},
-		Metrics: metrics, Options: opts, Solver: s, Weights: weights, DryRun: dryRun,
+		Metrics: metrics, Options: planning.Options, Solver: planning.Solver, Weights: planning.Weights, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
 	if c.Metrics.Pushgateway != "" && !dryRun {
@@ -295,7 +289,7 @@ func newRunCommand() *cobra.Command {
 			if len(flags.landscape) > 0 {
 				return errors.New("run works on a garden cluster only, not on --landscape files")
 			}
-			cfg, err := restConfig(c)
+			cfg, err := ingest.RESTConfig(c.ClientOptions())
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,16 +12,26 @@ import (
 	"testing"
 )
 
-// run executes the CLI with the given arguments and returns stdout and the error.
+// run executes the CLI with the given arguments and returns stdout and the error; stderr (the logs) goes to the
+// test's log. The process-wide logger the command sets up is restored afterwards.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	defer slog.SetDefault(slog.Default())
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
-	cmd.SetErr(&out)
+	cmd.SetErr(testLog{t})
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), err
+}
+
+// testLog writes to the test's log; it is safe for concurrent use, as the process-wide logger needs.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 func keys(m map[string]any) []string {
