@@ -121,3 +121,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The logger follows logLevel and logFormat.
+func TestLogger(t *testing.T) {
+	cases := []struct {
+		level, format string
+		wantInfo      bool
+		wantPrefix    string
+	}{
+		{"info", "text", true, "time="},
+		{"info", "json", true, "{"},
+		{"error", "json", false, ""},
+		{"debug", "text", true, "time="},
+	}
+	for _, tc := range cases {
+		c := Default()
+		c.LogLevel, c.LogFormat = tc.level, tc.format
+		var out strings.Builder
+		c.Logger(&out).Info("window planned", "shoots", 3)
+		if got := out.String(); tc.wantInfo != (got != "") || !strings.HasPrefix(got, tc.wantPrefix) {
+			t.Errorf("%s/%s: logged %q", tc.level, tc.format, got)
+		}
+	}
+}
