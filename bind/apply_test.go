@@ -3,7 +3,6 @@ package bind_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,21 +22,7 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	garden.Stop()
-	os.Exit(code)
-}
-
-// landscape creates the test's own garden (gardentest.ControlPlane.Landscape) with default-scheduler shoots.
-func landscape(t *testing.T, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
-	t.Helper()
-	namespace, err := cp.Landscape(context.Background(), name, seeds, shoots, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return namespace
-}
+func TestMain(m *testing.M) { garden.Run(m) }
 
 // plan reads the cluster and plans the pending shoots of namespace; it returns the shoots as read and the plan.
 func plan(t *testing.T, c client.Client, namespace string) (map[string]*gardencorev1beta1.Shoot, *model.Plan) {
@@ -107,7 +92,7 @@ func eventsOf(t *testing.T, c client.Client, namespace, name string) []eventsv1.
 func TestApplyBindsAndReports(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := landscape(t, cp, "apply", []int64{2, 2}, 5) // 4 slots for 5 shoots
+	namespace := cp.Landscape(t, "apply", []int64{2, 2}, 5, "") // 4 slots for 5 shoots
 	read, p := plan(t, cp.Client, namespace)
 	if len(p.Placements) != 4 || len(p.Unschedulable) != 1 {
 		t.Fatalf("plan places %d and leaves %d, want 4 and 1", len(p.Placements), len(p.Unschedulable))
@@ -160,7 +145,7 @@ func TestApplyBindsAndReports(t *testing.T) {
 func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := landscape(t, cp, "change", []int64{10, 10}, 5)
+	namespace := cp.Landscape(t, "change", []int64{10, 10}, 5, "")
 	read, p := plan(t, cp.Client, namespace)
 	if len(p.Placements) != 5 {
 		t.Fatalf("plan places %d, want 5", len(p.Placements))
@@ -222,7 +207,7 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 func TestApplyRefusedByAdmission(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := landscape(t, cp, "refuse", []int64{5}, 1)
+	namespace := cp.Landscape(t, "refuse", []int64{5}, 1, "")
 	read, p := plan(t, cp.Client, namespace)
 	if len(p.Placements) != 1 {
 		t.Fatalf("plan places %d, want 1", len(p.Placements))

@@ -18,10 +18,7 @@ func BenchmarkScheduleJob10k(b *testing.B) {
 	cp := garden.Get(b)
 	ctx := context.Background()
 	start := time.Now()
-	namespace, err := cp.Landscape(ctx, "bench", slices.Repeat([]int64{allocatable}, seeds), shoots, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	namespace := cp.Landscape(b, "bench", slices.Repeat([]int64{allocatable}, seeds), shoots, "bench")
 	b.Logf("created %d seeds and %d shoots through the API in %.0fs", seeds, shoots, time.Since(start).Seconds())
 	before := snapshot(b, cp.Client)
 	scheduler := newScheduler(b, cp.Client, namespace, false)

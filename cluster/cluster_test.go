@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -29,29 +28,9 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	garden.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { garden.Run(m) }
 
-// landscape creates the test's own garden (gardentest.ControlPlane.Landscape); its shoots are placed only by a
-// scheduler named like the test.
-func landscape(t testing.TB, cp *gardentest.ControlPlane, name string, seeds []int64, shoots int) string {
-	t.Helper()
-	namespace, err := cp.Landscape(context.Background(), name, seeds, shoots, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return namespace
-}
-
-func createShoots(t testing.TB, cp *gardentest.ControlPlane, namespace, name string, from, to int) {
-	t.Helper()
-	if err := cp.CreateShoots(context.Background(), namespace, name, from, to, name); err != nil {
-		t.Fatal(err)
-	}
-}
+// The shoots of a test's landscape are placed only by a scheduler named like the test (schedulerOf).
 
 // snapshot reads everything from the API server.
 func snapshot(t testing.TB, c client.Client) *model.Snapshot {
@@ -111,7 +90,7 @@ func newScheduler(t testing.TB, c client.Client, namespace string, dryRun bool) 
 func TestJobBindsPendingShoots(t *testing.T) {
 	cp := garden.Get(t)
 	// Seeds 0 and 2 in region 1 (8 slots for its 7 shoots), seed 1 in region 2 (4 slots for 7 shoots).
-	namespace := landscape(t, cp, "job", []int64{4, 4, 4}, 14)
+	namespace := cp.Landscape(t, "job", []int64{4, 4, 4}, 14, "job")
 	before := snapshot(t, cp.Client)
 	report, err := newScheduler(t, cp.Client, namespace, false).RunJob(context.Background(), 3)
 	if err != nil {
@@ -137,7 +116,7 @@ func TestJobBindsPendingShoots(t *testing.T) {
 func TestJobDryRunWritesNothing(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := landscape(t, cp, "dryrun", []int64{2}, 4)
+	namespace := cp.Landscape(t, "dryrun", []int64{2}, 4, "dryrun")
 	versions := func() map[string]string {
 		out := map[string]string{}
 		var shoots gardencorev1beta1.ShootList
@@ -184,7 +163,7 @@ func TestJobDryRunWritesNothing(t *testing.T) {
 func TestJobRetriesConflictInNextWindow(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := landscape(t, cp, "conflict", []int64{10, 10}, 3)
+	namespace := cp.Landscape(t, "conflict", []int64{10, 10}, 3, "conflict")
 	before := snapshot(t, cp.Client)
 	var once sync.Once
 	writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
@@ -225,7 +204,7 @@ func TestLoopLeaderElection(t *testing.T) {
 	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
 		t.Fatal(err)
 	}
-	namespace := landscape(t, cp, "loop", []int64{100, 100}, 6)
+	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
 
 	type instance struct {
 		name    string
@@ -268,14 +247,14 @@ func TestLoopLeaderElection(t *testing.T) {
 	}
 
 	// More shoots while both run: the leader binds them, the standby nothing.
-	createShoots(t, cp, namespace, "loop", 6, 10)
+	cp.CreateShoots(t, namespace, "loop", 6, 10, "loop")
 	waitFor(t, 60*time.Second, "the leader binds the new shoots", func() bool { return boundCount(t, cp.Client, namespace) == 10 })
 
 	first.cancel()
 	if err := <-first.done; err != nil {
 		t.Fatalf("first replica: %v", err)
 	}
-	createShoots(t, cp, namespace, "loop", 10, 14)
+	cp.CreateShoots(t, namespace, "loop", 10, 14, "loop")
 	waitFor(t, 60*time.Second, "the second replica takes over and binds", func() bool { return boundCount(t, cp.Client, namespace) == 14 })
 
 	// Who bound what, from the events: the first replica shoot-0..9, the second shoot-10..13, each shoot once.

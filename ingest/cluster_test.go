@@ -3,7 +3,6 @@ package ingest_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -19,11 +18,7 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	garden.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { garden.Run(m) }
 
 // LoadCluster reads, through the real garden API and in pages, exactly the objects the gardener-scheduler's cache
 // holds: every Seed, Shoot, CloudProfile and Project, and only the region-config ConfigMaps of namespace garden.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -28,11 +29,7 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	garden.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { garden.Run(m) }
 
 // The batch job as an operator deploys it: the CLI with a kubeconfig of the seedplan ServiceAccount that
 // examples/deploy/rbac.yaml grants (and nothing more), a configuration file, and a real Pushgateway.
@@ -43,10 +40,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
-	namespace, err := cp.Landscape(ctx, "cli", []int64{3, 3}, 8, "seedplan") // 3 + 3 slots, 4 + 4 shoots
-	if err != nil {
-		t.Fatal(err)
-	}
+	namespace := cp.Landscape(t, "cli", []int64{3, 3}, 8, "seedplan") // 3 + 3 slots, 4 + 4 shoots
 	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
 	pushgateway := startPushgateway(t, cp.Binaries)
 
@@ -105,19 +99,15 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	}
 
 	// The run loop under the same RBAC: informers, the Lease, a binding.
-	if err := cp.CreateShoots(ctx, namespace, "cli", 8, 9, "seedplan"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cp.Landscape(ctx, "clirun", []int64{5}, 1, "seedplan"); err != nil {
-		t.Fatal(err)
-	}
+	cp.CreateShoots(t, namespace, "cli", 8, 9, "seedplan")
+	cp.Landscape(t, "clirun", []int64{5}, 1, "seedplan")
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
+		defer slog.SetDefault(slog.Default())
 		cmd := newRootCommand()
-		var buf bytes.Buffer
-		cmd.SetOut(&buf)
-		cmd.SetErr(&buf)
+		cmd.SetOut(testLog{t})
+		cmd.SetErr(testLog{t})
 		cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
 		done <- cmd.ExecuteContext(runCtx)
 	}()

@@ -13,11 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
-
-var schemaShootList = gardencorev1beta1.SchemeGroupVersion.WithKind("ShootList")
 
 // certificates are the files of the aggregation layer: the front-proxy CA and client certificate kube-apiserver
 // presents to the gardener-apiserver, and the gardener-apiserver's serving certificate.

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	securityv1alpha1 "github.com/gardener/gardener/pkg/apis/security/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -280,7 +281,7 @@ func (cp *ControlPlane) registerGardenerAPI(ctx context.Context, certs *certific
 	// Discovery can succeed before the aggregated API lists reliably; wait for a real list too.
 	return cp.waitFor(ctx, "listing Gardener shoots", func(ctx context.Context) error {
 		list := &metav1.PartialObjectMetadataList{}
-		list.SetGroupVersionKind(schemaShootList)
+		list.SetGroupVersionKind(gardencorev1beta1.SchemeGroupVersion.WithKind("ShootList"))
 		return cp.Client.List(ctx, list, client.Limit(1))
 	})
 }
@@ -308,30 +309,6 @@ func (cp *ControlPlane) waitFor(ctx context.Context, what string, check func(con
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// AddUser returns the client configuration of a new user of the garden (authenticated by a client certificate,
-// authorized only by what RBAC grants it).
-func (cp *ControlPlane) AddUser(name string, groups ...string) (*rest.Config, error) {
-	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: name, Groups: groups}, &rest.Config{QPS: 1000, Burst: 2000})
-	if err != nil {
-		return nil, fmt.Errorf("adding user %s: %w", name, err)
-	}
-	return user.Config(), nil
-}
-
-// Kubeconfig adds a user like AddUser and writes its kubeconfig, returning the path (for the CLI).
-func (cp *ControlPlane) Kubeconfig(name string, groups ...string) (string, error) {
-	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: name, Groups: groups}, &rest.Config{QPS: 1000, Burst: 2000})
-	if err != nil {
-		return "", fmt.Errorf("adding user %s: %w", name, err)
-	}
-	data, err := user.KubeConfig()
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(cp.dir, name+".kubeconfig")
-	return path, os.WriteFile(path, data, 0o600)
 }
 
 // Stop stops gardener-apiserver, kube-apiserver and etcd and removes their files.
@@ -402,8 +379,14 @@ func (s *Shared) Get(t testing.TB) *ControlPlane {
 	return s.cp
 }
 
-// Stop stops the control plane if it was started.
-func (s *Shared) Stop() {
+// Run is a test package's TestMain: it runs the tests, stops the control plane if one was started, and exits.
+func (s *Shared) Run(m *testing.M) {
+	code := m.Run()
+	s.stop()
+	os.Exit(code)
+}
+
+func (s *Shared) stop() {
 	if s.cp != nil {
 		if err := s.cp.Stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "gardentest: stopping the control plane: %v\n", err)

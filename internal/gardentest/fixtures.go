@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"testing"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -199,8 +200,17 @@ func isReferenceError(err error) bool {
 // seeds of other tests are never candidates), seeds name-seedI with the given allocatable shoots alternating
 // between the regions, project name (namespace garden-name) and shoots shoot-0..shoots-1 alternating between the
 // regions. schedulerName, when not empty, is the shoots' spec.schedulerName, so that only the test's scheduler
-// places them. It returns the project namespace.
-func (cp *ControlPlane) Landscape(ctx context.Context, name string, seeds []int64, shoots int, schedulerName string) (string, error) {
+// places them. It returns the project namespace; an error fails the test.
+func (cp *ControlPlane) Landscape(t testing.TB, name string, seeds []int64, shoots int, schedulerName string) string {
+	t.Helper()
+	namespace, err := cp.landscape(context.Background(), name, seeds, shoots, schedulerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return namespace
+}
+
+func (cp *ControlPlane) landscape(ctx context.Context, name string, seeds []int64, shoots int, schedulerName string) (string, error) {
 	regions := []string{name + "-1", name + "-2"}
 	zones := map[string][]string{}
 	for _, r := range regions {
@@ -219,12 +229,19 @@ func (cp *ControlPlane) Landscape(ctx context.Context, name string, seeds []int6
 	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
 		return "", err
 	}
-	return *project.Spec.Namespace, cp.CreateShoots(ctx, *project.Spec.Namespace, name, 0, shoots, schedulerName)
+	return *project.Spec.Namespace, cp.createShoots(ctx, *project.Spec.Namespace, name, 0, shoots, schedulerName)
 }
 
 // CreateShoots creates shoots shoot-from..shoot-(to-1) of a Landscape, alternating between its regions,
-// concurrently.
-func (cp *ControlPlane) CreateShoots(ctx context.Context, namespace, name string, from, to int, schedulerName string) error {
+// concurrently; an error fails the test.
+func (cp *ControlPlane) CreateShoots(t testing.TB, namespace, name string, from, to int, schedulerName string) {
+	t.Helper()
+	if err := cp.createShoots(context.Background(), namespace, name, from, to, schedulerName); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (cp *ControlPlane) createShoots(ctx context.Context, namespace, name string, from, to int, schedulerName string) error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
