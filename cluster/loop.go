@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -100,9 +101,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		maxWait:   c.Window.MaxWait.Duration,
 		metrics:   metrics,
 		nudge:     make(chan struct{}, 1),
-		retries:   map[types.NamespacedName]*retryState{},
-		bound:     map[types.NamespacedName]boundShoot{},
-		firstSeen: map[types.NamespacedName]time.Time{},
+		shoots:    map[types.NamespacedName]*tracked{},
 	}
 	if err := mgr.Add(windows); err != nil {
 		return err
@@ -117,18 +116,18 @@ func (l *Loop) Run(ctx context.Context) error {
 	return nil
 }
 
-// retryState is the backoff of a shoot a window could not place, as the gardener-scheduler's per-item rate
-// limiter does it: 5 ms · 2^failures, at most 1000 s; a change of the shoot's spec makes it due at once.
-type retryState struct {
+// tracked is what the loop remembers of a shoot it has seen pending.
+type tracked struct {
+	uid        types.UID
 	generation int64
-	failures   int
-	notBefore  time.Time
-}
-
-// boundShoot is a shoot this loop bound that the cache may not show as bound yet.
-type boundShoot struct {
-	uid  types.UID
-	seed string
+	// firstSeen is when the loop first saw it pending: a window closes maxWait after the oldest.
+	firstSeen time.Time
+	// failures counts the windows that left it pending since its spec last changed; it waits until notBefore, as
+	// the gardener-scheduler's per-item rate limiter makes it wait (retryDelay). A spec change makes it due at once.
+	failures  int
+	notBefore time.Time
+	// boundTo is the seed this loop bound it to, while the cache may not show the binding yet.
+	boundTo string
 }
 
 // windowLoop closes, plans and binds windows; it runs only on the leader.
@@ -140,10 +139,8 @@ type windowLoop struct {
 	metrics   *bind.Metrics
 	nudge     chan struct{}
 
-	// Owned by the loop's goroutine.
-	retries   map[types.NamespacedName]*retryState
-	bound     map[types.NamespacedName]boundShoot
-	firstSeen map[types.NamespacedName]time.Time
+	// shoots is owned by the loop's goroutine.
+	shoots map[types.NamespacedName]*tracked
 }
 
 // NeedLeaderElection makes the window loop run only on the leader.
@@ -221,6 +218,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.Namespac
 	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, time.Time{}, err
 	}
+	schedulerName := w.scheduler.Options.WithDefaults().SchedulerName
 	due := map[types.NamespacedName]bool{}
 	seen := map[types.NamespacedName]bool{}
 	var oldest time.Time
@@ -228,76 +226,53 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.Namespac
 		shoot := &shoots.Items[i]
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
 		seen[key] = true
-		if b, ok := w.bound[key]; ok {
-			if shoot.Spec.SeedName == nil && shoot.UID == b.uid {
-				continue // bound by us; the cache has not caught up
-			}
-			delete(w.bound, key)
+		state := w.shoots[key]
+		if state != nil && state.boundTo != "" && state.uid == shoot.UID && shoot.Spec.SeedName == nil {
+			continue // bound by us; the cache has not caught up
 		}
-		if !model.IsPending(shoot, w.scheduler.Options.WithDefaults().SchedulerName) {
-			delete(w.retries, key)
-			delete(w.firstSeen, key)
+		if !model.IsPending(shoot, schedulerName) {
+			delete(w.shoots, key)
 			continue
 		}
-		if r, ok := w.retries[key]; ok && r.generation == shoot.Generation && now.Before(r.notBefore) {
+		if state == nil || state.uid != shoot.UID {
+			state = &tracked{uid: shoot.UID, generation: shoot.Generation, firstSeen: now}
+			w.shoots[key] = state
+		}
+		if state.generation != shoot.Generation {
+			state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
+		}
+		if now.Before(state.notBefore) {
 			continue
 		}
-		first, ok := w.firstSeen[key]
-		if !ok {
-			first = now
-			w.firstSeen[key] = now
-		}
-		if oldest.IsZero() || first.Before(oldest) {
-			oldest = first
+		if oldest.IsZero() || state.firstSeen.Before(oldest) {
+			oldest = state.firstSeen
 		}
 		due[key] = true
 	}
-	for key := range w.retries {
-		if !seen[key] {
-			delete(w.retries, key)
-		}
-	}
-	for key := range w.firstSeen {
-		if !seen[key] {
-			delete(w.firstSeen, key)
-		}
-	}
-	for key := range w.bound {
-		if !seen[key] {
-			delete(w.bound, key)
-		}
-	}
+	maps.DeleteFunc(w.shoots, func(key types.NamespacedName, _ *tracked) bool { return !seen[key] })
 	return due, oldest, nil
 }
 
-// window plans and binds the due shoots, then updates the backoff of those left pending.
+// window plans and binds the due shoots, then updates what the loop remembers of them.
 func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bool) error {
-	bound := make(map[string]string, len(w.bound))
-	for key, b := range w.bound {
-		bound[key.String()] = b.seed
-	}
-	generations := map[types.NamespacedName]int64{}
-	uids := map[types.NamespacedName]types.UID{}
-	result, err := w.scheduler.Window(ctx, func(shoot *gardencorev1beta1.Shoot) bool {
-		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
-		if due[key] {
-			generations[key], uids[key] = shoot.Generation, shoot.UID
-			return true
+	bound := map[string]string{}
+	for key, state := range w.shoots {
+		if state.boundTo != "" {
+			bound[key.String()] = state.boundTo
 		}
-		return false
+	}
+	result, err := w.scheduler.Window(ctx, func(shoot *gardencorev1beta1.Shoot) bool {
+		return due[types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}]
 	}, bound)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
 	failed := func(key types.NamespacedName) {
-		r := w.retries[key]
-		if r == nil || r.generation != generations[key] {
-			r = &retryState{generation: generations[key]}
-			w.retries[key] = r
+		if state := w.shoots[key]; state != nil {
+			state.failures++
+			state.notBefore = now.Add(retryDelay(state.failures))
 		}
-		r.failures++
-		r.notBefore = now.Add(retryDelay(r.failures))
 	}
 	for _, u := range result.Report.Unschedulable {
 		failed(parseKey(u.Shoot))
@@ -306,14 +281,13 @@ func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bo
 		key := parseKey(r.Shoot)
 		switch {
 		case r.Result == bind.Bound:
-			w.bound[key] = boundShoot{uid: uids[key], seed: r.Seed}
-			delete(w.retries, key)
-			delete(w.firstSeen, key)
+			if state := w.shoots[key]; state != nil {
+				state.boundTo = r.Seed
+			}
 		case r.Retry():
 			failed(key)
-		default:
-			delete(w.retries, key)
-			delete(w.firstSeen, key)
+		default: // someone else's now, or gone
+			delete(w.shoots, key)
 		}
 	}
 	return nil
