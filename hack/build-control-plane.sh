@@ -23,25 +23,38 @@ export GOFLAGS=-mod=mod GOTOOLCHAIN=local
 
 log() { echo "build-control-plane: $*" >&2; }
 
-# scratch DIR makes an empty module named NAME in DIR (recreated on every build so a failed build cannot poison it).
+# scratch DIR makes an empty module in DIR and enters it (recreated on every build so that a failed build cannot
+# poison it; each build runs in a subshell).
 scratch() {
-  rm -rf "$1" && mkdir -p "$1"
-  (cd "$1" && go mod init "$2" >/dev/null 2>&1)
+  rm -rf "$1" && mkdir -p "$1" && cd "$1"
+  go mod init "seedplan.local/$(basename "$1")" >/dev/null 2>&1
+}
+
+# build NAME PACKAGE [LDFLAGS] builds PACKAGE of the current scratch module into $bin/NAME (atomically).
+build() {
+  go build -o "$bin/$1.tmp" -ldflags "${3:-}" "$2"
+  mv "$bin/$1.tmp" "$bin/$1"
+}
+
+# version_ldflags VERSION stamps a Kubernetes-style binary (kube-apiserver, gardener-apiserver) with its version.
+version_ldflags() {
+  local pkg=k8s.io/component-base/version minor=${1#v1.}
+  echo "-X $pkg.gitVersion=$1 -X $pkg.gitMajor=1 -X $pkg.gitMinor=${minor%%.*}"
+}
+
+# scratch_get DIR MODULE@VERSION is scratch DIR, then requires MODULE@VERSION.
+scratch_get() {
+  scratch "$1"
+  go get "$2" >/dev/null
 }
 
 build_etcd() {
-  local dir="$tools/src/etcd"
-  scratch "$dir" seedplan.local/etcd
-  cd "$dir"
-  go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null
-  go build -o "$bin/etcd.tmp" go.etcd.io/etcd/server/v3
-  mv "$bin/etcd.tmp" "$bin/etcd"
+  scratch_get "$tools/src/etcd" "go.etcd.io/etcd/server/v3@$ETCD_VERSION"
+  build etcd go.etcd.io/etcd/server/v3
 }
 
 build_kube_apiserver() {
-  local dir="$tools/src/kube-apiserver"
-  scratch "$dir" seedplan.local/kube-apiserver
-  cd "$dir"
+  scratch "$tools/src/kube-apiserver"
   # kubernetes' go.mod replaces its k8s.io/* staging modules with ./staging/..., which the module zip lacks:
   # point each at its published version instead.
   local gomod
@@ -51,18 +64,11 @@ build_kube_apiserver() {
     go mod edit -replace "$module=$module@$KUBERNETES_LIBRARY_VERSION"
   done
   go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBERNETES_VERSION" >/dev/null
-  local version_pkg=k8s.io/component-base/version
-  local minor=${KUBERNETES_VERSION#v1.}
-  minor=${minor%%.*}
-  go build -o "$bin/kube-apiserver.tmp" -ldflags "-X $version_pkg.gitVersion=$KUBERNETES_VERSION -X $version_pkg.gitMajor=1 -X $version_pkg.gitMinor=$minor" \
-    k8s.io/kubernetes/cmd/kube-apiserver
-  mv "$bin/kube-apiserver.tmp" "$bin/kube-apiserver"
+  build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(version_ldflags "$KUBERNETES_VERSION")"
 }
 
 build_gardener_apiserver() {
-  local dir="$tools/src/gardener-apiserver"
-  scratch "$dir" seedplan.local/gardener-apiserver
-  cd "$dir"
+  scratch "$tools/src/gardener-apiserver"
   # gardener's go.mod replaces pkg/apis with a local directory and excludes some versions; a dependent module
   # must require the published pkg/apis itself and repeat the excludes.
   local gomod
@@ -72,18 +78,13 @@ build_gardener_apiserver() {
     while read -r excluded; do go mod edit -exclude "$excluded"; done
   go mod edit -require "github.com/gardener/gardener/pkg/apis@$GARDENER_VERSION"
   go get "github.com/gardener/gardener/cmd/gardener-apiserver@$GARDENER_VERSION" >/dev/null
-  go build -o "$bin/gardener-apiserver.tmp" -ldflags "-X github.com/gardener/gardener/pkg/version.gitVersion=$GARDENER_VERSION" \
-    github.com/gardener/gardener/cmd/gardener-apiserver
-  mv "$bin/gardener-apiserver.tmp" "$bin/gardener-apiserver"
+  # Gardener stamps its binaries through k8s.io/component-base/version (hack/get-build-ld-flags.sh).
+  build gardener-apiserver github.com/gardener/gardener/cmd/gardener-apiserver "$(version_ldflags "$GARDENER_VERSION")"
 }
 
 build_pushgateway() {
-  local dir="$tools/src/pushgateway"
-  scratch "$dir" seedplan.local/pushgateway
-  cd "$dir"
-  go get "github.com/prometheus/pushgateway@$PUSHGATEWAY_VERSION" >/dev/null
-  go build -o "$bin/pushgateway.tmp" github.com/prometheus/pushgateway
-  mv "$bin/pushgateway.tmp" "$bin/pushgateway"
+  scratch_get "$tools/src/pushgateway" "github.com/prometheus/pushgateway@$PUSHGATEWAY_VERSION"
+  build pushgateway github.com/prometheus/pushgateway
 }
 
 for component in etcd kube-apiserver gardener-apiserver pushgateway; do
