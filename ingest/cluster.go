@@ -122,12 +122,12 @@ func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*La
 		ConfigMaps:              pointers(regionConfigMs.Items),
 	}}
 	for _, seed := range landscape.Objects.Seeds {
-		if err := validateSeed("cluster", objectName(header{Kind: "Seed", Metadata: headerMeta{Name: seed.Name}}), seed); err != nil {
+		if err := validateSeed("cluster", objectName("Seed", "", seed.Name), seed); err != nil {
 			return nil, err
 		}
 	}
 	for _, shoot := range landscape.Objects.Shoots {
-		if err := validateShoot("cluster", objectName(header{Kind: "Shoot", Metadata: headerMeta{Namespace: shoot.Namespace, Name: shoot.Name}}), shoot); err != nil {
+		if err := validateShoot("cluster", objectName("Shoot", shoot.Namespace, shoot.Name), shoot); err != nil {
 			return nil, err
 		}
 	}

@@ -193,7 +193,7 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 		return nil
 	}
 
-	object := objectName(h)
+	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
 	switch {
 	case h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String():
@@ -373,15 +373,14 @@ func requireName(where, object string, meta metav1.ObjectMeta, namespaced bool) 
 }
 
 // objectName is kind namespace/name as messages print it.
-func objectName(h header) string {
-	name := h.Metadata.Name
+func objectName(kind, namespace, name string) string {
 	if name == "" {
 		name = "<unnamed>"
 	}
-	if h.Metadata.Namespace != "" {
-		name = h.Metadata.Namespace + "/" + name
+	if namespace != "" {
+		name = namespace + "/" + name
 	}
-	return h.Kind + " " + name
+	return kind + " " + name
 }
 
 // withDefaultType sets apiVersion and kind on a list item that lacks them.
