@@ -239,6 +239,9 @@ func TestLoopLeaderElection(t *testing.T) {
 	waitFor(t, 10*time.Second, "the standby replica serves /healthz", func() bool {
 		return strings.Contains(get(second.address, "/healthz"), "ok")
 	})
+	waitFor(t, 30*time.Second, "the standby replica's informers are synced (/readyz)", func() bool {
+		return get(second.address, "/readyz") == "ok"
+	})
 	if leader := get(first.address, "/metrics"); !strings.Contains(leader, "seedplan_leader 1") || !strings.Contains(leader, `seedplan_bindings_total{result="bound"} 6`) {
 		t.Fatalf("first replica's metrics do not show it leading with 6 bindings:\n%s", grep(leader, "seedplan_leader", "seedplan_bindings_total"))
 	}

@@ -86,6 +86,17 @@ func (l *Loop) Run(ctx context.Context) error {
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
 		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
 
+	// Every replica keeps warm informers of what a window reads, so that /readyz means synced and a standby
+	// that takes over plans at once.
+	for _, obj := range []client.Object{
+		&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
+		&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
+	} {
+		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
+			return fmt.Errorf("creating the informer of %T: %w", obj, err)
+		}
+	}
+
 	metrics := bind.NewMetrics(true)
 	windows := &windowLoop{
 		scheduler: &Scheduler{
@@ -149,14 +160,6 @@ func (w *windowLoop) NeedLeaderElection() bool { return true }
 func (w *windowLoop) Start(ctx context.Context) error {
 	w.metrics.SetLeader(true)
 	defer w.metrics.SetLeader(false)
-	for _, obj := range []client.Object{
-		&gardencorev1beta1.Seed{}, &gardencorev1beta1.CloudProfile{}, &gardencorev1beta1.NamespacedCloudProfile{},
-		&gardencorev1beta1.Project{}, &corev1.ConfigMap{},
-	} {
-		if _, err := w.cache.GetInformer(ctx, obj); err != nil {
-			return fmt.Errorf("starting the informer of %T: %w", obj, err)
-		}
-	}
 	informer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Shoot{})
 	if err != nil {
 		return fmt.Errorf("starting the shoot informer: %w", err)
