@@ -245,7 +245,7 @@ func newScheduleCommand() *cobra.Command {
 	flags.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
-	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL")
+	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL (not on --dry-run: it would replace the real job's metrics)")
 	return cmd
 }
 
