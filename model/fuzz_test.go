@@ -2,7 +2,11 @@ package model
 
 import (
 	"net"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/seedplan/seedplan/internal/testobjects"
 )
 
 // FuzzParseRegionDistances: any region ConfigMap entry either parses into distances that include the shoot's
@@ -56,6 +60,32 @@ func FuzzLevenshteinDistance(f *testing.F) {
 		d := LevenshteinDistance(a, b)
 		if d < 0 || d != LevenshteinDistance(b, a) || LevenshteinDistance(a, a) != 0 {
 			t.Fatalf("LevenshteinDistance(%q, %q) = %d (reverse %d, self %d)", a, b, d, LevenshteinDistance(b, a), LevenshteinDistance(a, a))
+		}
+	})
+}
+
+// FuzzParseTaintEffects: any annotation either parses into effects that agree with spec.taints (NoExecute only on
+// its taints, PreferNoSchedule only beside them) or is an error naming the annotation — never a panic.
+func FuzzParseTaintEffects(f *testing.F) {
+	for _, seed := range []string{"a=NoExecute", "a=NoSchedule,b=PreferNoSchedule", "b=NoExecute", "a=PreferNoSchedule", "a", "=", ",,", "a=NoExecute,a=NoExecute"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, annotation string) {
+		seed := testSeed("s", testobjects.Tainted("a"), withTaintEffects(annotation))
+		taints, err := ParseTaintEffects(seed)
+		if err != nil {
+			if !strings.Contains(err.Error(), AnnotationTaintEffects) {
+				t.Fatalf("error %v does not name the annotation", err)
+			}
+			return
+		}
+		for _, taint := range taints.NoExecute {
+			if taint.Key != "a" {
+				t.Fatalf("NoExecute taint %q is not in spec.taints", taint.Key)
+			}
+		}
+		if slices.Contains(taints.PreferNoSchedule, "a") {
+			t.Fatal("a spec.taints entry became soft")
 		}
 	})
 }

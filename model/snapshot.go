@@ -42,7 +42,9 @@ type Snapshot struct {
 	namespacedCloudProfiles map[string]*gardencorev1beta1.NamespacedCloudProfile // key namespace/name
 	projectsByNamespace     map[string]*gardencorev1beta1.Project
 	seedIndex               map[string]int
-	usage                   map[string]int
+	// taints are the taint effects of every seed, by index.
+	taints []SeedTaints
+	usage  map[string]int
 	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
 	modeZones map[string]bool
 	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
@@ -90,8 +92,14 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 	}
 	slices.SortFunc(snap.Seeds, func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
 	snap.modeZones = map[string]bool{}
+	snap.taints = make([]SeedTaints, len(snap.Seeds))
 	for i, seed := range snap.Seeds {
 		snap.seedIndex[seed.Name] = i
+		taints, err := ParseTaintEffects(seed)
+		if err != nil {
+			return nil, fmt.Errorf("Seed %s: %w", seed.Name, err)
+		}
+		snap.taints[i] = taints
 		if zoneSelectionMode(seed) != "" {
 			for _, z := range seed.Spec.Provider.Zones {
 				snap.modeZones[z] = true

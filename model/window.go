@@ -17,9 +17,9 @@ type Arc struct {
 	// Distance is the region distance of the placement (see Request.PlacementDistance).
 	Distance int
 	Source   DistanceSource
-	// SoftViolations counts the soft constraints the placement breaks (PreferNoSchedule-style seed taints the
-	// shoot does not tolerate). Optimising solvers add a penalty per violation; the greedy solver, like the
-	// gardener-scheduler, ignores them.
+	// SoftViolations counts the soft constraints the placement breaks: the seed's PreferNoSchedule taints the
+	// shoot does not tolerate (see AnnotationTaintEffects). Optimising solvers add a penalty per violation; the
+	// greedy solver, like the gardener-scheduler, ignores them.
 	SoftViolations int
 }
 
@@ -198,7 +198,7 @@ func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
 			continue
 		}
 		d, source := req.PlacementDistance(seed)
-		ev.Arcs = append(ev.Arcs, Arc{Seed: i, Distance: d, Source: source})
+		ev.Arcs = append(ev.Arcs, Arc{Seed: i, Distance: d, Source: source, SoftViolations: e.snap.SoftViolations(i, req.Shoot)})
 	}
 	return ev
 }
