@@ -146,6 +146,14 @@ func SeedUnusableReason(seed *gardencorev1beta1.Seed) string {
 		return "seed is being deleted"
 	case seed.Spec.Settings == nil || seed.Spec.Settings.Scheduling == nil || !seed.Spec.Settings.Scheduling.Visible:
 		return "seed is not visible for scheduling (spec.settings.scheduling.visible)"
+	}
+	return seedHealthReason(seed)
+}
+
+// seedHealthReason is the part of §2.1 about the seed's state: a last operation, a ready gardenlet, and ready
+// backup buckets when the seed has backup.
+func seedHealthReason(seed *gardencorev1beta1.Seed) string {
+	switch {
 	case seed.Status.LastOperation == nil:
 		return "seed has no status.lastOperation yet"
 	case !conditionTrue(seed.Status.Conditions, gardencorev1beta1.GardenletReady):

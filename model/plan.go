@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
 
 // Placement binds one pending shoot to one seed.
@@ -88,21 +90,8 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		}
 		placed[pl.Seed]++
 
-		ev := evaluator.evaluate(shoot)
-		if ev.Err != nil {
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", pl.Shoot, pl.Seed, ev.Err))
-			continue
-		}
-		if !slices.Contains(ev.Candidates, snap.SeedIndex(pl.Seed)) {
-			r, _ := ev.Rejection(pl.Seed)
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", pl.Shoot, pl.Seed, r.Predicate, r.Reason))
-			continue
-		}
-		reason, err := ev.Request.StrategyAdmits(seed)
-		if err != nil {
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: strategy: %w", pl.Shoot, pl.Seed, err))
-		} else if reason != "" {
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", pl.Shoot, pl.Seed, PredicateStrategy, reason))
+		if err := evaluator.placementViolation(shoot, seed); err != nil {
+			violations = append(violations, err)
 		}
 	}
 
@@ -114,4 +103,25 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		}
 	}
 	return errors.Join(violations...)
+}
+
+// placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
+func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
+	key := ShootKey(shoot)
+	ev := e.evaluate(shoot)
+	if ev.Err != nil {
+		return fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", key, seed.Name, ev.Err)
+	}
+	if !slices.Contains(ev.Candidates, e.snap.SeedIndex(seed.Name)) {
+		r, _ := ev.Rejection(seed.Name)
+		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", key, seed.Name, r.Predicate, r.Reason)
+	}
+	reason, err := ev.Request.StrategyAdmits(seed)
+	if err != nil {
+		return fmt.Errorf("shoot %s → seed %s: strategy: %w", key, seed.Name, err)
+	}
+	if reason != "" {
+		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", key, seed.Name, PredicateStrategy, reason)
+	}
+	return nil
 }

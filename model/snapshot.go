@@ -246,14 +246,15 @@ func IsPending(shoot *gardencorev1beta1.Shoot, schedulerName string) bool {
 	if shoot.Spec.SeedName != nil || shoot.DeletionTimestamp != nil {
 		return false
 	}
-	name := shoot.Spec.SchedulerName
-	if name == nil || *name == "" {
-		name = new(v1beta1constants.DefaultSchedulerName)
-	}
-	if *name != schedulerName {
+	if schedulerNameOf(shoot) != schedulerName {
 		return false
 	}
-	return !slices.ContainsFunc(shoot.Spec.Provider.Workers, func(w gardencorev1beta1.Worker) bool { return w.ControlPlane != nil })
+	return !hostsOwnControlPlane(shoot)
+}
+
+// hostsOwnControlPlane reports a self-hosted shoot (a worker pool runs its control plane): no scheduler places it.
+func hostsOwnControlPlane(shoot *gardencorev1beta1.Shoot) bool {
+	return slices.ContainsFunc(shoot.Spec.Provider.Workers, func(w gardencorev1beta1.Worker) bool { return w.ControlPlane != nil })
 }
 
 // Pending returns the shoots the scheduler named schedulerName would place, in scheduling order:
@@ -269,6 +270,14 @@ func (s *Snapshot) Pending(schedulerName string) []*gardencorev1beta1.Shoot {
 		return cmp.Or(a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time), strings.Compare(ShootKey(a), ShootKey(b)))
 	})
 	return pending
+}
+
+// schedulerNameOf is the shoot's spec.schedulerName, defaulted.
+func schedulerNameOf(shoot *gardencorev1beta1.Shoot) string {
+	if name := deref(shoot.Spec.SchedulerName); name != "" {
+		return name
+	}
+	return v1beta1constants.DefaultSchedulerName
 }
 
 // ShootKey is the namespace/name of a shoot, the way every output of seedplan names it.

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
@@ -72,6 +75,71 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 				if lpCost, greedyCost := solver.PlanCost(w, lp, weights), solver.PlanCost(w, greedy, weights); lpCost > greedyCost+1e-6 {
 					t.Fatalf("lp objective %.1f above greedy's %.1f", lpCost, greedyCost)
 				}
+			})
+		}
+	}
+}
+
+// TestRebalanceOnRandomLandscapes is the property test of rebalancing: on random landscapes whose seeds lost
+// capacity (and with a seed drained), under both strategies and several targets, the moves pass
+// model.VerifyMoves (Plan refuses them otherwise), are deterministic, with what they leave unresolved account for
+// at least the lower bound, reach the lower bound exactly whenever every seed ends within its limit (the LP never moves a shoot more than needed), and a second run on the landscape after
+// the moves recommends none (no ping-pong).
+func TestRebalanceOnRandomLandscapes(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+			target := []float64{0.9, 1}[seed%2]
+			t.Run(fmt.Sprintf("seed=%d/%s/target=%.2f", seed, strategy, target), func(t *testing.T) {
+				objs, err := generator.Generate(generator.Config{Seeds: 40, Existing: 300, Shoots: []int{0, 600}[seed%2], Seed: seed, Providers: []string{"aws", "gcp"}, Mix: generator.RealisticMix()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				snap, err := model.NewSnapshot(objs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Every fifth seed loses capacity to 80 % of what it hosts.
+				for i, s := range objs.Seeds {
+					if allocatable, ok := model.Allocatable(s); ok && i%5 == 0 {
+						lowered := min(allocatable, int64(snap.Usage(s.Name)*8/10))
+						s.Status.Allocatable[gardencorev1beta1.ResourceShoots] = *resource.NewQuantity(lowered, resource.DecimalSI)
+					}
+				}
+				goal := model.RebalanceOptions{TargetUtilization: target}
+				if seed%2 == 1 {
+					goal.Drain = []string{objs.Seeds[1].Name}
+				}
+				opts := model.Options{Strategy: strategy}
+				plan := func(shoots []*gardencorev1beta1.Shoot) (*model.Rebalancing, *solver.Rebalance) {
+					t.Helper()
+					snap, err := model.NewSnapshot(model.Objects{Seeds: objs.Seeds, Shoots: shoots, CloudProfiles: objs.CloudProfiles,
+						NamespacedCloudProfiles: objs.NamespacedCloudProfiles, Projects: objs.Projects, ConfigMaps: objs.ConfigMaps})
+					if err != nil {
+						t.Fatal(err)
+					}
+					r, err := model.NewRebalancing(snap, opts, goal)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return r, rebalance(t, solver.Rebalancer{Weights: solver.DefaultWeights()}, r)
+				}
+				r, first := plan(objs.Shoots)
+				if first.LowerBound == 0 {
+					t.Fatal("the landscape needs no move; the test would prove nothing")
+				}
+				if _, second := plan(objs.Shoots); fmt.Sprint(first.Moves) != fmt.Sprint(second.Moves) {
+					t.Fatal("rebalancing is not deterministic")
+				}
+				if len(first.Moves)+first.Unresolved < first.LowerBound {
+					t.Fatalf("%d moves and %d unresolved are below the lower bound %d", len(first.Moves), first.Unresolved, first.LowerBound)
+				}
+				if first.Complete() && len(first.Moves) != first.LowerBound {
+					t.Fatalf("complete with %d moves, but the lower bound is %d", len(first.Moves), first.LowerBound)
+				}
+				if _, again := plan(applied(r, first.Moves)); len(again.Moves) != 0 {
+					t.Fatalf("a second run moves %d shoots again: %v", len(again.Moves), again.Moves)
+				}
+				t.Logf("%d moves, lower bound %d, unresolved %d", len(first.Moves), first.LowerBound, first.Unresolved)
 			})
 		}
 	}

@@ -111,3 +111,32 @@ func CloudProfile() *gardencorev1beta1.CloudProfile {
 func Project() *gardencorev1beta1.Project {
 	return &gardencorev1beta1.Project{ObjectMeta: metav1.ObjectMeta{Name: "dev"}, Spec: gardencorev1beta1.ProjectSpec{Namespace: new("garden-dev")}}
 }
+
+// WithBackup gives the seed a backup configuration with ready backup buckets: what a control plane migration
+// needs on both seeds.
+func WithBackup() SeedOption {
+	return func(s *gardencorev1beta1.Seed) {
+		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: s.Spec.Provider.Type}
+		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue})
+	}
+}
+
+// Annotated sets an annotation.
+func Annotated(key, value string) SeedOption {
+	return func(s *gardencorev1beta1.Seed) {
+		if s.Annotations == nil {
+			s.Annotations = map[string]string{}
+		}
+		s.Annotations[key] = value
+	}
+}
+
+// Running makes a bound shoot's control plane run on its seed: status.seedName equals spec.seedName.
+func Running() ShootOption {
+	return func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = s.Spec.SeedName }
+}
+
+// Deleting marks the seed as being deleted.
+func Deleting() SeedOption {
+	return func(s *gardencorev1beta1.Seed) { s.DeletionTimestamp = &metav1.Time{Time: Created} }
+}

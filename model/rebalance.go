@@ -1,0 +1,376 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+)
+
+// PredicateMigration names the gardener-apiserver's extra rules for moving a bound shoot to another seed.
+const PredicateMigration = "Migration"
+
+// Reasons a shoot has to leave its seed, as moves report them.
+const (
+	LeaveOverloaded = "overloaded"
+	LeaveDrain      = "drain"
+	LeaveUnusable   = "unusable"
+	LeaveNoExecute  = "NoExecute"
+)
+
+// RebalanceOptions say what a balanced landscape is.
+type RebalanceOptions struct {
+	// TargetUtilization is the highest usage/allocatable a seed may end at, in (0, 1].
+	TargetUtilization float64
+	// Drain names seeds to be emptied.
+	Drain []string
+}
+
+// Validate checks the options against the snapshot.
+func (o RebalanceOptions) Validate(snap *Snapshot) error {
+	var errs []error
+	if !(o.TargetUtilization > 0 && o.TargetUtilization <= 1) {
+		errs = append(errs, fmt.Errorf("target utilization %v is not in (0, 1]", o.TargetUtilization))
+	}
+	for _, name := range o.Drain {
+		if snap.Seed(name) == nil {
+			errs = append(errs, fmt.Errorf("seed %q to drain does not exist", name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// TargetLimit is the most shoots a seed may host at the target utilization: ⌊target × allocatable⌋, or Unlimited
+// for a seed without allocatable.
+func TargetLimit(seed *gardencorev1beta1.Seed, target float64) int {
+	allocatable, ok := Allocatable(seed)
+	if !ok {
+		return Unlimited
+	}
+	// The epsilon keeps 0.8 × 10 at 8 despite binary fractions.
+	return int(min(max(math.Floor(target*float64(allocatable)+1e-9), 0), float64(allocatable)))
+}
+
+// SeedLoad is a seed as rebalancing sees it.
+type SeedLoad struct {
+	// Load is the seed's usage as Gardener counts it (SeedUsage).
+	Load int
+	// Limit is TargetLimit (0 for a seed to drain).
+	Limit int
+	// Drain is why the seed must be emptied, "" when it need not be.
+	Drain string
+	// DrainReason is the move reason of Drain (LeaveDrain or LeaveUnusable).
+	DrainReason string
+	// Room is how many shoots the seed may receive: Limit − Load, at least 0, Unlimited without allocatable;
+	// 0 for a seed to drain or one that is not usable.
+	Room int
+}
+
+// Excess is how far the seed is above its limit.
+func (l SeedLoad) Excess() int {
+	if l.Limit == Unlimited {
+		return 0
+	}
+	return max(l.Load-l.Limit, 0)
+}
+
+// BoundShoot is a shoot on a seed, as rebalancing sees it.
+type BoundShoot struct {
+	Shoot *gardencorev1beta1.Shoot
+	// Seed is the index of its seed (spec.seedName).
+	Seed int
+	// Leave is the reason the shoot must leave its seed whatever the load ("" when it may stay): its seed is
+	// drained or not usable, or has a NoExecute taint the shoot does not tolerate. LeaveReason is the move reason.
+	Leave, LeaveReason string
+	// Unmovable is why the shoot cannot be moved at all, "" when it can.
+	Unmovable string
+	// Destinations are the seeds the shoot may move to: every predicate of the gardener-scheduler, its strategy
+	// and the gardener-apiserver's migration rules pass; capacity is the solver's. Distance is the move's
+	// distance (MoveDistance), ascending by seed index.
+	Destinations []Arc
+}
+
+// Rebalancing is the problem of moving bound shoots so that every seed ends at most at its target: the seeds'
+// loads and limits and every bound shoot with where it may go. Like a Window it is computed once and shared by
+// every solver and the checker.
+type Rebalancing struct {
+	Snapshot *Snapshot
+	Options  Options
+	Target   RebalanceOptions
+	// Seeds by index.
+	Seeds []SeedLoad
+	// Shoots are the bound shoots (spec.seedName names an existing seed), by namespace/name.
+	Shoots []BoundShoot
+}
+
+// NewRebalancing evaluates every bound shoot of the snapshot for a move.
+func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Rebalancing, error) {
+	opts = opts.WithDefaults()
+	if err := target.Validate(snap); err != nil {
+		return nil, err
+	}
+	r := &Rebalancing{Snapshot: snap, Options: opts, Target: target, Seeds: make([]SeedLoad, len(snap.Seeds))}
+	for i, seed := range snap.Seeds {
+		load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
+		switch reason := SeedDrainReason(seed); {
+		case slices.Contains(target.Drain, seed.Name):
+			load.Drain, load.DrainReason = "the seed is drained (--drain)", LeaveDrain
+		case reason != "":
+			load.Drain, load.DrainReason = reason, LeaveUnusable
+		}
+		switch {
+		case load.Drain != "" || SeedUnusableReason(seed) != "":
+			load.Room = 0
+		case load.Limit == Unlimited:
+			load.Room = Unlimited
+		default:
+			load.Room = max(load.Limit-load.Load, 0)
+		}
+		if load.Drain != "" {
+			load.Limit = 0
+		}
+		r.Seeds[i] = load
+	}
+
+	var movable []*gardencorev1beta1.Shoot
+	for _, shoot := range snap.Shoots {
+		seed := snap.SeedIndex(deref(shoot.Spec.SeedName))
+		if seed < 0 {
+			continue
+		}
+		b := BoundShoot{Shoot: shoot, Seed: seed, Unmovable: UnmovableReason(shoot, opts.SchedulerName)}
+		if drain := r.Seeds[seed]; drain.Drain != "" {
+			b.Leave, b.LeaveReason = drain.Drain, drain.DrainReason
+		} else if reason := snap.NoExecuteReason(shoot); reason != "" {
+			b.Leave, b.LeaveReason = reason, LeaveNoExecute
+		}
+		if b.Unmovable == "" {
+			movable = append(movable, shoot)
+		}
+		r.Shoots = append(r.Shoots, b)
+	}
+
+	// The chain and the strategy see a bound shoot as they would see it pending.
+	w, err := NewWindow(snap, opts, movable)
+	if err != nil {
+		return nil, err
+	}
+	type destinationsKey struct {
+		ev     *Evaluation
+		from   int
+		domain string
+	}
+	cache := map[destinationsKey][]Arc{}
+	next := 0
+	for i := range r.Shoots {
+		b := &r.Shoots[i]
+		if b.Unmovable != "" {
+			continue
+		}
+		ev := w.Evaluations[next]
+		next++
+		if ev.Err != nil || ev.StrategyErr != nil {
+			continue
+		}
+		key := destinationsKey{ev: ev, from: b.Seed, domain: shootDomain(b.Shoot)}
+		arcs, ok := cache[key]
+		if !ok {
+			from := snap.Seeds[b.Seed]
+			for _, a := range ev.Arcs {
+				to := snap.Seeds[a.Seed]
+				if a.Seed == b.Seed || r.Seeds[a.Seed].Room == 0 || MigrationReason(b.Shoot, from, to) != "" {
+					continue
+				}
+				a.Distance = snap.MoveDistance(ev.Request, from, to)
+				arcs = append(arcs, a)
+			}
+			cache[key] = arcs
+		}
+		b.Destinations = arcs
+	}
+	return r, nil
+}
+
+// LowerBound is the fewest moves that can bring every seed to its limit: for every seed its excess over the
+// limit, or the shoots that must leave it, whichever is more.
+func (r *Rebalancing) LowerBound() int {
+	leaving := make([]int, len(r.Seeds))
+	for _, b := range r.Shoots {
+		if b.Leave != "" {
+			leaving[b.Seed]++
+		}
+	}
+	bound := 0
+	for i, s := range r.Seeds {
+		bound += max(s.Excess(), leaving[i])
+	}
+	return bound
+}
+
+// SeedDrainReason says why shoots must leave a seed on their own account: it is being deleted or is no longer
+// healthy (spec §2.1). A seed that is merely invisible for scheduling keeps its shoots: visibility closes it to
+// new shoots only.
+func SeedDrainReason(seed *gardencorev1beta1.Seed) string {
+	if seed.DeletionTimestamp != nil {
+		return "seed is being deleted"
+	}
+	return seedHealthReason(seed)
+}
+
+// UnmovableReason says why a bound shoot must not be moved by seedplan, or "" when it may be: it is being
+// deleted, its control plane is already migrating, another scheduler handles it, or it hosts its own control plane.
+func UnmovableReason(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
+	spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
+	op := shoot.Status.LastOperation
+	name := schedulerNameOf(shoot)
+	switch {
+	case shoot.DeletionTimestamp != nil:
+		return "the shoot is being deleted"
+	case status != "" && status != spec:
+		return fmt.Sprintf("the shoot's control plane is already moving from %s to %s", status, spec)
+	case op != nil && (op.Type == gardencorev1beta1.LastOperationTypeMigrate ||
+		op.Type == gardencorev1beta1.LastOperationTypeRestore && op.State != gardencorev1beta1.LastOperationStateSucceeded):
+		return fmt.Sprintf("the shoot is in a %s operation (%s)", op.Type, op.State)
+	case name != schedulerName:
+		return fmt.Sprintf("the shoot is scheduled by %q, not %q", name, schedulerName)
+	case hostsOwnControlPlane(shoot):
+		return "the shoot hosts its own control plane"
+	}
+	return ""
+}
+
+// MigrationReason is the gardener-apiserver's ShootValidator rule for changing a bound shoot's seed through the
+// binding subresource (control plane migration), beyond the scheduling predicates: both seeds need backup, the
+// same internal domain, and a shoot using a default domain of the old seed needs it on the new one. It returns
+// Gardener's reason, or "" when the move is allowed.
+func MigrationReason(shoot *gardencorev1beta1.Shoot, from, to *gardencorev1beta1.Seed) string {
+	switch {
+	case from.Spec.Backup == nil:
+		return fmt.Sprintf("cannot change seed name because backup is not configured for old seed %q", from.Name)
+	case to.Spec.Backup == nil:
+		return fmt.Sprintf("cannot change seed name because backup is not configured for seed %q", to.Name)
+	case internalDomain(from) != internalDomain(to):
+		return fmt.Sprintf("cannot change seed name because internal domain would change from %q to %q", internalDomain(from), internalDomain(to))
+	}
+	domain := shootDomain(shoot)
+	if domain == "" {
+		return ""
+	}
+	for _, d := range from.Spec.DNS.Defaults {
+		if !strings.HasSuffix(domain, "."+d.Domain) {
+			continue
+		}
+		if slices.ContainsFunc(to.Spec.DNS.Defaults, func(n gardencorev1beta1.SeedDNSProviderConfig) bool { return n.Domain == d.Domain }) {
+			return ""
+		}
+		return fmt.Sprintf("cannot reschedule shoot %q to seed %q because the shoot uses the default domain %q which is not supported by the new seed", shoot.Name, to.Name, d.Domain)
+	}
+	return ""
+}
+
+func internalDomain(seed *gardencorev1beta1.Seed) string {
+	if seed.Spec.DNS.Internal == nil {
+		return ""
+	}
+	return seed.Spec.DNS.Internal.Domain
+}
+
+func shootDomain(shoot *gardencorev1beta1.Shoot) string {
+	if shoot.Spec.DNS == nil {
+		return ""
+	}
+	return deref(shoot.Spec.DNS.Domain)
+}
+
+// MoveDistance is the region distance between two seeds for a shoot: 0 within a region, else the shoot's region
+// ConfigMap's distance from the source region when it lists the destination, else Gardener's Levenshtein distance
+// between the two regions. Near moves can be live migrations; far ones cost the shoot's users latency.
+func (s *Snapshot) MoveDistance(req *Request, from, to *gardencorev1beta1.Seed) int {
+	fromRegion, toRegion := from.Spec.Provider.Region, to.Spec.Provider.Region
+	if fromRegion == toRegion {
+		return 0
+	}
+	if req.RegionConfig != nil {
+		if parsed := s.regionDistances[req.RegionConfig.Name][fromRegion]; parsed.err == nil {
+			if d, ok := parsed.distances[toRegion]; ok {
+				return d
+			}
+		}
+	}
+	return LevenshteinDistance(toRegion, fromRegion)
+}
+
+// Move changes one bound shoot's seed.
+type Move struct {
+	// Shoot is namespace/name.
+	Shoot string `json:"shoot"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	// Distance is the move's region distance (MoveDistance).
+	Distance int `json:"distance"`
+	// Reason is why the shoot moves: LeaveOverloaded, LeaveDrain, LeaveUnusable or LeaveNoExecute.
+	Reason string `json:"reason"`
+}
+
+// VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved
+// shoot exists, is on the seed it moves from, may be moved, moves once; its new seed passes every predicate of
+// the chain, the strategy's region rule and the migration rules, evaluated afresh; no seed that receives shoots
+// is drained, and none ends above its target limit even before the moved shoots have left their old seeds (that
+// is how the gardener-apiserver counts during a migration). It returns every violation found, joined.
+func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []Move) error {
+	opts = opts.WithDefaults()
+	var violations []error
+	seen := map[string]bool{}
+	received := map[string]int{}
+	evaluator := newEvaluator(snap, opts)
+	for _, m := range moves {
+		if seen[m.Shoot] {
+			violations = append(violations, fmt.Errorf("shoot %s: moved more than once", m.Shoot))
+			continue
+		}
+		seen[m.Shoot] = true
+		shoot, from, to := snap.Shoot(m.Shoot), snap.Seed(m.From), snap.Seed(m.To)
+		switch {
+		case shoot == nil:
+			violations = append(violations, fmt.Errorf("shoot %s: not in the landscape", m.Shoot))
+			continue
+		case from == nil || to == nil:
+			violations = append(violations, fmt.Errorf("shoot %s: seed %q or %q does not exist", m.Shoot, m.From, m.To))
+			continue
+		case deref(shoot.Spec.SeedName) != m.From:
+			violations = append(violations, fmt.Errorf("shoot %s: is on seed %q, not %q", m.Shoot, deref(shoot.Spec.SeedName), m.From))
+			continue
+		case m.From == m.To:
+			violations = append(violations, fmt.Errorf("shoot %s: moves to the seed it is on", m.Shoot))
+			continue
+		}
+		if reason := UnmovableReason(shoot, opts.SchedulerName); reason != "" {
+			violations = append(violations, fmt.Errorf("shoot %s: must not be moved: %s", m.Shoot, reason))
+			continue
+		}
+		received[m.To]++
+		if reason := MigrationReason(shoot, from, to); reason != "" {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", m.Shoot, m.To, PredicateMigration, reason))
+		}
+		if err := evaluator.placementViolation(shoot, to); err != nil {
+			violations = append(violations, err)
+		}
+	}
+	for _, seed := range snap.Seeds {
+		n := received[seed.Name]
+		if n == 0 {
+			continue
+		}
+		if slices.Contains(target.Drain, seed.Name) || SeedDrainReason(seed) != "" {
+			violations = append(violations, fmt.Errorf("seed %s: is drained but receives %d shoots", seed.Name, n))
+		}
+		if limit := TargetLimit(seed, target.TargetUtilization); limit != Unlimited && snap.Usage(seed.Name)+n > limit {
+			violations = append(violations, fmt.Errorf("seed %s: would end above its target: %d shoots hosted + %d moved in > %d (target %v of allocatable)",
+				seed.Name, snap.Usage(seed.Name), n, limit, target.TargetUtilization))
+		}
+	}
+	return errors.Join(violations...)
+}

@@ -1,0 +1,134 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/seedplan/seedplan/internal/testobjects"
+)
+
+func TestUnmovableReason(t *testing.T) {
+	tests := []struct {
+		name  string
+		shoot *gardencorev1beta1.Shoot
+		want  string
+	}{
+		{"running", testShoot("s", boundTo("a"), testobjects.Running()), ""},
+		{"not yet reconciled", testShoot("s", boundTo("a")), ""},
+		{"deleting", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.DeletionTimestamp = &metav1.Time{} }), "being deleted"},
+		{"migrating", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("b") }), "already moving from b to a"},
+		{"in a Migrate operation", testShoot("s", boundTo("a"), testobjects.Running(), func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeMigrate, State: gardencorev1beta1.LastOperationStateSucceeded}
+		}), "in a Migrate operation"},
+		{"restoring", testShoot("s", boundTo("a"), testobjects.Running(), func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeRestore, State: gardencorev1beta1.LastOperationStateProcessing}
+		}), "in a Restore operation"},
+		{"another scheduler", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = new("custom") }), `scheduled by "custom"`},
+		{"self-hosted", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
+		}), "hosts its own control plane"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := UnmovableReason(tc.shoot, "default-scheduler")
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Fatalf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The gardener-apiserver's ShootValidator rules for rebinding (v1.150), each with Gardener's wording.
+func TestMigrationReason(t *testing.T) {
+	withDNS := func(internal string, defaults ...string) seedOption {
+		return func(s *gardencorev1beta1.Seed) {
+			if internal != "" {
+				s.Spec.DNS.Internal = &gardencorev1beta1.SeedDNSProviderConfig{Domain: internal}
+			}
+			for _, d := range defaults {
+				s.Spec.DNS.Defaults = append(s.Spec.DNS.Defaults, gardencorev1beta1.SeedDNSProviderConfig{Domain: d})
+			}
+		}
+	}
+	domain := func(d string) shootOption {
+		return func(s *gardencorev1beta1.Shoot) { s.Spec.DNS = &gardencorev1beta1.DNS{Domain: new(d)} }
+	}
+	backup := testobjects.WithBackup()
+	tests := []struct {
+		name     string
+		shoot    *gardencorev1beta1.Shoot
+		from, to *gardencorev1beta1.Seed
+		want     string
+	}{
+		{"both with backup", testShoot("s"), testSeed("a", backup), testSeed("b", backup), ""},
+		{"old seed without backup", testShoot("s"), testSeed("a"), testSeed("b", backup), `backup is not configured for old seed "a"`},
+		{"new seed without backup", testShoot("s"), testSeed("a", backup), testSeed("b"), `backup is not configured for seed "b"`},
+		{"internal domain changes", testShoot("s"), testSeed("a", backup, withDNS("int.a")), testSeed("b", backup, withDNS("int.b")), `internal domain would change from "int.a" to "int.b"`},
+		{"default domain kept", testShoot("s", domain("s.dev.example.com")), testSeed("a", backup, withDNS("", "example.com")), testSeed("b", backup, withDNS("", "other.com", "example.com")), ""},
+		{"default domain lost", testShoot("s", domain("s.dev.example.com")), testSeed("a", backup, withDNS("", "example.com")), testSeed("b", backup, withDNS("", "other.com")), `uses the default domain "example.com"`},
+		{"own domain", testShoot("s", domain("s.mine.org")), testSeed("a", backup, withDNS("", "example.com")), testSeed("b", backup), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := MigrationReason(tc.shoot, tc.from, tc.to)
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Fatalf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTargetLimit(t *testing.T) {
+	tests := []struct {
+		allocatable int64
+		target      float64
+		want        int
+	}{{10, 0.8, 8}, {10, 1, 10}, {7, 0.5, 3}, {3, 0.1, 0}, {100, 0.7, 70}}
+	for _, tc := range tests {
+		if got := TargetLimit(testSeed("s", allocatable(tc.allocatable)), tc.target); got != tc.want {
+			t.Errorf("TargetLimit(%d, %v) = %d, want %d", tc.allocatable, tc.target, got, tc.want)
+		}
+	}
+	if got := TargetLimit(testSeed("s"), 0.8); got != Unlimited {
+		t.Errorf("a seed without allocatable: %d", got)
+	}
+}
+
+// VerifyMoves finds every kind of bad move on its own.
+func TestVerifyMoves(t *testing.T) {
+	backup := testobjects.WithBackup()
+	seeds := []*gardencorev1beta1.Seed{
+		testSeed("a", backup, allocatable(4)), testSeed("b", backup, allocatable(2)),
+		testSeed("c", allocatable(10)), testSeed("d", backup, allocatable(10), testobjects.InRegion("aws", "us-east-1")),
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	for _, name := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		shoots = append(shoots, testShoot(name, boundTo("a"), testobjects.Running()))
+	}
+	shoots = append(shoots, testShoot("mig", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("b") }))
+	snap := testLandscape(seeds, shoots)
+	target := RebalanceOptions{TargetUtilization: 1}
+	move := func(shoot, from, to string) Move { return Move{Shoot: "garden-dev/" + shoot, From: from, To: to} }
+	if err := VerifyMoves(snap, Options{}, target, []Move{move("s1", "a", "b")}); err != nil {
+		t.Fatalf("a good move: %v", err)
+	}
+	bad := []Move{
+		move("s1", "a", "b"), move("s1", "a", "b"), // twice
+		move("s2", "a", "b"),   // b: 1 (mig) + 2 > 2
+		move("s3", "a", "c"),   // c has no backup
+		move("s4", "a", "d"),   // SameRegion
+		move("mig", "a", "b"),  // migrating
+		move("nope", "a", "b"), // unknown
+		move("s5", "b", "a"),   // wrong source
+	}
+	err := VerifyMoves(snap, Options{}, target, bad)
+	for _, want := range []string{"moved more than once", "seed b: would end above its target", `backup is not configured for seed "c"`,
+		"violates predicate Strategy", "already moving", "shoot garden-dev/nope: not in the landscape", `is on seed "a", not "b"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("VerifyMoves missed %q: %v", want, err)
+		}
+	}
+}

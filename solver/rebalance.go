@@ -1,0 +1,431 @@
+package solver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lanl/clp"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// Rebalancer computes the fewest moves of bound shoots that bring every seed to at most its target utilization
+// and empty every seed that must be drained, as one LP on CLP: shoots that are interchangeable (same seed, same
+// destinations) form classes; each class's shoots stay or move to a destination with room below its target; a
+// seed above its target pays a penalty per shoot it stays above, larger than any number of moves could cost;
+// every move costs more than any difference in distance and balance. So the LP first resolves as much as the
+// landscape allows, then with the fewest moves, then with the nearest moves, then the best balance: the weights'
+// distance always comes before balance here, whatever Weights.Lexicographic says.
+type Rebalancer struct {
+	Weights Weights
+	// MaxMoves bounds the number of moves (0: no bound).
+	MaxMoves int
+	// MaxMovesPerSeed bounds the moves off any one seed and the moves onto any one seed (0: no bound).
+	MaxMovesPerSeed int
+	// Timeout bounds the solve (0: no bound); when it runs out the moves are found greedily (Optimal false).
+	Timeout time.Duration
+}
+
+// Rebalance is a rebalancing plan.
+type Rebalance struct {
+	Moves []model.Move
+	// LowerBound is the fewest moves any plan needs (model.Rebalancing.LowerBound).
+	LowerBound int
+	// Unresolved counts, over all seeds, the shoots a seed stays above its limit after the moves or the shoots
+	// that had to leave it and could not.
+	Unresolved int
+	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
+	Optimal bool
+	// Problems say, per seed left above its limit, why.
+	Problems []string
+}
+
+// Complete reports whether every seed ends at most at its limit.
+func (r *Rebalance) Complete() bool { return r.Unresolved == 0 }
+
+// moveClass is a set of interchangeable movable shoots: on the same seed, with the same destinations, all
+// obliged to leave or none.
+type moveClass struct {
+	seed   int
+	leave  bool
+	shoots []int // indexes into Rebalancing.Shoots, by namespace/name
+	arcs   []model.Arc
+}
+
+// Plan computes the moves. The result passes model.VerifyMoves, or Plan fails.
+func (rb Rebalancer) Plan(ctx context.Context, r *model.Rebalancing) (*Rebalance, error) {
+	classes := moveClasses(r)
+	counts, optimal, err := rb.solve(ctx, r, classes)
+	if err != nil {
+		return nil, err
+	}
+	moves := rb.assign(r, classes, counts)
+	result := &Rebalance{Moves: moves, LowerBound: r.LowerBound(), Optimal: optimal}
+	result.Unresolved, result.Problems = rb.unresolved(r, moves)
+	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, moves); err != nil {
+		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
+	}
+	return result, nil
+}
+
+func moveClasses(r *model.Rebalancing) []moveClass {
+	byKey := map[string]int{}
+	var classes []moveClass
+	for i, b := range r.Shoots {
+		if b.Unmovable != "" {
+			continue
+		}
+		arcs := slices.Clone(b.Destinations)
+		slices.SortStableFunc(arcs, func(a, b model.Arc) int {
+			return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
+		})
+		key := fmt.Sprintf("%d|%t|%s", b.Seed, b.Leave != "", arcsKey(arcs))
+		c, ok := byKey[key]
+		if !ok {
+			c = len(classes)
+			byKey[key] = c
+			classes = append(classes, moveClass{seed: b.Seed, leave: b.Leave != "", arcs: arcs})
+		}
+		classes[c].shoots = append(classes[c].shoots, i)
+	}
+	return classes
+}
+
+// room is how many shoots a seed may receive under the per-seed bound.
+func (rb Rebalancer) room(l model.SeedLoad) int {
+	room := l.Room
+	if rb.MaxMovesPerSeed > 0 && (room == model.Unlimited || room > rb.MaxMovesPerSeed) {
+		room = rb.MaxMovesPerSeed
+	}
+	return room
+}
+
+// solve returns, per class and per arc, how many of its shoots move there; optimal is false when CLP ran out
+// of time (then counts is nil) or the LP's answer was fractional.
+func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []moveClass) ([][]float64, bool, error) {
+	if len(classes) == 0 {
+		return nil, true, nil
+	}
+	// Which seeds take part, and how much of each seed's load cannot move.
+	movableOn := make([]int, len(r.Seeds))
+	involved := map[int]bool{}
+	extremes := arcExtremes{}
+	for _, c := range classes {
+		movableOn[c.seed] += len(c.shoots)
+		involved[c.seed] = true
+		for _, a := range c.arcs {
+			involved[a.Seed] = true
+			extremes.distance = max(extremes.distance, a.Distance)
+			extremes.softViolations = max(extremes.softViolations, a.SoftViolations)
+		}
+	}
+	// Lexicographic objective by the augmenting-cycle argument: a cycle of the flow touches at most every
+	// involved seed twice, so a move costs more than any cycle's distance and balance, and a shoot above the limit
+	// more than any cycle of moves.
+	weights := rb.Weights
+	weights.Lexicographic = true // near moves first, then balance
+	distanceWeight := weights.distanceWeight(len(involved))
+	maxArc := distanceWeight*float64(extremes.distance) + rb.Weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+		rb.Weights.SoftViolation*float64(extremes.softViolations)
+	cycle := float64(2*len(involved) + 2)
+	moveCost := maxArc*cycle + 1
+	excessCost := (moveCost+maxArc)*cycle + 1
+
+	// Rows: classes; destination seeds; stay rows of seeds above their limit; the move bounds.
+	rows := 0
+	newRow := func() int { rows++; return rows - 1 }
+	classRow := make([]int, len(classes))
+	for i := range classes {
+		classRow[i] = newRow()
+	}
+	destRow, stayRow, outRow := map[int]int{}, map[int]int{}, map[int]int{}
+	for _, c := range classes {
+		for _, a := range c.arcs {
+			if _, ok := destRow[a.Seed]; !ok && rb.room(r.Seeds[a.Seed]) != 0 {
+				destRow[a.Seed] = newRow()
+			}
+		}
+		if _, ok := stayRow[c.seed]; !ok && r.Seeds[c.seed].Excess() > 0 {
+			stayRow[c.seed] = newRow()
+		}
+		if _, ok := outRow[c.seed]; !ok && rb.MaxMovesPerSeed > 0 {
+			outRow[c.seed] = newRow()
+		}
+	}
+	totalRow := -1
+	if rb.MaxMoves > 0 {
+		totalRow = newRow()
+	}
+	rowBounds := make([]clp.Bounds, rows)
+	for i, c := range classes {
+		n := float64(len(c.shoots))
+		rowBounds[classRow[i]] = clp.Bounds{Lower: n, Upper: n}
+	}
+	for _, row := range outRow {
+		rowBounds[row] = clp.Bounds{Lower: math.Inf(-1), Upper: float64(rb.MaxMovesPerSeed)}
+	}
+	if totalRow >= 0 {
+		rowBounds[totalRow] = clp.Bounds{Lower: math.Inf(-1), Upper: float64(rb.MaxMoves)}
+	}
+
+	matrix := clp.NewPackedMatrix()
+	var colBounds []clp.Bounds
+	var objective []float64
+	addColumn := func(entries []clp.Nonzero, upper, cost float64) {
+		matrix.AppendColumn(entries)
+		colBounds = append(colBounds, clp.Bounds{Lower: 0, Upper: upper})
+		objective = append(objective, cost)
+	}
+	moveColumns := make([][]int, len(classes))
+	for i, c := range classes {
+		n := float64(len(c.shoots))
+		for _, a := range c.arcs {
+			row, ok := destRow[a.Seed]
+			if !ok {
+				moveColumns[i] = append(moveColumns[i], -1)
+				continue
+			}
+			entries := []clp.Nonzero{{Index: classRow[i], Value: 1}, {Index: row, Value: -1}}
+			if out, ok := outRow[c.seed]; ok {
+				entries = append(entries, clp.Nonzero{Index: out, Value: 1})
+			}
+			if totalRow >= 0 {
+				entries = append(entries, clp.Nonzero{Index: totalRow, Value: 1})
+			}
+			moveColumns[i] = append(moveColumns[i], len(objective))
+			addColumn(entries, n, moveCost+distanceWeight*float64(a.Distance)+rb.Weights.SoftViolation*float64(a.SoftViolations))
+		}
+		// Staying: free, unless the shoot must leave; above the limit the stay row charges it.
+		stay := []clp.Nonzero{{Index: classRow[i], Value: 1}}
+		if row, ok := stayRow[c.seed]; ok {
+			stay = append(stay, clp.Nonzero{Index: row, Value: -1})
+		}
+		cost := 0.0
+		if c.leave {
+			cost = excessCost
+		}
+		addColumn(stay, n, cost)
+	}
+	// Seeds in index order, so that the same input gives the same LP and the same plan.
+	for seed := range r.Seeds {
+		row, ok := stayRow[seed]
+		if !ok {
+			continue
+		}
+		l := r.Seeds[seed]
+		fixed := l.Load - movableOn[seed]
+		within := float64(max(l.Limit-fixed, 0))
+		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
+		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, within, 0)
+		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, math.Inf(1), excessCost)
+	}
+	for seed := range r.Seeds {
+		row, ok := destRow[seed]
+		if !ok {
+			continue
+		}
+		l := r.Seeds[seed]
+		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
+		for _, seg := range rb.destinationSegments(r, seed, l) {
+			upper := math.Inf(1)
+			if seg.width != model.Unlimited {
+				upper = float64(seg.width)
+			}
+			addColumn([]clp.Nonzero{{Index: row, Value: 1}}, upper, rb.Weights.Balance*seg.slope)
+		}
+	}
+
+	simplex := clp.NewSimplex()
+	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
+	simplex.SetOptimizationDirection(clp.Minimize)
+	if rb.Timeout > 0 {
+		simplex.SetMaxSeconds(rb.Timeout.Seconds() * float64(runtime.GOMAXPROCS(0)))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, false, fmt.Errorf("rebalance: %w", err)
+	}
+	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
+	solution := simplex.PrimalColumnSolution()
+	runtime.KeepAlive(matrix)
+	runtime.KeepAlive(simplex)
+	if status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime {
+		return nil, false, nil
+	}
+	if status != clp.Optimal {
+		return nil, false, fmt.Errorf("rebalance: CLP ended with status %d (secondary %d) on %d classes", status, simplex.SecondaryStatus(), len(classes))
+	}
+	counts := make([][]float64, len(classes))
+	optimal := true
+	for i := range classes {
+		counts[i] = make([]float64, len(moveColumns[i]))
+		for a, col := range moveColumns[i] {
+			if col < 0 {
+				continue
+			}
+			counts[i][a] = solution[col]
+			if math.Abs(solution[col]-math.Round(solution[col])) > integralityTolerance {
+				optimal = false
+			}
+		}
+	}
+	return counts, optimal, nil
+}
+
+// destinationSegments are the utilization segments of a destination's room, bounded by the per-seed bound.
+func (rb Rebalancer) destinationSegments(r *model.Rebalancing, seed int, l model.SeedLoad) []segment {
+	allocatable, limited := model.Allocatable(r.Snapshot.Seeds[seed])
+	if !limited {
+		allocatable = int64(rb.Weights.NominalCapacity)
+	}
+	room := rb.room(l)
+	segments := utilizationSegments(l.Load, room, int(allocatable), limited)
+	if limited || room == model.Unlimited {
+		return segments
+	}
+	// A seed without allocatable is bounded only by the per-seed bound here.
+	left := room
+	var bounded []segment
+	for _, s := range segments {
+		if left == 0 {
+			break
+		}
+		if s.width == model.Unlimited || s.width > left {
+			s.width = left
+		}
+		bounded = append(bounded, s)
+		left -= s.width
+	}
+	return bounded
+}
+
+// assign turns class counts into moves: each class's shoots, by namespace/name, go to its arcs cheapest first.
+// Fractional counts are rounded down; then, and when there are no counts (CLP ran out of time), shoots that must
+// leave and shoots above their seed's limit are moved greedily to the cheapest destination with room, within the
+// bounds.
+func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts [][]float64) []model.Move {
+	room := make([]int, len(r.Seeds))
+	for i, l := range r.Seeds {
+		room[i] = rb.room(l)
+	}
+	outOf := make([]int, len(r.Seeds))
+	excess := make([]int, len(r.Seeds))
+	for i, l := range r.Seeds {
+		excess[i] = l.Excess()
+	}
+	total := 0
+	moved := make([]bool, len(r.Shoots))
+	var moves []model.Move
+	canMove := func(from, to int) bool {
+		return room[to] != 0 && (rb.MaxMoves == 0 || total < rb.MaxMoves) && (rb.MaxMovesPerSeed == 0 || outOf[from] < rb.MaxMovesPerSeed)
+	}
+	move := func(shoot int, a model.Arc) {
+		b := r.Shoots[shoot]
+		reason := b.LeaveReason
+		if reason == "" {
+			reason = model.LeaveOverloaded
+		}
+		moves = append(moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
+			To: r.Snapshot.Seeds[a.Seed].Name, Distance: a.Distance, Reason: reason})
+		moved[shoot] = true
+		if room[a.Seed] != model.Unlimited {
+			room[a.Seed]--
+		}
+		outOf[b.Seed]++
+		excess[b.Seed] = max(excess[b.Seed]-1, 0)
+		total++
+	}
+	for i, c := range classes {
+		if counts == nil {
+			break
+		}
+		next := 0
+		for a, value := range counts[i] {
+			for range int(math.Floor(value + integralityTolerance)) {
+				if next == len(c.shoots) || !canMove(c.seed, c.arcs[a].Seed) {
+					break
+				}
+				move(c.shoots[next], c.arcs[a])
+				next++
+			}
+		}
+	}
+	// Repair (and the fallback): what still has to leave, cheapest destination first.
+	for _, c := range classes {
+		for _, shoot := range c.shoots {
+			if moved[shoot] || !c.leave && excess[c.seed] == 0 {
+				continue
+			}
+			for _, a := range c.arcs {
+				if canMove(c.seed, a.Seed) {
+					move(shoot, a)
+					break
+				}
+			}
+		}
+	}
+	slices.SortFunc(moves, func(a, b model.Move) int { return strings.Compare(a.Shoot, b.Shoot) })
+	return moves
+}
+
+// unresolved counts what the moves leave above the limits and says why, per seed.
+func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, []string) {
+	out, in := map[string]int{}, map[string]int{}
+	movedShoot := map[string]bool{}
+	for _, m := range moves {
+		out[m.From]++
+		in[m.To]++
+		movedShoot[m.Shoot] = true
+	}
+	stuck := make([]int, len(r.Seeds))
+	unmovable := make([]int, len(r.Seeds))
+	stranded := make([]int, len(r.Seeds)) // movable, but no destination at all
+	for _, b := range r.Shoots {
+		key := model.ShootKey(b.Shoot)
+		if b.Leave != "" && !movedShoot[key] {
+			stuck[b.Seed]++
+		}
+		if b.Unmovable != "" {
+			unmovable[b.Seed]++
+		} else if len(b.Destinations) == 0 {
+			stranded[b.Seed]++
+		}
+	}
+	total := 0
+	var problems []string
+	for i, l := range r.Seeds {
+		name := r.Snapshot.Seeds[i].Name
+		after := l.Load - out[name]
+		left := stuck[i]
+		if l.Limit != model.Unlimited {
+			left = max(left, after-l.Limit)
+		}
+		if left <= 0 {
+			continue
+		}
+		total += left
+		var why []string
+		if unmovable[i] > 0 {
+			why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", unmovable[i]))
+		}
+		if stranded[i] > 0 {
+			why = append(why, fmt.Sprintf("%d have no other seed that passes every predicate and the migration rules", stranded[i]))
+		}
+		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
+			why = append(why, fmt.Sprintf("--max-moves %d is reached", rb.MaxMoves))
+		}
+		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
+			why = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", rb.MaxMovesPerSeed))
+		}
+		if len(why) == 0 || len(why) == 1 && unmovable[i] > 0 && unmovable[i] < left {
+			why = append(why, "the seeds its shoots may move to have no room left below their target")
+		}
+		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, l.Limit, strings.Join(why, "; ")))
+	}
+	return total, problems
+}

@@ -1,0 +1,235 @@
+package solver_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	. "github.com/seedplan/seedplan/internal/testobjects"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// hosting returns n shoots named prefix-1… running on the seed.
+func hosting(seed, prefix string, n int, opts ...ShootOption) []*gardencorev1beta1.Shoot {
+	var shoots []*gardencorev1beta1.Shoot
+	for i := range n {
+		shoots = append(shoots, Shoot(fmt.Sprintf("%s-%d", prefix, i+1), append([]ShootOption{BoundTo(seed), Running()}, opts...)...))
+	}
+	return shoots
+}
+
+func rebalancing(t *testing.T, opts model.Options, target model.RebalanceOptions, seeds []*gardencorev1beta1.Seed, shoots ...[]*gardencorev1beta1.Shoot) *model.Rebalancing {
+	t.Helper()
+	var all []*gardencorev1beta1.Shoot
+	for _, s := range shoots {
+		all = append(all, s...)
+	}
+	snap, err := model.NewSnapshot(model.Objects{
+		Seeds: seeds, Shoots: all,
+		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
+		Projects:      []*gardencorev1beta1.Project{Project()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := model.NewRebalancing(snap, opts, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func rebalance(t *testing.T, rb solver.Rebalancer, r *model.Rebalancing) *solver.Rebalance {
+	t.Helper()
+	plan, err := rb.Plan(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// movesPerRoute counts moves by "from→to".
+func movesPerRoute(moves []model.Move) map[string]int {
+	routes := map[string]int{}
+	for _, m := range moves {
+		routes[m.From+"→"+m.To]++
+	}
+	return routes
+}
+
+// applied is the landscape after the moves and their migrations: each moved shoot runs on its new seed.
+func applied(r *model.Rebalancing, moves []model.Move) []*gardencorev1beta1.Shoot {
+	to := map[string]string{}
+	for _, m := range moves {
+		to[m.Shoot] = m.To
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	for _, shoot := range r.Snapshot.Shoots {
+		shoot = shoot.DeepCopy()
+		if seed, ok := to[model.ShootKey(shoot)]; ok {
+			shoot.Spec.SeedName, shoot.Status.SeedName = new(seed), new(seed)
+		}
+		shoots = append(shoots, shoot)
+	}
+	return shoots
+}
+
+func TestRebalance(t *testing.T) {
+	seed := func(name string, allocatable int64, opts ...SeedOption) *gardencorev1beta1.Seed {
+		return Seed(name, append([]SeedOption{Allocatable(allocatable), WithBackup()}, opts...)...)
+	}
+	tests := []struct {
+		name     string
+		opts     model.Options
+		target   model.RebalanceOptions
+		rb       solver.Rebalancer
+		seeds    []*gardencorev1beta1.Seed
+		shoots   [][]*gardencorev1beta1.Shoot
+		routes   map[string]int
+		bound    int
+		complete bool
+		problem  string
+		reasons  map[string]string // shoot name → move reason
+	}{
+		{
+			name:   "an overloaded seed sheds its excess to the emptiest seed",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10), seed("c", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 10), hosting("b", "on-b", 2), hosting("c", "on-c", 6)},
+			routes: map[string]int{"a→b": 2}, bound: 2, complete: true,
+		},
+		{
+			name:   "excess spreads where utilization is lowest",
+			target: model.RebalanceOptions{TargetUtilization: 0.5},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 20), seed("b", 10), seed("c", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 16), hosting("b", "on-b", 1), hosting("c", "on-c", 1)},
+			routes: map[string]int{"a→b": 3, "a→c": 3}, bound: 6, complete: true,
+		},
+		{
+			name:   "a drained seed ends empty",
+			target: model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a"}},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10), seed("c", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 4), hosting("b", "on-b", 5), hosting("c", "on-c", 5)},
+			routes: map[string]int{"a→b": 2, "a→c": 2}, bound: 4, complete: true,
+			reasons: map[string]string{"on-a-1": model.LeaveDrain},
+		},
+		{
+			name:   "a seed being deleted is drained",
+			target: model.RebalanceOptions{TargetUtilization: 1},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10, Deleting()), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 2)},
+			routes: map[string]int{"a→b": 2}, bound: 2, complete: true,
+			reasons: map[string]string{"on-a-1": model.LeaveUnusable},
+		},
+		{
+			name:   "NoExecute moves only the shoots that do not tolerate it",
+			target: model.RebalanceOptions{TargetUtilization: 1},
+			seeds: []*gardencorev1beta1.Seed{
+				seed("a", 10, Tainted("retire"), Annotated(model.AnnotationTaintEffects, "retire=NoExecute")), seed("b", 10),
+			},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "tolerant", 2, Tolerating("retire")), hosting("a", "intolerant", 3)},
+			routes: map[string]int{"a→b": 3}, bound: 3, complete: true,
+			reasons: map[string]string{"intolerant-1": model.LeaveNoExecute},
+		},
+		{
+			name:   "moving the shoots that must leave also relieves the overload: one move, not two",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds: []*gardencorev1beta1.Seed{
+				seed("a", 10, Tainted("retire"), Annotated(model.AnnotationTaintEffects, "retire=NoExecute")), seed("b", 10),
+			},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "tolerant", 8, Tolerating("retire")), hosting("a", "intolerant", 1)},
+			routes: map[string]int{"a→b": 1}, bound: 1, complete: true,
+			reasons: map[string]string{"intolerant-1": model.LeaveNoExecute},
+		},
+		{
+			name:   "no destination fills above its target, so the overload stays partly",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 11), hosting("b", "on-b", 7)},
+			routes: map[string]int{"a→b": 1}, bound: 3, complete: false,
+			problem: "seed a stays 2 above its limit of 8: the seeds its shoots may move to have no room left below their target",
+		},
+		{
+			name:   "the migration rules need backup on both seeds",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
+			routes: map[string]int{}, bound: 1, complete: false,
+			problem: "have no other seed that passes every predicate and the migration rules",
+		},
+		{
+			name:   "--max-moves caps the plan and says so",
+			target: model.RebalanceOptions{TargetUtilization: 0.5},
+			rb:     solver.Rebalancer{MaxMoves: 2},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
+			routes: map[string]int{"a→b": 2}, bound: 4, complete: false,
+			problem: "--max-moves 2 is reached",
+		},
+		{
+			name:   "--max-moves-per-seed caps the moves onto each seed",
+			target: model.RebalanceOptions{TargetUtilization: 0.5},
+			rb:     solver.Rebalancer{MaxMovesPerSeed: 1},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10), seed("c", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 7)},
+			routes: map[string]int{"a→b": 1}, bound: 2, complete: false,
+			problem: "--max-moves-per-seed 1 is reached",
+		},
+		{
+			name:   "shoots that cannot move are named as the reason",
+			target: model.RebalanceOptions{TargetUtilization: 0.5},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "other", 7, func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = new("custom") })},
+			routes: map[string]int{}, bound: 2, complete: false,
+			problem: "7 of its shoots cannot be moved",
+		},
+		{
+			name:   "near moves first",
+			opts:   model.Options{Strategy: model.MinimalDistance},
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds: []*gardencorev1beta1.Seed{
+				seed("a", 10), seed("near", 10, func(s *gardencorev1beta1.Seed) { s.Spec.Provider.Zones = []string{"eu-central-1b"} }),
+				seed("far", 10, InRegion("aws", "eu-west-1")),
+			},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 10), hosting("near", "on-near", 5)},
+			routes: map[string]int{"a→near": 2}, bound: 2, complete: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rebalancing(t, tc.opts, tc.target, tc.seeds, tc.shoots...)
+			rb := tc.rb
+			rb.Weights = solver.DefaultWeights()
+			plan := rebalance(t, rb, r)
+			if got := movesPerRoute(plan.Moves); fmt.Sprint(got) != fmt.Sprint(tc.routes) {
+				t.Errorf("moves %v, want %v", got, tc.routes)
+			}
+			if plan.LowerBound != tc.bound || plan.Complete() != tc.complete {
+				t.Errorf("lower bound %d, complete %v; want %d, %v", plan.LowerBound, plan.Complete(), tc.bound, tc.complete)
+			}
+			if tc.complete && len(plan.Moves) != plan.LowerBound {
+				t.Errorf("%d moves, but the lower bound %d is reachable", len(plan.Moves), plan.LowerBound)
+			}
+			if tc.problem != "" && !strings.Contains(strings.Join(plan.Problems, "\n"), tc.problem) {
+				t.Errorf("problems %q, want one containing %q", plan.Problems, tc.problem)
+			}
+			if tc.problem == "" && len(plan.Problems) > 0 {
+				t.Errorf("unexpected problems %q", plan.Problems)
+			}
+			for _, m := range plan.Moves {
+				if want, ok := tc.reasons[strings.TrimPrefix(m.Shoot, "garden-dev/")]; ok && m.Reason != want {
+					t.Errorf("%s moves for %q, want %q", m.Shoot, m.Reason, want)
+				}
+			}
+			// Stability: on the landscape after the moves, rebalancing recommends nothing more.
+			again := rebalancing(t, tc.opts, tc.target, tc.seeds, applied(r, plan.Moves))
+			if second := rebalance(t, rb, again); len(second.Moves) != 0 && tc.rb == (solver.Rebalancer{}) {
+				t.Errorf("a second run moves again: %v", second.Moves)
+			}
+		})
+	}
+}
