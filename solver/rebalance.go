@@ -414,16 +414,17 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 			why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", unmovable[i]))
 		}
 		if stranded[i] > 0 {
-			why = append(why, fmt.Sprintf("%d have no other seed that passes every predicate and the migration rules", stranded[i]))
+			why = append(why, fmt.Sprintf("%d of its shoots have no other seed that passes every predicate and the migration rules", stranded[i]))
 		}
+		capped := false
 		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
-			why = append(why, fmt.Sprintf("--max-moves %d is reached", rb.MaxMoves))
+			why, capped = append(why, fmt.Sprintf("--max-moves %d is reached", rb.MaxMoves)), true
 		}
 		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
-			why = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", rb.MaxMovesPerSeed))
+			why, capped = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", rb.MaxMovesPerSeed)), true
 		}
-		if len(why) == 0 || len(why) == 1 && unmovable[i] > 0 && unmovable[i] < left {
-			why = append(why, "the seeds its shoots may move to have no room left below their target")
+		if !capped && unmovable[i]+stranded[i] < left {
+			why = append(why, "the seeds its other shoots may move to have no room left below their target")
 		}
 		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, l.Limit, strings.Join(why, "; ")))
 	}

@@ -151,7 +151,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 11), hosting("b", "on-b", 7)},
 			routes: map[string]int{"a→b": 1}, bound: 3, complete: false,
-			problem: "seed a stays 2 above its limit of 8: the seeds its shoots may move to have no room left below their target",
+			problem: "seed a stays 2 above its limit of 8: the seeds its other shoots may move to have no room left below their target",
 		},
 		{
 			name:   "the migration rules need backup on both seeds",

@@ -45,7 +45,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRunCommand(), newGenerateCommand(), newBenchCommand())
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newGenerateCommand(), newBenchCommand())
 	return root
 }
 
@@ -150,17 +150,9 @@ func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
 	return ingest.NewClient(cfg)
 }
 
-// plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
-func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
+// snapshot loads the landscape (files or cluster, read only); callers say what the error stopped.
+func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*model.Snapshot, error) {
 	ctx := cmd.Context()
-	c, err := f.configuration(cmd)
-	if err != nil {
-		return nil, err
-	}
-	planning, err := c.Planning()
-	if err != nil {
-		return nil, err
-	}
 	cluster, err := f.fromCluster(c)
 	if err != nil {
 		return nil, err
@@ -179,17 +171,30 @@ func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
 		landscape, err = ingest.LoadPaths(f.landscape)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
+		return nil, err
 	}
 	for _, w := range landscape.Warnings {
 		slog.WarnContext(ctx, w)
 	}
-	snap, err := model.NewSnapshot(landscape.Objects)
+	return model.NewSnapshot(landscape.Objects)
+}
+
+// plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
+func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
+	c, err := f.configuration(cmd)
+	if err != nil {
+		return nil, err
+	}
+	planning, err := c.Planning()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := f.snapshot(cmd, c)
 	if err != nil {
 		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
 	}
 	opts := planning.Options
-	return solver.PlanWindow(ctx, snap, opts, snap.Pending(opts.WithDefaults().SchedulerName), planning.Solver, planning.Weights)
+	return solver.PlanWindow(cmd.Context(), snap, opts, snap.Pending(opts.WithDefaults().SchedulerName), planning.Solver, planning.Weights)
 }
 
 func newScheduleCommand() *cobra.Command {

@@ -1,0 +1,103 @@
+package bind
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// CapacityReport is the output of `seedplan capacity`.
+type CapacityReport struct {
+	TargetUtilization float64 `json:"targetUtilization"`
+	Pending           int     `json:"pending"`
+	// OnExisting is how many pending shoots fit on existing seeds at or below the target.
+	OnExisting int `json:"onExisting"`
+	// NewSeeds is the total of new seeds; LowerBound the LP's bound on it; Optimal whether it is proven minimal.
+	NewSeeds   int  `json:"newSeeds"`
+	LowerBound int  `json:"lowerBound"`
+	Optimal    bool `json:"optimal"`
+	// Regions lists, per provider and region that needs new seeds, how many, like which template seed.
+	Regions []RegionCapacity `json:"regions"`
+	// Unplaceable are pending shoots no seed and no new seed like an existing one may take, with the reason.
+	Unplaceable []model.Unschedulable `json:"unplaceable"`
+}
+
+// RegionCapacity is the new seeds one provider and region need.
+type RegionCapacity struct {
+	Provider string `json:"provider"`
+	Region   string `json:"region"`
+	// Template is the existing seed the new ones copy; PerSeed the shoots one takes at the target.
+	Template string `json:"template"`
+	PerSeed  int    `json:"perSeed"`
+	NewSeeds int    `json:"newSeeds"`
+	// Shoots is how many pending shoots the new seeds take.
+	Shoots int `json:"shoots"`
+}
+
+// NewCapacityReport describes a capacity plan.
+func NewCapacityReport(q *model.CapacityPlanning, plan *solver.CapacityPlan) *CapacityReport {
+	report := &CapacityReport{
+		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting,
+		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal,
+		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable,
+	}
+	if report.Unplaceable == nil {
+		report.Unplaceable = []model.Unschedulable{}
+	}
+	for i, t := range q.Templates {
+		if plan.NewSeeds[i] == 0 {
+			continue
+		}
+		report.Regions = append(report.Regions, RegionCapacity{Provider: t.Provider, Region: t.Region, Template: t.Template,
+			PerSeed: t.PerSeed, NewSeeds: plan.NewSeeds[i], Shoots: plan.OnNewSeeds[i]})
+	}
+	return report
+}
+
+// Print writes the report as a table, YAML or JSON.
+func (r *CapacityReport) Print(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "yaml":
+		b, err := yaml.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	case "table":
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		if len(r.Regions) > 0 {
+			fmt.Fprintln(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
+			for _, c := range r.Regions {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
+			}
+			fmt.Fprintln(tw)
+		}
+		if len(r.Unplaceable) > 0 {
+			fmt.Fprintln(tw, "UNPLACEABLE\tMESSAGE")
+			for _, u := range r.Unplaceable {
+				fmt.Fprintf(tw, "%s\t%s\n", u.Shoot, u.Message)
+			}
+			fmt.Fprintln(tw)
+		}
+		proof := "not proven minimal"
+		if r.Optimal {
+			proof = "minimal"
+		}
+		fmt.Fprintf(tw, "%d pending shoots: %d fit on existing seeds at or below %.2f utilization; %d new seeds needed (%s, LP bound %d)\n",
+			r.Pending, r.OnExisting, r.TargetUtilization, r.NewSeeds, proof, r.LowerBound)
+		return tw.Flush()
+	}
+	return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(RebalanceFormats, ", "))
+}

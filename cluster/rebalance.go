@@ -1,0 +1,64 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+)
+
+// Rebalance applies rebalancing moves to a garden cluster, one at a time.
+type Rebalance struct {
+	// Reader lists the garden's objects; it must read the API server, not a cache.
+	Reader   client.Reader
+	PageSize int64
+	Binder   *bind.Binder
+	Options  model.Options
+	Target   model.RebalanceOptions
+}
+
+// read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place).
+func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gardencorev1beta1.Shoot, error) {
+	landscape, err := ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the garden cluster: %w", err)
+	}
+	read := make(map[string]*gardencorev1beta1.Shoot, len(landscape.Objects.Shoots))
+	for _, shoot := range landscape.Objects.Shoots {
+		read[shoot.Namespace+"/"+shoot.Name] = shoot.DeepCopy()
+	}
+	snap, err := model.NewSnapshot(landscape.Objects)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the garden cluster: %w", err)
+	}
+	return snap, read, nil
+}
+
+// Apply executes the moves one at a time. Before each it reads the cluster afresh and checks the move with
+// model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing
+// every predicate and the migration rules, and still below its target counting the moves made so far (their
+// shoots count on both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips
+// it with the reason when not. The binding carries the resourceVersion of that read. It stops when ctx ends.
+func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]bind.MoveResult, error) {
+	var results []bind.MoveResult
+	for _, m := range moves {
+		if err := ctx.Err(); err != nil {
+			return results, fmt.Errorf("applying moves: %w", err)
+		}
+		snap, read, err := r.read(ctx)
+		if err != nil {
+			return results, err
+		}
+		if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
+			results = append(results, bind.MoveResult{Shoot: m.Shoot, To: m.To, Result: bind.MoveSkipped, Detail: err.Error()})
+			continue
+		}
+		results = append(results, r.Binder.Rebind(ctx, read[m.Shoot], m))
+	}
+	return results, nil
+}

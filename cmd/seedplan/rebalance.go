@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+func newRebalanceCommand() *cobra.Command {
+	var (
+		flags           planFlags
+		target          model.RebalanceOptions
+		maxMoves        int
+		maxMovesPerSeed int
+		output          string
+		apply, yes      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "rebalance",
+		Short: "Recommend the fewest moves of shoots off overloaded and draining seeds (and, with --apply --yes, make them)",
+		Long: "rebalance finds seeds above their target utilization (shoots/allocatable), seeds to drain (--drain, being " +
+			"deleted or no longer healthy) and shoots on seeds with a NoExecute taint they do not tolerate (see the " +
+			model.AnnotationTaintEffects + " annotation), and computes with an LP the fewest moves that bring every seed to " +
+			"at most the target: each moved shoot goes to a seed that passes every predicate of the gardener-scheduler and " +
+			"the gardener-apiserver's migration rules and ends at most at the target; near moves first, then balance. It " +
+			"prints the moves, every affected seed before and after, and the lower bound on the number of moves. With " +
+			"--apply --yes on a cluster it rebinds the shoots one at a time (a control plane migration each), re-checking " +
+			"each move against a fresh read first.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !slices.Contains(bind.RebalanceFormats, output) {
+				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.RebalanceFormats, ", "))
+			}
+			if maxMoves < 0 || maxMovesPerSeed < 0 {
+				return errors.New("--max-moves and --max-moves-per-seed must not be negative")
+			}
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			inCluster, err := flags.fromCluster(c)
+			if err != nil {
+				return err
+			}
+			if apply && !inCluster {
+				return errors.New("--apply needs a cluster (--kubeconfig or --cluster)")
+			}
+			planning, err := c.Planning()
+			if err != nil {
+				return err
+			}
+			snap, err := flags.snapshot(cmd, c)
+			if err != nil {
+				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
+			}
+			rebalancing, err := model.NewRebalancing(snap, planning.Options, target)
+			if err != nil {
+				return fmt.Errorf("--target-utilization/--drain: %w", err)
+			}
+			rebalancer := solver.Rebalancer{Weights: planning.Weights, MaxMoves: maxMoves, MaxMovesPerSeed: maxMovesPerSeed, Timeout: c.Solver.Timeout.Duration}
+			plan, err := rebalancer.Plan(cmd.Context(), rebalancing)
+			if err != nil {
+				return err
+			}
+			report := bind.NewRebalanceReport(rebalancing, plan)
+			if apply && len(plan.Moves) > 0 {
+				if !yes {
+					return fmt.Errorf("--apply would start %d control plane migrations; add --yes to confirm", len(plan.Moves))
+				}
+				garden, err := gardenClient(c)
+				if err != nil {
+					return err
+				}
+				instance, _ := os.Hostname()
+				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: planning.Options, Target: target,
+					Binder: &bind.Binder{Client: garden, Instance: instance}}
+				report.Applied, err = mover.Apply(cmd.Context(), plan.Moves)
+				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
+					return errors.Join(err, printErr)
+				}
+				return err
+			}
+			return report.Print(cmd.OutOrStdout(), output)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().Float64Var(&target.TargetUtilization, "target-utilization", 0.8, "highest shoots/allocatable a seed may end at, in (0, 1]")
+	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	cmd.Flags().IntVar(&maxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
+	cmd.Flags().IntVar(&maxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.RebalanceFormats, ", "))
+	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, one at a time (never the default; needs --yes)")
+	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
+	return cmd
+}
+
+func newCapacityCommand() *cobra.Command {
+	var (
+		flags  planFlags
+		target float64
+		output string
+	)
+	cmd := &cobra.Command{
+		Use:   "capacity",
+		Short: "How many new seeds per provider and region would let every pending shoot be placed at or below the target utilization",
+		Long: "capacity adds, per provider and region, candidate seeds copied from the existing usable seed with the most " +
+			"allocatable shoots, places every pending shoot with existing seeds filled at most to the target and the " +
+			"candidates' seeds counted, and minimises the number of new seeds (an LP on CLP with branch and bound): the " +
+			"number to set as ManagedSeedSet replicas or for a seed autoscaler to aim for. Shoots that no seed kind may take " +
+			"are listed with the reason.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !slices.Contains(bind.RebalanceFormats, output) {
+				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.RebalanceFormats, ", "))
+			}
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			planning, err := c.Planning()
+			if err != nil {
+				return err
+			}
+			snap, err := flags.snapshot(cmd, c)
+			if err != nil {
+				return fmt.Errorf("loading the landscape: %w", err)
+			}
+			question, err := model.NewCapacityPlanning(snap, planning.Options, target)
+			if err != nil {
+				return fmt.Errorf("--target-utilization: %w", err)
+			}
+			plan, err := solver.Capacity{Timeout: c.Solver.Timeout.Duration}.Plan(cmd.Context(), question)
+			if err != nil {
+				return err
+			}
+			return bind.NewCapacityReport(question, plan).Print(cmd.OutOrStdout(), output)
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.RebalanceFormats, ", "))
+	return cmd
+}

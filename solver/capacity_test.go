@@ -1,0 +1,99 @@
+package solver_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	. "github.com/seedplan/seedplan/internal/testobjects"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+func pending(prefix string, n int, opts ...ShootOption) []*gardencorev1beta1.Shoot {
+	var shoots []*gardencorev1beta1.Shoot
+	for i := range n {
+		shoots = append(shoots, Shoot(fmt.Sprintf("%s-%d", prefix, i+1), opts...))
+	}
+	return shoots
+}
+
+func TestCapacity(t *testing.T) {
+	usEast := []SeedOption{InRegion("aws", "us-east-1"), func(s *gardencorev1beta1.Seed) {
+		s.Spec.Provider.Zones = []string{"us-east-1a", "us-east-1b", "us-east-1c"}
+	}}
+	inUS := []ShootOption{Region("us-east-1"), func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Zones = []string{"us-east-1a"} }}
+	tests := []struct {
+		name        string
+		target      float64
+		seeds       []*gardencorev1beta1.Seed
+		shoots      [][]*gardencorev1beta1.Shoot
+		newSeeds    map[string]int // template → new seeds
+		onExisting  int
+		unplaceable int
+	}{
+		{
+			name:   "room enough: no new seed",
+			target: 0.8,
+			seeds:  []*gardencorev1beta1.Seed{Seed("eu", Allocatable(10))},
+			shoots: [][]*gardencorev1beta1.Shoot{pending("p", 8)},
+			newSeeds: map[string]int{}, onExisting: 8,
+		},
+		{
+			name:   "the rest needs ⌈rest / (target × allocatable)⌉ new seeds like the largest seed of the region",
+			target: 0.8,
+			seeds:  []*gardencorev1beta1.Seed{Seed("eu-small", Allocatable(5)), Seed("eu-large", Allocatable(10))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("eu-large", "on", 8), pending("p", 20)},
+			newSeeds: map[string]int{"eu-large": 2}, onExisting: 4,
+		},
+		{
+			name:   "each region gets its own seeds",
+			target: 1,
+			seeds:  []*gardencorev1beta1.Seed{Seed("eu", Allocatable(4)), Seed("us", append(usEast, Allocatable(4))...)},
+			shoots: [][]*gardencorev1beta1.Shoot{pending("eu", 6), pending("us", 9, inUS...)},
+			newSeeds: map[string]int{"eu": 1, "us": 2}, onExisting: 8,
+		},
+		{
+			name:   "a shoot no seed kind may take is listed, not counted",
+			target: 1,
+			seeds:  []*gardencorev1beta1.Seed{Seed("eu", Allocatable(1), Tainted("dedicated"))},
+			shoots: [][]*gardencorev1beta1.Shoot{pending("p", 2)},
+			newSeeds: map[string]int{}, unplaceable: 2,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var all []*gardencorev1beta1.Shoot
+			for _, s := range tc.shoots {
+				all = append(all, s...)
+			}
+			snap, err := model.NewSnapshot(model.Objects{Seeds: tc.seeds, Shoots: all,
+				CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := model.NewCapacityPlanning(snap, model.Options{}, tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := solver.Capacity{}.Plan(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for i, n := range plan.NewSeeds {
+				if n > 0 {
+					got[q.Templates[i].Template] = n
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.newSeeds) || plan.OnExisting != tc.onExisting || len(plan.Unplaceable) != tc.unplaceable {
+				t.Fatalf("new seeds %v, on existing %d, unplaceable %d; want %v, %d, %d", got, plan.OnExisting, len(plan.Unplaceable), tc.newSeeds, tc.onExisting, tc.unplaceable)
+			}
+			if !plan.Optimal || plan.Total() < plan.LowerBound {
+				t.Fatalf("optimal %v, total %d, lower bound %d", plan.Optimal, plan.Total(), plan.LowerBound)
+			}
+		})
+	}
+}
