@@ -1,0 +1,137 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Rebalancing on the real gardener-apiserver: an overloaded seed's excess moves, one rebinding at a time, to the
+// only seed the migration rules allow; a move whose shoot someone else moved meanwhile is skipped by the re-check;
+// and the ShootValidator refuses a rebinding to a seed without backup exactly as model.MigrationReason says.
+func TestRebalanceApply(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	const name = "rebal"
+	region := name + "-1"
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}, name + "-2": {name + "-2a"}})); err != nil {
+		t.Fatal(err)
+	}
+	seed := func(i int, allocatable int64, backup bool) string {
+		s := gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a")
+		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com" // a migration keeps the internal domain
+		if backup {
+			s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+		}
+		if err := cp.CreateSeed(ctx, s, allocatable); err != nil {
+			t.Fatal(err)
+		}
+		if backup {
+			s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
+				LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
+			if err := cp.Client.Status().Update(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s.Name
+	}
+	full, roomy, noBackup := seed(0, 4, true), seed(1, 10, true), seed(2, 10, false)
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := *project.Spec.Namespace
+	cp.CreateShoots(t, namespace, name, 0, 8, name) // the even ones in region rebal-1
+	binder := &bind.Binder{Client: cp.Client}
+	for i := 0; i < 8; i += 2 {
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: fmt.Sprintf("shoot-%d", i)}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		shoot.Spec.SeedName = &full
+		if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	opts := model.Options{SchedulerName: name}
+	target := model.RebalanceOptions{TargetUtilization: 0.5}
+	r, err := model.NewRebalancing(snapshot(t, cp.Client), opts, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := solver.Rebalancer{Weights: solver.DefaultWeights()}.Plan(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []model.Move
+	for _, m := range plan.Moves {
+		if strings.HasPrefix(m.Shoot, namespace+"/") {
+			mine = append(mine, m)
+		}
+	}
+	if len(mine) != 2 || mine[0].To != roomy || mine[1].To != roomy {
+		t.Fatalf("moves %v, want two to %s", mine, roomy)
+	}
+
+	// Someone else moves the first shoot before seedplan applies: the re-check skips it.
+	moved := &gardencorev1beta1.Shoot{}
+	key := strings.SplitN(mine[0].Shoot, "/", 2)
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: key[0], Name: key[1]}, moved); err != nil {
+		t.Fatal(err)
+	}
+	moved.Spec.SeedName = &roomy
+	if err := cp.Client.SubResource("binding").Update(ctx, moved); err != nil {
+		t.Fatalf("the other writer's move: %v", err)
+	}
+
+	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: binder, Options: opts, Target: target}
+	results, err := mover.Apply(ctx, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results[0].Result != bind.MoveSkipped || !strings.Contains(results[0].Detail, fmt.Sprintf("is on seed %q", roomy)) || results[1].Result != bind.MoveApplied {
+		t.Fatalf("results %+v", results)
+	}
+	after := snapshot(t, cp.Client)
+	if got := after.Usage(full); got != 2 {
+		t.Fatalf("seed %s hosts %d shoots after rebalancing, want 2", full, got)
+	}
+
+	// Gardener's admission agrees with the model's migration rule.
+	var stay *gardencorev1beta1.Shoot
+	for _, shoot := range after.Shoots {
+		if shoot.Namespace == namespace && deref(shoot.Spec.SeedName) == full {
+			stay = shoot
+		}
+	}
+	read := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKeyFromObject(stay), read); err != nil {
+		t.Fatal(err)
+	}
+	want := model.MigrationReason(stay, after.Seed(full), after.Seed(noBackup))
+	refused := binder.Rebind(ctx, read, model.Move{Shoot: model.ShootKey(stay), From: full, To: noBackup, Reason: model.LeaveOverloaded})
+	if refused.Result != bind.MoveRefused || want == "" || !strings.Contains(refused.Detail, want) {
+		t.Fatalf("rebinding to a seed without backup: %+v; the model says %q", refused, want)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

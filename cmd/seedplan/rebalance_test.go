@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The -o json output of rebalance follows design.md's contract, on the embedded example landscape (whose
+// unusable seeds must be drained).
+func TestRebalanceJSONContract(t *testing.T) {
+	out, err := run(t, "rebalance", "-o", "json", "--target-utilization", "0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		TargetUtilization *float64 `json:"targetUtilization"`
+		LowerBound        *int     `json:"lowerBound"`
+		Moves             []struct {
+			Shoot, From, To, Reason string
+			Distance                *int
+		} `json:"moves"`
+		Seeds []struct {
+			Name               string
+			Before, After      *int
+			Allocatable, Limit *int
+		} `json:"seeds"`
+		Complete *bool   `json:"complete"`
+		Message  *string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	if report.TargetUtilization == nil || *report.TargetUtilization != 0.9 || report.LowerBound == nil || report.Complete == nil || report.Message == nil {
+		t.Fatalf("missing contract fields:\n%s", out)
+	}
+	if len(report.Moves) == 0 || len(report.Seeds) == 0 {
+		t.Fatalf("the example landscape has unusable seeds to drain, but no move:\n%s", out)
+	}
+	for _, m := range report.Moves {
+		if m.Shoot == "" || m.From == "" || m.To == "" || m.Reason == "" || m.Distance == nil {
+			t.Fatalf("incomplete move %+v", m)
+		}
+	}
+	if *report.Complete != (*report.Message == "") {
+		t.Fatalf("complete %v with message %q", *report.Complete, *report.Message)
+	}
+}
+
+func TestRebalanceRefusesBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target-utilization", "1.5"}, "--target-utilization/--drain: target utilization 1.5 is not in (0, 1]"},
+		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
+		{[]string{"--apply"}, "--apply needs a cluster"},
+		{[]string{"--max-moves", "-1"}, "must not be negative"},
+		{[]string{"-o", "wide"}, `-o: unknown format "wide"`},
+	}
+	for _, tc := range tests {
+		if _, err := run(t, append([]string{"rebalance"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestCapacityJSON(t *testing.T) {
+	out, err := run(t, "capacity", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Pending, OnExisting, NewSeeds, LowerBound int
+		Regions                                   []struct {
+			Provider, Region, Template string
+			NewSeeds, Shoots, PerSeed  int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	newSeeds, shoots := 0, 0
+	for _, r := range report.Regions {
+		if r.NewSeeds*r.PerSeed < r.Shoots || (r.NewSeeds-1)*r.PerSeed >= r.Shoots {
+			t.Errorf("%s/%s: %d new seeds of %d for %d shoots", r.Provider, r.Region, r.NewSeeds, r.PerSeed, r.Shoots)
+		}
+		newSeeds += r.NewSeeds
+		shoots += r.Shoots
+	}
+	if report.Pending == 0 || newSeeds != report.NewSeeds || report.NewSeeds < report.LowerBound || report.OnExisting+shoots > report.Pending {
+		t.Fatalf("inconsistent report:\n%s", out)
+	}
+}
