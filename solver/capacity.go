@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -42,9 +41,11 @@ type CapacityPlan struct {
 }
 
 // Total is the number of new seeds.
-func (p *CapacityPlan) Total() int {
+func (p *CapacityPlan) Total() int { return total(p.NewSeeds) }
+
+func total(newSeeds []int) int {
 	n := 0
-	for _, seeds := range p.NewSeeds {
+	for _, seeds := range newSeeds {
 		n += seeds
 	}
 	return n
@@ -61,11 +62,10 @@ type capacityLP struct {
 	objective float64
 	y         []float64
 	// flows[c][a] is how many shoots of class c go to arc a.
-	flows     [][]float64
-	unplaced  float64
-	feasible  bool
-	timedOut  bool
-	solveErrs error
+	flows    [][]float64
+	unplaced float64
+	feasible bool
+	timedOut bool
 }
 
 // unplacedCost is what an unplaced shoot costs: more than the new seed it could need.
@@ -127,9 +127,9 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 	for t := range upper {
 		upper[t] = math.Inf(1)
 	}
-	root := cp.solveNode(q, classes, isCandidate, lower, upper, deadline)
-	if root.solveErrs != nil {
-		return nil, root.solveErrs
+	root, err := cp.solveNode(q, classes, isCandidate, lower, upper, deadline)
+	if err != nil {
+		return nil, err
 	}
 	if root.timedOut {
 		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", cp.Timeout)
@@ -141,13 +141,6 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 	bestY := make([]int, len(root.y))
 	for t, y := range root.y {
 		bestY[t] = int(math.Ceil(y - integralityTolerance))
-	}
-	total := func(ys []int) int {
-		n := 0
-		for _, y := range ys {
-			n += y
-		}
-		return n
 	}
 	bestObjective := unplacedCost*root.unplaced + float64(total(bestY))
 	best := root
@@ -166,16 +159,13 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 		}
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		var lp *capacityLP
-		if nodes == 0 {
-			lp = root
-		} else {
-			lp = cp.solveNode(q, classes, isCandidate, n.lower, n.upper, deadline)
+		lp := root
+		if nodes > 0 {
+			if lp, err = cp.solveNode(q, classes, isCandidate, n.lower, n.upper, deadline); err != nil {
+				return nil, err
+			}
 		}
 		nodes++
-		if lp.solveErrs != nil {
-			return nil, lp.solveErrs
-		}
 		if lp.timedOut {
 			complete = false
 			break
@@ -218,41 +208,27 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 }
 
 // solveNode solves the placement LP with the given bounds on each template's new seeds.
-func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []capacityClass, isCandidate []int, lower, upper []float64, deadline time.Time) *capacityLP {
-	rows := 0
+func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []capacityClass, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
+	prog := newProgram()
 	classRow := make([]int, len(classes))
-	for c := range classes {
-		classRow[c] = rows
-		rows++
+	for c, cl := range classes {
+		n := float64(len(cl.shoots))
+		classRow[c] = prog.row(n, n)
 	}
+	// A seed's row: what it takes ≤ its room; for a candidate, ≤ PerSeed × y (the y column carries −PerSeed).
 	seedRow := map[int]int{}
 	for _, cl := range classes {
 		for _, a := range cl.arcs {
-			if _, ok := seedRow[a.Seed]; !ok && (isCandidate[a.Seed] > 0 || q.Room[a.Seed] != model.Unlimited) {
-				seedRow[a.Seed] = rows
-				rows++
+			if _, ok := seedRow[a.Seed]; ok {
+				continue
+			}
+			switch {
+			case isCandidate[a.Seed] > 0:
+				seedRow[a.Seed] = prog.row(math.Inf(-1), 0)
+			case q.Room[a.Seed] != model.Unlimited:
+				seedRow[a.Seed] = prog.row(math.Inf(-1), float64(q.Room[a.Seed]))
 			}
 		}
-	}
-	rowBounds := make([]clp.Bounds, rows)
-	for c, cl := range classes {
-		rowBounds[classRow[c]] = clp.Bounds{Lower: float64(len(cl.shoots)), Upper: float64(len(cl.shoots))}
-	}
-	for seed, row := range seedRow {
-		upperRoom := 0.0
-		if isCandidate[seed] == 0 {
-			upperRoom = float64(q.Room[seed])
-		}
-		rowBounds[row] = clp.Bounds{Lower: math.Inf(-1), Upper: upperRoom}
-	}
-	matrix := clp.NewPackedMatrix()
-	var colBounds []clp.Bounds
-	var objective []float64
-	addColumn := func(entries []clp.Nonzero, lo, up, cost float64) int {
-		matrix.AppendColumn(entries)
-		colBounds = append(colBounds, clp.Bounds{Lower: lo, Upper: up})
-		objective = append(objective, cost)
-		return len(objective) - 1
 	}
 	flowColumns := make([][]int, len(classes))
 	unplacedColumns := make([]int, len(classes))
@@ -263,9 +239,9 @@ func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []capacityClass,
 			if row, ok := seedRow[a.Seed]; ok {
 				entries = append(entries, clp.Nonzero{Index: row, Value: 1})
 			}
-			flowColumns[c] = append(flowColumns[c], addColumn(entries, 0, n, 0))
+			flowColumns[c] = append(flowColumns[c], prog.column(entries, 0, n, 0))
 		}
-		unplacedColumns[c] = addColumn([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
+		unplacedColumns[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
 	}
 	yColumns := make([]int, len(q.Templates))
 	for t, tmpl := range q.Templates {
@@ -273,39 +249,27 @@ func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []capacityClass,
 		if row, ok := seedRow[tmpl.Candidate]; ok {
 			entries = []clp.Nonzero{{Index: row, Value: -float64(tmpl.PerSeed)}}
 		}
-		yColumns[t] = addColumn(entries, lower[t], upper[t], 1)
+		yColumns[t] = prog.column(entries, lower[t], upper[t], 1)
 	}
 
-	simplex := clp.NewSimplex()
-	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
-	simplex.SetOptimizationDirection(clp.Minimize)
-	if !deadline.IsZero() {
-		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
+	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
+	if err != nil {
+		return nil, fmt.Errorf("capacity: %w", err)
 	}
-	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
-	solution := simplex.PrimalColumnSolution()
-	result := &capacityLP{}
-	switch {
-	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
-		result.timedOut = true
-	case status == clp.Infeasible:
-	case status != clp.Optimal:
-		result.solveErrs = fmt.Errorf("capacity: CLP ended with status %d (secondary %d)", status, simplex.SecondaryStatus())
-	default:
-		result.feasible = true
-		result.objective = simplex.ObjectiveValue()
-		for _, col := range yColumns {
-			result.y = append(result.y, solution[col])
-		}
-		result.flows = make([][]float64, len(classes))
-		for c := range classes {
-			for _, col := range flowColumns[c] {
-				result.flows[c] = append(result.flows[c], solution[col])
-			}
-			result.unplaced += solution[unplacedColumns[c]]
-		}
+	result := &capacityLP{timedOut: solution.status == lpStopped, feasible: solution.status == lpOptimal}
+	if !result.feasible {
+		return result, nil
 	}
-	runtime.KeepAlive(matrix)
-	runtime.KeepAlive(simplex)
-	return result
+	result.objective = solution.objective
+	for _, col := range yColumns {
+		result.y = append(result.y, solution.values[col])
+	}
+	result.flows = make([][]float64, len(classes))
+	for c := range classes {
+		for _, col := range flowColumns[c] {
+			result.flows[c] = append(result.flows[c], solution.values[col])
+		}
+		result.unplaced += solution.values[unplacedColumns[c]]
+	}
+	return result, nil
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/seedplan/seedplan/model"
 )
@@ -53,6 +54,14 @@ var UtilizationSlopes = []float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
 type segment struct {
 	width int // model.Unlimited for the last segment of a seed without allocatable
 	slope float64
+}
+
+// upper is the segment's width as a column bound: +Inf for an unlimited segment.
+func (s segment) upper() float64 {
+	if s.width == model.Unlimited {
+		return math.Inf(1)
+	}
+	return float64(s.width)
 }
 
 // utilizationSegments splits a seed's free capacity into the tenths of its utilization, starting at its usage.

@@ -232,13 +232,15 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 	penalty := unplacedPenalty(extremes, lp.Weights, distanceWeight, len(comp.seeds))
 
 	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
-	seedRow := map[int]int{}
-	for i, s := range comp.seeds {
-		seedRow[s] = len(comp.classes) + i
+	prog := newProgram()
+	for _, c := range comp.classes {
+		n := float64(len(classes[c].shoots))
+		prog.row(n, n)
 	}
-	rows := len(comp.classes) + len(comp.seeds)
-	rowBounds := make([]clp.Bounds, rows)
-
+	seedRow := map[int]int{}
+	for _, s := range comp.seeds {
+		seedRow[s] = prog.row(0, 0)
+	}
 	columns, nonzeros := 0, 0
 	for _, c := range comp.classes {
 		columns += len(classes[c].arcs) + 1
@@ -248,64 +250,37 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 		columns += len(segments[s])
 		nonzeros += len(segments[s])
 	}
-	matrix := clp.NewPackedMatrix()
-	matrix.Reserve(columns, nonzeros, false)
-	colBounds := make([]clp.Bounds, 0, columns)
-	objective := make([]float64, 0, columns)
-	addColumn := func(entries []clp.Nonzero, lower, upper, cost float64) {
-		matrix.AppendColumn(entries)
-		colBounds = append(colBounds, clp.Bounds{Lower: lower, Upper: upper})
-		objective = append(objective, cost)
-	}
+	prog.reserve(columns, nonzeros)
 
 	for row, c := range comp.classes {
 		cl := classes[c]
 		n := float64(len(cl.shoots))
-		rowBounds[row] = clp.Bounds{Lower: n, Upper: n}
 		for _, a := range cl.arcs {
 			cost := distanceWeight*float64(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
-			addColumn([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
+			prog.column([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
 		}
-		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
+		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
 	}
 	for _, s := range comp.seeds {
-		row := seedRow[s]
-		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
 		for _, seg := range segments[s] {
-			upper := math.Inf(1)
-			if seg.width != model.Unlimited {
-				upper = float64(seg.width)
-			}
-			addColumn([]clp.Nonzero{{Index: row, Value: 1}}, 0, upper, lp.Weights.Balance*seg.slope)
+			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), lp.Weights.Balance*seg.slope)
 		}
 	}
 
-	simplex := clp.NewSimplex()
-	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
-	simplex.SetOptimizationDirection(clp.Minimize)
-	if !deadline.IsZero() {
-		// CLP cannot be interrupted, and its limit is process CPU time, which all threads advance. Budgeting the
-		// time left on every core lets a solve that can still finish by the deadline finish, and ends one the
-		// caller has stopped waiting for soon after the deadline, instead of letting it compete with the next
-		// window.
-		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
-	}
-	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
-	solution := simplex.PrimalColumnSolution()
-	runtime.KeepAlive(matrix)
-	runtime.KeepAlive(simplex)
-	if status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime {
+	solution, err := prog.solve(deadline, fmt.Sprintf("a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds)))
+	switch {
+	case err != nil:
+		return componentResult{err: fmt.Errorf("lp: %w", err)}
+	case solution.status == lpStopped:
 		return componentResult{stopped: true}
+	case solution.status != lpOptimal:
+		// Never: every class may stay unplaced and every seed's segments can take zero.
+		return componentResult{err: fmt.Errorf("lp: infeasible on a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds))}
 	}
-	if status != clp.Optimal {
-		return componentResult{err: fmt.Errorf("lp: CLP ended with status %d (secondary %d) on a part of %d classes and %d seeds",
-			status, simplex.SecondaryStatus(), len(comp.classes), len(comp.seeds))}
-	}
-
 	result := componentResult{counts: make([][]float64, len(comp.classes)), optimal: true}
 	col := 0
 	for i, c := range comp.classes {
-		result.counts[i] = solution[col : col+len(classes[c].arcs)]
+		result.counts[i] = solution.values[col : col+len(classes[c].arcs)]
 		col += len(classes[c].arcs) + 1
 	}
 	return result

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -60,8 +59,12 @@ type moveClass struct {
 
 // Plan computes the moves. The result passes model.VerifyMoves, or Plan fails.
 func (rb Rebalancer) Plan(ctx context.Context, r *model.Rebalancing) (*Rebalance, error) {
+	var deadline time.Time
+	if rb.Timeout > 0 {
+		deadline = time.Now().Add(rb.Timeout)
+	}
 	classes := moveClasses(r)
-	counts, optimal, err := rb.solve(ctx, r, classes)
+	counts, optimal, err := rb.solve(ctx, r, classes, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +111,7 @@ func (rb Rebalancer) room(l model.SeedLoad) int {
 
 // solve returns, per class and per arc, how many of its shoots move there; optimal is false when CLP ran out
 // of time (then counts is nil) or the LP's answer was fractional.
-func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []moveClass) ([][]float64, bool, error) {
+func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, bool, error) {
 	if len(classes) == 0 {
 		return nil, true, nil
 	}
@@ -138,50 +141,31 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	excessCost := (moveCost+maxArc)*cycle + 1
 
 	// Rows: classes; destination seeds; stay rows of seeds above their limit; the move bounds.
-	rows := 0
-	newRow := func() int { rows++; return rows - 1 }
+	prog := newProgram()
 	classRow := make([]int, len(classes))
-	for i := range classes {
-		classRow[i] = newRow()
+	for i, c := range classes {
+		n := float64(len(c.shoots))
+		classRow[i] = prog.row(n, n)
 	}
 	destRow, stayRow, outRow := map[int]int{}, map[int]int{}, map[int]int{}
 	for _, c := range classes {
 		for _, a := range c.arcs {
 			if _, ok := destRow[a.Seed]; !ok && rb.room(r.Seeds[a.Seed]) != 0 {
-				destRow[a.Seed] = newRow()
+				destRow[a.Seed] = prog.row(0, 0)
 			}
 		}
 		if _, ok := stayRow[c.seed]; !ok && r.Seeds[c.seed].Excess() > 0 {
-			stayRow[c.seed] = newRow()
+			stayRow[c.seed] = prog.row(0, 0)
 		}
 		if _, ok := outRow[c.seed]; !ok && rb.MaxMovesPerSeed > 0 {
-			outRow[c.seed] = newRow()
+			outRow[c.seed] = prog.row(math.Inf(-1), float64(rb.MaxMovesPerSeed))
 		}
 	}
 	totalRow := -1
 	if rb.MaxMoves > 0 {
-		totalRow = newRow()
-	}
-	rowBounds := make([]clp.Bounds, rows)
-	for i, c := range classes {
-		n := float64(len(c.shoots))
-		rowBounds[classRow[i]] = clp.Bounds{Lower: n, Upper: n}
-	}
-	for _, row := range outRow {
-		rowBounds[row] = clp.Bounds{Lower: math.Inf(-1), Upper: float64(rb.MaxMovesPerSeed)}
-	}
-	if totalRow >= 0 {
-		rowBounds[totalRow] = clp.Bounds{Lower: math.Inf(-1), Upper: float64(rb.MaxMoves)}
+		totalRow = prog.row(math.Inf(-1), float64(rb.MaxMoves))
 	}
 
-	matrix := clp.NewPackedMatrix()
-	var colBounds []clp.Bounds
-	var objective []float64
-	addColumn := func(entries []clp.Nonzero, upper, cost float64) {
-		matrix.AppendColumn(entries)
-		colBounds = append(colBounds, clp.Bounds{Lower: 0, Upper: upper})
-		objective = append(objective, cost)
-	}
 	moveColumns := make([][]int, len(classes))
 	for i, c := range classes {
 		n := float64(len(c.shoots))
@@ -198,8 +182,8 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 			if totalRow >= 0 {
 				entries = append(entries, clp.Nonzero{Index: totalRow, Value: 1})
 			}
-			moveColumns[i] = append(moveColumns[i], len(objective))
-			addColumn(entries, n, moveCost+distanceWeight*float64(a.Distance)+rb.Weights.SoftViolation*float64(a.SoftViolations))
+			cost := moveCost + distanceWeight*float64(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
+			moveColumns[i] = append(moveColumns[i], prog.column(entries, 0, n, cost))
 		}
 		// Staying: free, unless the shoot must leave; above the limit the stay row charges it.
 		stay := []clp.Nonzero{{Index: classRow[i], Value: 1}}
@@ -210,55 +194,34 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 		if c.leave {
 			cost = excessCost
 		}
-		addColumn(stay, n, cost)
+		prog.column(stay, 0, n, cost)
 	}
 	// Seeds in index order, so that the same input gives the same LP and the same plan.
-	for seed := range r.Seeds {
-		row, ok := stayRow[seed]
-		if !ok {
-			continue
+	for seed, l := range r.Seeds {
+		if row, ok := stayRow[seed]; ok {
+			within := float64(max(l.Limit-(l.Load-movableOn[seed]), 0))
+			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, within, 0)
+			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, math.Inf(1), excessCost)
 		}
-		l := r.Seeds[seed]
-		fixed := l.Load - movableOn[seed]
-		within := float64(max(l.Limit-fixed, 0))
-		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
-		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, within, 0)
-		addColumn([]clp.Nonzero{{Index: row, Value: 1}}, math.Inf(1), excessCost)
-	}
-	for seed := range r.Seeds {
-		row, ok := destRow[seed]
-		if !ok {
-			continue
-		}
-		l := r.Seeds[seed]
-		rowBounds[row] = clp.Bounds{Lower: 0, Upper: 0}
-		for _, seg := range rb.destinationSegments(r, seed, l) {
-			upper := math.Inf(1)
-			if seg.width != model.Unlimited {
-				upper = float64(seg.width)
+		if row, ok := destRow[seed]; ok {
+			for _, seg := range rb.destinationSegments(r, seed, l) {
+				prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, seg.upper(), rb.Weights.Balance*seg.slope)
 			}
-			addColumn([]clp.Nonzero{{Index: row, Value: 1}}, upper, rb.Weights.Balance*seg.slope)
 		}
 	}
 
-	simplex := clp.NewSimplex()
-	simplex.LoadProblem(matrix, colBounds, objective, rowBounds, nil)
-	simplex.SetOptimizationDirection(clp.Minimize)
-	if rb.Timeout > 0 {
-		simplex.SetMaxSeconds(rb.Timeout.Seconds() * float64(runtime.GOMAXPROCS(0)))
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, false, fmt.Errorf("rebalance: %w", err)
 	}
-	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
-	solution := simplex.PrimalColumnSolution()
-	runtime.KeepAlive(matrix)
-	runtime.KeepAlive(simplex)
-	if status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime {
+	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
+	switch {
+	case err != nil:
+		return nil, false, fmt.Errorf("rebalance: %w", err)
+	case solution.status == lpStopped:
 		return nil, false, nil
-	}
-	if status != clp.Optimal {
-		return nil, false, fmt.Errorf("rebalance: CLP ended with status %d (secondary %d) on %d classes", status, simplex.SecondaryStatus(), len(classes))
+	case solution.status != lpOptimal:
+		// Never: every class may stay, and staying above the limit only costs.
+		return nil, false, fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
 	}
 	counts := make([][]float64, len(classes))
 	optimal := true
@@ -268,8 +231,9 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 			if col < 0 {
 				continue
 			}
-			counts[i][a] = solution[col]
-			if math.Abs(solution[col]-math.Round(solution[col])) > integralityTolerance {
+			value := solution.values[col]
+			counts[i][a] = value
+			if math.Abs(value-math.Round(value)) > integralityTolerance {
 				optimal = false
 			}
 		}

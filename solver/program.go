@@ -1,0 +1,85 @@
+package solver
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/lanl/clp"
+)
+
+// program is a linear program built column by column and minimised by CLP's dual simplex: the one way the
+// solvers of this package talk to CLP.
+type program struct {
+	rows    []clp.Bounds
+	matrix  *clp.PackedMatrix
+	columns []clp.Bounds
+	costs   []float64
+}
+
+func newProgram() *program { return &program{matrix: clp.NewPackedMatrix()} }
+
+// reserve makes room for the given numbers of columns and nonzeros, so that building a large program does not
+// reallocate.
+func (p *program) reserve(columns, nonzeros int) {
+	p.matrix.Reserve(columns, nonzeros, false)
+	p.columns = slices.Grow(p.columns, columns)
+	p.costs = slices.Grow(p.costs, columns)
+}
+
+// row adds a row with the given bounds and returns its index.
+func (p *program) row(lower, upper float64) int {
+	p.rows = append(p.rows, clp.Bounds{Lower: lower, Upper: upper})
+	return len(p.rows) - 1
+}
+
+// column adds a column with its nonzeros, bounds and cost, and returns its index.
+func (p *program) column(entries []clp.Nonzero, lower, upper, cost float64) int {
+	p.matrix.AppendColumn(entries)
+	p.columns = append(p.columns, clp.Bounds{Lower: lower, Upper: upper})
+	p.costs = append(p.costs, cost)
+	return len(p.costs) - 1
+}
+
+// lpStatus is how a solve ended.
+type lpStatus int
+
+const (
+	lpOptimal lpStatus = iota
+	lpInfeasible
+	// lpStopped: CLP ran out of its time budget.
+	lpStopped
+)
+
+// lpSolution is the outcome of a solve: the column values and the objective when optimal.
+type lpSolution struct {
+	status    lpStatus
+	values    []float64
+	objective float64
+}
+
+// solve minimises the program. A non-zero deadline becomes CLP's time budget: CLP cannot be interrupted, and its
+// limit is process CPU time, which all threads advance, so the time left is budgeted on every core — a solve that
+// can still finish by the deadline finishes, one the caller has stopped waiting for ends soon after it. Any end
+// other than optimal, infeasible or out of time is an error naming what.
+func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
+	simplex := clp.NewSimplex()
+	simplex.LoadProblem(p.matrix, p.columns, p.costs, p.rows, nil)
+	simplex.SetOptimizationDirection(clp.Minimize)
+	if !deadline.IsZero() {
+		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
+	}
+	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
+	defer runtime.KeepAlive(p.matrix)
+	defer runtime.KeepAlive(simplex)
+	switch {
+	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
+		return lpSolution{status: lpStopped}, nil
+	case status == clp.Infeasible:
+		return lpSolution{status: lpInfeasible}, nil
+	case status != clp.Optimal:
+		return lpSolution{}, fmt.Errorf("CLP ended with status %d (secondary %d) on %s", status, simplex.SecondaryStatus(), what)
+	}
+	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), objective: simplex.ObjectiveValue()}, nil
+}
