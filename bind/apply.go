@@ -108,9 +108,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		result.Result, result.Err = Failed, fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)
 		return result
 	}
-	shoot := read.DeepCopy()
-	shoot.Spec.SeedName = &pl.Seed
-	err := b.Client.SubResource("binding").Update(ctx, shoot)
+	shoot, err := b.updateBinding(ctx, read, pl.Seed)
 	switch {
 	case err == nil:
 		result.Result = Bound
@@ -132,6 +130,13 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	}
 	return result
+}
+
+// updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read.
+func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, error) {
+	shoot := read.DeepCopy()
+	shoot.Spec.SeedName = &seed
+	return shoot, b.Client.SubResource("binding").Update(ctx, shoot)
 }
 
 // reread classifies a shoot whose binding met a conflict.

@@ -1,13 +1,9 @@
 package bind
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
@@ -63,41 +59,30 @@ func NewCapacityReport(q *model.CapacityPlanning, plan *solver.CapacityPlan) *Ca
 
 // Print writes the report as a table, YAML or JSON.
 func (r *CapacityReport) Print(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "yaml":
-		b, err := yaml.Marshal(r)
-		if err != nil {
-			return err
+	return printAs(w, format, ReportFormats, r, func(bool) error { return r.printTable(w) })
+}
+
+func (r *CapacityReport) printTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if len(r.Regions) > 0 {
+		fmt.Fprintln(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
+		for _, c := range r.Regions {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
 		}
-		_, err = w.Write(b)
-		return err
-	case "table":
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		if len(r.Regions) > 0 {
-			fmt.Fprintln(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
-			for _, c := range r.Regions {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
-			}
-			fmt.Fprintln(tw)
-		}
-		if len(r.Unplaceable) > 0 {
-			fmt.Fprintln(tw, "UNPLACEABLE\tMESSAGE")
-			for _, u := range r.Unplaceable {
-				fmt.Fprintf(tw, "%s\t%s\n", u.Shoot, u.Message)
-			}
-			fmt.Fprintln(tw)
-		}
-		proof := "not proven minimal"
-		if r.Optimal {
-			proof = "minimal"
-		}
-		fmt.Fprintf(tw, "%d pending shoots: %d fit on existing seeds at or below %.2f utilization; %d new seeds needed (%s, LP bound %d)\n",
-			r.Pending, r.OnExisting, r.TargetUtilization, r.NewSeeds, proof, r.LowerBound)
-		return tw.Flush()
+		fmt.Fprintln(tw)
 	}
-	return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(RebalanceFormats, ", "))
+	if len(r.Unplaceable) > 0 {
+		fmt.Fprintln(tw, "UNPLACEABLE\tMESSAGE")
+		for _, u := range r.Unplaceable {
+			fmt.Fprintf(tw, "%s\t%s\n", u.Shoot, u.Message)
+		}
+		fmt.Fprintln(tw)
+	}
+	proof := "not proven minimal"
+	if r.Optimal {
+		proof = "minimal"
+	}
+	fmt.Fprintf(tw, "%d pending shoots: %d fit on existing seeds at or below %.2f utilization; %d new seeds needed (%s, LP bound %d)\n",
+		r.Pending, r.OnExisting, r.TargetUtilization, r.NewSeeds, proof, r.LowerBound)
+	return tw.Flush()
 }

@@ -2,7 +2,6 @@ package bind
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
@@ -21,8 +19,8 @@ import (
 // ReasonRebalanced is the reason of the event seedplan writes on a shoot it moved to another seed.
 const ReasonRebalanced = "Rebalanced"
 
-// RebalanceFormats are the output formats of RebalanceReport.Print.
-var RebalanceFormats = []string{"table", "yaml", "json"}
+// ReportFormats are the output formats of the rebalance and capacity reports.
+var ReportFormats = []string{"table", "yaml", "json"}
 
 // RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
 type RebalanceReport struct {
@@ -33,7 +31,8 @@ type RebalanceReport struct {
 	Moves      []model.Move `json:"moves"`
 	// Seeds are the seeds the moves touch or that are above their limit, before and after.
 	Seeds []SeedChange `json:"seeds"`
-	// Complete is false when caps or the landscape keep some seed above its target; Message then says why.
+	// Complete is false when caps or the landscape keep some seed above its target; Message then says why, one
+	// line per seed.
 	Complete bool   `json:"complete"`
 	Message  string `json:"message"`
 	// Optimal is true when CLP proved the moves the fewest (and nearest) possible.
@@ -59,7 +58,7 @@ type SeedChange struct {
 func NewRebalanceReport(r *model.Rebalancing, plan *solver.Rebalance) *RebalanceReport {
 	report := &RebalanceReport{
 		TargetUtilization: r.Target.TargetUtilization, LowerBound: plan.LowerBound, Moves: plan.Moves,
-		Complete: plan.Complete(), Message: strings.Join(plan.Problems, "; "), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
+		Complete: plan.Complete(), Message: strings.Join(plan.Problems, "\n"), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
 	}
 	if report.Moves == nil {
 		report.Moves = []model.Move{}
@@ -87,22 +86,7 @@ func NewRebalanceReport(r *model.Rebalancing, plan *solver.Rebalance) *Rebalance
 
 // Print writes the report as a table, YAML or JSON.
 func (r *RebalanceReport) Print(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "yaml":
-		b, err := yaml.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	case "table":
-		return r.printTable(w)
-	}
-	return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(RebalanceFormats, ", "))
+	return printAs(w, format, ReportFormats, r, func(bool) error { return r.printTable(w) })
 }
 
 func (r *RebalanceReport) printTable(out io.Writer) error {
@@ -138,7 +122,10 @@ func (r *RebalanceReport) printTable(out io.Writer) error {
 	}
 	fmt.Fprintln(w, ")")
 	if !r.Complete {
-		fmt.Fprintf(w, "incomplete: %s\n", r.Message)
+		fmt.Fprintln(w, "incomplete:")
+		for line := range strings.SplitSeq(r.Message, "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
 	}
 	return w.Flush()
 }
@@ -170,9 +157,7 @@ type MoveResult struct {
 // Normal event Rebalanced records the move.
 func (b *Binder) Rebind(ctx context.Context, read *gardencorev1beta1.Shoot, m model.Move) MoveResult {
 	result := MoveResult{Shoot: m.Shoot, To: m.To}
-	shoot := read.DeepCopy()
-	shoot.Spec.SeedName = &m.To
-	err := b.Client.SubResource("binding").Update(ctx, shoot)
+	shoot, err := b.updateBinding(ctx, read, m.To)
 	switch {
 	case err == nil:
 		result.Result = MoveApplied

@@ -100,22 +100,29 @@ var Formats = []string{"table", "wide", "yaml", "json"}
 
 // Print writes the report in the given format.
 func (r *Report) Print(w io.Writer, format string) error {
+	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(w, wide) })
+}
+
+// printAs writes a report as JSON or YAML, or calls table for "table" and "wide"; a format not among formats is
+// an error.
+func printAs(w io.Writer, format string, formats []string, report any, table func(wide bool) error) error {
+	if !slices.Contains(formats, format) {
+		return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(formats, ", "))
+	}
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return enc.Encode(report)
 	case "yaml":
-		b, err := yaml.Marshal(r)
+		b, err := yaml.Marshal(report)
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(b)
 		return err
-	case "table", "wide":
-		return r.printTable(w, format == "wide")
 	}
-	return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(Formats, ", "))
+	return table(format == "wide")
 }
 
 func (r *Report) printTable(out io.Writer, wide bool) error {

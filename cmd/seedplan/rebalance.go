@@ -38,8 +38,8 @@ func newRebalanceCommand() *cobra.Command {
 			"each move against a fresh read first.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(bind.RebalanceFormats, output) {
-				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.RebalanceFormats, ", "))
+			if !slices.Contains(bind.ReportFormats, output) {
+				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.ReportFormats, ", "))
 			}
 			if maxMoves < 0 || maxMovesPerSeed < 0 {
 				return errors.New("--max-moves and --max-moves-per-seed must not be negative")
@@ -98,7 +98,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
 	cmd.Flags().IntVar(&maxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&maxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.RebalanceFormats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.ReportFormats, ", "))
 	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, one at a time (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd
@@ -120,8 +120,8 @@ func newCapacityCommand() *cobra.Command {
 			"are listed with the reason.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(bind.RebalanceFormats, output) {
-				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.RebalanceFormats, ", "))
+			if !slices.Contains(bind.ReportFormats, output) {
+				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.ReportFormats, ", "))
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
@@ -148,6 +148,6 @@ func newCapacityCommand() *cobra.Command {
 	}
 	flags.register(cmd)
 	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.RebalanceFormats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.ReportFormats, ", "))
 	return cmd
 }
