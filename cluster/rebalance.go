@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -43,9 +44,12 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing
 // every predicate and the migration rules, and still below its target counting the moves made so far (their
 // shoots count on both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips
-// it with the reason when not. The binding carries the resourceVersion of that read. It stops when ctx ends.
+// it with the reason when not. The binding carries the resourceVersion of that read. It stops when ctx ends, and
+// returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
+// Gardener's refusal (those are results, not errors).
 func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]bind.MoveResult, error) {
 	var results []bind.MoveResult
+	var failed []error
 	for _, m := range moves {
 		if err := ctx.Err(); err != nil {
 			return results, fmt.Errorf("applying moves: %w", err)
@@ -58,7 +62,11 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]bind.MoveR
 			results = append(results, bind.MoveResult{Shoot: m.Shoot, To: m.To, Result: bind.MoveSkipped, Detail: err.Error()})
 			continue
 		}
-		results = append(results, r.Binder.Rebind(ctx, read[m.Shoot], m))
+		result := r.Binder.Rebind(ctx, read[m.Shoot], m)
+		if result.Result == bind.MoveFailed {
+			failed = append(failed, fmt.Errorf("moving shoot %s to seed %s: %s", m.Shoot, m.To, result.Detail))
+		}
+		results = append(results, result)
 	}
-	return results, nil
+	return results, errors.Join(failed...)
 }

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,7 +10,9 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
@@ -111,10 +114,31 @@ func TestRebalanceApply(t *testing.T) {
 		t.Fatalf("seed %s hosts %d shoots after rebalancing, want 2", full, got)
 	}
 
+	// A binding that fails for another reason (here: the connection) is a result and, in the end, an error.
+	broken := interceptor.NewClient(cp.Client, interceptor.Funcs{
+		SubResourceUpdate: func(context.Context, client.Client, string, client.Object, ...client.SubResourceUpdateOption) error {
+			return errors.New("connection reset by peer")
+		},
+	})
+	mover.Binder = &bind.Binder{Client: broken}
+	var again []model.Move
+	for _, shoot := range after.Shoots {
+		if shoot.Namespace == namespace && ptr.Deref(shoot.Spec.SeedName, "") == full && len(again) == 0 {
+			again = append(again, model.Move{Shoot: model.ShootKey(shoot), From: full, To: roomy, Reason: model.LeaveOverloaded})
+		}
+	}
+	results, err = mover.Apply(ctx, again)
+	if err == nil || !strings.Contains(err.Error(), "connection reset by peer") || results[0].Result != bind.MoveFailed {
+		t.Fatalf("a failed binding: results %+v, error %v", results, err)
+	}
+	if got := snapshot(t, cp.Client).Usage(full); got != 2 {
+		t.Fatalf("seed %s hosts %d shoots after rebalancing, want 2", full, got)
+	}
+
 	// Gardener's admission agrees with the model's migration rule.
 	var stay *gardencorev1beta1.Shoot
 	for _, shoot := range after.Shoots {
-		if shoot.Namespace == namespace && deref(shoot.Spec.SeedName) == full {
+		if shoot.Namespace == namespace && ptr.Deref(shoot.Spec.SeedName, "") == full {
 			stay = shoot
 		}
 	}
@@ -127,11 +151,4 @@ func TestRebalanceApply(t *testing.T) {
 	if refused.Result != bind.MoveRefused || want == "" || !strings.Contains(refused.Detail, want) {
 		t.Fatalf("rebinding to a seed without backup: %+v; the model says %q", refused, want)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -64,6 +64,8 @@ type planFlags struct {
 	strictNetworks bool
 }
 
+// register adds the input and scheduling flags; registerSolver adds the named solver flags ("solver",
+// "solver-timeout", "weights") of those a command uses, so that no command accepts a flag it ignores.
 func (f *planFlags) register(cmd *cobra.Command) {
 	defaults := config.Default()
 	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests (repeatable); default: the embedded example landscape")
@@ -71,11 +73,25 @@ func (f *planFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
 	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
-	cmd.Flags().StringVar(&f.solver, "solver", defaults.Solver.Name, "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
-	cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", defaults.Solver.Timeout.Duration, "time limit of the lp solver; when it runs out the greedy plan is used")
-	cmd.Flags().StringVar(&f.weights, "weights", defaults.Solver.Weights, "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
 	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", defaults.SchedulerName, "spec.schedulerName of the shoots to place")
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
+}
+
+func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
+	defaults := config.Default()
+	for _, name := range names {
+		switch name {
+		case "solver":
+			cmd.Flags().StringVar(&f.solver, "solver", defaults.Solver.Name, "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
+		case "solver-timeout":
+			cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", defaults.Solver.Timeout.Duration,
+				"time budget of the LP; when it runs out, schedule uses the greedy plan, rebalance finds the moves greedily, capacity gives its best count unproven")
+		case "weights":
+			cmd.Flags().StringVar(&f.weights, "weights", defaults.Solver.Weights, "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
+		default:
+			panic("unknown solver flag " + name)
+		}
+	}
 }
 
 // configuration reads the configuration file (or takes the defaults), applies the flags that were given, and
@@ -248,6 +264,7 @@ func newScheduleCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL (not on --dry-run: it would replace the real job's metrics)")
@@ -303,6 +320,7 @@ func newRunCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	return cmd
 }
 
@@ -324,6 +342,7 @@ func newExplainCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	return cmd
 }
 

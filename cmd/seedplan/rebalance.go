@@ -94,6 +94,7 @@ func newRebalanceCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerSolver(cmd, "solver-timeout", "weights")
 	cmd.Flags().Float64Var(&target.TargetUtilization, "target-utilization", 0.8, "highest shoots/allocatable a seed may end at, in (0, 1]")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
 	cmd.Flags().IntVar(&maxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
@@ -147,6 +148,7 @@ func newCapacityCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd)
+	flags.registerSolver(cmd, "solver-timeout")
 	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.ReportFormats, ", "))
 	return cmd
