@@ -65,7 +65,7 @@ type SeedLoad struct {
 	// DrainReason is the move reason of Drain (LeaveDrain or LeaveUnusable).
 	DrainReason string
 	// Room is how many shoots the seed may receive: Limit − Load, at least 0, Unlimited without allocatable;
-	// 0 for a seed to drain or one that is not usable.
+	// 0 for a seed to drain.
 	Room int
 }
 
@@ -121,8 +121,9 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 		case reason != "":
 			load.Drain, load.DrainReason = reason, LeaveUnusable
 		}
+		// Unusable seeds need no rule here: the chain never offers them as destinations.
 		switch {
-		case load.Drain != "" || SeedUnusableReason(seed) != "":
+		case load.Drain != "":
 			load.Room = 0
 		case load.Limit == Unlimited:
 			load.Room = Unlimited

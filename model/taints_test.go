@@ -10,12 +10,7 @@ import (
 )
 
 func withTaintEffects(value string) seedOption {
-	return func(s *gardencorev1beta1.Seed) {
-		if s.Annotations == nil {
-			s.Annotations = map[string]string{}
-		}
-		s.Annotations[AnnotationTaintEffects] = value
-	}
+	return testobjects.Annotated(AnnotationTaintEffects, value)
 }
 
 func TestParseTaintEffects(t *testing.T) {

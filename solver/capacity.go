@@ -104,16 +104,18 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 		}
 		for _, i := range c.shoots {
 			ev := w.Evaluations[i]
-			message := "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"
-			if len(ev.Arcs) > 0 {
-				message = fmt.Sprintf("the %d seeds the shoot may use are at the target utilization, and a new seed like the template of their provider and region would not pass the shoot's predicates", len(ev.Arcs))
+			u := model.Unschedulable{Shoot: model.ShootKey(w.Shoots[i]), Reason: model.PredicateStrategy,
+				Message: "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"}
+			switch {
+			case ev.Err != nil:
+				u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()
+			case ev.StrategyErr != nil:
+				u.Message = ev.StrategyErr.Error()
+			case len(ev.Arcs) > 0:
+				u.Reason = model.PredicateCapacity
+				u.Message = fmt.Sprintf("the %d seeds the shoot may use are at the target utilization, and a new seed like the template of their provider and region would not pass the shoot's predicates", len(ev.Arcs))
 			}
-			if ev.Err != nil {
-				message = ev.Err.Error()
-			} else if ev.StrategyErr != nil {
-				message = ev.StrategyErr.Error()
-			}
-			plan.Unplaceable = append(plan.Unplaceable, model.Unschedulable{Shoot: model.ShootKey(w.Shoots[i]), Message: message, Reason: "NoSeed"})
+			plan.Unplaceable = append(plan.Unplaceable, u)
 		}
 	}
 	slices.SortFunc(plan.Unplaceable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) })

@@ -305,7 +305,7 @@ func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts []
 		total++
 	}
 	for i, c := range classes {
-		if counts == nil {
+		if counts == nil { // CLP ran out of time: only the repair below
 			break
 		}
 		next := 0

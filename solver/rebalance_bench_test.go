@@ -1,6 +1,7 @@
 package solver_test
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -35,7 +36,7 @@ func naiveDescheduler(r *model.Rebalancing) (moves, stranded int) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return -compareFloat(utilization(a), utilization(b)) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(utilization(b), utilization(a)) })
 	for _, seed := range order {
 		for _, b := range r.Shoots {
 			if b.Seed != seed || b.Unmovable != "" || r.Seeds[seed].Excess() == 0 && b.Leave == "" {
@@ -60,16 +61,6 @@ func naiveDescheduler(r *model.Rebalancing) (moves, stranded int) {
 		}
 	}
 	return moves, stranded
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // BenchmarkRebalanceCapacityDrop is the scenario "overload after capacity drop": a generated landscape of 200
