@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,12 +172,15 @@ func (cp *ControlPlane) CreateProject(ctx context.Context, project *gardencorev1
 }
 
 // Create creates an object, retrying for a while when admission does not see a just-created reference yet
-// (Gardener's admission plugins read references through informers).
+// (Gardener's admission plugins read references through informers; some report a missing one as an internal
+// error "could not find referenced ...").
 func (cp *ControlPlane) Create(ctx context.Context, obj client.Object) error {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		err := cp.Client.Create(ctx, obj)
-		if err == nil || time.Now().After(deadline) || !(apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsInvalid(err) && isReferenceError(err)) {
+		missingReference := apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsInvalid(err) && isReferenceError(err) ||
+			apierrors.IsInternalError(err) && strings.Contains(err.Error(), "could not find referenced")
+		if err == nil || time.Now().After(deadline) || !missingReference {
 			if err != nil {
 				return fmt.Errorf("creating %T %s: %w", obj, client.ObjectKeyFromObject(obj), err)
 			}
