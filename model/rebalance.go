@@ -211,6 +211,37 @@ func (r *Rebalancing) LowerBound() int {
 	return bound
 }
 
+// Remaining is, per seed, what the moves leave unresolved: the shoots the seed stays above its limit after every
+// move out of and into it, or the shoots that had to leave it and did not, whichever is more.
+func (r *Rebalancing) Remaining(moves []Move) []int {
+	load := make([]int, len(r.Seeds))
+	for i, l := range r.Seeds {
+		load[i] = l.Load
+	}
+	moved := map[string]bool{}
+	for _, m := range moves {
+		moved[m.Shoot] = true
+		if from := r.Snapshot.SeedIndex(m.From); from >= 0 {
+			load[from]--
+		}
+		if to := r.Snapshot.SeedIndex(m.To); to >= 0 {
+			load[to]++
+		}
+	}
+	remaining := make([]int, len(r.Seeds))
+	for _, b := range r.Shoots {
+		if b.Leave != "" && !moved[ShootKey(b.Shoot)] {
+			remaining[b.Seed]++
+		}
+	}
+	for i, l := range r.Seeds {
+		if l.Limit != Unlimited {
+			remaining[i] = max(remaining[i], load[i]-l.Limit)
+		}
+	}
+	return remaining
+}
+
 // SeedDrainReason says why shoots must leave a seed on their own account: it is being deleted or is no longer
 // healthy (spec §2.1). A seed that is merely invisible for scheduling keeps its shoots: visibility closes it to
 // new shoots only.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -130,5 +131,50 @@ func TestVerifyMoves(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("VerifyMoves missed %q: %v", want, err)
 		}
+	}
+}
+
+// Remaining is per seed what moves leave unresolved: the excess over the limit after every move out and in, or
+// the shoots that must leave and did not, whichever is more.
+func TestRemaining(t *testing.T) {
+	backup := testobjects.WithBackup()
+	retiring := testobjects.Annotated(AnnotationTaintEffects, "retire=NoExecute")
+	seeds := []*gardencorev1beta1.Seed{
+		testSeed("a", backup, allocatable(4), testobjects.Tainted("retire"), retiring), testSeed("b", backup, allocatable(4)),
+		testSeed("c", backup, allocatable(10)),
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	for _, name := range []string{"a1", "a2", "a3", "a4", "a5"} { // a: one above its limit, a1 and a2 must leave
+		opts := []testobjects.ShootOption{boundTo("a"), testobjects.Running()}
+		if name != "a1" && name != "a2" {
+			opts = append(opts, testobjects.Tolerating("retire"))
+		}
+		shoots = append(shoots, testShoot(name, opts...))
+	}
+	for _, name := range []string{"b1", "b2", "b3"} {
+		shoots = append(shoots, testShoot(name, boundTo("b"), testobjects.Running()))
+	}
+	r, err := NewRebalancing(testLandscape(seeds, shoots), Options{}, RebalanceOptions{TargetUtilization: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	move := func(shoot, from, to string) Move { return Move{Shoot: "garden-dev/" + shoot, From: from, To: to} }
+	tests := []struct {
+		name  string
+		moves []Move
+		want  []int
+	}{
+		{"nothing moved: a has 2 to leave (more than its excess of 1)", nil, []int{2, 0, 0}},
+		{"a tolerating shoot leaves: the excess is gone, the 2 must still leave", []Move{move("a3", "a", "c")}, []int{2, 0, 0}},
+		{"one that must leave: 1 left, and that is all", []Move{move("a1", "a", "c")}, []int{1, 0, 0}},
+		{"both leave", []Move{move("a1", "a", "c"), move("a2", "a", "c")}, []int{0, 0, 0}},
+		{"moved into a seed beyond its limit: that seed's excess counts", []Move{move("a1", "a", "b"), move("a2", "a", "b")}, []int{0, 1, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := r.Remaining(tc.moves); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Remaining = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

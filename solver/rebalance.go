@@ -115,12 +115,15 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	if len(classes) == 0 {
 		return nil, true, nil
 	}
-	// Which seeds take part, and how much of each seed's load cannot move.
-	movableOn := make([]int, len(r.Seeds))
+	// Which seeds take part; how many of each seed's shoots may move, and how many of those may stay.
+	movableOn, mayStayOn := make([]int, len(r.Seeds)), make([]int, len(r.Seeds))
 	involved := map[int]bool{}
 	extremes := arcExtremes{}
 	for _, c := range classes {
 		movableOn[c.seed] += len(c.shoots)
+		if !c.leave {
+			mayStayOn[c.seed] += len(c.shoots)
+		}
 		involved[c.seed] = true
 		for _, a := range c.arcs {
 			involved[a.Seed] = true
@@ -140,7 +143,22 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	moveCost := maxArc*cycle + 1
 	excessCost := (moveCost+maxArc)*cycle + 1
 
-	// Rows: classes; destination seeds; stay rows of seeds above their limit; the move bounds.
+	// What a seed leaves unresolved is model.Rebalancing.Remaining: max(L, S − limit) for the L shoots that must
+	// leave and do not and the S shoots it ends with. With L = Lm + Lu (movable, unmovable) and S = Lm + Sm + U
+	// (Sm movable shoots that may stay, U its shoots that cannot move), that is Lm + Lu + max(0, Sm − within)
+	// for within = limit − U + Lu: every staying shoot that must leave costs one unit, and a seed's stay row
+	// charges its staying shoots that may stay beyond within. So the LP keeps a network's structure.
+	within := make([]int, len(r.Seeds))
+	for i, l := range r.Seeds {
+		within[i] = l.Limit - (l.Load - movableOn[i])
+	}
+	for _, b := range r.Shoots {
+		if b.Unmovable != "" && b.Leave != "" {
+			within[b.Seed]++
+		}
+	}
+
+	// Rows: classes; destination seeds; stay rows of seeds that may end above their limit; the move bounds.
 	prog := newProgram()
 	classRow := make([]int, len(classes))
 	for i, c := range classes {
@@ -154,7 +172,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 				destRow[a.Seed] = prog.row(0, 0)
 			}
 		}
-		if _, ok := stayRow[c.seed]; !ok && r.Seeds[c.seed].Excess() > 0 {
+		if _, ok := stayRow[c.seed]; !ok && r.Seeds[c.seed].Limit != model.Unlimited && mayStayOn[c.seed] > within[c.seed] {
 			stayRow[c.seed] = prog.row(0, 0)
 		}
 		if _, ok := outRow[c.seed]; !ok && rb.MaxMovesPerSeed > 0 {
@@ -185,12 +203,12 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 			cost := moveCost + distanceWeight*float64(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
 			moveColumns[i] = append(moveColumns[i], prog.column(entries, 0, n, cost))
 		}
-		// Staying: free, unless the shoot must leave; above the limit the stay row charges it.
+		// Staying: a shoot that must leave pays for it; one that may stay is charged by its seed's stay row.
 		stay := []clp.Nonzero{{Index: classRow[i], Value: 1}}
-		if row, ok := stayRow[c.seed]; ok {
+		cost := 0.0
+		if row, ok := stayRow[c.seed]; ok && !c.leave {
 			stay = append(stay, clp.Nonzero{Index: row, Value: -1})
 		}
-		cost := 0.0
 		if c.leave {
 			cost = excessCost
 		}
@@ -199,8 +217,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	// Seeds in index order, so that the same input gives the same LP and the same plan.
 	for seed, l := range r.Seeds {
 		if row, ok := stayRow[seed]; ok {
-			within := float64(max(l.Limit-(l.Load-movableOn[seed]), 0))
-			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, within, 0)
+			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, float64(max(within[seed], 0)), 0)
 			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, math.Inf(1), excessCost)
 		}
 		if row, ok := destRow[seed]; ok {
@@ -337,23 +354,15 @@ func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts []
 	return moves
 }
 
-// unresolved counts what the moves leave above the limits and says why, per seed.
+// unresolved counts what the moves leave above the limits (model.Rebalancing.Remaining) and says why, per seed.
 func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, []string) {
-	out, in := map[string]int{}, map[string]int{}
-	movedShoot := map[string]bool{}
+	out := map[string]int{}
 	for _, m := range moves {
 		out[m.From]++
-		in[m.To]++
-		movedShoot[m.Shoot] = true
 	}
-	stuck := make([]int, len(r.Seeds))
 	unmovable := make([]int, len(r.Seeds))
 	stranded := make([]int, len(r.Seeds)) // movable, but no destination at all
 	for _, b := range r.Shoots {
-		key := model.ShootKey(b.Shoot)
-		if b.Leave != "" && !movedShoot[key] {
-			stuck[b.Seed]++
-		}
 		if b.Unmovable != "" {
 			unmovable[b.Seed]++
 		} else if len(b.Destinations) == 0 {
@@ -362,17 +371,12 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 	}
 	total := 0
 	var problems []string
-	for i, l := range r.Seeds {
-		name := r.Snapshot.Seeds[i].Name
-		after := l.Load - out[name]
-		left := stuck[i]
-		if l.Limit != model.Unlimited {
-			left = max(left, after-l.Limit)
-		}
+	for i, left := range r.Remaining(moves) {
 		if left <= 0 {
 			continue
 		}
 		total += left
+		name := r.Snapshot.Seeds[i].Name
 		var why []string
 		if unmovable[i] > 0 {
 			why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", unmovable[i]))
@@ -390,7 +394,7 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 		if !capped && unmovable[i]+stranded[i] < left {
 			why = append(why, "the seeds its other shoots may move to have no room left below their target")
 		}
-		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, l.Limit, strings.Join(why, "; ")))
+		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, r.Seeds[i].Limit, strings.Join(why, "; ")))
 	}
 	return total, problems
 }

@@ -188,6 +188,22 @@ func TestRebalance(t *testing.T) {
 			problem: "7 of its shoots cannot be moved",
 		},
 		{
+			name:   "a move off a seed whose stuck shoots outnumber its excess resolves nothing: relieve another seed",
+			opts:   model.Options{Strategy: model.MinimalDistance},
+			target: model.RebalanceOptions{TargetUtilization: 1},
+			seeds: []*gardencorev1beta1.Seed{
+				seed("a", 10, Tainted("retire"), Annotated(model.AnnotationTaintEffects, "retire=NoExecute")),
+				seed("b", 10, InRegion("aws", "eu-west-1")),
+				seed("c", 10, Tainted("dedicated")),
+			},
+			shoots: [][]*gardencorev1beta1.Shoot{
+				hosting("a", "stuck", 3), hosting("a", "tolerant", 9, Tolerating("retire"), Tolerating("dedicated")),
+				hosting("b", "on-b", 11, Tolerating("dedicated")), hosting("c", "on-c", 9, Tolerating("dedicated")),
+			},
+			routes: map[string]int{"b→c": 1}, bound: 4, complete: false,
+			problem: "seed a stays 3 above its limit of 10: 3 of its shoots have no other seed",
+		},
+		{
 			name:   "near moves first",
 			opts:   model.Options{Strategy: model.MinimalDistance},
 			target: model.RebalanceOptions{TargetUtilization: 0.8},
