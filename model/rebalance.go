@@ -88,9 +88,12 @@ type BoundShoot struct {
 	// Unmovable is why the shoot cannot be moved at all, "" when it can.
 	Unmovable string
 	// Destinations are the seeds the shoot may move to: every predicate of the gardener-scheduler, its strategy
-	// and the gardener-apiserver's migration rules pass; capacity is the solver's. Distance is the move's
-	// distance (MoveDistance), ascending by seed index.
+	// and the gardener-apiserver's migration rules pass, and the seed has room below its target; how much is
+	// the solver's. Distance is the move's distance (MoveDistance), ascending by seed index.
 	Destinations []Arc
+	// FullSeeds counts the seeds that pass the same rules but are already at their target: where the shoot could
+	// go with more capacity.
+	FullSeeds int
 }
 
 // Rebalancing is the problem of moving bound shoots so that every seed ends at most at its target: the seeds'
@@ -164,7 +167,11 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 		from   int
 		domain string
 	}
-	cache := map[destinationsKey][]Arc{}
+	type destinations struct {
+		arcs []Arc
+		full int
+	}
+	cache := map[destinationsKey]destinations{}
 	next := 0
 	for i := range r.Shoots {
 		b := &r.Shoots[i]
@@ -177,20 +184,23 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 			continue
 		}
 		key := destinationsKey{ev: ev, from: b.Seed, domain: shootDomain(b.Shoot)}
-		arcs, ok := cache[key]
+		d, ok := cache[key]
 		if !ok {
 			from := snap.Seeds[b.Seed]
 			for _, a := range ev.Arcs {
 				to := snap.Seeds[a.Seed]
-				if a.Seed == b.Seed || r.Seeds[a.Seed].Room == 0 || MigrationReason(b.Shoot, from, to) != "" {
-					continue
+				switch {
+				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain != "" || MigrationReason(b.Shoot, from, to) != "":
+				case r.Seeds[a.Seed].Room == 0:
+					d.full++
+				default:
+					a.Distance = snap.MoveDistance(ev.Request, from, to)
+					d.arcs = append(d.arcs, a)
 				}
-				a.Distance = snap.MoveDistance(ev.Request, from, to)
-				arcs = append(arcs, a)
 			}
-			cache[key] = arcs
+			cache[key] = d
 		}
-		b.Destinations = arcs
+		b.Destinations, b.FullSeeds = d.arcs, d.full
 	}
 	return r, nil
 }

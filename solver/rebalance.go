@@ -361,11 +361,16 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 		out[m.From]++
 	}
 	unmovable := make([]int, len(r.Seeds))
-	stranded := make([]int, len(r.Seeds)) // movable, but no destination at all
+	stranded := make([]int, len(r.Seeds)) // movable, but to no seed at all
+	blocked := make([]int, len(r.Seeds))  // movable, but only to seeds at their target
 	for _, b := range r.Shoots {
-		if b.Unmovable != "" {
+		switch {
+		case b.Unmovable != "":
 			unmovable[b.Seed]++
-		} else if len(b.Destinations) == 0 {
+		case len(b.Destinations) > 0:
+		case b.FullSeeds > 0:
+			blocked[b.Seed]++
+		default:
 			stranded[b.Seed]++
 		}
 	}
@@ -384,6 +389,9 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 		if stranded[i] > 0 {
 			why = append(why, fmt.Sprintf("%d of its shoots have no other seed that passes every predicate and the migration rules", stranded[i]))
 		}
+		if blocked[i] > 0 {
+			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", blocked[i]))
+		}
 		capped := false
 		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
 			why, capped = append(why, fmt.Sprintf("--max-moves %d is reached", rb.MaxMoves)), true
@@ -391,7 +399,7 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
 			why, capped = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", rb.MaxMovesPerSeed)), true
 		}
-		if !capped && unmovable[i]+stranded[i] < left {
+		if !capped && unmovable[i]+stranded[i]+blocked[i] < left {
 			why = append(why, "the seeds its other shoots may move to have no room left below their target")
 		}
 		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, r.Seeds[i].Limit, strings.Join(why, "; ")))

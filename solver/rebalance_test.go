@@ -201,7 +201,7 @@ func TestRebalance(t *testing.T) {
 				hosting("b", "on-b", 11, Tolerating("dedicated")), hosting("c", "on-c", 9, Tolerating("dedicated")),
 			},
 			routes: map[string]int{"b→c": 1}, bound: 4, complete: false,
-			problem: "seed a stays 3 above its limit of 10: 3 of its shoots have no other seed",
+			problem: "seed a stays 3 above its limit of 10: 3 of its shoots may only move to seeds already at their target",
 		},
 		{
 			name:   "near moves first",
