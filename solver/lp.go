@@ -241,16 +241,6 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 	for _, s := range comp.seeds {
 		seedRow[s] = prog.row(0, 0)
 	}
-	columns, nonzeros := 0, 0
-	for _, c := range comp.classes {
-		columns += len(classes[c].arcs) + 1
-		nonzeros += 2*len(classes[c].arcs) + 1
-	}
-	for _, s := range comp.seeds {
-		columns += len(segments[s])
-		nonzeros += len(segments[s])
-	}
-	prog.reserve(columns, nonzeros)
 
 	for row, c := range comp.classes {
 		cl := classes[c]

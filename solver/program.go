@@ -3,30 +3,23 @@ package solver
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"time"
 
 	"github.com/lanl/clp"
 )
 
 // program is a linear program built column by column and minimised by CLP's dual simplex: the one way the
-// solvers of this package talk to CLP.
+// solvers of this package talk to CLP. Columns are collected in Go and handed to CLP at once, sized exactly:
+// CLP's packed matrix reallocates on every column appended beyond what was reserved.
 type program struct {
 	rows    []clp.Bounds
-	matrix  *clp.PackedMatrix
+	starts  []int // where each column's nonzeros begin in nonzeros
+	entries []clp.Nonzero
 	columns []clp.Bounds
 	costs   []float64
 }
 
-func newProgram() *program { return &program{matrix: clp.NewPackedMatrix()} }
-
-// reserve makes room for the given numbers of columns and nonzeros, so that building a large program does not
-// reallocate.
-func (p *program) reserve(columns, nonzeros int) {
-	p.matrix.Reserve(columns, nonzeros, false)
-	p.columns = slices.Grow(p.columns, columns)
-	p.costs = slices.Grow(p.costs, columns)
-}
+func newProgram() *program { return &program{} }
 
 // row adds a row with the given bounds and returns its index.
 func (p *program) row(lower, upper float64) int {
@@ -36,10 +29,25 @@ func (p *program) row(lower, upper float64) int {
 
 // column adds a column with its nonzeros, bounds and cost, and returns its index.
 func (p *program) column(entries []clp.Nonzero, lower, upper, cost float64) int {
-	p.matrix.AppendColumn(entries)
+	p.starts = append(p.starts, len(p.entries))
+	p.entries = append(p.entries, entries...)
 	p.columns = append(p.columns, clp.Bounds{Lower: lower, Upper: upper})
 	p.costs = append(p.costs, cost)
 	return len(p.costs) - 1
+}
+
+// matrix is the program's constraint matrix in CLP's form.
+func (p *program) matrix() *clp.PackedMatrix {
+	m := clp.NewPackedMatrix()
+	m.Reserve(len(p.columns), len(p.entries), false)
+	for i, start := range p.starts {
+		end := len(p.entries)
+		if i+1 < len(p.starts) {
+			end = p.starts[i+1]
+		}
+		m.AppendColumn(p.entries[start:end])
+	}
+	return m
 }
 
 // lpStatus is how a solve ended.
@@ -64,14 +72,15 @@ type lpSolution struct {
 // can still finish by the deadline finishes, one the caller has stopped waiting for ends soon after it. Any end
 // other than optimal, infeasible or out of time is an error naming what.
 func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
+	matrix := p.matrix()
 	simplex := clp.NewSimplex()
-	simplex.LoadProblem(p.matrix, p.columns, p.costs, p.rows, nil)
+	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
 	simplex.SetOptimizationDirection(clp.Minimize)
 	if !deadline.IsZero() {
 		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
 	}
 	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
-	defer runtime.KeepAlive(p.matrix)
+	defer runtime.KeepAlive(matrix)
 	defer runtime.KeepAlive(simplex)
 	switch {
 	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
