@@ -189,8 +189,9 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 			from := snap.Seeds[b.Seed]
 			for _, a := range ev.Arcs {
 				to := snap.Seeds[a.Seed]
+				migration, _ := checkMigration(b.Shoot, from, to)
 				switch {
-				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain != "" || MigrationReason(b.Shoot, from, to) != "":
+				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain != "" || migration != migrationAllowed:
 				case r.Seeds[a.Seed].Room == 0:
 					d.full++
 				default:
@@ -289,28 +290,55 @@ func UnmovableReason(shoot *gardencorev1beta1.Shoot, schedulerName string) strin
 // same internal domain, and a shoot using a default domain of the old seed needs it on the new one. It returns
 // Gardener's reason, or "" when the move is allowed.
 func MigrationReason(shoot *gardencorev1beta1.Shoot, from, to *gardencorev1beta1.Seed) string {
+	switch problem, domain := checkMigration(shoot, from, to); problem {
+	case migrationWithoutOldBackup:
+		return fmt.Sprintf("cannot change seed name because backup is not configured for old seed %q", from.Name)
+	case migrationWithoutNewBackup:
+		return fmt.Sprintf("cannot change seed name because backup is not configured for seed %q", to.Name)
+	case migrationChangesInternalDomain:
+		return fmt.Sprintf("cannot change seed name because internal domain would change from %q to %q", internalDomain(from), internalDomain(to))
+	case migrationLosesDefaultDomain:
+		return fmt.Sprintf("cannot reschedule shoot %q to seed %q because the shoot uses the default domain %q which is not supported by the new seed", shoot.Name, to.Name, domain)
+	}
+	return ""
+}
+
+// migrationProblem is which rule of MigrationReason a move breaks.
+type migrationProblem int
+
+const (
+	migrationAllowed migrationProblem = iota
+	migrationWithoutOldBackup
+	migrationWithoutNewBackup
+	migrationChangesInternalDomain
+	migrationLosesDefaultDomain
+)
+
+// checkMigration decides MigrationReason's rules without building the message (NewRebalancing asks for every
+// pair of seeds); for migrationLosesDefaultDomain it also returns the domain.
+func checkMigration(shoot *gardencorev1beta1.Shoot, from, to *gardencorev1beta1.Seed) (migrationProblem, string) {
 	switch {
 	case from.Spec.Backup == nil:
-		return fmt.Sprintf("cannot change seed name because backup is not configured for old seed %q", from.Name)
+		return migrationWithoutOldBackup, ""
 	case to.Spec.Backup == nil:
-		return fmt.Sprintf("cannot change seed name because backup is not configured for seed %q", to.Name)
+		return migrationWithoutNewBackup, ""
 	case internalDomain(from) != internalDomain(to):
-		return fmt.Sprintf("cannot change seed name because internal domain would change from %q to %q", internalDomain(from), internalDomain(to))
+		return migrationChangesInternalDomain, ""
 	}
 	domain := shootDomain(shoot)
 	if domain == "" {
-		return ""
+		return migrationAllowed, ""
 	}
 	for _, d := range from.Spec.DNS.Defaults {
 		if !strings.HasSuffix(domain, "."+d.Domain) {
 			continue
 		}
 		if slices.ContainsFunc(to.Spec.DNS.Defaults, func(n gardencorev1beta1.SeedDNSProviderConfig) bool { return n.Domain == d.Domain }) {
-			return ""
+			return migrationAllowed, ""
 		}
-		return fmt.Sprintf("cannot reschedule shoot %q to seed %q because the shoot uses the default domain %q which is not supported by the new seed", shoot.Name, to.Name, d.Domain)
+		return migrationLosesDefaultDomain, d.Domain
 	}
-	return ""
+	return migrationAllowed, ""
 }
 
 func internalDomain(seed *gardencorev1beta1.Seed) string {
