@@ -77,11 +77,20 @@ func (rb Rebalancer) Plan(ctx context.Context, r *model.Rebalancing) (*Rebalance
 	return result, nil
 }
 
+// moveClasses are the classes of the shoots a move of which can resolve something: those that must leave, and
+// the others on seeds whose excess exceeds the shoots that must leave them (elsewhere the shoots that must leave
+// are what stays unresolved, and moving another shoot changes nothing).
 func moveClasses(r *model.Rebalancing) []moveClass {
+	leaving := make([]int, len(r.Seeds))
+	for _, b := range r.Shoots {
+		if b.Leave != "" {
+			leaving[b.Seed]++
+		}
+	}
 	byKey := map[string]int{}
 	var classes []moveClass
 	for i, b := range r.Shoots {
-		if b.Unmovable != "" {
+		if b.Unmovable != "" || b.Leave == "" && r.Seeds[b.Seed].Excess() <= leaving[b.Seed] {
 			continue
 		}
 		arcs := slices.Clone(b.Destinations)
