@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
@@ -121,23 +122,28 @@ type Job struct {
 	Size     Size
 }
 
-// Jobs is every named scenario (all when names is empty) at every size.
+// Jobs is every named scenario (all window scenarios when names is empty) at every size; rebalancing scenarios
+// are run only when named.
 func Jobs(names []string, sizes []Size) ([]Job, error) {
-	scenarios, err := selectScenarios(names)
-	if err != nil {
-		return nil, err
+	if len(names) == 0 {
+		for _, sc := range Scenarios() {
+			names = append(names, sc.Name)
+		}
 	}
 	var jobs []Job
-	for _, sc := range scenarios {
+	for _, name := range names {
+		if _, _, err := selectScenario(name); err != nil {
+			return nil, err
+		}
 		for _, size := range sizes {
-			jobs = append(jobs, Job{sc.Name, size})
+			jobs = append(jobs, Job{name, size})
 		}
 	}
 	return jobs, nil
 }
 
-// StandardSuite is what `make bench` runs: every scenario at 1,000 × 200 and 10,000 × 500, and demand equal to
-// free capacity at 50,000 × 1,000.
+// StandardSuite is what `make bench` runs: every window scenario at 1,000 × 200 and 10,000 × 500, demand equal
+// to free capacity at 50,000 × 1,000, and every rebalancing scenario at 6,000 × 200 and 30,000 × 1,000.
 func StandardSuite() []Job {
 	var jobs []Job
 	for _, sc := range Scenarios() {
@@ -145,7 +151,13 @@ func StandardSuite() []Job {
 			jobs = append(jobs, Job{sc.Name, size})
 		}
 	}
-	return append(jobs, Job{"contention-1.0", Size{50000, 1000}})
+	jobs = append(jobs, Job{"contention-1.0", Size{50000, 1000}})
+	for _, sc := range RebalanceScenarios() {
+		for _, size := range []Size{{6000, 200}, {30000, 1000}} {
+			jobs = append(jobs, Job{sc.Name, size})
+		}
+	}
+	return jobs
 }
 
 // Config says what to run.
@@ -155,7 +167,7 @@ type Config struct {
 	Repeats int
 	// Seed makes the landscapes reproducible.
 	Seed uint64
-	// Timeout is the LP's time budget.
+	// Timeout is the LP's time budget, for windows and rebalancings.
 	Timeout time.Duration
 	// Landscape, when set, replaces the generated scenarios by this one landscape (sizes are ignored).
 	Landscape *model.Objects
@@ -204,54 +216,84 @@ type Result struct {
 	Distances    []int     `json:"-"`
 }
 
-// Run plans every scenario and size with every solver and returns the results, greedy first in each group.
-func Run(ctx context.Context, cfg Config) ([]Result, error) {
+// Results are the results of a run: windows, greedy first in each group of solvers, and rebalancings, the LP
+// first in each group of methods.
+type Results struct {
+	Windows    []Result
+	Rebalances []RebalanceResult
+}
+
+// Run plans every job: a window scenario with every solver, a rebalancing scenario with the LP and the naive
+// descheduler.
+func Run(ctx context.Context, cfg Config) (*Results, error) {
 	if cfg.Repeats < 1 {
 		cfg.Repeats = 1
 	}
 	type job struct {
-		scenario Scenario
-		size     Size
+		window    Scenario
+		rebalance *RebalanceScenario
+		size      Size
 	}
 	var jobs []job
 	if cfg.Landscape != nil {
-		jobs = append(jobs, job{scenario: Scenario{Name: "landscape", Strategy: cfg.Strategy}})
+		jobs = append(jobs, job{window: Scenario{Name: "landscape", Strategy: cfg.Strategy}})
 	}
+	solvers := []string{SolverGreedy, SolverLP, SolverLPTinyTimeout}
+	total, done := 0, 0
 	for _, j := range cfg.Jobs {
-		scenarios, err := selectScenarios([]string{j.Scenario})
+		window, rebalance, err := selectScenario(j.Scenario)
 		if err != nil {
 			return nil, err
 		}
-		jobs = append(jobs, job{scenarios[0], j.Size})
+		jobs = append(jobs, job{window, rebalance, j.Size})
 	}
-	solvers := []string{SolverGreedy, SolverLP, SolverLPTinyTimeout}
-	total, done := len(jobs)*len(solvers)*cfg.Repeats, 0
-
-	var results []Result
 	for _, j := range jobs {
+		if j.rebalance != nil {
+			total += 2 * cfg.Repeats
+		} else {
+			total += len(solvers) * cfg.Repeats
+		}
+	}
+	progress := func(label string) {
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, total, label)
+		}
+	}
+
+	results := &Results{}
+	for _, j := range jobs {
+		if j.rebalance != nil {
+			group, err := runRebalance(ctx, cfg, *j.rebalance, j.size, progress)
+			if err != nil {
+				return nil, err
+			}
+			results.Rebalances = append(results.Rebalances, group...)
+			continue
+		}
 		objs := cfg.Landscape
 		if objs == nil {
-			gc := j.scenario.config(j.size)
+			gc := j.window.config(j.size)
 			gc.Seed = cfg.Seed
 			generated, err := generator.Generate(gc)
 			if err != nil {
-				return nil, fmt.Errorf("scenario %s %s: %w", j.scenario.Name, j.size, err)
+				return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
 			}
-			if j.scenario.mutate != nil {
-				j.scenario.mutate(&generated)
+			if j.window.mutate != nil {
+				j.window.mutate(&generated)
 			}
 			objs = &generated
 		}
 		snap, err := model.NewSnapshot(*objs)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s %s: %w", j.scenario.Name, j.size, err)
+			return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
 		}
-		pending := snap.Pending("default-scheduler")
-		opts := model.Options{Strategy: j.scenario.Strategy}
+		pending := snap.Pending(v1beta1constants.DefaultSchedulerName)
+		opts := model.Options{Strategy: j.window.Strategy}
 		var group []Result
 		for _, name := range solvers {
 			s := solverFor(name, cfg.Timeout)
-			r := Result{Scenario: j.scenario.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
+			r := Result{Scenario: j.window.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
 			var modelTimes, solveTimes, verifyTimes []float64
 			var last *solver.Outcome
 			for range cfg.Repeats {
@@ -260,7 +302,7 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 				}
 				o, err := solver.PlanWindow(ctx, snap, opts, pending, s, solver.DefaultWeights())
 				if err != nil {
-					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.scenario.Name, j.size, name, err)
+					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err)
 				}
 				modelTimes = append(modelTimes, o.ModelTime.Seconds())
 				solveTimes = append(solveTimes, o.SolveTime.Seconds())
@@ -269,10 +311,7 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 					r.Fallbacks++
 				}
 				last = o
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(done, total, fmt.Sprintf("%s %s %s", j.scenario.Name, r.Size, name))
-				}
+				progress(fmt.Sprintf("%s %s %s", j.window.Name, r.Size, name))
 			}
 			measure(&r, last)
 			r.ModelP50, r.ModelP99 = percentile(modelTimes, 0.5), percentile(modelTimes, 0.99)
@@ -289,29 +328,36 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 			group[i].StddevVsGreedy = ratio(group[i].UtilizationStddev, group[0].UtilizationStddev)
 			group[i].ObjectiveVsGreedy = ratio(group[i].Objective, group[0].Objective)
 		}
-		results = append(results, group...)
+		results.Windows = append(results.Windows, group...)
 	}
 	return results, nil
 }
 
-func selectScenarios(names []string) ([]Scenario, error) {
-	all := Scenarios()
-	if len(names) == 0 {
-		return all, nil
-	}
-	var out []Scenario
-	for _, n := range names {
-		i := slices.IndexFunc(all, func(s Scenario) bool { return s.Name == n })
-		if i < 0 {
-			var known []string
-			for _, s := range all {
-				known = append(known, s.Name)
-			}
-			return nil, fmt.Errorf("unknown scenario %q (known: %s)", n, strings.Join(known, ", "))
+// selectScenario finds a window or a rebalancing scenario by name.
+func selectScenario(name string) (Scenario, *RebalanceScenario, error) {
+	for _, sc := range Scenarios() {
+		if sc.Name == name {
+			return sc, nil, nil
 		}
-		out = append(out, all[i])
 	}
-	return out, nil
+	for _, sc := range RebalanceScenarios() {
+		if sc.Name == name {
+			return Scenario{}, &sc, nil
+		}
+	}
+	return Scenario{}, nil, fmt.Errorf("unknown scenario %q (known: %s)", name, strings.Join(ScenarioNames(), ", "))
+}
+
+// ScenarioNames are the names of the window scenarios, then of the rebalancing scenarios.
+func ScenarioNames() []string {
+	var names []string
+	for _, sc := range Scenarios() {
+		names = append(names, sc.Name)
+	}
+	for _, sc := range RebalanceScenarios() {
+		names = append(names, sc.Name)
+	}
+	return names
 }
 
 func solverFor(name string, timeout time.Duration) solver.Solver {

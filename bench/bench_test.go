@@ -21,11 +21,12 @@ func TestRunWritesComparableResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress []int
-	results, err := Run(context.Background(), Config{Jobs: jobs, Repeats: 2, Seed: 3, Timeout: 10 * time.Second,
+	all, err := Run(context.Background(), Config{Jobs: jobs, Repeats: 2, Seed: 3, Timeout: 10 * time.Second,
 		Progress: func(done, total int, _ string) { progress = append(progress, done) }})
 	if err != nil {
 		t.Fatal(err)
 	}
+	results := all.Windows
 	if len(results) != 4*3 || len(progress) != 4*3*2 || progress[len(progress)-1] != 24 {
 		t.Fatalf("%d results and %d progress calls, want 12 and 24", len(results), len(progress))
 	}
@@ -46,7 +47,7 @@ func TestRunWritesComparableResults(t *testing.T) {
 	}
 
 	var table bytes.Buffer
-	if err := WriteTable(&table, results); err != nil {
+	if err := WriteTable(&table, all); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(table.String(), "\n"); lines != 13 || !strings.Contains(table.String(), "region-outage") {
@@ -54,11 +55,11 @@ func TestRunWritesComparableResults(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	if err := WriteFiles(dir, results); err != nil {
+	if err := WriteFiles(dir, all); err != nil {
 		t.Fatal(err)
 	}
-	if err := WritePlots(dir, results); err != nil {
-		t.Fatal(err)
+	if plots, err := WritePlots(dir, all); err != nil || len(plots) != 3 {
+		t.Fatalf("plots %v: %v", plots, err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
 	if err != nil {

@@ -17,19 +17,36 @@ const (
 	PlotSolveTime    = "solve-time.png"
 	PlotUtilization  = "utilization.png"
 	PlotDistance     = "distance.png"
+	PlotRebalance    = "rebalance.png"
 	plotWidth        = 7 * vg.Inch
 	plotHeight       = 4 * vg.Inch
 	timeScenario     = "contention-1.0"
 	distanceScenario = "minimal-distance"
 )
 
-// WritePlots draws, into dir: model + solve time against window size per solver; the distribution of seed
-// utilization after greedy and LP; and the distribution of placement distances after greedy and LP. Each uses
-// the largest window of its scenario (contention-1.0 and minimal-distance, or the first scenario run).
-func WritePlots(dir string, results []Result) error {
-	if len(results) == 0 {
-		return nil
+// WritePlots draws, into dir, for windows: model + solve time against window size per solver; the distribution
+// of seed utilization after greedy and LP; and the distribution of placement distances after greedy and LP, each
+// for the largest window of its scenario (contention-1.0 and minimal-distance, or the first scenario run). For
+// rebalancings: the lower bound against the moves, stranded evictions and unresolved excess of each method.
+// It returns the files written.
+func WritePlots(dir string, all *Results) ([]string, error) {
+	var written []string
+	if len(all.Rebalances) > 0 {
+		if err := plotRebalance(filepath.Join(dir, PlotRebalance), all.Rebalances); err != nil {
+			return nil, fmt.Errorf("%s: %w", PlotRebalance, err)
+		}
+		written = append(written, PlotRebalance)
 	}
+	if results := all.Windows; len(results) > 0 {
+		if err := plotWindows(dir, results); err != nil {
+			return nil, err
+		}
+		written = append(written, PlotSolveTime, PlotUtilization, PlotDistance)
+	}
+	return written, nil
+}
+
+func plotWindows(dir string, results []Result) error {
 	if err := plotSolveTime(filepath.Join(dir, PlotSolveTime), results); err != nil {
 		return fmt.Errorf("%s: %w", PlotSolveTime, err)
 	}
@@ -143,4 +160,54 @@ func asFloats(values []int) []float64 {
 		out[i] = float64(v)
 	}
 	return out
+}
+
+// plotRebalance draws, per scenario and size, the lower bound and each method's moves, stranded evictions and
+// unresolved excess side by side.
+func plotRebalance(file string, results []RebalanceResult) error {
+	p := plot.New()
+	p.Title.Text = "Rebalancing: moves against the lower bound"
+	p.Y.Label.Text = "shoots"
+	var groups []string
+	index := map[string]int{}
+	for _, r := range results {
+		key := r.Scenario + " " + r.Size
+		if _, ok := index[key]; !ok {
+			index[key] = len(groups)
+			groups = append(groups, key)
+		}
+	}
+	series := []struct {
+		name  string
+		value func(RebalanceResult) (float64, bool)
+	}{
+		{"lower bound", func(r RebalanceResult) (float64, bool) { return float64(r.LowerBound), r.Method == MethodLP }},
+		{"lp moves", func(r RebalanceResult) (float64, bool) { return float64(r.Moves), r.Method == MethodLP }},
+		{"lp unresolved", func(r RebalanceResult) (float64, bool) { return float64(r.Unresolved), r.Method == MethodLP }},
+		{"naive moves", func(r RebalanceResult) (float64, bool) { return float64(r.Moves), r.Method == MethodNaive }},
+		{"naive stranded", func(r RebalanceResult) (float64, bool) { return float64(r.Stranded), r.Method == MethodNaive }},
+		{"naive unresolved", func(r RebalanceResult) (float64, bool) { return float64(r.Unresolved), r.Method == MethodNaive }},
+	}
+	width := vg.Points(10)
+	for i, s := range series {
+		values := make(plotter.Values, len(groups))
+		for _, r := range results {
+			if v, ok := s.value(r); ok {
+				values[index[r.Scenario+" "+r.Size]] = v
+			}
+		}
+		bars, err := plotter.NewBarChart(values, width)
+		if err != nil {
+			return err
+		}
+		bars.Color = plotutil.Color(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = width * vg.Length(2*i-len(series)+1) / 2
+		p.Add(bars)
+		p.Legend.Add(s.name, bars)
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Y.Max *= 1.4 // room for the legend
+	p.NominalX(groups...)
+	return p.Save(plotWidth, plotHeight, file)
 }

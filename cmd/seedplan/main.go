@@ -406,9 +406,11 @@ func newBenchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Compare the LP with the gardener-scheduler's greedy rule on generated scenarios: quality and speed",
-		Long: "bench plans each scenario at each size with greedy, the LP and the LP with a 1 ms budget (to exercise the " +
-			"fallback), repeatedly, and prints a table; with --out it also writes results.csv, results.json and PNG plots. " +
-			"Scenarios: " + scenarioNames() + ".",
+		Long: "bench plans each window scenario at each size with greedy, the LP and the LP with a 1 ms budget (to " +
+			"exercise the fallback), and each rebalancing scenario (size SHOOTSxSEEDS: shoots placed before the " +
+			"disturbance) with the LP and a naive descheduler, repeatedly, and prints tables; with --out it also writes " +
+			"results.csv/json, rebalance.csv/json and PNG plots. Scenarios: " + strings.Join(bench.ScenarioNames(), ", ") +
+			" (by default the window scenarios).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
@@ -463,30 +465,22 @@ func newBenchCommand() *cobra.Command {
 			if err := bench.WriteFiles(out, results); err != nil {
 				return err
 			}
-			if err := bench.WritePlots(out, results); err != nil {
+			plots, err := bench.WritePlots(out, results)
+			if err != nil {
 				return err
 			}
-			slog.InfoContext(cmd.Context(), "results written", "dir", out, "files", "results.csv, results.json, "+
-				strings.Join([]string{bench.PlotSolveTime, bench.PlotUtilization, bench.PlotDistance}, ", "))
+			slog.InfoContext(cmd.Context(), "results written", "dir", out, "plots", strings.Join(plots, ", "))
 			return nil
 		},
 	}
 	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: all)")
-	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "window sizes PENDINGxSEEDS")
+	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
 	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
 	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
 	cmd.Flags().StringVar(&strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
 	cmd.Flags().IntVar(&repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")
 	cmd.Flags().DurationVar(&timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
-	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv, results.json and the plots")
+	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv/json, rebalance.csv/json and the plots")
 	return cmd
-}
-
-func scenarioNames() string {
-	var names []string
-	for _, s := range bench.Scenarios() {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
 }

@@ -209,3 +209,25 @@ func TestGenerateThenSchedule(t *testing.T) {
 		t.Fatalf("window %+v, want 50 pending shoots on 10 seeds", report.Window)
 	}
 }
+
+// bench runs window and rebalancing scenarios together: two tables, and each kind's files and plots.
+func TestBenchWindowsAndRebalancing(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "bench", "--scenario", "contention-1.0,capacity-drop", "--sizes", "1500x60", "--repeats", "1", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"contention-1.0", "REBALANCE", "capacity-drop", "naive"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, file := range []string{"results.csv", "results.json", "rebalance.csv", "rebalance.json", "rebalance.png", "solve-time.png"} {
+		if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+	if _, err := run(t, "bench", "--scenario", "no-such"); err == nil || !strings.Contains(err.Error(), "seed-retirement") {
+		t.Errorf("an unknown scenario must list the known ones, rebalancing included: %v", err)
+	}
+}
