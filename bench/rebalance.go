@@ -183,19 +183,19 @@ const (
 
 // RebalanceLandscape builds a rebalancing scenario at a size: a generated landscape whose pending shoots are
 // placed by the gardener-scheduler's rule (solver.Greedy) and bound, every seed then sized to run at 70 % (at
-// least 10 shoots allocatable), then disturbed. It returns the snapshot and the rebalancing options.
-func RebalanceLandscape(ctx context.Context, sc RebalanceScenario, size Size, seed uint64) (*model.Snapshot, model.RebalanceOptions, error) {
+// least 10 shoots allocatable), then disturbed. It returns the objects and the rebalancing options.
+func RebalanceLandscape(ctx context.Context, sc RebalanceScenario, size Size, seed uint64) (model.Objects, model.RebalanceOptions, error) {
 	objs, err := generator.Generate(generator.Config{Seeds: size.Seeds, Shoots: size.Pending, Contention: 0.8, Seed: seed, Providers: []string{"aws", "gcp"}, Mix: generator.RealisticMix()})
 	if err != nil {
-		return nil, model.RebalanceOptions{}, err
+		return model.Objects{}, model.RebalanceOptions{}, err
 	}
 	snap, err := model.NewSnapshot(objs)
 	if err != nil {
-		return nil, model.RebalanceOptions{}, err
+		return model.Objects{}, model.RebalanceOptions{}, err
 	}
 	settled, err := solver.PlanWindow(ctx, snap, model.Options{}, snap.Pending(v1beta1constants.DefaultSchedulerName), solver.Greedy{}, solver.DefaultWeights())
 	if err != nil {
-		return nil, model.RebalanceOptions{}, fmt.Errorf("settling the landscape: %w", err)
+		return model.Objects{}, model.RebalanceOptions{}, fmt.Errorf("settling the landscape: %w", err)
 	}
 	placed := map[string]string{}
 	for _, p := range settled.Plan.Placements {
@@ -215,16 +215,16 @@ func RebalanceLandscape(ctx context.Context, sc RebalanceScenario, size Size, se
 		}
 	}
 	drain := sc.disturb(&objs)
-	snap, err = model.NewSnapshot(objs)
-	if err != nil {
-		return nil, model.RebalanceOptions{}, err
-	}
-	return snap, model.RebalanceOptions{TargetUtilization: sc.Target, Drain: drain}, nil
+	return objs, model.RebalanceOptions{TargetUtilization: sc.Target, Drain: drain}, nil
 }
 
 // runRebalance plans one rebalancing job with the LP and the naive descheduler.
 func runRebalance(ctx context.Context, cfg Config, sc RebalanceScenario, size Size, progress func(string)) ([]RebalanceResult, error) {
-	snap, target, err := RebalanceLandscape(ctx, sc, size, cfg.Seed)
+	objs, target, err := RebalanceLandscape(ctx, sc, size, cfg.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s %s: %w", sc.Name, size, err)
+	}
+	snap, err := model.NewSnapshot(objs)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s %s: %w", sc.Name, size, err)
 	}
