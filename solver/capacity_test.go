@@ -56,6 +56,18 @@ func TestCapacity(t *testing.T) {
 			newSeeds: map[string]int{"eu": 1, "us": 2}, onExisting: 8,
 		},
 		{
+			// 4 + 10 shoots need two seeds of 8. The LP's fractional answer splits the testing shoots so that
+			// rounding each region up gives three (what MaxNodes: 1 returns); branch and bound finds two.
+			name:   "shoots that may use either region's new seeds share them: two seeds, not three",
+			target: 1,
+			seeds:  []*gardencorev1beta1.Seed{Seed("eu", Allocatable(8)), Seed("us", append(usEast, Allocatable(8))...)},
+			shoots: [][]*gardencorev1beta1.Shoot{
+				hosting("eu", "on-eu", 8), hosting("us", "on-us", 8, inUS...), pending("eu", 2), pending("us", 2, inUS...),
+				pending("testing", 10, func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) }),
+			},
+			newSeeds: map[string]int{"eu": 1, "us": 1},
+		},
+		{
 			name:     "a shoot no seed kind may take is listed, not counted",
 			target:   1,
 			seeds:    []*gardencorev1beta1.Seed{Seed("eu", Allocatable(1), Tainted("dedicated"))},
