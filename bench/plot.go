@@ -171,7 +171,7 @@ func plotRebalance(file string, results []RebalanceResult) error {
 	var groups []string
 	index := map[string]int{}
 	for _, r := range results {
-		key := r.Scenario + " " + r.Size
+		key := r.Scenario + "\n" + r.Size
 		if _, ok := index[key]; !ok {
 			index[key] = len(groups)
 			groups = append(groups, key)
@@ -193,7 +193,7 @@ func plotRebalance(file string, results []RebalanceResult) error {
 		values := make(plotter.Values, len(groups))
 		for _, r := range results {
 			if v, ok := s.value(r); ok {
-				values[index[r.Scenario+" "+r.Size]] = v
+				values[index[r.Scenario+"\n"+r.Size]] = v
 			}
 		}
 		bars, err := plotter.NewBarChart(values, width)
