@@ -27,8 +27,9 @@ import (
 	"github.com/seedplan/seedplan/model"
 )
 
-// MaxFileSize bounds one landscape file; larger files are refused before they are read.
-const MaxFileSize = 256 << 20
+// MaxFileSize bounds one landscape file; larger files are refused before they are read. A generated landscape of
+// 75,000 shoots and 1,000 seeds is about 70 MB, several times the largest garden's objects.
+const MaxFileSize = 128 << 20
 
 // Landscape is what a load produced: the objects and the warnings about what was skipped.
 type Landscape struct {
@@ -110,14 +111,14 @@ func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.Size() > MaxFileSize {
-		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d", display, info.Size(), MaxFileSize)
+		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return fmt.Errorf("%s: %w", display, err)
 	}
 	if len(data) > MaxFileSize {
-		return fmt.Errorf("%s: file is more than the limit of %d bytes", display, MaxFileSize)
+		return fmt.Errorf("%s: file is more than the limit of %d bytes (%d MiB)", display, MaxFileSize, MaxFileSize>>20)
 	}
 	return l.Decode(display, data)
 }

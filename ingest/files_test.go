@@ -129,6 +129,30 @@ func TestLoadPathsFailsWholeLoad(t *testing.T) {
 	}
 }
 
+// A 200 MB file is refused by its size before a byte of it is read, and with it the whole load.
+func TestLoadPathsRefusesOversizedFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a-seeds.yaml"), []byte(seedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "b-shoots.yaml")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(200 << 20); err != nil { // sparse: no disk space, nothing to read
+		t.Fatal(err)
+	}
+	f.Close()
+	l, err := ingest.LoadPaths([]string{dir})
+	if err == nil || l != nil {
+		t.Fatalf("want an error and no landscape, got %v and %v", err, l)
+	}
+	if want := huge + ": file is 209715200 bytes, more than the limit of 134217728 (128 MiB)"; err.Error() != want {
+		t.Fatalf("error %q, want %q", err, want)
+	}
+}
+
 // The generator's output loads back identically.
 func TestGeneratorRoundTrip(t *testing.T) {
 	objs, err := generator.Generate(generator.Config{Seeds: 15, Shoots: 60, Existing: 30, Contention: 0.9, Seed: 4, Mix: generator.StressMix()})

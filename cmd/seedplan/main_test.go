@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 // run executes the CLI with the given arguments and returns stdout and the error; stderr (the logs) goes to the
@@ -229,5 +231,104 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 	}
 	if _, err := run(t, "bench", "--scenario", "no-such"); err == nil || !strings.Contains(err.Error(), "seed-retirement") {
 		t.Errorf("an unknown scenario must list the known ones, rebalancing included: %v", err)
+	}
+}
+
+// Objects the gardener-apiserver would have refused (a selector with an invalid operator, an unparsable CIDR, a
+// region distance that is no integer) cost only the shoots they concern, exactly as in the gardener-scheduler:
+// those are listed as unschedulable with Gardener's error, and every other shoot is scheduled.
+func TestScheduleListsShootsOfBadObjectsAndSchedulesTheRest(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "generate", "--seeds", "20", "--shoots", "60", "--seed", "5", "-o", dir); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(file string, change func(items []any)) {
+		t.Helper()
+		path := filepath.Join(dir, file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list map[string]any
+		if err := yaml.Unmarshal(data, &list); err != nil {
+			t.Fatal(err)
+		}
+		change(list["items"].([]any))
+		if data, err = yaml.Marshal(list); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	field := func(obj any, path ...string) map[string]any {
+		m := obj.(map[string]any)
+		for _, p := range path {
+			if m[p] == nil {
+				m[p] = map[string]any{}
+			}
+			m = m[p].(map[string]any)
+		}
+		return m
+	}
+	name := func(obj any) string { return field(obj, "metadata")["name"].(string) }
+	type report struct {
+		Window        struct{ Pending int }
+		Placements    []struct{ Shoot string }
+		Unschedulable []struct{ Shoot, Reason, Message string }
+	}
+	schedule := func() report {
+		t.Helper()
+		out, err := run(t, "schedule", "--landscape", dir, "--strategy", "MinimalDistance", "-o", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	placed := map[string]bool{}
+	for _, p := range schedule().Placements {
+		placed[p.Shoot[strings.Index(p.Shoot, "/")+1:]] = true
+	}
+	// Three shoots placed on the good landscape; the third's region is not the others'.
+	var badSelector, badCIDR, badDistance, badRegion string
+	edit("shoots.yaml", func(items []any) {
+		var chosen []any
+		for _, item := range items {
+			if placed[name(item)] && (len(chosen) < 2 || field(item, "spec")["region"] != field(chosen[0], "spec")["region"] && field(item, "spec")["region"] != field(chosen[1], "spec")["region"]) {
+				chosen = append(chosen, item)
+			}
+		}
+		badSelector, badCIDR, badDistance = name(chosen[0]), name(chosen[1]), name(chosen[2])
+		field(chosen[0], "spec")["seedSelector"] = map[string]any{"matchExpressions": []any{map[string]any{"key": "env", "operator": "Foo", "values": []any{"x"}}}}
+		field(chosen[1], "spec", "networking")["nodes"] = "10.300.0.0/16"
+		badRegion = field(chosen[2], "spec")["region"].(string)
+	})
+	edit("region-configs.yaml", func(items []any) {
+		for _, cm := range items {
+			if data := field(cm, "data"); data[badRegion] != nil {
+				data[badRegion] = "eu-west-1: near\n"
+			}
+		}
+	})
+	got := schedule()
+	rejected := map[string]string{}
+	for _, u := range got.Unschedulable {
+		rejected[u.Shoot[strings.Index(u.Shoot, "/")+1:]] = u.Reason + ": " + u.Message
+	}
+	for shoot, want := range map[string]string{
+		badSelector: `ShootSeedSelector: label selector conversion failed: {map[] [{env Foo [x]}]} for seedSelector: "Foo" is not a valid label selector operator`,
+		badCIDR:     `Networks: `,
+		badDistance: `Strategy: failed to determine seed candidates. Wrong format in region ConfigMap`,
+	} {
+		if !strings.Contains(rejected[shoot], want) {
+			t.Errorf("%s: %q, want it to contain %q", shoot, rejected[shoot], want)
+		}
+	}
+	if len(got.Placements) == 0 || len(got.Placements)+len(got.Unschedulable) != got.Window.Pending {
+		t.Errorf("%d placed and %d unschedulable of %d pending", len(got.Placements), len(got.Unschedulable), got.Window.Pending)
 	}
 }
