@@ -58,7 +58,59 @@ type Result struct {
 
 // Retry reports whether the shoot is still pending and belongs into the next window.
 func (r Result) Retry() bool {
-	return r.Result == Conflict || r.Result == Refused || r.Result == Failed
+	return r.Result == Conflict || r.Result == Refused || r.Result == Failed || r.Result == Deferred
+}
+
+// Recheck re-reads, from the API server, every seed the plan binds to, just before binding: a seed whose
+// allocatable shoots were lowered since the window read it keeps, in plan order, the placements that still fit
+// beside the shoots it hosted then (hosted), and a seed deleted meanwhile none; the others are returned as
+// Deferred and stay pending for the next window. Gardener's ShootValidator refuses a binding to a full seed too,
+// but it counts from its informer cache, so bindings in flight together pass it beyond the allocatable.
+func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int) (*model.Plan, []Result, error) {
+	room := map[string]int{}
+	for _, pl := range plan.Placements {
+		if _, ok := room[pl.Seed]; ok {
+			continue
+		}
+		seed := &gardencorev1beta1.Seed{}
+		switch err := b.reader().Get(ctx, client.ObjectKey{Name: pl.Seed}, seed); {
+		case apierrors.IsNotFound(err):
+			room[pl.Seed] = 0
+		case err != nil:
+			return nil, nil, fmt.Errorf("re-reading seed %s before binding: %w", pl.Seed, err)
+		case seed.DeletionTimestamp != nil:
+			room[pl.Seed] = 0
+		default:
+			room[pl.Seed] = model.Unlimited
+			if allocatable, ok := model.Allocatable(seed); ok {
+				room[pl.Seed] = max(int(allocatable)-hosted(pl.Seed), 0)
+			}
+		}
+	}
+	kept := &model.Plan{Unschedulable: plan.Unschedulable}
+	var deferred []Result
+	for _, pl := range plan.Placements {
+		if room[pl.Seed] == 0 {
+			deferred = append(deferred, Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Deferred})
+			continue
+		}
+		if room[pl.Seed] != model.Unlimited {
+			room[pl.Seed]--
+		}
+		kept.Placements = append(kept.Placements, pl)
+	}
+	if len(deferred) > 0 {
+		slog.InfoContext(ctx, "Seeds changed since the window read them; placements deferred to the next window", "placements", len(deferred))
+	}
+	return kept, deferred, nil
+}
+
+// reader is where the Binder reads the API server.
+func (b *Binder) reader() client.Reader {
+	if b.Reader == nil {
+		return b.Client
+	}
+	return b.Reader
 }
 
 // Apply binds every placement of the plan and reports every unschedulable shoot, concurrently (placements
@@ -142,11 +194,7 @@ func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoo
 // reread classifies a shoot whose binding met a conflict.
 func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) BindResult {
 	current := &gardencorev1beta1.Shoot{}
-	reader := b.Reader
-	if reader == nil {
-		reader = b.Client
-	}
-	if err := reader.Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
+	if err := b.reader().Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
 		if apierrors.IsNotFound(err) {
 			return Gone
 		}

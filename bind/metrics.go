@@ -46,6 +46,9 @@ const (
 	Refused BindResult = "refused"
 	// Failed: the request failed (timeout, connection); the shoot stays pending.
 	Failed BindResult = "failed"
+	// Deferred: the seed changed after the window read it and no longer has room for the shoot (Binder.Recheck);
+	// the shoot stays pending for the next window.
+	Deferred BindResult = "deferred"
 )
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -91,7 +94,7 @@ func NewMetrics(loop bool) *Metrics {
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
 		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow)
-	for _, result := range []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed} {
+	for _, result := range []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
 	for _, reason := range []string{"timeout", "worse"} {

@@ -97,7 +97,12 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 	}
 
 	bindStart := time.Now()
-	result.Results, err = s.Binder.Apply(ctx, read, outcome.Plan)
+	plan, deferred, err := s.Binder.Recheck(ctx, outcome.Plan, snap.Usage)
+	if err != nil {
+		return nil, fmt.Errorf("nothing was bound: %w", err)
+	}
+	result.Results, err = s.Binder.Apply(ctx, read, plan)
+	result.Results = append(result.Results, deferred...)
 	if s.Metrics != nil {
 		s.Metrics.ObserveBindings(result.Results, time.Since(bindStart).Seconds())
 	}

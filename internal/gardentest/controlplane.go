@@ -62,6 +62,7 @@ type ControlPlane struct {
 
 	env      *envtest.Environment
 	dir      string
+	certs    *certificates
 	gardener *exec.Cmd
 	exited   chan struct{}
 	stopOnce sync.Once
@@ -90,6 +91,7 @@ func Start(ctx context.Context) (*ControlPlane, error) {
 	if err != nil {
 		return nil, err
 	}
+	cp.certs = certs
 	cp.env = &envtest.Environment{
 		BinaryAssetsDirectory:    binaries,
 		ControlPlaneStartTimeout: 2 * time.Minute,
@@ -177,11 +179,13 @@ func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certi
 	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
 		return err
 	}
-	port, err := freePort()
-	if err != nil {
-		return err
+	port := certs.gardenerPort // a restart keeps the port the APIServices point to
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return err
+		}
 	}
-	log, err := os.Create(filepath.Join(cp.dir, "gardener-apiserver.log"))
+	log, err := os.OpenFile(filepath.Join(cp.dir, "gardener-apiserver.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -279,6 +283,11 @@ func (cp *ControlPlane) registerGardenerAPI(ctx context.Context, certs *certific
 		}
 	}
 	// Discovery can succeed before the aggregated API lists reliably; wait for a real list too.
+	return cp.waitForShootList(ctx)
+}
+
+// waitForShootList waits until Gardener's shoots can be listed through kube-apiserver.
+func (cp *ControlPlane) waitForShootList(ctx context.Context) error {
 	return cp.waitFor(ctx, "listing Gardener shoots", func(ctx context.Context) error {
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(gardencorev1beta1.SchemeGroupVersion.WithKind("ShootList"))
@@ -309,6 +318,25 @@ func (cp *ControlPlane) waitFor(ctx context.Context, what string, check func(con
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// KillGardenerAPIServer kills gardener-apiserver as a crash would; Gardener's API answers 503 through
+// kube-apiserver until RestartGardenerAPIServer.
+func (cp *ControlPlane) KillGardenerAPIServer() error {
+	if err := cp.gardener.Process.Kill(); err != nil {
+		return fmt.Errorf("killing gardener-apiserver: %w", err)
+	}
+	<-cp.exited
+	return nil
+}
+
+// RestartGardenerAPIServer starts gardener-apiserver again after KillGardenerAPIServer, on the same port, and
+// returns when Gardener's API lists again through kube-apiserver.
+func (cp *ControlPlane) RestartGardenerAPIServer(ctx context.Context) error {
+	if err := cp.startGardenerAPIServer(ctx, cp.certs); err != nil {
+		return err
+	}
+	return cp.waitForShootList(ctx)
 }
 
 // Stop stops gardener-apiserver, kube-apiserver and etcd and removes their files.
