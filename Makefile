@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster fuzz control-plane
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster fuzz soak control-plane
 
 all: build
 
@@ -32,6 +32,14 @@ vet:
 # hack/build-control-plane.sh (~15 min on a fresh machine, cached in ~/.cache/seedplan afterwards).
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
+
+# The soak test of the run loop on the real control plane: shoots created at SOAK_RATE per second for
+# SOAK_DURATION, each deleted 5 s after it is bound; every shoot bound once, the heap flat (make test runs 20 s at 10/s).
+SOAK_DURATION ?= 5m
+SOAK_RATE     ?= 20
+soak: control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) SEEDPLAN_SOAK_DURATION=$(SOAK_DURATION) SEEDPLAN_SOAK_RATE=$(SOAK_RATE) \
+		$(GO) test ./cluster -run '^TestLoopSoak$$' -count=1 -v -timeout 60m 2>&1 | grep -E '^(---|ok|FAIL)|soak_test|seedplan_'
 
 # Builds (first time only) the control-plane binaries the integration tests run.
 control-plane:

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/seedplan/seedplan/internal/testobjects"
 )
 
@@ -86,6 +90,71 @@ func FuzzParseTaintEffects(f *testing.F) {
 		}
 		if slices.Contains(taints.PreferNoSchedule, "a") {
 			t.Fatal("a spec.taints entry became soft")
+		}
+	})
+}
+
+// FuzzShootSeedSelector: a shoot's seed selector, however malformed, either fails the shoot with Gardener's
+// "label selector conversion failed" error exactly when Kubernetes cannot convert it, or admits exactly the
+// seeds whose labels it matches — never a panic.
+func FuzzShootSeedSelector(f *testing.F) {
+	for _, seed := range [][5]string{{"env", "In", "prod", "", ""}, {"env", "NotIn", "prod", "tier", "gold"}, {"env", "Exists", "", "", ""},
+		{"env", "DoesNotExist", "", "", ""}, {"env", "Foo", "x", "", ""}, {"", "In", "", "", ""}, {"e nv", "In", "pr od", "a/b/c", "-"}} {
+		f.Add(seed[0], seed[1], seed[2], seed[3], seed[4])
+	}
+	f.Fuzz(func(t *testing.T, key, operator, value, labelKey, labelValue string) {
+		selector := &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: key, Operator: metav1.LabelSelectorOperator(operator)}}}
+		if value != "" {
+			selector.MatchExpressions[0].Values = []string{value}
+		}
+		if labelKey != "" {
+			selector.MatchLabels = map[string]string{labelKey: labelValue}
+		}
+		labelled := func(name string, labels map[string]string) *gardencorev1beta1.Seed {
+			return testSeed(name, func(s *gardencorev1beta1.Seed) { s.Labels = labels })
+		}
+		seeds := []*gardencorev1beta1.Seed{
+			labelled("a", map[string]string{"env": "prod"}), labelled("b", map[string]string{"env": "dev", "tier": "gold"}),
+			labelled("c", nil), labelled("d", map[string]string{key: value, labelKey: labelValue}),
+		}
+		shoot := testShoot("fuzzed", func(s *gardencorev1beta1.Shoot) {
+			s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: *selector}
+		})
+		snap, err := NewSnapshot(Objects{Seeds: seeds, Shoots: []*gardencorev1beta1.Shoot{shoot},
+			CloudProfiles: []*gardencorev1beta1.CloudProfile{testobjects.CloudProfile()}, Projects: []*gardencorev1beta1.Project{testobjects.Project()}})
+		if err != nil {
+			return // label keys that are no valid map keys are the snapshot's business, not the selector's
+		}
+		w, err := NewWindow(snap, Options{}, snap.Pending("default-scheduler"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := w.Evaluations[0]
+		converted, convertErr := metav1.LabelSelectorAsSelector(selector)
+		if convertErr != nil {
+			if ev.Err == nil || !strings.Contains(ev.Err.Error(), "label selector conversion failed") {
+				t.Fatalf("selector %v does not convert (%v), but the shoot got %v", selector, convertErr, ev.Err)
+			}
+			return
+		}
+		var want []int
+		for i, seed := range snap.Seeds {
+			if converted.Matches(labels.Set(seed.Labels)) {
+				want = append(want, i)
+			}
+		}
+		var got []int
+		for _, a := range ev.Arcs {
+			got = append(got, a.Seed)
+		}
+		if len(want) == 0 {
+			if ev.Err == nil || ev.ErrPredicate != PredicateShootSeedSelector {
+				t.Fatalf("selector %v matches no seed, but the shoot got %v (%s)", selector, ev.Err, ev.ErrPredicate)
+			}
+			return
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("selector %v admits seeds %v, want %v (err %v)", selector, got, want, ev.Err)
 		}
 	})
 }

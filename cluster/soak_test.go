@@ -1,0 +1,206 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/internal/gardentest"
+)
+
+// Soak parameters: make test runs the short version, make soak the long one.
+const (
+	soakDurationEnv = "SEEDPLAN_SOAK_DURATION" // default 20s
+	soakRateEnv     = "SEEDPLAN_SOAK_RATE"     // shoots created per second, default 10
+	soakLifetime    = 5 * time.Second          // a bound shoot is deleted this long after it was seen bound
+)
+
+// TestLoopSoak runs seedplan's loop (seedplan run) on the real control plane while shoots are created at a
+// steady rate and deleted a few seconds after they are bound, so the landscape stays the same size: every shoot
+// must be bound, exactly once, and the heap (after GC, sampled every second) must stay flat. It logs the
+// scheduling latency from creation to binding and the loop's bind time per window.
+func TestLoopSoak(t *testing.T) {
+	duration, rate := 20*time.Second, 10.0
+	if v := os.Getenv(soakDurationEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("%s: %v", soakDurationEnv, err)
+		}
+		duration = d
+	}
+	if v := os.Getenv(soakRateEnv); v != "" {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || r <= 0 {
+			t.Fatalf("%s: want a positive number, got %q", soakRateEnv, v)
+		}
+		rate = r
+	}
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := cp.Landscape(t, "soak", []int64{1000, 1000, 1000, 1000}, 0, "soak")
+
+	c := config.Default()
+	c.SchedulerName = "soak"
+	c.Window.MaxWait = metav1.Duration{Duration: 500 * time.Millisecond}
+	c.LeaderElection.ResourceName = "seedplan-soak"
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- (&cluster.Loop{Config: c, REST: cp.Config, Identity: "soak", Listener: listener}).Run(runCtx)
+	}()
+
+	var (
+		mu       sync.Mutex
+		created  = map[string]time.Time{}
+		bound    = map[string]time.Time{} // when the test first saw the shoot bound
+		deleted  = map[string]bool{}
+		heap     []float64 // MiB after GC, one sample per second
+		creating sync.WaitGroup
+		deleting sync.WaitGroup
+	)
+	observe := func() {
+		var shoots gardencorev1beta1.ShootList
+		if err := cp.Client.List(ctx, &shoots, client.InNamespace(namespace)); err != nil {
+			t.Error(err)
+			return
+		}
+		now := time.Now()
+		var expired []*gardencorev1beta1.Shoot
+		mu.Lock()
+		for i := range shoots.Items {
+			shoot := &shoots.Items[i]
+			if shoot.Spec.SeedName == nil {
+				continue
+			}
+			if _, ok := bound[shoot.Name]; !ok {
+				bound[shoot.Name] = now
+			}
+			if now.Sub(bound[shoot.Name]) > soakLifetime && !deleted[shoot.Name] {
+				deleted[shoot.Name] = true
+				expired = append(expired, shoot)
+			}
+		}
+		mu.Unlock()
+		for _, shoot := range expired {
+			deleting.Go(func() { // off the polling, which must not lag
+				if err := cp.Client.Delete(ctx, shoot); client.IgnoreNotFound(err) != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+
+	start := time.Now()
+	creating.Add(1) // the creator itself
+	go func() { // creates at the rate, on its own so that polling never holds it up
+		tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+		defer tick.Stop()
+		for i := 0; time.Since(start) < duration; i++ {
+			<-tick.C
+			name, region := fmt.Sprintf("shoot-%d", i), fmt.Sprintf("soak-%d", 1+i%2)
+			creating.Go(func() { // a create can take longer than the interval
+				shoot := gardentest.Shoot(namespace, name, "soak", "aws", region, region+"a")
+				shoot.Spec.SchedulerName = &c.SchedulerName
+				if err := cp.Create(ctx, shoot); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				created[name] = time.Now() // latency counts from when the API server has the shoot
+				mu.Unlock()
+			})
+		}
+		creating.Done()
+	}()
+	poll := time.NewTicker(100 * time.Millisecond)
+	sample := time.NewTicker(time.Second)
+	for time.Since(start) < duration {
+		select {
+		case <-poll.C:
+			observe()
+		case <-sample.C:
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			heap = append(heap, float64(m.HeapAlloc)/(1<<20))
+		}
+	}
+	sample.Stop()
+	creating.Wait()
+	createdIn := time.Since(start)
+	waitFor(t, 60*time.Second, "every shoot created is bound", func() bool {
+		<-poll.C
+		observe()
+		mu.Lock()
+		defer mu.Unlock()
+		return len(bound) == len(created)
+	})
+	poll.Stop()
+	deleting.Wait()
+	metrics := get(listener.Addr().String(), "/metrics")
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("the loop: %v", err)
+	}
+
+	// Bound exactly once, by the loop.
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	scheduled := map[string]int{}
+	boundAt := map[string]time.Time{} // the binding's event time
+	for _, e := range events.Items {
+		if e.Reason == bind.ReasonSchedulingSuccessful {
+			scheduled[e.Regarding.Name]++
+			boundAt[e.Regarding.Name] = e.EventTime.Time
+		}
+	}
+	for name := range created {
+		if scheduled[name] != 1 {
+			t.Errorf("shoot %s: %d SchedulingSuccessful events, want 1", name, scheduled[name])
+		}
+	}
+
+	// The heap stays flat: the last third of the samples is not above the middle third (after a third to warm
+	// up) by more than a quarter and 8 MiB.
+	third := len(heap) / 3
+	middle, last := slices.Max(heap[third:2*third]), slices.Max(heap[2*third:])
+	if last > middle*1.25+8 {
+		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", middle, last, heap)
+	}
+	var latencies []time.Duration
+	for name, at := range created {
+		latencies = append(latencies, boundAt[name].Sub(at))
+	}
+	slices.Sort(latencies)
+	quantile := func(q float64) time.Duration {
+		return latencies[int(q*float64(len(latencies)-1))].Round(time.Millisecond)
+	}
+	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one bound once; creation→binding p50 %s, p99 %s, max %s "+
+		"(window maxWait %s); heap after GC %.1f → %.1f MiB (middle → last third, max)\n%s",
+		duration, rate, float64(len(created))/createdIn.Seconds(), len(created), quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, middle, last,
+		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total"))
+}
