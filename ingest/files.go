@@ -344,8 +344,13 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	case seed.Spec.Provider.Region == "":
 		return fmt.Errorf("%s: %s: field spec.provider.region: required", where, object)
 	}
-	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && q.Sign() < 0 {
-		return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
+	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok {
+		if q.Sign() < 0 {
+			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
+		}
+		if _, whole := q.AsInt64(); !whole {
+			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is %s", where, object, q.String())
+		}
 	}
 	return nil
 }
