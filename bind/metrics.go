@@ -77,7 +77,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (timeout, worse).",
 		}, []string{"reason"}),
 		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed).",
+			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed, deferred).",
 		}, []string{"result"}),
 		unschedulable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
