@@ -58,6 +58,23 @@ func checkAfterFault(t *testing.T, c client.Client, before *model.Snapshot, name
 	return n
 }
 
+// afterReadingShoots is a reader for the scheduler that runs change once, right after the first window has
+// listed the shoots: between reading the garden and binding.
+func afterReadingShoots(c client.WithWatch, change func(context.Context, client.Client)) client.WithWatch {
+	var once sync.Once
+	return interceptor.NewClient(c, interceptor.Funcs{
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if err := c.List(ctx, list, opts...); err != nil {
+				return err
+			}
+			if _, ok := list.(*gardencorev1beta1.ShootList); ok {
+				once.Do(func() { change(ctx, c) })
+			}
+			return nil
+		},
+	})
+}
+
 // gardener-apiserver crashes in the middle of a batch of bindings and comes back two seconds later: the job
 // reports the failure (it cannot even re-read the garden for its next round), and the next run binds the rest.
 func TestJobSurvivesGardenerAPIServerRestart(t *testing.T) {
@@ -134,29 +151,18 @@ func TestJobLeavesASecondWritersBindings(t *testing.T) {
 	namespace := cp.Landscape(t, "writer", []int64{20, 20}, 12, "writer")
 	before := snapshot(t, cp.Client)
 	kept := map[string]string{"shoot-0": "writer-seed0", "shoot-2": "writer-seed0", "shoot-4": "writer-seed0"}
-	var once sync.Once
-	reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
-		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			if err := c.List(ctx, list, opts...); err != nil {
-				return err
+	reader := afterReadingShoots(cp.Client, func(ctx context.Context, c client.Client) { // the other writer binds three
+		for name, seed := range kept {
+			shoot := &gardencorev1beta1.Shoot{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
+				t.Error(err)
+				continue
 			}
-			if _, ok := list.(*gardencorev1beta1.ShootList); ok {
-				once.Do(func() { // the window has read the shoots: the other writer binds three of them
-					for name, seed := range kept {
-						shoot := &gardencorev1beta1.Shoot{}
-						if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
-							t.Error(err)
-							continue
-						}
-						shoot.Spec.SeedName = &seed
-						if err := c.SubResource("binding").Update(ctx, shoot); err != nil {
-							t.Error(err)
-						}
-					}
-				})
+			shoot.Spec.SeedName = &seed
+			if err := c.SubResource("binding").Update(ctx, shoot); err != nil {
+				t.Error(err)
 			}
-			return nil
-		},
+		}
 	})
 	s := newScheduler(t, cp.Client, namespace, false)
 	s.Reader = reader
@@ -181,28 +187,17 @@ func TestJobRespectsAllocatableLoweredBeforeBinding(t *testing.T) {
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "lowered", []int64{10, 10}, 16, "lowered")
 	before := snapshot(t, cp.Client)
-	var once sync.Once
-	reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
-		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			if err := c.List(ctx, list, opts...); err != nil {
-				return err
-			}
-			if _, ok := list.(*gardencorev1beta1.ShootList); ok {
-				once.Do(func() {
-					seed := &gardencorev1beta1.Seed{}
-					if err := c.Get(ctx, client.ObjectKey{Name: "lowered-seed0"}, seed); err != nil {
-						t.Error(err)
-						return
-					}
-					seed.Status.Allocatable[gardencorev1beta1.ResourceShoots] = *resource.NewQuantity(3, resource.DecimalSI)
-					if err := c.Status().Update(ctx, seed); err != nil {
-						t.Error(err)
-					}
-					time.Sleep(time.Second) // gardener-apiserver's informers see it
-				})
-			}
-			return nil
-		},
+	reader := afterReadingShoots(cp.Client, func(ctx context.Context, c client.Client) {
+		seed := &gardencorev1beta1.Seed{}
+		if err := c.Get(ctx, client.ObjectKey{Name: "lowered-seed0"}, seed); err != nil {
+			t.Error(err)
+			return
+		}
+		seed.Status.Allocatable[gardencorev1beta1.ResourceShoots] = *resource.NewQuantity(3, resource.DecimalSI)
+		if err := c.Status().Update(ctx, seed); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(time.Second) // gardener-apiserver's informers see it
 	})
 	s := newScheduler(t, cp.Client, namespace, false)
 	s.Reader = reader

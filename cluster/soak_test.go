@@ -113,8 +113,9 @@ func TestLoopSoak(t *testing.T) {
 	}
 
 	start := time.Now()
-	creating.Add(1) // the creator itself
-	go func() { // creates at the rate, on its own so that polling never holds it up
+	// The creator creates at the rate, on its own so that polling never holds it up.
+	creating.Add(1)
+	go func() {
 		tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 		defer tick.Stop()
 		for i := 0; time.Since(start) < duration; i++ {
