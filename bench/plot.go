@@ -124,15 +124,9 @@ func plotDistribution(file, title, xLabel, yLabel string, bins []float64, labels
 		name   string
 		values []float64
 	}{{SolverGreedy, greedy}, {SolverLP, lp}} {
-		bars, err := plotter.NewBarChart(binCounts(series.values, bins), width)
-		if err != nil {
+		if err := addBars(p, series.name, binCounts(series.values, bins), i, 2, width); err != nil {
 			return err
 		}
-		bars.Color = plotutil.Color(i)
-		bars.LineStyle.Width = 0
-		bars.Offset = width * vg.Length(2*i-1) / 2
-		p.Add(bars)
-		p.Legend.Add(series.name, bars)
 	}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Y.Max *= 1.15 // room for the legend
@@ -196,18 +190,27 @@ func plotRebalance(file string, results []RebalanceResult) error {
 				values[index[r.Scenario+"\n"+r.Size]] = v
 			}
 		}
-		bars, err := plotter.NewBarChart(values, width)
-		if err != nil {
+		if err := addBars(p, s.name, values, i, len(series), width); err != nil {
 			return err
 		}
-		bars.Color = plotutil.Color(i)
-		bars.LineStyle.Width = 0
-		bars.Offset = width * vg.Length(2*i-len(series)+1) / 2
-		p.Add(bars)
-		p.Legend.Add(s.name, bars)
 	}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Y.Max *= 1.4 // room for the legend
 	p.NominalX(groups...)
 	return p.Save(plotWidth, plotHeight, file)
+}
+
+// addBars adds series i of n as bars of the given width, side by side with the others around each tick, with a
+// legend entry.
+func addBars(p *plot.Plot, name string, values plotter.Values, i, n int, width vg.Length) error {
+	bars, err := plotter.NewBarChart(values, width)
+	if err != nil {
+		return err
+	}
+	bars.Color = plotutil.Color(i)
+	bars.LineStyle.Width = 0
+	bars.Offset = width * vg.Length(2*i-n+1) / 2
+	p.Add(bars)
+	p.Legend.Add(name, bars)
+	return nil
 }
