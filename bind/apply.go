@@ -61,30 +61,29 @@ func (r Result) Retry() bool {
 	return r.Result == Conflict || r.Result == Refused || r.Result == Failed || r.Result == Deferred
 }
 
-// Recheck re-reads, from the API server, every seed the plan binds to, just before binding: a seed whose
+// Recheck re-reads the seeds from the API server just before binding: a seed whose
 // allocatable shoots were lowered since the window read it keeps, in plan order, the placements that still fit
 // beside the shoots it hosted then (hosted), and a seed deleted meanwhile none; the others are returned as
 // Deferred and stay pending for the next window. Gardener's ShootValidator refuses a binding to a full seed too,
 // but it counts from its informer cache, so bindings in flight together pass it beyond the allocatable.
 func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int) (*model.Plan, []Result, error) {
-	room := map[string]int{}
-	for _, pl := range plan.Placements {
-		if _, ok := room[pl.Seed]; ok {
-			continue
-		}
-		seed := &gardencorev1beta1.Seed{}
-		switch err := b.reader().Get(ctx, client.ObjectKey{Name: pl.Seed}, seed); {
-		case apierrors.IsNotFound(err):
-			room[pl.Seed] = 0
-		case err != nil:
-			return nil, nil, fmt.Errorf("re-reading seed %s before binding: %w", pl.Seed, err)
+	if len(plan.Placements) == 0 {
+		return plan, nil, nil
+	}
+	var seeds gardencorev1beta1.SeedList // one list, not a read per seed: a window may use hundreds
+	if err := b.reader().List(ctx, &seeds); err != nil {
+		return nil, nil, fmt.Errorf("re-reading the seeds before binding: %w", err)
+	}
+	room := map[string]int{} // a seed missing here was deleted: no room
+	for i := range seeds.Items {
+		seed := &seeds.Items[i]
+		switch allocatable, ok := model.Allocatable(seed); {
 		case seed.DeletionTimestamp != nil:
-			room[pl.Seed] = 0
+			room[seed.Name] = 0
+		case !ok:
+			room[seed.Name] = model.Unlimited
 		default:
-			room[pl.Seed] = model.Unlimited
-			if allocatable, ok := model.Allocatable(seed); ok {
-				room[pl.Seed] = max(int(allocatable)-hosted(pl.Seed), 0)
-			}
+			room[seed.Name] = max(int(allocatable)-hosted(seed.Name), 0)
 		}
 	}
 	kept := &model.Plan{Unschedulable: plan.Unschedulable}

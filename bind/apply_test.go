@@ -270,3 +270,43 @@ func TestApplyAfterCancel(t *testing.T) {
 		}
 	}
 }
+
+// Recheck keeps, per seed as it is now, what still fits beside what the seed hosted when the window was read,
+// in plan order, and defers the rest: a seed whose allocatable was lowered, a seed without allocatable keeps
+// everything, a seed deleted meanwhile nothing.
+func TestRecheck(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	for name, allocatable := range map[string]int64{"recheck-full": 3, "recheck-unlimited": -1} {
+		if err := cp.CreateSeed(ctx, gardentest.Seed(name, "aws", "recheck-1", "recheck-1a"), allocatable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	placements := func(seedsAndShoots ...string) []model.Placement {
+		var out []model.Placement
+		for i := 0; i < len(seedsAndShoots); i += 2 {
+			out = append(out, model.Placement{Seed: seedsAndShoots[i], Shoot: "ns/" + seedsAndShoots[i+1]})
+		}
+		return out
+	}
+	plan := &model.Plan{Placements: placements("recheck-full", "a", "recheck-unlimited", "b", "recheck-full", "c",
+		"recheck-gone", "d", "recheck-full", "e", "recheck-unlimited", "f")}
+	hosted := func(seed string) int { return map[string]int{"recheck-full": 1, "recheck-unlimited": 50}[seed] }
+	kept, deferred, err := (&bind.Binder{Client: cp.Client}).Recheck(ctx, plan, hosted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := placements("recheck-full", "a", "recheck-unlimited", "b", "recheck-full", "c", "recheck-unlimited", "f"); fmt.Sprint(kept.Placements) != fmt.Sprint(want) {
+		t.Errorf("kept %v, want %v", kept.Placements, want)
+	}
+	var got []string
+	for _, r := range deferred {
+		if r.Result != bind.Deferred || !r.Retry() {
+			t.Errorf("%s: %s, retry %v", r.Shoot, r.Result, r.Retry())
+		}
+		got = append(got, r.Shoot)
+	}
+	if fmt.Sprint(got) != "[ns/d ns/e]" {
+		t.Errorf("deferred %v, want [ns/d ns/e]", got)
+	}
+}
