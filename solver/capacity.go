@@ -51,12 +51,6 @@ func total(newSeeds []int) int {
 	return n
 }
 
-// capacityClass is a set of pending shoots with the same usable arcs.
-type capacityClass struct {
-	shoots []int
-	arcs   []model.Arc
-}
-
 // capacityLP is the LP of one branch and bound node.
 type capacityLP struct {
 	objective float64
@@ -78,26 +72,8 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 	for t, tmpl := range q.Templates {
 		isCandidate[tmpl.Candidate] = t + 1
 	}
-	var classes []capacityClass
-	byEvaluation := map[*model.Evaluation]int{}
 	plan := &CapacityPlan{NewSeeds: make([]int, len(q.Templates)), OnNewSeeds: make([]int, len(q.Templates))}
-	for i, ev := range w.Evaluations {
-		c, ok := byEvaluation[ev]
-		if !ok {
-			var arcs []model.Arc
-			if ev.Err == nil && ev.StrategyErr == nil {
-				for _, a := range ev.Arcs {
-					if isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 {
-						arcs = append(arcs, a)
-					}
-				}
-			}
-			c = len(classes)
-			byEvaluation[ev] = c
-			classes = append(classes, capacityClass{arcs: arcs})
-		}
-		classes[c].shoots = append(classes[c].shoots, i)
-	}
+	classes := buildClasses(w, func(a model.Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
 	for _, c := range classes {
 		if len(c.arcs) > 0 {
 			continue
@@ -210,7 +186,7 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 }
 
 // solveNode solves the placement LP with the given bounds on each template's new seeds.
-func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []capacityClass, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
+func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
 	prog := newProgram()
 	classRow := make([]int, len(classes))
 	for c, cl := range classes {

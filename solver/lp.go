@@ -43,7 +43,7 @@ const integralityTolerance = 1e-6
 // class is a set of interchangeable shoots, in window order.
 type class struct {
 	shoots []int
-	arcs   []model.Arc // usable arcs: seeds with free capacity, cheapest first
+	arcs   []model.Arc // usable arcs, cheapest first
 }
 
 // component is a part of the window that shares no seed with any other part.
@@ -80,7 +80,7 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	}
 	lpDone := make(chan lpResult, 1)
 	go func() {
-		classes := buildClasses(w)
+		classes := windowClasses(w)
 		components := splitComponents(classes, len(w.Snapshot.Seeds))
 		segments := seedSegments(w, lp.Weights)
 		extremes := windowArcExtremes(w)
@@ -137,10 +137,15 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	return &Solution{Plan: result.plan, Greedy: greedy, Optimal: result.optimal}, nil
 }
 
-// buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs (seeds
-// with free capacity) at the same distances — and orders each class's arcs cheapest first, so that the
-// earliest shoots of a class get its cheapest seeds.
-func buildClasses(w *model.Window) []class {
+// windowClasses are the classes of a window: its usable arcs are the seeds with free capacity.
+func windowClasses(w *model.Window) []class {
+	return buildClasses(w, func(a model.Arc) bool { return w.Free[a.Seed] != 0 })
+}
+
+// buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs at the
+// same distances — and orders each class's arcs cheapest first, so that the earliest shoots of a class get its
+// cheapest seeds. usable says which arcs count.
+func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 	byEvaluation := map[*model.Evaluation]int{}
 	byArcs := map[string]int{}
 	var classes []class
@@ -150,7 +155,7 @@ func buildClasses(w *model.Window) []class {
 			var arcs []model.Arc
 			if ev.Err == nil && ev.StrategyErr == nil {
 				for _, a := range ev.Arcs {
-					if w.Free[a.Seed] != 0 {
+					if usable(a) {
 						arcs = append(arcs, a)
 					}
 				}

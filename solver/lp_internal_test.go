@@ -25,7 +25,7 @@ func TestAssembleRepairsFractionalSolutions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	classes := buildClasses(w)
+	classes := windowClasses(w)
 	components := splitComponents(classes, len(snap.Seeds))
 	if len(classes) != 1 || len(components) != 1 || len(classes[0].arcs) != 2 {
 		t.Fatalf("want one class of two shoots with two arcs in one component, got %d classes, %d components", len(classes), len(components))
