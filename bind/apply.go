@@ -171,7 +171,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		slog.InfoContext(ctx, "Shoot changed since it was read", "shoot", pl.Shoot, "seed", pl.Seed, "result", result.Result)
 	case apierrors.IsNotFound(err):
 		result.Result = Gone
-	case apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err):
+	case refused(err):
 		result.Result, result.Err = Refused, err
 		// As the gardener-scheduler does when its binding fails: a warning event and lastOperation.
 		b.reportFailure(ctx, read, err.Error())
@@ -181,6 +181,11 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	}
 	return result
+}
+
+// refused reports whether the API server refused a binding (admission or validation), as opposed to failing it.
+func refused(err error) bool {
+	return apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err)
 }
 
 // updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read.

@@ -29,7 +29,8 @@ type RebalanceReport struct {
 	// leave it, whichever is more.
 	LowerBound int          `json:"lowerBound"`
 	Moves      []model.Move `json:"moves"`
-	// Seeds are the seeds the moves touch or that are above their limit, before and after.
+	// Seeds are the seeds the moves touch, that are above their limit or drained, or that keep shoots that must
+	// leave, before and after.
 	Seeds []SeedChange `json:"seeds"`
 	// Complete is false when caps or the landscape keep some seed above its target; Message then says why, one
 	// line per seed.
@@ -69,10 +70,11 @@ func NewRebalanceReport(r *model.Rebalancing, plan *solver.Rebalance) *Rebalance
 		delta[m.To]++
 	}
 	report.Seeds = []SeedChange{}
+	remaining := r.Remaining(plan.Moves)
 	for i, seed := range r.Snapshot.Seeds {
 		l := r.Seeds[i]
 		d, touched := delta[seed.Name]
-		if !touched && l.Excess() == 0 && l.Drain == "" {
+		if !touched && l.Excess() == 0 && l.Drain == "" && remaining[i] == 0 {
 			continue
 		}
 		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}
@@ -165,7 +167,7 @@ func (b *Binder) Rebind(ctx context.Context, read *gardencorev1beta1.Shoot, m mo
 		slog.InfoContext(ctx, "Shoot moved", "shoot", m.Shoot, "from", m.From, "to", m.To, "reason", m.Reason)
 	case apierrors.IsConflict(err):
 		result.Result, result.Detail = MoveConflict, err.Error()
-	case apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err):
+	case refused(err):
 		result.Result, result.Detail = MoveRefused, err.Error()
 	default:
 		result.Result, result.Detail = MoveFailed, err.Error()

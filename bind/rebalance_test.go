@@ -1,0 +1,56 @@
+package bind_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/bind"
+	. "github.com/seedplan/seedplan/internal/testobjects"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// The report lists every seed the message speaks of: the one the moves relieve, and one that is below its limit
+// but keeps shoots that must leave (NoExecute) and cannot.
+func TestRebalanceReportSeeds(t *testing.T) {
+	retiring := []SeedOption{Allocatable(10), WithBackup(), Tainted("retire"), Annotated(model.AnnotationTaintEffects, "retire=NoExecute")}
+	seeds := []*gardencorev1beta1.Seed{
+		Seed("full", Allocatable(10), WithBackup()), Seed("room", Allocatable(10), WithBackup()),
+		Seed("retiring", retiring...), Seed("quiet", Allocatable(10), WithBackup()),
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	add := func(seed, prefix string, n int, opts ...ShootOption) {
+		for i := range n {
+			shoots = append(shoots, Shoot(fmt.Sprintf("%s-%d", prefix, i), append([]ShootOption{BoundTo(seed), Running()}, opts...)...))
+		}
+	}
+	add("full", "on-full", 10)
+	add("room", "on-room", 8)
+	add("quiet", "on-quiet", 9)
+	// Stuck: they must leave retiring, and the only seeds they may use are full.
+	add("retiring", "stuck", 2, func(s *gardencorev1beta1.Shoot) { s.Spec.Region = "eu-west-1" })
+	snap, err := model.NewSnapshot(model.Objects{Seeds: seeds, Shoots: shoots,
+		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := model.NewRebalancing(snap, model.Options{}, model.RebalanceOptions{TargetUtilization: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := (solver.Rebalancer{Weights: solver.DefaultWeights()}).Plan(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := bind.NewRebalanceReport(r, plan)
+	var names []string
+	for _, s := range report.Seeds {
+		names = append(names, s.Name)
+	}
+	if fmt.Sprint(names) != "[full retiring room]" || report.Complete {
+		t.Fatalf("seeds %v, complete %v, message %q; want full, retiring and room, incomplete", names, report.Complete, report.Message)
+	}
+}
