@@ -41,6 +41,9 @@ func TestLoopSoak(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", soakDurationEnv, err)
 		}
+		if d < 5*time.Second {
+			t.Fatalf("%s: %s is too short to tell a flat heap (one sample per second, in thirds); at least 5s", soakDurationEnv, d)
+		}
 		duration = d
 	}
 	if v := os.Getenv(soakRateEnv); v != "" {
@@ -188,6 +191,9 @@ func TestLoopSoak(t *testing.T) {
 	// The heap stays flat: the last third of the samples is not above the middle third (after a third to warm
 	// up) by more than a quarter and 8 MiB.
 	third := len(heap) / 3
+	if third == 0 {
+		t.Fatalf("only %d heap samples; the soak was too short to tell", len(heap))
+	}
 	middle, last := slices.Max(heap[third:2*third]), slices.Max(heap[2*third:])
 	if last > middle*1.25+8 {
 		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", middle, last, heap)
