@@ -523,7 +523,7 @@ func EmergencyStopFilter() Filter {
 }
 
 // NetworksFilter rejects seeds whose networks the shoot's networks must not overlap (spec §2.10a). It has no
-// error of its own: §2.10 reports networks, taints and capacity together (see CandidatesError).
+// error of its own: §2.10 reports networks, taints and capacity together (see AppendCandidatesMessage).
 func NetworksFilter() Filter {
 	return seedPredicate{
 		name: PredicateNetworks,
@@ -624,17 +624,21 @@ func TaintsTolerated(taints []gardencorev1beta1.SeedTaint, tolerations []gardenc
 // SeedReason is one entry of Gardener's §2.10 message.
 type SeedReason struct{ Seed, Reason string }
 
-// CandidatesError is Gardener's error when no seed passes §2.10: the number of seeds that entered the step and
-// the reason of every seed that failed it, which must be sorted by seed name.
-func CandidatesError(entering int, reasons []SeedReason) error {
-	var b strings.Builder
-	b.WriteString("{")
+// AppendCandidatesMessage appends to dst Gardener's error message when no seed passes §2.10: the number of seeds
+// that entered the step and the reason of every seed that failed it, which must be sorted by seed name. It appends
+// rather than returns a string so that a scheduler deciding many shoots can build each message in one buffer and
+// keep only the distinct ones: a message can list every seed of the landscape.
+func AppendCandidatesMessage(dst []byte, entering int, reasons []SeedReason) []byte {
+	dst = append(dst, "0/"...)
+	dst = strconv.AppendInt(dst, int64(entering), 10)
+	dst = append(dst, " seed cluster candidate(s) are eligible for scheduling: {"...)
 	for i, r := range reasons {
 		if i > 0 {
-			b.WriteString(", ")
+			dst = append(dst, ", "...)
 		}
-		b.WriteString(r.Seed + " => " + r.Reason)
+		dst = append(dst, r.Seed...)
+		dst = append(dst, " => "...)
+		dst = append(dst, r.Reason...)
 	}
-	b.WriteString("}")
-	return fmt.Errorf("0/%d seed cluster candidate(s) are eligible for scheduling: %s", entering, b.String())
+	return append(dst, '}')
 }

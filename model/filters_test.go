@@ -309,11 +309,11 @@ func TestNetworkConflicts(t *testing.T) {
 }
 
 // Spec §2.10: the combined "0/N seed cluster candidate(s)" message lists reasons sorted by seed name.
-func TestCandidatesError(t *testing.T) {
-	err := CandidatesError(3, []SeedReason{{"a", ReasonTaints}, {"b", ReasonCapacity}})
+func TestAppendCandidatesMessage(t *testing.T) {
+	got := string(AppendCandidatesMessage(nil, 3, []SeedReason{{"a", ReasonTaints}, {"b", ReasonCapacity}}))
 	want := "0/3 seed cluster candidate(s) are eligible for scheduling: {a => shoot does not tolerate the seed's taints, b => seed does not have available capacity for shoots}"
-	if err.Error() != want {
-		t.Fatalf("got  %s\nwant %s", err, want)
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
 

@@ -217,6 +217,8 @@ type Window struct {
 	Options  Options
 	// Shoots in scheduling order (creationTimestamp, then namespace/name).
 	Shoots []*gardencorev1beta1.Shoot
+	// Keys[i] is ShootKey(Shoots[i]), made once for every solver of the window.
+	Keys []string
 	// Evaluations[i] belongs to Shoots[i]; equal signatures share a pointer.
 	Evaluations []*Evaluation
 	// Free is the number of shoots each seed (by index) can still take, or Unlimited.
@@ -229,9 +231,10 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 	if _, err := ParseStrategy(string(opts.Strategy)); err != nil {
 		return nil, err
 	}
-	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Evaluations: make([]*Evaluation, len(shoots))}
+	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Keys: make([]string, len(shoots)), Evaluations: make([]*Evaluation, len(shoots))}
 	e := newEvaluator(snap, opts)
 	for i, shoot := range shoots {
+		w.Keys[i] = ShootKey(shoot)
 		w.Evaluations[i] = e.evaluate(shoot)
 	}
 	w.Free = make([]int, len(snap.Seeds))

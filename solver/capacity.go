@@ -80,7 +80,7 @@ func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*Capaci
 		}
 		for _, i := range c.shoots {
 			ev := w.Evaluations[i]
-			u := model.Unschedulable{Shoot: model.ShootKey(w.Shoots[i]), Reason: model.PredicateStrategy,
+			u := model.Unschedulable{Shoot: w.Keys[i], Reason: model.PredicateStrategy,
 				Message: "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"}
 			switch {
 			case ev.Err != nil:

@@ -144,8 +144,8 @@ func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
 	distanceWeight := weights.distanceWeight(len(w.Snapshot.Seeds))
 	total := float64(len(plan.Unschedulable)) * unplacedPenalty(windowArcExtremes(w), weights, distanceWeight, len(w.Snapshot.Seeds))
 	shoots := make(map[string]int, len(w.Shoots))
-	for i, shoot := range w.Shoots {
-		shoots[model.ShootKey(shoot)] = i
+	for i, key := range w.Keys {
+		shoots[key] = i
 	}
 	for _, p := range plan.Placements {
 		arc := findArc(w.Evaluations[shoots[p.Shoot]], w.Snapshot.SeedIndex(p.Seed))

@@ -149,10 +149,14 @@ func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 	byEvaluation := map[*model.Evaluation]int{}
 	byArcs := map[string]int{}
 	var classes []class
+	// Most evaluations share their arcs with an earlier one: each is sorted and keyed in scratch, and only a new
+	// class keeps a copy.
+	var arcs []model.Arc
+	var key []byte
 	for i, ev := range w.Evaluations {
 		c, ok := byEvaluation[ev]
 		if !ok {
-			var arcs []model.Arc
+			arcs = arcs[:0]
 			if ev.Err == nil && ev.StrategyErr == nil {
 				for _, a := range ev.Arcs {
 					if usable(a) {
@@ -163,11 +167,11 @@ func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 			slices.SortStableFunc(arcs, func(a, b model.Arc) int {
 				return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
 			})
-			key := arcsKey(arcs)
-			if c, ok = byArcs[key]; !ok {
+			key = appendArcsKey(key[:0], arcs)
+			if c, ok = byArcs[string(key)]; !ok {
 				c = len(classes)
-				byArcs[key] = c
-				classes = append(classes, class{arcs: arcs})
+				byArcs[string(key)] = c
+				classes = append(classes, class{arcs: slices.Clone(arcs)})
 			}
 			byEvaluation[ev] = c
 		}
@@ -176,17 +180,17 @@ func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 	return classes
 }
 
-func arcsKey(arcs []model.Arc) string {
-	b := make([]byte, 0, 16*len(arcs))
+// appendArcsKey appends to dst a key that is equal for two lists of arcs exactly when the lists are.
+func appendArcsKey(dst []byte, arcs []model.Arc) []byte {
 	for _, a := range arcs {
-		b = strconv.AppendInt(b, int64(a.Seed), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(a.Distance), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(a.SoftViolations), 10)
-		b = append(b, ',')
+		dst = strconv.AppendInt(dst, int64(a.Seed), 10)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(a.Distance), 10)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(a.SoftViolations), 10)
+		dst = append(dst, ',')
 	}
-	return string(b)
+	return dst
 }
 
 // splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.
@@ -248,6 +252,16 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 	for _, s := range comp.seeds {
 		seedRow[s] = prog.row(0, 0)
 	}
+	columns, nonzeros := 0, 0
+	for _, c := range comp.classes {
+		columns += len(classes[c].arcs) + 1
+		nonzeros += 2*len(classes[c].arcs) + 1
+	}
+	for _, s := range comp.seeds {
+		columns += len(segments[s])
+		nonzeros += len(segments[s])
+	}
+	prog.reserve(columns, nonzeros)
 
 	for row, c := range comp.classes {
 		cl := classes[c]
@@ -339,8 +353,8 @@ func assemble(w *model.Window, classes []class, components []component, results 
 	plan := &model.Plan{}
 	usage := make([]int, len(free)) // only the decisions' reasons are used, not their choices
 	atStart, atEnd := newDecider(w), newDecider(w)
-	for i, shoot := range w.Shoots {
-		key, ev := model.ShootKey(shoot), w.Evaluations[i]
+	for i := range w.Shoots {
+		key, ev := w.Keys[i], w.Evaluations[i]
 		if seed := placedSeed[i]; seed >= 0 {
 			plan.Placements = append(plan.Placements, model.Placement{Shoot: key, Seed: w.Snapshot.Seeds[seed].Name, Distance: arcDistance(ev, seed)})
 			continue

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/lanl/clp"
@@ -20,6 +21,15 @@ type program struct {
 }
 
 func newProgram() *program { return &program{} }
+
+// reserve makes room for the given numbers of columns and nonzeros, so that building a large program does not
+// leave a trail of outgrown slices for the garbage collector.
+func (p *program) reserve(columns, nonzeros int) {
+	p.starts = slices.Grow(p.starts, columns)
+	p.columns = slices.Grow(p.columns, columns)
+	p.costs = slices.Grow(p.costs, columns)
+	p.entries = slices.Grow(p.entries, nonzeros)
+}
 
 // row adds a row with the given bounds and returns its index.
 func (p *program) row(lower, upper float64) int {

@@ -97,7 +97,7 @@ func moveClasses(r *model.Rebalancing) []moveClass {
 		slices.SortStableFunc(arcs, func(a, b model.Arc) int {
 			return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
 		})
-		key := fmt.Sprintf("%d|%t|%s", b.Seed, b.Leave != "", arcsKey(arcs))
+		key := fmt.Sprintf("%d|%t|%s", b.Seed, b.Leave != "", appendArcsKey(nil, arcs))
 		c, ok := byKey[key]
 		if !ok {
 			c = len(classes)
