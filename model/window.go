@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
@@ -219,6 +220,8 @@ type Window struct {
 	Shoots []*gardencorev1beta1.Shoot
 	// Keys[i] is ShootKey(Shoots[i]), made once for every solver of the window.
 	Keys []string
+	// ByKey lists the indices of Shoots in namespace/name order, the order every plan lists its shoots in.
+	ByKey []int
 	// Evaluations[i] belongs to Shoots[i]; equal signatures share a pointer.
 	Evaluations []*Evaluation
 	// Free is the number of shoots each seed (by index) can still take, or Unlimited.
@@ -237,6 +240,11 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 		w.Keys[i] = ShootKey(shoot)
 		w.Evaluations[i] = e.evaluate(shoot)
 	}
+	w.ByKey = make([]int, len(shoots))
+	for i := range w.ByKey {
+		w.ByKey[i] = i
+	}
+	slices.SortFunc(w.ByKey, func(a, b int) int { return strings.Compare(w.Keys[a], w.Keys[b]) })
 	w.Free = make([]int, len(snap.Seeds))
 	for i, seed := range snap.Seeds {
 		w.Free[i] = FreeCapacity(seed, snap.Usage(seed.Name))

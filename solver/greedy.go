@@ -56,30 +56,51 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 		usage[i] = w.Snapshot.Usage(seed.Name)
 	}
 
-	plan := &model.Plan{}
+	seedOf := make([]int, len(w.Shoots))
+	failures := make([]*model.Unschedulable, len(w.Shoots))
 	d := newDecider(w)
-	for i := range w.Shoots {
+	for i, ev := range w.Evaluations {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("greedy stopped after %d of %d shoots: %w", i, len(w.Shoots), err)
 			}
 		}
-		key := w.Keys[i]
-		ev := w.Evaluations[i]
 		best, unschedulable := d.decide(ev, free, usage)
+		seedOf[i], failures[i] = best, unschedulable
 		if unschedulable != nil {
-			unschedulable.Shoot = key
-			plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
 			continue
 		}
 		usage[best]++
 		if free[best] != model.Unlimited {
 			free[best]--
 		}
-		plan.Placements = append(plan.Placements, model.Placement{Shoot: key, Seed: seeds[best].Name, Distance: arcDistance(ev, best)})
 	}
-	plan.Sort()
-	return plan, nil
+	return emitPlan(w, seedOf, failures), nil
+}
+
+// emitPlan is the plan of a window's decisions, listed in namespace/name order without sorting: seedOf[i] is the
+// index of the seed shoot i goes to, or -1 and failures[i] says why it stays unplaced.
+func emitPlan(w *model.Window, seedOf []int, failures []*model.Unschedulable) *model.Plan {
+	placed := 0
+	for _, seed := range seedOf {
+		if seed >= 0 {
+			placed++
+		}
+	}
+	plan := &model.Plan{
+		Placements:    make([]model.Placement, 0, placed),
+		Unschedulable: make([]model.Unschedulable, 0, len(seedOf)-placed),
+	}
+	for _, i := range w.ByKey {
+		if seed := seedOf[i]; seed >= 0 {
+			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: arcDistance(w.Evaluations[i], seed)})
+			continue
+		}
+		unschedulable := *failures[i]
+		unschedulable.Shoot = w.Keys[i]
+		plan.Unschedulable = append(plan.Unschedulable, unschedulable)
+	}
+	return plan
 }
 
 // decider makes the gardener-scheduler's decisions for the shoots of one window.
@@ -115,7 +136,7 @@ func newDecider(w *model.Window) *decider {
 	return &decider{w: w, unschedulable: map[failure]*model.Unschedulable{}, messages: map[string]string{}}
 }
 
-// fail returns the cached outcome of a failure, making it on first use.
+// fail returns the cached outcome of a failure, making it on first use. It is shared: copy it to change it.
 func (d *decider) fail(ev *model.Evaluation, kind failureKind, build func() *model.Unschedulable) *model.Unschedulable {
 	key := failure{ev, kind}
 	u, ok := d.unschedulable[key]
@@ -123,8 +144,7 @@ func (d *decider) fail(ev *model.Evaluation, kind failureKind, build func() *mod
 		u = build()
 		d.unschedulable[key] = u
 	}
-	copied := *u
-	return &copied
+	return u
 }
 
 // decide is the gardener-scheduler's decision for one shoot with the seeds' remaining capacity free and their

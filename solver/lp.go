@@ -350,13 +350,11 @@ func assemble(w *model.Window, classes []class, components []component, results 
 		}
 	}
 
-	plan := &model.Plan{}
+	failures := make([]*model.Unschedulable, len(w.Shoots))
 	usage := make([]int, len(free)) // only the decisions' reasons are used, not their choices
 	atStart, atEnd := newDecider(w), newDecider(w)
-	for i := range w.Shoots {
-		key, ev := w.Keys[i], w.Evaluations[i]
-		if seed := placedSeed[i]; seed >= 0 {
-			plan.Placements = append(plan.Placements, model.Placement{Shoot: key, Seed: w.Snapshot.Seeds[seed].Name, Distance: arcDistance(ev, seed)})
+	for i, ev := range w.Evaluations {
+		if placedSeed[i] >= 0 {
 			continue
 		}
 		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
@@ -369,9 +367,7 @@ func assemble(w *model.Window, classes []class, components []component, results 
 			// Unreachable after the repair: every seed the strategy could choose is an arc without room.
 			unschedulable = &model.Unschedulable{Message: "no seed the shoot may use has capacity left", Reason: model.PredicateCapacity}
 		}
-		unschedulable.Shoot = key
-		plan.Unschedulable = append(plan.Unschedulable, *unschedulable)
+		failures[i] = unschedulable
 	}
-	plan.Sort()
-	return plan, integral
+	return emitPlan(w, placedSeed, failures), integral
 }
