@@ -95,6 +95,11 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-slots }()
+				if !deadline.IsZero() && time.Now().After(deadline) {
+					// Abandoned: building the part would only take a processor from the caller.
+					results[i] = componentResult{stopped: true}
+					return
+				}
 				results[i] = lp.solveComponent(classes, comp, segments, extremes, deadline)
 			}()
 		}
@@ -111,15 +116,17 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 		lpDone <- lpResult{plan: plan, optimal: optimal && integral}
 	}()
 
-	var timeout <-chan time.Time
+	var timeout <-chan struct{}
 	if !deadline.IsZero() {
-		timer := time.NewTimer(time.Until(deadline))
-		defer timer.Stop()
-		timeout = timer.C
+		reached, release := deadlineSignal(deadline)
+		defer release()
+		timeout = reached
 	}
 	var result lpResult
 	select {
 	case result = <-lpDone:
+		// A plan that arrives after the deadline (its signal not yet seen) is too late all the same.
+		result.stopped = result.stopped || result.err == nil && !deadline.IsZero() && time.Now().After(deadline)
 	case <-timeout:
 		// CLP cannot be interrupted; its CPU budget (set per model) ends the abandoned solves.
 		result.stopped = true
