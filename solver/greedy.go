@@ -41,14 +41,16 @@ func (Greedy) Name() string { return "greedy" }
 
 // Solve implements Solver.
 func (g Greedy) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
-	plan, err := g.plan(ctx, w)
+	plan, err := g.plan(ctx, newDecider(w))
 	if err != nil {
 		return nil, err
 	}
 	return &Solution{Plan: plan, Greedy: plan}, nil
 }
 
-func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
+// plan decides the window's shoots with the decider, whose failure outcomes other plans of the window may share.
+func (Greedy) plan(ctx context.Context, d *decider) (*model.Plan, error) {
+	w := d.w
 	seeds := w.Snapshot.Seeds
 	usage := make([]int, len(seeds))
 	free := slices.Clone(w.Free)
@@ -58,7 +60,6 @@ func (Greedy) plan(ctx context.Context, w *model.Window) (*model.Plan, error) {
 
 	seedOf := make([]int, len(w.Shoots))
 	failures := make([]*model.Unschedulable, len(w.Shoots))
-	d := newDecider(w)
 	for i, ev := range w.Evaluations {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -103,7 +104,8 @@ func emitPlan(w *model.Window, seedOf []int, failures []*model.Unschedulable) *m
 	return plan
 }
 
-// decider makes the gardener-scheduler's decisions for the shoots of one window.
+// decider makes the gardener-scheduler's decisions for the shoots of one window. Its failure outcomes do not
+// depend on the capacity left, so every plan of the window may share one decider (not concurrently).
 type decider struct {
 	w *model.Window
 	// unschedulable caches outcomes: each is a pure function of the evaluation and the kind of failure, and

@@ -68,7 +68,10 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	if lp.Timeout > 0 {
 		deadline = time.Now().Add(lp.Timeout)
 	}
-	greedy, err := (Greedy{}).plan(ctx, w)
+	// The greedy plan and the LP's share the outcomes of failures (Gardener's messages can list every seed); the
+	// LP's part starts after greedy has finished.
+	d := newDecider(w)
+	greedy, err := (Greedy{}).plan(ctx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +115,7 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 			}
 			optimal = optimal && r.optimal
 		}
-		plan, integral := assemble(w, classes, components, results)
+		plan, integral := assemble(d, classes, components, results)
 		lpDone <- lpResult{plan: plan, optimal: optimal && integral}
 	}()
 
@@ -307,7 +310,8 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 // assemble turns class counts into placements of shoots: each class hands its shoots, earliest first, to its
 // cheapest arcs. A fractional value is rounded down and the shoots it leaves are placed on any arc that still
 // has room; integral is false when that happened.
-func assemble(w *model.Window, classes []class, components []component, results []componentResult) (*model.Plan, bool) {
+func assemble(d *decider, classes []class, components []component, results []componentResult) (*model.Plan, bool) {
+	w := d.w
 	free := slices.Clone(w.Free)
 	placedSeed := make([]int, len(w.Shoots))
 	for i := range placedSeed {
@@ -359,16 +363,15 @@ func assemble(w *model.Window, classes []class, components []component, results 
 
 	failures := make([]*model.Unschedulable, len(w.Shoots))
 	usage := make([]int, len(free)) // only the decisions' reasons are used, not their choices
-	atStart, atEnd := newDecider(w), newDecider(w)
 	for i, ev := range w.Evaluations {
 		if placedSeed[i] >= 0 {
 			continue
 		}
 		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
 		// placements took the room, and Gardener's message at the end of the window says so.
-		_, unschedulable := atStart.decide(ev, w.Free, usage)
+		_, unschedulable := d.decide(ev, w.Free, usage)
 		if unschedulable == nil {
-			_, unschedulable = atEnd.decide(ev, free, usage)
+			_, unschedulable = d.decide(ev, free, usage)
 		}
 		if unschedulable == nil {
 			// Unreachable after the repair: every seed the strategy could choose is an arc without room.

@@ -30,7 +30,7 @@ func TestAssembleRepairsFractionalSolutions(t *testing.T) {
 	if len(classes) != 1 || len(components) != 1 || len(classes[0].arcs) != 2 {
 		t.Fatalf("want one class of two shoots with two arcs in one component, got %d classes, %d components", len(classes), len(components))
 	}
-	plan, integral := assemble(w, classes, components, []componentResult{{counts: [][]float64{{1.5, 0.5}}, optimal: true}})
+	plan, integral := assemble(newDecider(w), classes, components, []componentResult{{counts: [][]float64{{1.5, 0.5}}, optimal: true}})
 	if integral {
 		t.Fatal("fractional values must mark the plan not integral")
 	}

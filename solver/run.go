@@ -52,7 +52,7 @@ func PlanWindow(ctx context.Context, snap *model.Snapshot, opts model.Options, p
 	verifyTime := time.Since(start)
 	greedy := solution.Greedy
 	if greedy == nil {
-		if greedy, err = (Greedy{}).plan(ctx, w); err != nil {
+		if greedy, err = (Greedy{}).plan(ctx, newDecider(w)); err != nil {
 			return nil, err
 		}
 	}
