@@ -93,7 +93,7 @@ type RebalanceResult struct {
 	Moves     int `json:"moves"`
 	Evictions int `json:"evictions"`
 	Stranded  int `json:"stranded"`
-	// Unresolved is Σ model.Rebalancing.Remaining after the moves; SeedsAboveTarget counts the seeds it leaves
+	// Unresolved is Σ model.Unresolved.Count after the moves; SeedsAboveTarget counts the seeds it leaves
 	// above their limit, including seeds the method filled above it.
 	Unresolved       int `json:"unresolved"`
 	SeedsAboveTarget int `json:"seedsAboveTarget"`
@@ -274,8 +274,8 @@ func measureRebalance(res *RebalanceResult, r *model.Rebalancing, moves []model.
 	res.LowerBound = r.LowerBound()
 	res.Moves, res.Evictions = len(moves), len(moves)+res.Stranded
 	res.Unresolved, res.SeedsAboveTarget = 0, 0
-	for _, left := range r.Remaining(moves) {
-		if left > 0 {
+	for _, u := range r.Unresolved(moves) {
+		if left := u.Count(); left > 0 {
 			res.Unresolved += left
 			res.SeedsAboveTarget++
 		}

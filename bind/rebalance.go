@@ -70,11 +70,11 @@ func NewRebalanceReport(r *model.Rebalancing, plan *solver.Rebalance) *Rebalance
 		delta[m.To]++
 	}
 	report.Seeds = []SeedChange{}
-	remaining := r.Remaining(plan.Moves)
+	unresolved := r.Unresolved(plan.Moves)
 	for i, seed := range r.Snapshot.Seeds {
 		l := r.Seeds[i]
 		d, touched := delta[seed.Name]
-		if !touched && l.Excess() == 0 && l.Drain == "" && remaining[i] == 0 {
+		if !touched && l.Excess() == 0 && l.Drain == "" && unresolved[i].Count() == 0 {
 			continue
 		}
 		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}

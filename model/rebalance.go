@@ -222,9 +222,20 @@ func (r *Rebalancing) LowerBound() int {
 	return bound
 }
 
-// Remaining is, per seed, what the moves leave unresolved: the shoots the seed stays above its limit after every
-// move out of and into it, or the shoots that had to leave it and did not, whichever is more.
-func (r *Rebalancing) Remaining(moves []Move) []int {
+// Unresolved is what moves leave unresolved on one seed.
+type Unresolved struct {
+	// Above is how far the seed stays above its limit after every move out of and into it (0 when it is not).
+	Above int
+	// Stuck counts the shoots that had to leave the seed and did not.
+	Stuck int
+}
+
+// Count is how many shoots must still leave the seed to resolve it: the larger part, since a stuck shoot that
+// leaves also lowers the load.
+func (u Unresolved) Count() int { return max(u.Above, u.Stuck) }
+
+// Unresolved is, per seed, what the moves leave unresolved.
+func (r *Rebalancing) Unresolved(moves []Move) []Unresolved {
 	load := make([]int, len(r.Seeds))
 	for i, l := range r.Seeds {
 		load[i] = l.Load
@@ -239,18 +250,18 @@ func (r *Rebalancing) Remaining(moves []Move) []int {
 			load[to]++
 		}
 	}
-	remaining := make([]int, len(r.Seeds))
+	unresolved := make([]Unresolved, len(r.Seeds))
 	for _, b := range r.Shoots {
 		if b.Leave != "" && !moved[ShootKey(b.Shoot)] {
-			remaining[b.Seed]++
+			unresolved[b.Seed].Stuck++
 		}
 	}
 	for i, l := range r.Seeds {
 		if l.Limit != Unlimited {
-			remaining[i] = max(remaining[i], load[i]-l.Limit)
+			unresolved[i].Above = max(load[i]-l.Limit, 0)
 		}
 	}
-	return remaining
+	return unresolved
 }
 
 // SeedDrainReason says why shoots must leave a seed on their own account: it is being deleted or is no longer

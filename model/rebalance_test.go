@@ -162,18 +162,18 @@ func TestRemaining(t *testing.T) {
 	tests := []struct {
 		name  string
 		moves []Move
-		want  []int
+		want  []Unresolved
 	}{
-		{"nothing moved: a has 2 to leave (more than its excess of 1)", nil, []int{2, 0, 0}},
-		{"a tolerating shoot leaves: the excess is gone, the 2 must still leave", []Move{move("a3", "a", "c")}, []int{2, 0, 0}},
-		{"one that must leave: 1 left, and that is all", []Move{move("a1", "a", "c")}, []int{1, 0, 0}},
-		{"both leave", []Move{move("a1", "a", "c"), move("a2", "a", "c")}, []int{0, 0, 0}},
-		{"moved into a seed beyond its limit: that seed's excess counts", []Move{move("a1", "a", "b"), move("a2", "a", "b")}, []int{0, 1, 0}},
+		{"nothing moved: a has 2 to leave and is 1 above its limit", nil, []Unresolved{{Above: 1, Stuck: 2}, {}, {}}},
+		{"a tolerating shoot leaves: the excess is gone, the 2 must still leave", []Move{move("a3", "a", "c")}, []Unresolved{{Stuck: 2}, {}, {}}},
+		{"one that must leave: 1 left, and that is all", []Move{move("a1", "a", "c")}, []Unresolved{{Stuck: 1}, {}, {}}},
+		{"both leave", []Move{move("a1", "a", "c"), move("a2", "a", "c")}, []Unresolved{{}, {}, {}}},
+		{"moved into a seed beyond its limit: that seed's excess counts", []Move{move("a1", "a", "b"), move("a2", "a", "b")}, []Unresolved{{}, {Above: 1}, {}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := r.Remaining(tc.moves); fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("Remaining = %v, want %v", got, tc.want)
+			if got := r.Unresolved(tc.moves); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Unresolved = %+v, want %+v", got, tc.want)
 			}
 		})
 	}

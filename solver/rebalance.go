@@ -152,7 +152,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	moveCost := maxArc*cycle + 1
 	excessCost := (moveCost+maxArc)*cycle + 1
 
-	// What a seed leaves unresolved is model.Rebalancing.Remaining: max(L, S − limit) for the L shoots that must
+	// What a seed leaves unresolved is model.Unresolved.Count: max(L, S − limit) for the L shoots that must
 	// leave and do not and the S shoots it ends with. With L = Lm + Lu (movable, unmovable) and S = Lm + Sm + U
 	// (Sm movable shoots that may stay, U its shoots that cannot move), that is Lm + Lu + max(0, Sm − within)
 	// for within = limit − U + Lu: every staying shoot that must leave costs one unit, and a seed's stay row
@@ -363,7 +363,7 @@ func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts []
 	return moves
 }
 
-// unresolved counts what the moves leave above the limits (model.Rebalancing.Remaining) and says why, per seed.
+// unresolved counts what the moves leave unresolved (model.Unresolved.Count) and says why, per seed.
 func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, []string) {
 	out := map[string]int{}
 	for _, m := range moves {
@@ -385,7 +385,8 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 	}
 	total := 0
 	var problems []string
-	for i, left := range r.Remaining(moves) {
+	for i, u := range r.Unresolved(moves) {
+		left := u.Count()
 		if left <= 0 {
 			continue
 		}
@@ -411,7 +412,15 @@ func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, 
 		if !capped && unmovable[i]+stranded[i]+blocked[i] < left {
 			why = append(why, "the seeds its other shoots may move to have no room left below their target")
 		}
-		problems = append(problems, fmt.Sprintf("seed %s stays %d above its limit of %d: %s", name, left, r.Seeds[i].Limit, strings.Join(why, "; ")))
+		limit := r.Seeds[i].Limit
+		state := fmt.Sprintf("stays %d above its limit of %d", u.Above, limit)
+		if u.Stuck >= u.Above {
+			state = fmt.Sprintf("keeps %d shoots that must leave", u.Stuck)
+			if u.Above > 0 && limit > 0 { // a drained seed's limit is 0: all its shoots are the ones above it
+				state += fmt.Sprintf(", and is %d above its limit of %d", u.Above, limit)
+			}
+		}
+		problems = append(problems, fmt.Sprintf("seed %s %s: %s", name, state, strings.Join(why, "; ")))
 	}
 	return total, problems
 }

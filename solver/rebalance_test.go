@@ -126,6 +126,14 @@ func TestRebalance(t *testing.T) {
 			reasons: map[string]string{"on-a-1": model.LeaveUnusable},
 		},
 		{
+			name:   "a seed being deleted keeps the shoots no other seed has room for",
+			target: model.RebalanceOptions{TargetUtilization: 1},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10, Deleting()), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 2), hosting("b", "on-b", 10)},
+			routes: map[string]int{}, bound: 2, complete: false,
+			problem: "seed a keeps 2 shoots that must leave: 2 of its shoots may only move to seeds already at their target",
+		},
+		{
 			name:   "NoExecute moves only the shoots that do not tolerate it",
 			target: model.RebalanceOptions{TargetUtilization: 1},
 			seeds: []*gardencorev1beta1.Seed{
@@ -201,7 +209,7 @@ func TestRebalance(t *testing.T) {
 				hosting("b", "on-b", 11, Tolerating("dedicated")), hosting("c", "on-c", 9, Tolerating("dedicated")),
 			},
 			routes: map[string]int{"b→c": 1}, bound: 4, complete: false,
-			problem: "seed a stays 3 above its limit of 10: 3 of its shoots may only move to seeds already at their target",
+			problem: "seed a keeps 3 shoots that must leave, and is 2 above its limit of 10: 3 of its shoots may only move to seeds already at their target",
 		},
 		{
 			name:   "near moves first",
