@@ -103,11 +103,20 @@ func (r *Report) Print(w io.Writer, format string) error {
 	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(w, wide) })
 }
 
+// CheckFormat says whether format is one of formats, so that a command can refuse an output format before it does
+// any work.
+func CheckFormat(format string, formats []string) error {
+	if !slices.Contains(formats, format) {
+		return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(formats, ", "))
+	}
+	return nil
+}
+
 // printAs writes a report as JSON or YAML, or calls table for "table" and "wide"; a format not among formats is
 // an error.
 func printAs(w io.Writer, format string, formats []string, report any, table func(wide bool) error) error {
-	if !slices.Contains(formats, format) {
-		return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(formats, ", "))
+	if err := CheckFormat(format, formats); err != nil {
+		return err
 	}
 	switch format {
 	case "json":

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -230,8 +229,8 @@ func newScheduleCommand() *cobra.Command {
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(bind.Formats, output) {
-				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.Formats, ", "))
+			if err := bind.CheckFormat(output, bind.Formats); err != nil {
+				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {

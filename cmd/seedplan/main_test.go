@@ -139,7 +139,7 @@ func TestScheduleTableAndFormats(t *testing.T) {
 	if !strings.Contains(out, "SHOOT") || !strings.Contains(out, "Placed ") || !strings.Contains(out, "strategy MinimalDistance") {
 		t.Fatalf("table output lacks the plan or the summary:\n%s", out)
 	}
-	if _, err := run(t, "schedule", "-o", "xml"); err == nil || !strings.Contains(err.Error(), "unknown format") {
+	if _, err := run(t, "schedule", "-o", "xml"); err == nil || !strings.Contains(err.Error(), "-o: unknown output format \"xml\"") {
 		t.Fatalf("want an error for -o xml, got %v", err)
 	}
 	if _, err := run(t, "schedule", "--strategy", "Nearest"); err == nil || !strings.Contains(err.Error(), "--strategy") {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,8 +37,8 @@ func newRebalanceCommand() *cobra.Command {
 			"each move against a fresh read first.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(bind.ReportFormats, output) {
-				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.ReportFormats, ", "))
+			if err := bind.CheckFormat(output, bind.ReportFormats); err != nil {
+				return fmt.Errorf("-o: %w", err)
 			}
 			if maxMoves < 0 || maxMovesPerSeed < 0 {
 				return errors.New("--max-moves and --max-moves-per-seed must not be negative")
@@ -121,8 +120,8 @@ func newCapacityCommand() *cobra.Command {
 			"are listed with the reason.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(bind.ReportFormats, output) {
-				return fmt.Errorf("-o: unknown format %q (one of %s)", output, strings.Join(bind.ReportFormats, ", "))
+			if err := bind.CheckFormat(output, bind.ReportFormats); err != nil {
+				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
