@@ -3,6 +3,8 @@ package solver_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -16,8 +18,8 @@ import (
 
 // TestPlansOnRandomLandscapes is the property test of both solvers: on random landscapes that exercise every
 // predicate, under both strategies and at contention from ample to 120 %, every plan passes model.Verify and
-// accounts for every pending shoot; solving twice gives the same plan; the LP places at least as many shoots as
-// greedy, proves optimality, and its objective is never above greedy's.
+// accounts for every pending shoot, listed in namespace/name order; solving twice gives the same plan; the LP places
+// at least as many shoots as greedy, proves optimality, and its objective is never above greedy's.
 func TestPlansOnRandomLandscapes(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
@@ -53,6 +55,10 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 					}
 					if got := len(first.Plan.Placements) + len(first.Plan.Unschedulable); got != len(w.Shoots) {
 						t.Fatalf("%s plan accounts for %d shoots, window has %d", s.Name(), got, len(w.Shoots))
+					}
+					if !slices.IsSortedFunc(first.Plan.Placements, func(a, b model.Placement) int { return strings.Compare(a.Shoot, b.Shoot) }) ||
+						!slices.IsSortedFunc(first.Plan.Unschedulable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) }) {
+						t.Fatalf("%s plan does not list its shoots in namespace/name order", s.Name())
 					}
 					second, err := s.Solve(context.Background(), w)
 					if err != nil {
