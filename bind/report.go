@@ -47,10 +47,12 @@ type WindowReport struct {
 
 // Seconds are the durations of the phases of a window.
 type Seconds struct {
-	Model  float64 `json:"model"`
-	Solve  float64 `json:"solve"`
-	Verify float64 `json:"verify"`
-	Total  float64 `json:"total"`
+	Model float64 `json:"model"`
+	// Collect is the garbage collection before a solver with a time budget (solver.PlanWindow).
+	Collect float64 `json:"collect"`
+	Solve   float64 `json:"solve"`
+	Verify  float64 `json:"verify"`
+	Total   float64 `json:"total"`
 }
 
 // SeedReport is one seed before and after the plan.
@@ -71,8 +73,8 @@ func NewReport(o *solver.Outcome) *Report {
 		Window: WindowReport{
 			Pending: len(o.Window.Shoots), Seeds: len(o.Window.Snapshot.Seeds), Strategy: o.Window.Options.Strategy,
 			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective, GreedyObjective: o.GreedyObjective,
-			Seconds: Seconds{Model: o.ModelTime.Seconds(), Solve: o.SolveTime.Seconds(), Verify: o.VerifyTime.Seconds(),
-				Total: (o.ModelTime + o.SolveTime + o.VerifyTime).Seconds()},
+			Seconds: Seconds{Model: o.ModelTime.Seconds(), Collect: o.CollectTime.Seconds(), Solve: o.SolveTime.Seconds(),
+				Verify: o.VerifyTime.Seconds(), Total: (o.ModelTime + o.CollectTime + o.SolveTime + o.VerifyTime).Seconds()},
 		},
 		Placements:    nonNil(o.Plan.Placements),
 		Unschedulable: nonNil(o.Plan.Unschedulable),

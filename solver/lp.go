@@ -61,6 +61,8 @@ type componentResult struct {
 	err     error
 }
 
+func (lp LP) budget() time.Duration { return lp.Timeout }
+
 // Solve implements Solver. Greedy runs first, alone (it is cheap, and the incumbent); then the LP, which is
 // abandoned at the deadline in favour of the greedy plan.
 func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
