@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
@@ -28,16 +27,11 @@ type Unschedulable struct {
 	Reason string `json:"reason"`
 }
 
-// Plan is a solver's answer for a window.
+// Plan is a solver's answer for a window. Both lists are in namespace/name order, as every output shows them
+// (Window.ByKey), which the property test checks.
 type Plan struct {
 	Placements    []Placement     `json:"placements"`
 	Unschedulable []Unschedulable `json:"unschedulable"`
-}
-
-// Sort orders placements and unschedulable shoots by shoot, as every output shows them.
-func (p *Plan) Sort() {
-	slices.SortFunc(p.Placements, func(a, b Placement) int { return strings.Compare(a.Shoot, b.Shoot) })
-	slices.SortFunc(p.Unschedulable, func(a, b Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) })
 }
 
 // PlacedPerSeed counts the plan's placements per seed name.
