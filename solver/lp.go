@@ -159,12 +159,9 @@ func windowClasses(w *model.Window) []class {
 // cheapest seeds. usable says which arcs count.
 func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 	byEvaluation := map[*model.Evaluation]int{}
-	byArcs := map[string]int{}
+	var grouper arcGrouper
 	var classes []class
-	// Most evaluations share their arcs with an earlier one: each is sorted and keyed in scratch, and only a new
-	// class keeps a copy.
 	var arcs []model.Arc
-	var key []byte
 	for i, ev := range w.Evaluations {
 		c, ok := byEvaluation[ev]
 		if !ok {
@@ -176,14 +173,9 @@ func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 					}
 				}
 			}
-			slices.SortStableFunc(arcs, func(a, b model.Arc) int {
-				return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
-			})
-			key = appendArcsKey(key[:0], arcs)
-			if c, ok = byArcs[string(key)]; !ok {
-				c = len(classes)
-				byArcs[string(key)] = c
-				classes = append(classes, class{arcs: slices.Clone(arcs)})
+			var kept []model.Arc
+			if c, kept = grouper.group(0, arcs); kept != nil {
+				classes = append(classes, class{arcs: kept})
 			}
 			byEvaluation[ev] = c
 		}
@@ -192,17 +184,39 @@ func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
 	return classes
 }
 
-// appendArcsKey appends to dst a key that is equal for two lists of arcs exactly when the lists are.
-func appendArcsKey(dst []byte, arcs []model.Arc) []byte {
+// arcGrouper numbers lists of arcs, first seen first: equal lists under the same tag get the same number. Most
+// lists repeat an earlier one, so each is keyed in scratch and only a new one is copied.
+type arcGrouper struct {
+	numbers map[string]int
+	key     []byte
+}
+
+// group sorts arcs cheapest first (soft violations, then distance; equal ones keep their seed order) and returns
+// the number of the list under tag, and for a list not seen before a copy of it to keep (nil otherwise). arcs is
+// the caller's scratch.
+func (g *arcGrouper) group(tag int, arcs []model.Arc) (int, []model.Arc) {
+	slices.SortStableFunc(arcs, func(a, b model.Arc) int {
+		return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
+	})
+	g.key = strconv.AppendInt(g.key[:0], int64(tag), 10)
+	g.key = append(g.key, '|')
 	for _, a := range arcs {
-		dst = strconv.AppendInt(dst, int64(a.Seed), 10)
-		dst = append(dst, ':')
-		dst = strconv.AppendInt(dst, int64(a.Distance), 10)
-		dst = append(dst, ':')
-		dst = strconv.AppendInt(dst, int64(a.SoftViolations), 10)
-		dst = append(dst, ',')
+		g.key = strconv.AppendInt(g.key, int64(a.Seed), 10)
+		g.key = append(g.key, ':')
+		g.key = strconv.AppendInt(g.key, int64(a.Distance), 10)
+		g.key = append(g.key, ':')
+		g.key = strconv.AppendInt(g.key, int64(a.SoftViolations), 10)
+		g.key = append(g.key, ',')
 	}
-	return dst
+	if n, ok := g.numbers[string(g.key)]; ok {
+		return n, nil
+	}
+	if g.numbers == nil {
+		g.numbers = map[string]int{}
+	}
+	n := len(g.numbers)
+	g.numbers[string(g.key)] = n
+	return n, append(make([]model.Arc, 0, len(arcs)), arcs...)
 }
 
 // splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -87,22 +86,22 @@ func moveClasses(r *model.Rebalancing) []moveClass {
 			leaving[b.Seed]++
 		}
 	}
-	byKey := map[string]int{}
+	var grouper arcGrouper
 	var classes []moveClass
+	var arcs []model.Arc
 	for i, b := range r.Shoots {
 		if b.Unmovable != "" || b.Leave == "" && r.Seeds[b.Seed].Excess() <= leaving[b.Seed] {
 			continue
 		}
-		arcs := slices.Clone(b.Destinations)
-		slices.SortStableFunc(arcs, func(a, b model.Arc) int {
-			return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
-		})
-		key := fmt.Sprintf("%d|%t|%s", b.Seed, b.Leave != "", appendArcsKey(nil, arcs))
-		c, ok := byKey[key]
-		if !ok {
-			c = len(classes)
-			byKey[key] = c
-			classes = append(classes, moveClass{seed: b.Seed, leave: b.Leave != "", arcs: arcs})
+		leave := b.Leave != ""
+		tag := 2 * b.Seed // shoots of one class share their seed and whether they must leave
+		if leave {
+			tag++
+		}
+		arcs = append(arcs[:0], b.Destinations...)
+		c, kept := grouper.group(tag, arcs)
+		if kept != nil {
+			classes = append(classes, moveClass{seed: b.Seed, leave: leave, arcs: kept})
 		}
 		classes[c].shoots = append(classes[c].shoots, i)
 	}
