@@ -117,8 +117,7 @@ func TestLoopSoak(t *testing.T) {
 
 	start := time.Now()
 	// The creator creates at the rate, on its own so that polling never holds it up.
-	creating.Add(1)
-	go func() {
+	creating.Go(func() {
 		tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 		defer tick.Stop()
 		for i := 0; time.Since(start) < duration; i++ {
@@ -136,8 +135,7 @@ func TestLoopSoak(t *testing.T) {
 				mu.Unlock()
 			})
 		}
-		creating.Done()
-	}()
+	})
 	poll := time.NewTicker(100 * time.Millisecond)
 	sample := time.NewTicker(time.Second)
 	for time.Since(start) < duration {
@@ -197,6 +195,9 @@ func TestLoopSoak(t *testing.T) {
 	middle, last := slices.Max(heap[third:2*third]), slices.Max(heap[2*third:])
 	if last > middle*1.25+8 {
 		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", middle, last, heap)
+	}
+	if len(created) == 0 {
+		t.Fatal("no shoot was created")
 	}
 	var latencies []time.Duration
 	for name, at := range created {

@@ -134,9 +134,9 @@ func TestVerifyMoves(t *testing.T) {
 	}
 }
 
-// Remaining is per seed what moves leave unresolved: the excess over the limit after every move out and in, or
-// the shoots that must leave and did not, whichever is more.
-func TestRemaining(t *testing.T) {
+// Unresolved is per seed what moves leave unresolved: the excess over the limit after every move out and in, and
+// the shoots that must leave and did not; Count is whichever is more.
+func TestUnresolved(t *testing.T) {
 	backup := testobjects.WithBackup()
 	retiring := testobjects.Annotated(AnnotationTaintEffects, "retire=NoExecute")
 	seeds := []*gardencorev1beta1.Seed{
