@@ -71,22 +71,37 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		projectsByNamespace:     map[string]*gardencorev1beta1.Project{},
 		seedIndex:               map[string]int{},
 	}
-
-	seen := map[string]bool{}
-	unique := func(kind, namespace, name string) error {
-		key := kind + "/" + namespace + "/" + name
-		if seen[key] {
-			return fmt.Errorf("%s %s: duplicate object", kind, objectName(namespace, name))
-		}
-		seen[key] = true
-		return nil
-	}
-
-	for _, in := range objs.Seeds {
-		if err := unique("Seed", "", in.Name); err != nil {
+	seen := objectSet{}
+	for _, add := range []func(*runtime.Scheme, objectSet, Objects) error{
+		snap.addSeeds, snap.addShoots, snap.addCloudProfiles, snap.addProjects, snap.addRegionConfigs,
+	} {
+		if err := add(scheme, seen, objs); err != nil {
 			return nil, err
 		}
-		seed := in
+	}
+	snap.usage = SeedUsage(snap.Shoots)
+	return snap, nil
+}
+
+// objectSet remembers the objects of a landscape, so that a duplicate is an error.
+type objectSet map[string]bool
+
+// add records an object; it fails for one recorded before.
+func (s objectSet) add(kind, namespace, name string) error {
+	key := kind + "/" + namespace + "/" + name
+	if s[key] {
+		return fmt.Errorf("%s %s: duplicate object", kind, objectName(namespace, name))
+	}
+	s[key] = true
+	return nil
+}
+
+// addSeeds defaults and indexes the seeds, by name, with their taint effects and the zones that matter.
+func (snap *Snapshot) addSeeds(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+	for _, seed := range objs.Seeds {
+		if err := seen.add("Seed", "", seed.Name); err != nil {
+			return err
+		}
 		scheme.Default(seed)
 		snap.Seeds = append(snap.Seeds, seed)
 	}
@@ -97,7 +112,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		snap.seedIndex[seed.Name] = i
 		taints, err := ParseTaintEffects(seed)
 		if err != nil {
-			return nil, fmt.Errorf("Seed %s: %w", seed.Name, err)
+			return fmt.Errorf("Seed %s: %w", seed.Name, err)
 		}
 		snap.taints[i] = taints
 		if zoneSelectionMode(seed) != "" {
@@ -106,40 +121,48 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 			}
 		}
 	}
+	return nil
+}
 
-	for _, in := range objs.Shoots {
-		if err := unique("Shoot", in.Namespace, in.Name); err != nil {
-			return nil, err
+// addShoots defaults the shoots and sorts them by namespace/name.
+func (snap *Snapshot) addShoots(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+	for _, shoot := range objs.Shoots {
+		if err := seen.add("Shoot", shoot.Namespace, shoot.Name); err != nil {
+			return err
 		}
-		shoot := in
 		scheme.Default(shoot)
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
 	slices.SortFunc(snap.Shoots, func(a, b *gardencorev1beta1.Shoot) int { return strings.Compare(ShootKey(a), ShootKey(b)) })
+	return nil
+}
 
-	for _, in := range objs.CloudProfiles {
-		if err := unique("CloudProfile", "", in.Name); err != nil {
-			return nil, err
+// addCloudProfiles defaults and indexes the cloud profiles and the namespaced ones.
+func (snap *Snapshot) addCloudProfiles(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+	for _, profile := range objs.CloudProfiles {
+		if err := seen.add("CloudProfile", "", profile.Name); err != nil {
+			return err
 		}
-		profile := in
 		scheme.Default(profile)
 		snap.cloudProfiles[profile.Name] = profile
 	}
-	for _, in := range objs.NamespacedCloudProfiles {
-		if err := unique("NamespacedCloudProfile", in.Namespace, in.Name); err != nil {
-			return nil, err
+	for _, profile := range objs.NamespacedCloudProfiles {
+		if err := seen.add("NamespacedCloudProfile", profile.Namespace, profile.Name); err != nil {
+			return err
 		}
-		profile := in
 		scheme.Default(profile)
-		snap.namespacedCloudProfiles[in.Namespace+"/"+in.Name] = profile
+		snap.namespacedCloudProfiles[profile.Namespace+"/"+profile.Name] = profile
 	}
+	return nil
+}
 
+// addProjects defaults the projects and indexes them by namespace.
+func (snap *Snapshot) addProjects(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
 	projects := make([]*gardencorev1beta1.Project, 0, len(objs.Projects))
-	for _, in := range objs.Projects {
-		if err := unique("Project", "", in.Name); err != nil {
-			return nil, err
+	for _, project := range objs.Projects {
+		if err := seen.add("Project", "", project.Name); err != nil {
+			return err
 		}
-		project := in
 		scheme.Default(project)
 		projects = append(projects, project)
 	}
@@ -153,16 +176,20 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 			snap.projectsByNamespace[*project.Spec.Namespace] = project
 		}
 	}
+	return nil
+}
 
-	for _, in := range objs.ConfigMaps {
-		if err := unique("ConfigMap", in.Namespace, in.Name); err != nil {
-			return nil, err
+// addRegionConfigs keeps the region-config ConfigMaps of namespace garden and parses every entry once.
+func (snap *Snapshot) addRegionConfigs(_ *runtime.Scheme, seen objectSet, objs Objects) error {
+	for _, cm := range objs.ConfigMaps {
+		if err := seen.add("ConfigMap", cm.Namespace, cm.Name); err != nil {
+			return err
 		}
-		if in.Namespace != v1beta1constants.GardenNamespace ||
-			in.Labels[v1beta1constants.SchedulingPurpose] != v1beta1constants.SchedulingPurposeRegionConfig {
+		if cm.Namespace != v1beta1constants.GardenNamespace ||
+			cm.Labels[v1beta1constants.SchedulingPurpose] != v1beta1constants.SchedulingPurposeRegionConfig {
 			continue
 		}
-		snap.RegionConfigs = append(snap.RegionConfigs, in)
+		snap.RegionConfigs = append(snap.RegionConfigs, cm)
 	}
 	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
 	snap.regionDistances = map[string]map[string]parsedRegion{}
@@ -174,9 +201,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		}
 		snap.regionDistances[cm.Name] = byRegion
 	}
-
-	snap.usage = SeedUsage(snap.Shoots)
-	return snap, nil
+	return nil
 }
 
 // SeedUsage counts the shoots on each seed exactly as the gardener-scheduler does (spec §2.10c): every Shoot
