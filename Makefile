@@ -62,7 +62,7 @@ clean:
 
 # The LP benchmarks of README.md (windows up to 50,000 pending shoots x 1,000 seeds); about two minutes.
 bench-solver: deps
-	/usr/bin/time -v $(GO) test ./solver -run '^$$' -bench Window -benchtime 5x 2>&1 | grep -E '^Benchmark|Maximum resident'
+	/usr/bin/time -v $(GO) test ./plan -run '^$$' -bench Window -benchtime 5x 2>&1 | grep -E '^Benchmark|Maximum resident'
 
 # The standard benchmark suite: every scenario at 1,000 x 200 and 10,000 x 500, contention-1.0 at 50,000 x 1,000;
 # writes the table (results.txt), results.csv, results.json and the plots to bench/results/.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -295,12 +296,12 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			s := solverFor(name, cfg.Timeout)
 			r := Result{Scenario: j.window.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
 			var modelTimes, solveTimes, verifyTimes []float64
-			var last *solver.Outcome
+			var last *plan.Outcome
 			for range cfg.Repeats {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				o, err := solver.PlanWindow(ctx, snap, opts, pending, s, solver.DefaultWeights())
+				o, err := plan.Schedule(ctx, snap, pending, plan.Policy{Options: opts, Solver: s, Weights: solver.DefaultWeights()})
 				if err != nil {
 					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err)
 				}
@@ -371,7 +372,7 @@ func solverFor(name string, timeout time.Duration) solver.Solver {
 }
 
 // measure fills the quality figures of a result from a solved window.
-func measure(r *Result, o *solver.Outcome) {
+func measure(r *Result, o *plan.Outcome) {
 	w, plan := o.Window, o.Plan
 	r.Placed, r.Unscheduled = len(plan.Placements), len(plan.Unschedulable)
 	r.Objective, r.Optimal = o.Objective, o.Optimal

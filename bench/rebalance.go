@@ -14,6 +14,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -193,7 +194,7 @@ func RebalanceLandscape(ctx context.Context, sc RebalanceScenario, size Size, se
 	if err != nil {
 		return model.Objects{}, model.RebalanceOptions{}, err
 	}
-	settled, err := solver.PlanWindow(ctx, snap, model.Options{}, snap.Pending(v1beta1constants.DefaultSchedulerName), solver.Greedy{}, solver.DefaultWeights())
+	settled, err := plan.Schedule(ctx, snap, snap.Pending(v1beta1constants.DefaultSchedulerName), plan.Policy{Solver: solver.Greedy{}, Weights: solver.DefaultWeights()})
 	if err != nil {
 		return model.Objects{}, model.RebalanceOptions{}, fmt.Errorf("settling the landscape: %w", err)
 	}
@@ -247,11 +248,11 @@ func runRebalance(ctx context.Context, cfg Config, sc RebalanceScenario, size Si
 			var moves []model.Move
 			switch method {
 			case MethodLP:
-				plan, err := (solver.Rebalancer{Weights: solver.DefaultWeights(), Timeout: cfg.Timeout}).Plan(ctx, r)
+				rebalanced, err := plan.SolveRebalancing(ctx, r, solver.Rebalancer{Weights: solver.DefaultWeights(), Timeout: cfg.Timeout})
 				if err != nil {
 					return nil, fmt.Errorf("scenario %s %s: %w", sc.Name, size, err)
 				}
-				moves, res.Optimal = plan.Moves, plan.Optimal
+				moves, res.Optimal = rebalanced.Moves, rebalanced.Optimal
 			case MethodNaive:
 				moves, res.Stranded, res.MovesAboveTarget = NaiveDescheduler(r)
 			}

@@ -51,20 +51,20 @@ type Binder struct {
 type Result struct {
 	// Shoot is namespace/name; Seed the planned seed ("" for an unschedulable shoot).
 	Shoot, Seed string
-	Result      BindResult
-	// Err is the API error behind Refused and Failed.
+	Result      model.BindResult
+	// Err is the API error behind model.Refused and model.Failed.
 	Err error
 }
 
 // Retry reports whether the shoot is still pending and belongs into the next window.
 func (r Result) Retry() bool {
-	return r.Result == Conflict || r.Result == Refused || r.Result == Failed || r.Result == Deferred
+	return r.Result == model.Conflict || r.Result == model.Refused || r.Result == model.Failed || r.Result == model.Deferred
 }
 
 // Recheck re-reads the seeds from the API server just before binding: a seed whose
 // allocatable shoots were lowered since the window read it keeps, in plan order, the placements that still fit
 // beside the shoots it hosted then (hosted), and a seed deleted meanwhile none; the others are returned as
-// Deferred and stay pending for the next window. Gardener's ShootValidator refuses a binding to a full seed too,
+// model.Deferred and stay pending for the next window. Gardener's ShootValidator refuses a binding to a full seed too,
 // but it counts from its informer cache, so bindings in flight together pass it beyond the allocatable.
 func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int) (*model.Plan, []Result, error) {
 	if len(plan.Placements) == 0 {
@@ -90,7 +90,7 @@ func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed
 	var deferred []Result
 	for _, pl := range plan.Placements {
 		if room[pl.Seed] == 0 {
-			deferred = append(deferred, Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Deferred})
+			deferred = append(deferred, Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Deferred})
 			continue
 		}
 		if room[pl.Seed] != model.Unlimited {
@@ -121,7 +121,7 @@ func (b *Binder) reader() client.Reader {
 func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1.Shoot, plan *model.Plan) ([]Result, error) {
 	results := make([]Result, len(plan.Placements))
 	for i, pl := range plan.Placements {
-		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: Failed, Err: errors.New("not tried: the context ended")}
+		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed, Err: errors.New("not tried: the context ended")}
 	}
 	// Task i < len(placements) binds placement i; the others report unschedulable shoot i - len(placements).
 	tasks := make(chan int)
@@ -156,13 +156,13 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) Result {
 	result := Result{Shoot: pl.Shoot, Seed: pl.Seed}
 	if read == nil {
-		result.Result, result.Err = Failed, fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)
+		result.Result, result.Err = model.Failed, fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)
 		return result
 	}
 	shoot, err := b.updateBinding(ctx, read, pl.Seed)
 	switch {
 	case err == nil:
-		result.Result = Bound
+		result.Result = model.Bound
 		b.event(ctx, shoot, corev1.EventTypeNormal, ReasonSchedulingSuccessful, fmt.Sprintf("Scheduled to seed %q", pl.Seed))
 		slog.InfoContext(ctx, "Shoot scheduled", "shoot", pl.Shoot, "seed", pl.Seed, "distance", pl.Distance)
 	case apierrors.IsConflict(err):
@@ -170,14 +170,14 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		result.Result = b.reread(ctx, read)
 		slog.InfoContext(ctx, "Shoot changed since it was read", "shoot", pl.Shoot, "seed", pl.Seed, "result", result.Result)
 	case apierrors.IsNotFound(err):
-		result.Result = Gone
+		result.Result = model.Gone
 	case refused(err):
-		result.Result, result.Err = Refused, err
+		result.Result, result.Err = model.Refused, err
 		// As the gardener-scheduler does when its binding fails: a warning event and lastOperation.
 		b.reportFailure(ctx, read, err.Error())
 		slog.InfoContext(ctx, "Binding refused", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	default:
-		result.Result, result.Err = Failed, err
+		result.Result, result.Err = model.Failed, err
 		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	}
 	return result
@@ -196,21 +196,21 @@ func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoo
 }
 
 // reread classifies a shoot whose binding met a conflict.
-func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) BindResult {
+func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) model.BindResult {
 	current := &gardencorev1beta1.Shoot{}
 	if err := b.reader().Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
 		if apierrors.IsNotFound(err) {
-			return Gone
+			return model.Gone
 		}
-		return Conflict // unknown: it goes into the next window, which reads it afresh
+		return model.Conflict // unknown: it goes into the next window, which reads it afresh
 	}
 	switch {
 	case current.UID != read.UID || current.DeletionTimestamp != nil:
-		return Gone
+		return model.Gone
 	case current.Spec.SeedName != nil:
-		return Taken
+		return model.Taken
 	default:
-		return Conflict
+		return model.Conflict
 	}
 }
 
@@ -281,8 +281,8 @@ func (b *Binder) now() time.Time {
 }
 
 // Summarize counts results by outcome.
-func Summarize(results []Result) map[BindResult]int {
-	counts := map[BindResult]int{}
+func Summarize(results []Result) map[model.BindResult]int {
+	counts := map[model.BindResult]int{}
 	for _, r := range results {
 		counts[r.Result]++
 	}

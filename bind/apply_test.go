@@ -17,6 +17,7 @@ import (
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -24,8 +25,8 @@ var garden gardentest.Shared
 
 func TestMain(m *testing.M) { garden.Run(m) }
 
-// plan reads the cluster and plans the pending shoots of namespace; it returns the shoots as read and the plan.
-func plan(t *testing.T, c client.Client, namespace string) (map[string]*gardencorev1beta1.Shoot, *model.Plan) {
+// planNamespace reads the cluster and plans the pending shoots of namespace; it returns the shoots as read and the plan.
+func planNamespace(t *testing.T, c client.Client, namespace string) (map[string]*gardencorev1beta1.Shoot, *model.Plan) {
 	t.Helper()
 	ctx := context.Background()
 	l, err := ingest.LoadCluster(ctx, c, ingest.ListPageSize)
@@ -48,11 +49,8 @@ func plan(t *testing.T, c client.Client, namespace string) (map[string]*gardenco
 			pending = append(pending, shoot)
 		}
 	}
-	s, err := solver.New(solver.Config{Name: "lp", Timeout: 10 * time.Second, Weights: solver.DefaultWeights()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	outcome, err := solver.PlanWindow(ctx, snap, model.Options{}, pending, s, solver.DefaultWeights())
+	weights := solver.DefaultWeights()
+	outcome, err := plan.Schedule(ctx, snap, pending, plan.Policy{Solver: solver.LP{Weights: weights, Timeout: 10 * time.Second}, Weights: weights})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +91,7 @@ func TestApplyBindsAndReports(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "apply", []int64{2, 2}, 5, "") // 4 slots for 5 shoots
-	read, p := plan(t, cp.Client, namespace)
+	read, p := planNamespace(t, cp.Client, namespace)
 	if len(p.Placements) != 4 || len(p.Unschedulable) != 1 {
 		t.Fatalf("plan places %d and leaves %d, want 4 and 1", len(p.Placements), len(p.Unschedulable))
 	}
@@ -104,7 +102,7 @@ func TestApplyBindsAndReports(t *testing.T) {
 	}
 	for i, r := range results {
 		pl := p.Placements[i]
-		if r.Result != bind.Bound {
+		if r.Result != model.Bound {
 			t.Fatalf("%s: result %s (%v), want bound", pl.Shoot, r.Result, r.Err)
 		}
 		namespace, name, _ := strings.Cut(pl.Shoot, "/")
@@ -146,7 +144,7 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "change", []int64{10, 10}, 5, "")
-	read, p := plan(t, cp.Client, namespace)
+	read, p := planNamespace(t, cp.Client, namespace)
 	if len(p.Placements) != 5 {
 		t.Fatalf("plan places %d, want 5", len(p.Placements))
 	}
@@ -184,7 +182,7 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bind.BindResult{"shoot-0": bind.Taken, "shoot-1": bind.Conflict, "shoot-2": bind.Gone, "shoot-3": bind.Bound, "shoot-4": bind.Bound}
+	want := map[string]model.BindResult{"shoot-0": model.Taken, "shoot-1": model.Conflict, "shoot-2": model.Gone, "shoot-3": model.Bound, "shoot-4": model.Bound}
 	for _, r := range results {
 		_, name, _ := strings.Cut(r.Shoot, "/")
 		if r.Result != want[name] {
@@ -208,7 +206,7 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "refuse", []int64{5}, 1, "")
-	read, p := plan(t, cp.Client, namespace)
+	read, p := planNamespace(t, cp.Client, namespace)
 	if len(p.Placements) != 1 {
 		t.Fatalf("plan places %d, want 1", len(p.Placements))
 	}
@@ -243,7 +241,7 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := results[0]; r.Result != bind.Refused || !strings.Contains(r.Err.Error(), "maximum number of shoots") {
+	if r := results[0]; r.Result != model.Refused || !strings.Contains(r.Err.Error(), "maximum number of shoots") {
 		t.Fatalf("result %s (%v), want refused for capacity", r.Result, r.Err)
 	}
 	if got := seedName(t, cp.Client, namespace, "shoot-0"); got != "" {
@@ -265,7 +263,7 @@ func TestApplyAfterCancel(t *testing.T) {
 		t.Fatal("no error for an ended context")
 	}
 	for i, r := range results {
-		if r.Result != bind.Failed || r.Shoot != p.Placements[i].Shoot || !r.Retry() {
+		if r.Result != model.Failed || r.Shoot != p.Placements[i].Shoot || !r.Retry() {
 			t.Fatalf("result %d: %+v, want failed (to retry) for %s", i, r, p.Placements[i].Shoot)
 		}
 	}
@@ -301,7 +299,7 @@ func TestRecheck(t *testing.T) {
 	}
 	var got []string
 	for _, r := range deferred {
-		if r.Result != bind.Deferred || !r.Retry() {
+		if r.Result != model.Deferred || !r.Retry() {
 			t.Errorf("%s: %s, retry %v", r.Shoot, r.Result, r.Retry())
 		}
 		got = append(got, r.Shoot)

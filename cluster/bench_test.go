@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/model"
 )
 
 // BenchmarkScheduleJob10k is the schedule job on the real control plane: 10,000 pending shoots over 500 seeds,
@@ -32,7 +32,7 @@ func BenchmarkScheduleJob10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bound := report.Bindings[bind.Bound]
+	bound := report.Bindings[model.Bound]
 	if bound != shoots {
 		b.Fatalf("bound %d of %d shoots (bindings %v)", bound, shoots, report.Bindings)
 	}

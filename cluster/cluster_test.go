@@ -22,7 +22,9 @@ import (
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -74,15 +76,13 @@ func schedulerOf(namespace string) string { return strings.TrimPrefix(namespace,
 
 func newScheduler(t testing.TB, c client.Client, namespace string, dryRun bool) *cluster.Scheduler {
 	t.Helper()
-	s, err := solver.New(solver.Config{Name: "lp", Timeout: 10 * time.Second, Weights: solver.DefaultWeights()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	weights := solver.DefaultWeights()
 	return &cluster.Scheduler{
 		Reader: c, PageSize: ingest.ListPageSize,
 		Binder:  &bind.Binder{Client: c, Concurrency: 8, Instance: "test"},
-		Metrics: bind.NewMetrics(false), Solver: s, Weights: solver.DefaultWeights(), DryRun: dryRun,
-		Options: model.Options{SchedulerName: schedulerOf(namespace)},
+		Metrics: metrics.NewMetrics(false), DryRun: dryRun,
+		Policy: plan.Policy{Options: model.Options{SchedulerName: schedulerOf(namespace)},
+			Solver: solver.LP{Weights: weights, Timeout: 10 * time.Second}, Weights: weights},
 	}
 }
 
@@ -96,7 +96,7 @@ func TestJobBindsPendingShoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Bound] != 11 || len(report.Unschedulable) != 3 {
+	if report.Bindings[model.Bound] != 11 || len(report.Unschedulable) != 3 {
 		t.Fatalf("bindings %v, unschedulable %d; want 11 bound, 3 unschedulable", report.Bindings, len(report.Unschedulable))
 	}
 	if n := verifyBindings(t, cp.Client, before, namespace); n != 11 {
@@ -107,8 +107,8 @@ func TestJobBindsPendingShoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Bound] != 0 {
-		t.Fatalf("second run bound %d shoots, want 0", report.Bindings[bind.Bound])
+	if report.Bindings[model.Bound] != 0 {
+		t.Fatalf("second run bound %d shoots, want 0", report.Bindings[model.Bound])
 	}
 }
 
@@ -188,7 +188,7 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Conflict] != 1 || report.Bindings[bind.Bound] != 3 || report.Rounds != 2 {
+	if report.Bindings[model.Conflict] != 1 || report.Bindings[model.Bound] != 3 || report.Rounds != 2 {
 		t.Fatalf("bindings %v in %d rounds; want 1 conflict, then all 3 bound in 2 rounds", report.Bindings, report.Rounds)
 	}
 	if n := verifyBindings(t, cp.Client, before, namespace); n != 3 {

@@ -135,7 +135,7 @@ func TestJobSurvivesLostResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Failed] != int(lost.Load()) || report.Bindings[bind.Bound] != 24-int(lost.Load()) || report.Rounds != 2 {
+	if report.Bindings[model.Failed] != int(lost.Load()) || report.Bindings[model.Bound] != 24-int(lost.Load()) || report.Rounds != 2 {
 		t.Fatalf("bindings %v in %d rounds with %d responses lost", report.Bindings, report.Rounds, lost.Load())
 	}
 	if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 24 {
@@ -170,7 +170,7 @@ func TestJobLeavesASecondWritersBindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Taken] != 3 || report.Bindings[bind.Bound] != 9 {
+	if report.Bindings[model.Taken] != 3 || report.Bindings[model.Bound] != 9 {
 		t.Fatalf("bindings %v; want 3 taken by the other writer and 9 bound", report.Bindings)
 	}
 	if n := checkAfterFault(t, cp.Client, before, namespace, kept); n != 12 {
@@ -205,7 +205,7 @@ func TestJobRespectsAllocatableLoweredBeforeBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if report.Bindings[bind.Deferred] != 5 || report.Bindings[bind.Bound] != 11 || report.Bindings[bind.Refused] != 0 {
+	if report.Bindings[model.Deferred] != 5 || report.Bindings[model.Bound] != 11 || report.Bindings[model.Refused] != 0 {
 		t.Fatalf("bindings %v; want 3 + 8 bound and 5 deferred", report.Bindings)
 	}
 	if usage := snapshot(t, cp.Client).Usage("lowered-seed0"); usage != 3 {

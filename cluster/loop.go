@@ -30,7 +30,9 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 )
 
 // Loop is the run mode: informers keep the landscape; a window closes after MaxShoots pending shoots or MaxWait
@@ -48,7 +50,7 @@ type Loop struct {
 // released) or leadership is lost (an error: the process must exit).
 func (l *Loop) Run(ctx context.Context) error {
 	c := l.Config
-	planning, err := c.Planning()
+	policy, err := plan.NewPolicy(c)
 	if err != nil {
 		return err
 	}
@@ -97,7 +99,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 	}
 
-	metrics := bind.NewMetrics(true)
+	metrics := metrics.NewMetrics(true)
 	windows := &windowLoop{
 		scheduler: &Scheduler{
 			Reader: mgr.GetCache(),
@@ -105,7 +107,7 @@ func (l *Loop) Run(ctx context.Context) error {
 				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
 			},
-			Metrics: metrics, Options: planning.Options, Solver: planning.Solver, Weights: planning.Weights,
+			Metrics: metrics, Policy: policy,
 		},
 		cache:     mgr.GetCache(),
 		maxShoots: c.Window.MaxShoots,
@@ -147,7 +149,7 @@ type windowLoop struct {
 	cache     cache.Cache
 	maxShoots int
 	maxWait   time.Duration
-	metrics   *bind.Metrics
+	metrics   *metrics.Metrics
 	nudge     chan struct{}
 
 	// shoots is owned by the loop's goroutine.
@@ -221,7 +223,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.Namespac
 	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, time.Time{}, err
 	}
-	schedulerName := w.scheduler.Options.WithDefaults().SchedulerName
+	schedulerName := w.scheduler.Policy.Options.WithDefaults().SchedulerName
 	due := map[types.NamespacedName]bool{}
 	seen := map[types.NamespacedName]bool{}
 	var oldest time.Time
@@ -283,7 +285,7 @@ func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bo
 	for _, r := range result.Results {
 		key := parseKey(r.Shoot)
 		switch {
-		case r.Result == bind.Bound:
+		case r.Result == model.Bound:
 			if state := w.shoots[key]; state != nil {
 				state.boundTo = r.Seed
 			}
@@ -314,7 +316,7 @@ func parseKey(shoot string) types.NamespacedName {
 // healthServer serves /healthz, /readyz (informers synced) and /metrics on every replica.
 type healthServer struct {
 	cache    cache.Cache
-	metrics  *bind.Metrics
+	metrics  *metrics.Metrics
 	address  string
 	listener net.Listener
 }

@@ -47,8 +47,8 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // it with the reason when not. The binding carries the resourceVersion of that read. It stops when ctx ends, and
 // returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
 // Gardener's refusal (those are results, not errors).
-func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]bind.MoveResult, error) {
-	var results []bind.MoveResult
+func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.MoveResult, error) {
+	var results []model.MoveResult
 	var failed []error
 	for _, m := range moves {
 		if err := ctx.Err(); err != nil {
@@ -59,11 +59,11 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]bind.MoveR
 			return results, err
 		}
 		if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
-			results = append(results, bind.MoveResult{Shoot: m.Shoot, To: m.To, Result: bind.MoveSkipped, Detail: err.Error()})
+			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
 			continue
 		}
 		result := r.Binder.Rebind(ctx, read[m.Shoot], m)
-		if result.Result == bind.MoveFailed {
+		if result.Result == model.MoveFailed {
 			failed = append(failed, fmt.Errorf("moving shoot %s to seed %s: %s", m.Shoot, m.To, result.Detail))
 		}
 		results = append(results, result)

@@ -19,6 +19,7 @@ import (
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -76,12 +77,12 @@ func TestRebalanceApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := solver.Rebalancer{Weights: solver.DefaultWeights()}.Plan(ctx, r)
+	rebalanced, err := plan.SolveRebalancing(ctx, r, solver.Rebalancer{Weights: solver.DefaultWeights()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mine []model.Move
-	for _, m := range plan.Moves {
+	for _, m := range rebalanced.Moves {
 		if strings.HasPrefix(m.Shoot, namespace+"/") {
 			mine = append(mine, m)
 		}
@@ -106,7 +107,7 @@ func TestRebalanceApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if results[0].Result != bind.MoveSkipped || !strings.Contains(results[0].Detail, fmt.Sprintf("is on seed %q", roomy)) || results[1].Result != bind.MoveApplied {
+	if results[0].Result != model.MoveSkipped || !strings.Contains(results[0].Detail, fmt.Sprintf("is on seed %q", roomy)) || results[1].Result != model.MoveApplied {
 		t.Fatalf("results %+v", results)
 	}
 	after := snapshot(t, cp.Client)
@@ -128,7 +129,7 @@ func TestRebalanceApply(t *testing.T) {
 		}
 	}
 	results, err = mover.Apply(ctx, again)
-	if err == nil || !strings.Contains(err.Error(), "connection reset by peer") || results[0].Result != bind.MoveFailed {
+	if err == nil || !strings.Contains(err.Error(), "connection reset by peer") || results[0].Result != model.MoveFailed {
 		t.Fatalf("a failed binding: results %+v, error %v", results, err)
 	}
 	if got := snapshot(t, cp.Client).Usage(full); got != 2 {
@@ -148,7 +149,7 @@ func TestRebalanceApply(t *testing.T) {
 	}
 	want := model.MigrationReason(stay, after.Seed(full), after.Seed(noBackup))
 	refused := binder.Rebind(ctx, read, model.Move{Shoot: model.ShootKey(stay), From: full, To: noBackup, Reason: model.LeaveOverloaded})
-	if refused.Result != bind.MoveRefused || want == "" || !strings.Contains(refused.Detail, want) {
+	if refused.Result != model.MoveRefused || want == "" || !strings.Contains(refused.Detail, want) {
 		t.Fatalf("rebinding to a seed without backup: %+v; the model says %q", refused, want)
 	}
 }

@@ -1,6 +1,6 @@
 // Package cluster runs seedplan against a garden cluster: the schedule job (one window of everything pending,
 // then exit) and the run loop (windows from informers, leader election, /healthz and /metrics). It wires ingest,
-// model, solver and bind together and holds no scheduling logic of its own.
+// plan, bind, report and metrics together and holds no scheduling logic of its own.
 package cluster
 
 import (
@@ -14,8 +14,10 @@ import (
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Scheduler plans and binds windows of pending shoots read from a garden cluster.
@@ -26,17 +28,15 @@ type Scheduler struct {
 	PageSize int64
 	Binder   *bind.Binder
 	// Metrics, when set, record every window and binding.
-	Metrics *bind.Metrics
-	Options model.Options
-	Solver  solver.Solver
-	Weights solver.Weights
+	Metrics *metrics.Metrics
+	Policy  plan.Policy
 	// DryRun plans without writing anything.
 	DryRun bool
 }
 
 // WindowResult is one window: its plan and what became of each placement.
 type WindowResult struct {
-	Report  *bind.Report
+	Report  *report.Report
 	Results []bind.Result
 }
 
@@ -56,7 +56,7 @@ func (w *WindowResult) Retries() int {
 // as bound yet (a cache lags behind its own writes): they count as bound to the given seed.
 func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*WindowResult, error) {
 	start := time.Now()
-	opts := s.Options.WithDefaults()
+	opts := s.Policy.Options.WithDefaults()
 	landscape, err := ingest.LoadCluster(ctx, s.Reader, s.PageSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
@@ -82,11 +82,11 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 			pending = append(pending, shoot)
 		}
 	}
-	outcome, err := solver.PlanWindow(ctx, snap, opts, pending, s.Solver, s.Weights)
+	outcome, err := plan.Schedule(ctx, snap, pending, s.Policy)
 	if err != nil {
 		return nil, err
 	}
-	report := bind.NewReport(outcome)
+	report := report.NewReport(outcome)
 	report.Window.Seconds.Total = time.Since(start).Seconds()
 	if s.Metrics != nil {
 		s.Metrics.ObserveWindow(report)
@@ -117,9 +117,9 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 // was refused) and that are still pending go into another window, at most rounds windows in all. It returns
 // the first window's report (with the bindings of every round) and an error only for real errors: a failed
 // read or plan, or bindings that failed on the API in the last round. Unschedulable shoots are not errors.
-func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*bind.Report, error) {
+func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*report.Report, error) {
 	var (
-		first *bind.Report
+		first *report.Report
 		retry func(*gardencorev1beta1.Shoot) bool // nil: every pending shoot
 	)
 	for round := 1; ; round++ {
@@ -143,7 +143,7 @@ func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*bind.Report, error
 			return first, nil
 		}
 		if round >= rounds {
-			failed := bind.Summarize(w.Results)[bind.Failed]
+			failed := bind.Summarize(w.Results)[model.Failed]
 			if failed > 0 {
 				return first, fmt.Errorf("%d binding(s) failed on the API in the last of %d rounds; those shoots stay pending for the next run", failed, rounds)
 			}

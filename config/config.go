@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -17,9 +19,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
-	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
 )
 
 // APIVersion and Kind identify a SeedPlanConfiguration.
@@ -53,6 +53,14 @@ type SeedPlanConfiguration struct {
 	LogLevel  string `json:"logLevel,omitempty"`
 	LogFormat string `json:"logFormat,omitempty"`
 }
+
+// The solvers and weightings a configuration may name.
+const (
+	SolverLP        = "lp"
+	SolverGreedy    = "greedy"
+	WeightsBalanced = "balanced"
+	WeightsCompat   = "compat"
+)
 
 // SolverConfiguration chooses and tunes the solver.
 type SolverConfiguration struct {
@@ -124,9 +132,9 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	c.APIVersion, c.Kind = APIVersion, Kind
 	setDefault(&c.SchedulerName, v1beta1constants.DefaultSchedulerName)
 	setDefault(&c.Strategy, string(model.SameRegion))
-	setDefault(&c.Solver.Name, "lp")
+	setDefault(&c.Solver.Name, SolverLP)
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
-	setDefault(&c.Solver.Weights, "balanced")
+	setDefault(&c.Solver.Weights, WeightsBalanced)
 	setDefault(&c.Window.MaxShoots, 1000)
 	setDefault(&c.Window.MaxWait.Duration, 10*time.Second)
 	setDefault(&c.Bind.Concurrency, 16)
@@ -222,12 +230,13 @@ func (c *SeedPlanConfiguration) Validate() error {
 	if _, err := model.ParseStrategy(c.Strategy); err != nil {
 		invalid("strategy", c.Strategy, err.Error())
 	}
-	if _, err := solver.New(solver.Config{Name: c.Solver.Name}); err != nil {
-		invalid("solver.name", c.Solver.Name, err.Error())
+	oneOf := func(field, value string, allowed ...string) {
+		if !slices.Contains(allowed, value) {
+			invalid(field, value, "must be one of "+strings.Join(allowed, ", "))
+		}
 	}
-	if _, err := solver.ParseWeights(c.Solver.Weights); err != nil {
-		invalid("solver.weights", c.Solver.Weights, err.Error())
-	}
+	oneOf("solver.name", c.Solver.Name, SolverLP, SolverGreedy)
+	oneOf("solver.weights", c.Solver.Weights, WeightsBalanced, WeightsCompat)
 	positive := func(field string, d time.Duration) {
 		if d <= 0 {
 			invalid(field, d, "must be positive")
@@ -268,38 +277,6 @@ func (c *SeedPlanConfiguration) Validate() error {
 		invalid("logFormat", c.LogFormat, "must be json or text")
 	}
 	return errors.Join(errs...)
-}
-
-// Planning is what plans a window: the model options, the solver and the weights its objective is measured in.
-type Planning struct {
-	Options model.Options
-	Solver  solver.Solver
-	Weights solver.Weights
-}
-
-// Planning returns the configured model options, solver and weights.
-func (c *SeedPlanConfiguration) Planning() (Planning, error) {
-	strategy, err := model.ParseStrategy(c.Strategy)
-	if err != nil {
-		return Planning{}, fmt.Errorf("strategy: %w", err)
-	}
-	weights, err := solver.ParseWeights(c.Solver.Weights)
-	if err != nil {
-		return Planning{}, fmt.Errorf("solver.weights: %w", err)
-	}
-	s, err := solver.New(solver.Config{Name: c.Solver.Name, Timeout: c.Solver.Timeout.Duration, Weights: weights})
-	if err != nil {
-		return Planning{}, fmt.Errorf("solver.name: %w", err)
-	}
-	return Planning{
-		Options: model.Options{Strategy: strategy, SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks},
-		Solver:  s, Weights: weights,
-	}, nil
-}
-
-// ClientOptions are the configured connection settings of the garden cluster.
-func (c *SeedPlanConfiguration) ClientOptions() ingest.ClientOptions {
-	return ingest.ClientOptions{Kubeconfig: c.Client.Kubeconfig, QPS: c.Client.QPS, Burst: c.Client.Burst, UserAgent: "seedplan"}
 }
 
 // Logger returns a logger writing to w at the configured level and in the configured format.

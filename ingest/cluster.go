@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -28,6 +29,11 @@ type ClientOptions struct {
 	Burst int
 	// UserAgent names seedplan in the API server's logs and audit events.
 	UserAgent string
+}
+
+// ClientOptionsOf are the client options of a configured connection.
+func ClientOptionsOf(c config.ClientConnection) ClientOptions {
+	return ClientOptions{Kubeconfig: c.Kubeconfig, QPS: c.QPS, Burst: c.Burst, UserAgent: "seedplan"}
 }
 
 // RESTConfig resolves the client configuration of the garden cluster.

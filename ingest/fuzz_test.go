@@ -6,6 +6,7 @@ import (
 
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -34,7 +35,7 @@ func FuzzDecode(f *testing.F) {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			opts := model.Options{Strategy: strategy}
 			for _, s := range []solver.Solver{solver.Greedy{}, solver.LP{Weights: solver.DefaultWeights()}} {
-				if _, err := solver.PlanWindow(context.Background(), snap, opts, snap.Pending("default-scheduler"), s, solver.DefaultWeights()); err != nil {
+				if _, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Options: opts, Solver: s, Weights: solver.DefaultWeights()}); err != nil {
 					t.Fatalf("%s, %s: %v", strategy, s.Name(), err)
 				}
 			}

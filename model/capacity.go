@@ -112,3 +112,21 @@ func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error)
 	}
 	return NewSnapshot(objs)
 }
+
+// Unplaceable is why the window's i-th shoot can go neither to an existing seed below its target nor to a new
+// seed like a template.
+func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
+	ev := q.Window.Evaluations[i]
+	u := Unschedulable{Shoot: q.Window.Keys[i], Reason: PredicateStrategy,
+		Message: "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"}
+	switch {
+	case ev.Err != nil:
+		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()
+	case ev.StrategyErr != nil:
+		u.Message = ev.StrategyErr.Error()
+	case len(ev.Arcs) > 0:
+		u.Reason = PredicateCapacity
+		u.Message = fmt.Sprintf("the %d seeds the shoot may use are at the target utilization, and a new seed like the template of their provider and region would not pass the shoot's predicates", len(ev.Arcs))
+	}
+	return u
+}

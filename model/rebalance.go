@@ -117,28 +117,8 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 	}
 	r := &Rebalancing{Snapshot: snap, Options: opts, Target: target, Seeds: make([]SeedLoad, len(snap.Seeds))}
 	for i, seed := range snap.Seeds {
-		load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
-		switch reason := SeedDrainReason(seed); {
-		case slices.Contains(target.Drain, seed.Name):
-			load.Drain, load.DrainReason = "the seed is drained (--drain)", LeaveDrain
-		case reason != "":
-			load.Drain, load.DrainReason = reason, LeaveUnusable
-		}
-		// Unusable seeds need no rule here: the chain never offers them as destinations.
-		switch {
-		case load.Drain != "":
-			load.Room = 0
-		case load.Limit == Unlimited:
-			load.Room = Unlimited
-		default:
-			load.Room = max(load.Limit-load.Load, 0)
-		}
-		if load.Drain != "" {
-			load.Limit = 0
-		}
-		r.Seeds[i] = load
+		r.Seeds[i] = seedLoad(snap, seed, target)
 	}
-
 	var movable []*gardencorev1beta1.Shoot
 	for _, shoot := range snap.Shoots {
 		seed := snap.SeedIndex(deref(shoot.Spec.SeedName))
@@ -156,11 +136,41 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 		}
 		r.Shoots = append(r.Shoots, b)
 	}
-
-	// The chain and the strategy see a bound shoot as they would see it pending.
-	w, err := NewWindow(snap, opts, movable)
-	if err != nil {
+	if err := r.addDestinations(movable); err != nil {
 		return nil, err
+	}
+	return r, nil
+}
+
+// seedLoad is a seed's load, limit and room under the target; a seed to drain has neither limit nor room.
+func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOptions) SeedLoad {
+	load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
+	switch reason := SeedDrainReason(seed); {
+	case slices.Contains(target.Drain, seed.Name):
+		load.Drain, load.DrainReason = "the seed is drained (--drain)", LeaveDrain
+	case reason != "":
+		load.Drain, load.DrainReason = reason, LeaveUnusable
+	}
+	// Unusable seeds need no rule here: the chain never offers them as destinations.
+	switch {
+	case load.Drain != "":
+		load.Room, load.Limit = 0, 0
+	case load.Limit == Unlimited:
+		load.Room = Unlimited
+	default:
+		load.Room = max(load.Limit-load.Load, 0)
+	}
+	return load
+}
+
+// addDestinations sets where each movable shoot (given in the order of r.Shoots) may go: the chain and the
+// strategy see a bound shoot as they would see it pending, then the migration rules and the destinations' room
+// apply. Shoots with the same evaluation, seed and domain share their destinations.
+func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error {
+	snap := r.Snapshot
+	w, err := NewWindow(snap, r.Options, movable)
+	if err != nil {
+		return err
 	}
 	type destinationsKey struct {
 		ev     *Evaluation
@@ -203,7 +213,7 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 		}
 		b.Destinations, b.FullSeeds = d.arcs, d.full
 	}
-	return r, nil
+	return nil
 }
 
 // LowerBound is the fewest moves that can bring every seed to its limit: for every seed its excess over the
@@ -454,4 +464,24 @@ func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []
 		}
 	}
 	return errors.Join(violations...)
+}
+
+// SeedProblem says why a seed stays above its limit, or keeps shoots that must leave, after the moves: counts of
+// its shoots by what keeps them, and the caps that were reached. Reports word it.
+type SeedProblem struct {
+	// Seed is the seed's name, Limit its limit.
+	Seed  string
+	Limit int
+	Unresolved
+	// Unmovable counts its shoots that must not be moved (UnmovableReason).
+	Unmovable int
+	// Stranded counts its movable shoots that no other seed may take by the predicates and migration rules.
+	Stranded int
+	// Blocked counts its movable shoots that may only move to seeds already at their target.
+	Blocked int
+	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).
+	MaxMoves, MaxMovesPerSeed int
+	// NoRoom: what is left is not explained by the counts above or a cap, so the seeds its other shoots may move
+	// to have no room left below their target.
+	NoRoom bool
 }

@@ -261,3 +261,12 @@ func FreeCapacity(seed *gardencorev1beta1.Seed, usage int) int {
 	}
 	return int(max(allocatable-int64(usage), 0))
 }
+
+// ArcTo returns the evaluation's arc to the seed (by index), or the zero Arc when the seed is none of its arcs.
+func (ev *Evaluation) ArcTo(seed int) Arc {
+	i, found := slices.BinarySearchFunc(ev.Arcs, seed, func(a Arc, seed int) int { return a.Seed - seed })
+	if !found {
+		return Arc{}
+	}
+	return ev.Arcs[i]
+}

@@ -6,15 +6,31 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lanl/clp"
-
-	"github.com/seedplan/seedplan/model"
 )
 
-// Capacity answers a model.CapacityPlanning: the fewest new seeds, per template, that let every pending shoot be
+// CapacityPlanning asks how many new seeds of which templates let every shoot of a window be placed with every
+// seed at or below its target. Each template is represented in the window by a candidate seed that stands for
+// every new seed like it.
+type CapacityPlanning struct {
+	// Window holds the shoots and their arcs; its seeds' Free is not used.
+	Window *Window
+	// Room is how many shoots each seed may take below its target, or Unlimited; 0 for candidates.
+	Room      []int
+	Templates []Template
+}
+
+// Template is a kind of new seed.
+type Template struct {
+	// Candidate is the index of the seed that stands for the new seeds.
+	Candidate int
+	// PerSeed is how many shoots one new seed takes at the target.
+	PerSeed int
+}
+
+// Capacity answers a CapacityPlanning: the fewest new seeds, per template, that let every pending shoot be
 // placed with every seed at or below the target. The placement is a transportation LP on CLP in which each
 // template's new seeds are a variable y (capacity PerSeed·y); the fewest seeds is the integer optimum of Σy,
 // found by branch and bound on the y variables over that LP.
@@ -36,8 +52,8 @@ type CapacityPlan struct {
 	// LowerBound is the LP's bound on the total of new seeds; Optimal is true when the total is proven minimal.
 	LowerBound int
 	Optimal    bool
-	// Unplaceable are the pending shoots no existing seed and no new seed like an existing one may take.
-	Unplaceable []model.Unschedulable
+	// Unplaceable are the shoots (window indexes, ascending) no existing seed and no new seed may take.
+	Unplaceable []int
 }
 
 // Total is the number of new seeds.
@@ -66,127 +82,133 @@ type capacityLP struct {
 const unplacedCost = 10
 
 // Plan answers the question.
-func (cp Capacity) Plan(ctx context.Context, q *model.CapacityPlanning) (*CapacityPlan, error) {
-	w := q.Window
-	isCandidate := make([]int, len(q.Snapshot.Seeds)) // template index + 1
+func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan, error) {
+	isCandidate := make([]int, len(q.Window.Seeds)) // template index + 1
 	for t, tmpl := range q.Templates {
 		isCandidate[tmpl.Candidate] = t + 1
 	}
 	plan := &CapacityPlan{NewSeeds: make([]int, len(q.Templates)), OnNewSeeds: make([]int, len(q.Templates))}
-	classes := buildClasses(w, func(a model.Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
+	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
 	for _, c := range classes {
-		if len(c.arcs) > 0 {
-			continue
-		}
-		for _, i := range c.shoots {
-			ev := w.Evaluations[i]
-			u := model.Unschedulable{Shoot: w.Keys[i], Reason: model.PredicateStrategy,
-				Message: "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"}
-			switch {
-			case ev.Err != nil:
-				u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()
-			case ev.StrategyErr != nil:
-				u.Message = ev.StrategyErr.Error()
-			case len(ev.Arcs) > 0:
-				u.Reason = model.PredicateCapacity
-				u.Message = fmt.Sprintf("the %d seeds the shoot may use are at the target utilization, and a new seed like the template of their provider and region would not pass the shoot's predicates", len(ev.Arcs))
-			}
-			plan.Unplaceable = append(plan.Unplaceable, u)
+		if len(c.arcs) == 0 {
+			plan.Unplaceable = append(plan.Unplaceable, c.shoots...)
 		}
 	}
-	slices.SortFunc(plan.Unplaceable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) })
+	slices.Sort(plan.Unplaceable)
 
-	var deadline time.Time
-	if cp.Timeout > 0 {
-		deadline = time.Now().Add(cp.Timeout)
-	}
-	lower := make([]float64, len(q.Templates))
-	upper := make([]float64, len(q.Templates))
-	for t := range upper {
-		upper[t] = math.Inf(1)
-	}
-	root, err := cp.solveNode(q, classes, isCandidate, lower, upper, deadline)
+	search := &capacitySearch{cp: cp, q: q, classes: classes, isCandidate: isCandidate, deadline: Budget{Timeout: cp.Timeout}.Deadline()}
+	best, err := search.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if root.timedOut {
-		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", cp.Timeout)
-	}
-	sumY := func(n *capacityLP) float64 { return n.objective - unplacedCost*n.unplaced }
-	plan.LowerBound = int(math.Ceil(sumY(root) - integralityTolerance))
-
-	// The incumbent: every template's y rounded up is always feasible.
-	bestY := make([]int, len(root.y))
-	for t, y := range root.y {
-		bestY[t] = int(math.Ceil(y - integralityTolerance))
-	}
-	bestObjective := unplacedCost*root.unplaced + float64(total(bestY))
-	best := root
-	type node struct{ lower, upper []float64 }
-	stack := []node{{lower, upper}}
-	maxNodes := cmp.Or(cp.MaxNodes, 500)
-	nodes := 0
-	complete := true
-	for len(stack) > 0 {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("capacity: %w", err)
-		}
-		if nodes == maxNodes || !deadline.IsZero() && time.Now().After(deadline) {
-			complete = false
-			break
-		}
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		lp := root
-		if nodes > 0 {
-			if lp, err = cp.solveNode(q, classes, isCandidate, n.lower, n.upper, deadline); err != nil {
-				return nil, err
-			}
-		}
-		nodes++
-		if lp.timedOut {
-			complete = false
-			break
-		}
-		// An integral answer must be at least one seed better to count.
-		if !lp.feasible || lp.objective > bestObjective-1+integralityTolerance {
-			continue
-		}
-		branch, fraction := -1, 0.0
-		for t, y := range lp.y {
-			if f := math.Abs(y - math.Round(y)); f > integralityTolerance && f > fraction {
-				branch, fraction = t, f
-			}
-		}
-		if branch < 0 {
-			for t, y := range lp.y {
-				bestY[t] = int(math.Round(y))
-			}
-			bestObjective, best = lp.objective, lp
-			continue
-		}
-		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
-		down[branch] = math.Floor(lp.y[branch])
-		up[branch] = math.Ceil(lp.y[branch])
-		// Depth first, rounding up first: it finds integral answers soonest.
-		stack = append(stack, node{n.lower, down}, node{up, n.upper})
-	}
-	plan.Optimal = complete || total(bestY) == plan.LowerBound
-	copy(plan.NewSeeds, bestY)
+	copy(plan.NewSeeds, best.y)
+	plan.LowerBound, plan.Optimal = best.lowerBound, best.complete || total(best.y) == best.lowerBound
 	for c, cl := range classes {
 		for a, arc := range cl.arcs {
 			if t := isCandidate[arc.Seed]; t > 0 {
-				plan.OnNewSeeds[t-1] += int(math.Round(best.flows[c][a]))
+				plan.OnNewSeeds[t-1] += int(math.Round(best.lp.flows[c][a]))
 			} else {
-				plan.OnExisting += int(math.Round(best.flows[c][a]))
+				plan.OnExisting += int(math.Round(best.lp.flows[c][a]))
 			}
 		}
 	}
 	return plan, nil
 }
 
+// capacitySearch is the branch and bound over the new seeds of each template.
+type capacitySearch struct {
+	cp          Capacity
+	q           *CapacityPlanning
+	classes     []class
+	isCandidate []int
+	deadline    time.Time
+}
+
+// capacityBest is the best integral answer a search found.
+type capacityBest struct {
+	// y is the new seeds per template; lp the node whose flows place the shoots.
+	y  []int
+	lp *capacityLP
+	// lowerBound is the root LP's bound on the total; complete says the search ended without a limit.
+	lowerBound int
+	complete   bool
+}
+
+// run searches depth first, rounding up first: it finds integral answers soonest. The root's rounded-up answer
+// is the first incumbent, as it is always feasible; an integral answer must be at least one seed better to count.
+func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
+	lower, upper := make([]float64, len(s.q.Templates)), make([]float64, len(s.q.Templates))
+	for t := range upper {
+		upper[t] = math.Inf(1)
+	}
+	root, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, lower, upper, s.deadline)
+	if err != nil {
+		return nil, err
+	}
+	if root.timedOut {
+		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", s.cp.Timeout)
+	}
+	best := &capacityBest{y: make([]int, len(root.y)), lp: root, complete: true,
+		lowerBound: int(math.Ceil(root.objective - unplacedCost*root.unplaced - integralityTolerance))}
+	for t, y := range root.y {
+		best.y[t] = int(math.Ceil(y - integralityTolerance))
+	}
+	bestObjective := unplacedCost*root.unplaced + float64(total(best.y))
+	type node struct{ lower, upper []float64 }
+	stack := []node{{lower, upper}}
+	maxNodes := cmp.Or(s.cp.MaxNodes, 500)
+	for nodes := 0; len(stack) > 0; nodes++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("capacity: %w", err)
+		}
+		if nodes == maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			best.complete = false
+			break
+		}
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		lp := root
+		if nodes > 0 {
+			if lp, err = s.cp.solveNode(s.q, s.classes, s.isCandidate, n.lower, n.upper, s.deadline); err != nil {
+				return nil, err
+			}
+		}
+		if lp.timedOut {
+			best.complete = false
+			break
+		}
+		if !lp.feasible || lp.objective > bestObjective-1+integralityTolerance {
+			continue
+		}
+		branch := fractional(lp.y)
+		if branch < 0 {
+			for t, y := range lp.y {
+				best.y[t] = int(math.Round(y))
+			}
+			bestObjective, best.lp = lp.objective, lp
+			continue
+		}
+		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
+		down[branch] = math.Floor(lp.y[branch])
+		up[branch] = math.Ceil(lp.y[branch])
+		stack = append(stack, node{n.lower, down}, node{up, n.upper})
+	}
+	return best, nil
+}
+
+// fractional is the index of the value farthest from an integer, or -1 when all are integral.
+func fractional(values []float64) int {
+	branch, fraction := -1, 0.0
+	for i, v := range values {
+		if f := math.Abs(v - math.Round(v)); f > integralityTolerance && f > fraction {
+			branch, fraction = i, f
+		}
+	}
+	return branch
+}
+
 // solveNode solves the placement LP with the given bounds on each template's new seeds.
-func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
+func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
 	prog := newProgram()
 	classRow := make([]int, len(classes))
 	for c, cl := range classes {
@@ -203,7 +225,7 @@ func (cp Capacity) solveNode(q *model.CapacityPlanning, classes []class, isCandi
 			switch {
 			case isCandidate[a.Seed] > 0:
 				seedRow[a.Seed] = prog.row(math.Inf(-1), 0)
-			case q.Room[a.Seed] != model.Unlimited:
+			case q.Room[a.Seed] != Unlimited:
 				seedRow[a.Seed] = prog.row(math.Inf(-1), float64(q.Room[a.Seed]))
 			}
 		}

@@ -3,8 +3,6 @@ package solver
 import (
 	"fmt"
 	"math"
-
-	"github.com/seedplan/seedplan/model"
 )
 
 // Weights set how the objective trades region distance against seed balance.
@@ -52,13 +50,13 @@ var UtilizationSlopes = []float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
 
 // segment is a range of additional shoots on a seed with one marginal cost.
 type segment struct {
-	width int // model.Unlimited for the last segment of a seed without allocatable
+	width int // Unlimited for the last segment of a seed without allocatable
 	slope float64
 }
 
 // upper is the segment's width as a column bound: +Inf for an unlimited segment.
 func (s segment) upper() float64 {
-	if s.width == model.Unlimited {
+	if s.width == Unlimited {
 		return math.Inf(1)
 	}
 	return float64(s.width)
@@ -80,7 +78,7 @@ func utilizationSegments(usage, free, allocatable int, limited bool) []segment {
 		}
 	}
 	if !limited {
-		return append(segments, segment{width: model.Unlimited, slope: UtilizationSlopes[10]})
+		return append(segments, segment{width: Unlimited, slope: UtilizationSlopes[10]})
 	}
 	// Integer rounding of the tenths and usage above allocatable never leave more room than free.
 	room := free
@@ -92,22 +90,20 @@ func utilizationSegments(usage, free, allocatable int, limited bool) []segment {
 }
 
 // seedSegments are the utilization segments of every seed of the window, by seed index.
-func seedSegments(w *model.Window, weights Weights) [][]segment {
-	out := make([][]segment, len(w.Snapshot.Seeds))
-	for i := range w.Snapshot.Seeds {
-		out[i] = seedSegment(w, weights, i)
+func seedSegments(w *Window, weights Weights) [][]segment {
+	out := make([][]segment, len(w.Seeds))
+	for i, s := range w.Seeds {
+		out[i] = utilizationSegments(s.Usage, s.Free, weights.capacity(s), s.Limited)
 	}
 	return out
 }
 
-// seedSegment are the utilization segments of one seed (by index).
-func seedSegment(w *model.Window, weights Weights, i int) []segment {
-	seed := w.Snapshot.Seeds[i]
-	allocatable, limited := model.Allocatable(seed)
-	if !limited {
-		allocatable = int64(weights.NominalCapacity)
+// capacity is the seed's capacity for the utilization cost: its allocatable, or the nominal capacity.
+func (wt Weights) capacity(s Seed) int {
+	if !s.Limited {
+		return wt.NominalCapacity
 	}
-	return utilizationSegments(w.Snapshot.Usage(seed.Name), w.Free[i], int(allocatable), limited)
+	return int(s.Allocatable)
 }
 
 // balanceCost is the utilization cost of placing n more shoots on a seed with the given segments.
@@ -118,7 +114,7 @@ func balanceCost(segments []segment, n int) float64 {
 			break
 		}
 		take := n
-		if s.width != model.Unlimited {
+		if s.width != Unlimited {
 			take = min(n, s.width)
 		}
 		cost += float64(take) * s.slope
@@ -137,22 +133,22 @@ func (wt Weights) distanceWeight(seeds int) float64 {
 	return wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]*float64(seeds+1) + 1
 }
 
-// PlanCost is the objective value of a plan: weighted distance, utilization cost and a penalty per unplaced
-// shoot larger than any placement could cost, computed the same way for every solver so they can be compared.
-func PlanCost(w *model.Window, plan *model.Plan, weights Weights) float64 {
+// PlanCost is the objective value of an assignment: weighted distance, utilization cost and a penalty per
+// unplaced shoot larger than any placement could cost, computed the same way for every solver so they can be
+// compared.
+func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 	segments := seedSegments(w, weights)
-	distanceWeight := weights.distanceWeight(len(w.Snapshot.Seeds))
-	total := float64(len(plan.Unschedulable)) * unplacedPenalty(windowArcExtremes(w), weights, distanceWeight, len(w.Snapshot.Seeds))
-	shoots := make(map[string]int, len(w.Shoots))
-	for i, key := range w.Keys {
-		shoots[key] = i
+	distanceWeight := weights.distanceWeight(len(w.Seeds))
+	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty(windowArcExtremes(w), weights, distanceWeight, len(w.Seeds))
+	for i, seed := range a.Seed {
+		if seed < 0 {
+			continue
+		}
+		arc := w.Groups[w.Shoots[i]].arc(seed)
+		total += distanceWeight*float64(arc.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
 	}
-	for _, p := range plan.Placements {
-		arc := findArc(w.Evaluations[shoots[p.Shoot]], w.Snapshot.SeedIndex(p.Seed))
-		total += distanceWeight*float64(p.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
-	}
-	for name, n := range plan.PlacedPerSeed() {
-		total += weights.Balance * balanceCost(segments[w.Snapshot.SeedIndex(name)], n)
+	for seed, n := range a.placedPerSeed(len(w.Seeds)) {
+		total += weights.Balance * balanceCost(segments[seed], n)
 	}
 	return total
 }
@@ -168,16 +164,11 @@ func unplacedPenalty(extremes arcExtremes, weights Weights, distanceWeight float
 // arcExtremes are the largest absolute distance and the most soft violations of any arc of a window.
 type arcExtremes struct{ distance, softViolations int }
 
-// windowArcExtremes scans every distinct evaluation of the window once (shoots share evaluations).
-func windowArcExtremes(w *model.Window) arcExtremes {
+// windowArcExtremes scans every group of the window once.
+func windowArcExtremes(w *Window) arcExtremes {
 	var e arcExtremes
-	seen := map[*model.Evaluation]bool{}
-	for _, ev := range w.Evaluations {
-		if seen[ev] {
-			continue
-		}
-		seen[ev] = true
-		for _, a := range ev.Arcs {
+	for _, g := range w.Groups {
+		for _, a := range g.Arcs {
 			e.distance = max(e.distance, a.Distance, -a.Distance)
 			e.softViolations = max(e.softViolations, a.SoftViolations)
 		}
@@ -199,10 +190,11 @@ type CostTerms struct {
 func (c CostTerms) Total() float64 { return c.Distance + c.Utilization + c.Soft }
 
 // PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
-func PlacementCost(w *model.Window, weights Weights, arc model.Arc, n int) CostTerms {
-	segments := seedSegment(w, weights, arc.Seed)
+func PlacementCost(w *Window, weights Weights, arc Arc, n int) CostTerms {
+	s := w.Seeds[arc.Seed]
+	segments := utilizationSegments(s.Usage, s.Free, weights.capacity(s), s.Limited)
 	return CostTerms{
-		Distance:    weights.distanceWeight(len(w.Snapshot.Seeds)) * float64(arc.Distance),
+		Distance:    weights.distanceWeight(len(w.Seeds)) * float64(arc.Distance),
 		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),
 		Soft:        weights.SoftViolation * float64(arc.SoftViolations),
 	}

@@ -1,160 +1,51 @@
-package solver_test
+package solver
 
 import (
 	"context"
-	"strings"
+	"fmt"
 	"testing"
-	"time"
-
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	. "github.com/seedplan/seedplan/internal/testobjects"
-	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
 )
 
-// solveGreedy plans the pending shoots of a landscape with the greedy solver and checks the plan with Verify.
-func solveGreedy(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Seed, shoots ...*gardencorev1beta1.Shoot) (*model.Plan, map[string]string) {
-	t.Helper()
-	plan := solve(t, solver.Greedy{}, window(t, opts, seeds, shoots...)).Plan
-	decisions := map[string]string{}
-	for _, p := range plan.Placements {
-		decisions[strings.TrimPrefix(p.Shoot, "garden-dev/")] = p.Seed
-	}
-	for _, u := range plan.Unschedulable {
-		decisions[strings.TrimPrefix(u.Shoot, "garden-dev/")] = "unschedulable: " + u.Message
-	}
-	return plan, decisions
-}
-
-// Spec §3.4: the seed with the fewest shoots wins, absolute counts, ties to the first seed by name; each
-// placement counts before the next decision.
-func TestGreedyLeastUtilized(t *testing.T) {
+// The greedy rule, shoot by shoot: exclusions first, then capacity on the candidates, then among the arcs with
+// room of the lowest rank the least-used seed, the lowest index on ties; each placement counts for the next shoot.
+func TestGreedy(t *testing.T) {
+	limited := func(free, usage int) Seed { return Seed{Free: free, Usage: usage, Allocatable: int64(free + usage), Limited: true} }
 	for _, tc := range []struct {
 		name   string
-		seeds  []*gardencorev1beta1.Seed
-		shoots []*gardencorev1beta1.Shoot
-		want   map[string]string
+		seeds  []Seed
+		group  Group
+		shoots int
+		want   string
 	}{
-		{
-			name:   "tie goes to the first seed by name",
-			seeds:  []*gardencorev1beta1.Seed{Seed("b"), Seed("a")},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1")},
-			want:   map[string]string{"s1": "a"},
-		},
-		{
-			name:   "fewest shoots, not lowest utilisation",
-			seeds:  []*gardencorev1beta1.Seed{Seed("a", Allocatable(100)), Seed("b", Allocatable(3))},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("x1", BoundTo("a")), Shoot("x2", BoundTo("a"))},
-			want:   map[string]string{"s1": "b"},
-		},
-		{
-			name:   "placements count for the next shoot, in creation order",
-			seeds:  []*gardencorev1beta1.Seed{Seed("a"), Seed("b")},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s3", CreatedAfter(2*time.Second)), Shoot("s1"), Shoot("s2", CreatedAfter(time.Second))},
-			want:   map[string]string{"s1": "a", "s2": "b", "s3": "a"},
-		},
-		{
-			name:  "a migrating shoot counts on both seeds",
-			seeds: []*gardencorev1beta1.Seed{Seed("a"), Seed("b")},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("m", BoundTo("b"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }),
-				Shoot("x", BoundTo("b"))},
-			want: map[string]string{"s1": "a"},
-		},
-		{
-			name:   "full seeds are skipped, and filled by the window",
-			seeds:  []*gardencorev1beta1.Seed{Seed("a", Allocatable(1)), Seed("b", Allocatable(1))},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2", CreatedAfter(time.Second)), Shoot("s3", CreatedAfter(2*time.Second))},
-			want: map[string]string{"s1": "a", "s2": "b", "s3": "unschedulable: 0/2 seed cluster candidate(s) are eligible for scheduling: " +
-				"{a => seed does not have available capacity for shoots, b => seed does not have available capacity for shoots}" +
-				" (the free capacity of some candidate seeds was taken by other shoots of this window)"},
-		},
-		{
-			name:   "capacity and taints are reported together",
-			seeds:  []*gardencorev1beta1.Seed{Seed("a", Allocatable(0)), Seed("b", Tainted("protected"))},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1")},
-			want: map[string]string{"s1": "unschedulable: 0/2 seed cluster candidate(s) are eligible for scheduling: " +
-				"{a => seed does not have available capacity for shoots, b => shoot does not tolerate the seed's taints}"},
-		},
-		{
-			name:   "SameRegion does not spill into another region",
-			seeds:  []*gardencorev1beta1.Seed{Seed("fra", Allocatable(0)), Seed("dub", InRegion("aws", "eu-west-1"))},
-			shoots: []*gardencorev1beta1.Shoot{Shoot("s1")},
-			want:   map[string]string{"s1": "unschedulable: no matching seed candidate found for Configuration (Cloud Profile 'aws', Region 'eu-central-1', SeedDeterminationStrategy 'SameRegion')"},
-		},
+		{"least used first, then the next", []Seed{limited(5, 3), limited(5, 1)},
+			Group{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0}, {Seed: 1}}}, 4, "[1 1 0 1] [0 0 0 0]"},
+		{"ties go to the lowest index", []Seed{limited(2, 0), limited(2, 0)},
+			Group{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0}, {Seed: 1}}}, 2, "[0 1] [0 0]"},
+		{"the lowest rank with room wins over usage", []Seed{limited(1, 0), limited(9, 9)},
+			Group{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0, Rank: Rank{Tier: 1}}, {Seed: 1, Rank: Rank{Tier: 0, Distance: 5}}}}, 1, "[1] [0]"},
+		{"a full seed of the lowest rank gives way to the next rank", []Seed{limited(0, 4), limited(1, 9)},
+			Group{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0}, {Seed: 1, Rank: Rank{Distance: 1}}}}, 2,
+			fmt.Sprintf("[1 -1] [0 %d]", CauseCandidatesFull)},
+		{"unlimited room never runs out", []Seed{{Free: Unlimited}},
+			Group{Candidates: []int{0}, Arcs: []Arc{{Seed: 0}}}, 3, "[0 0 0] [0 0 0]"},
+		{"excluded shoots stay unplaced whatever the room", []Seed{limited(5, 0)},
+			Group{Candidates: []int{0}, Arcs: []Arc{{Seed: 0}}, Exclusion: Excluded}, 1, fmt.Sprintf("[-1] [%d]", CauseExcluded)},
+		{"a strategy exclusion yields to full candidates", []Seed{limited(0, 5)},
+			Group{Candidates: []int{0}, Exclusion: ExcludedWhenCandidateHasRoom}, 1, fmt.Sprintf("[-1] [%d]", CauseCandidatesFull)},
+		{"a strategy exclusion holds while a candidate has room", []Seed{limited(1, 0)},
+			Group{Candidates: []int{0}, Exclusion: ExcludedWhenCandidateHasRoom}, 1, fmt.Sprintf("[-1] [%d]", CauseExcluded)},
+		{"a candidate with room but no arc with room", []Seed{limited(1, 0), limited(0, 3)},
+			Group{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 1}}}, 1, fmt.Sprintf("[-1] [%d]", CauseNoArcWithRoom)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, got := solveGreedy(t, model.Options{}, tc.seeds, tc.shoots...)
-			for shoot, want := range tc.want {
-				if got[shoot] != want {
-					t.Errorf("shoot %s: got %q\n want %q", shoot, got[shoot], want)
-				}
+			w := &Window{Seeds: tc.seeds, Groups: []Group{tc.group}, Shoots: make([]int, tc.shoots)}
+			solution, err := (Greedy{}).Solve(context.Background(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(solution.Seed, " ", solution.Cause); got != tc.want {
+				t.Errorf("seeds and causes %s, want %s", got, tc.want)
 			}
 		})
-	}
-}
-
-// Spec §3.1/§3.2: under MinimalDistance the nearest seed with room wins.
-func TestGreedyMinimalDistanceSpillsToNearestRegion(t *testing.T) {
-	seeds := []*gardencorev1beta1.Seed{
-		Seed("fra", Allocatable(1)),
-		Seed("zrh", InRegion("aws", "eu-central-2")),
-		Seed("use", InRegion("aws", "us-east-1")),
-	}
-	_, got := solveGreedy(t, model.Options{Strategy: model.MinimalDistance}, seeds, Shoot("s1"), Shoot("s2", CreatedAfter(time.Second)))
-	if got["s1"] != "fra" || got["s2"] != "zrh" {
-		t.Fatalf("decisions %v, want s1→fra (own region) and s2→zrh (nearest by name)", got)
-	}
-}
-
-// The greedy stops when its context is done.
-func TestGreedyHonoursContext(t *testing.T) {
-	w := window(t, model.Options{}, []*gardencorev1beta1.Seed{Seed("a")}, Shoot("s"))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := (solver.Greedy{}).Solve(ctx, w); err == nil {
-		t.Fatal("want an error from a cancelled context")
-	}
-}
-
-// Spec §3.1: a malformed region ConfigMap entry fails MinimalDistance with Gardener's error, once some candidate
-// has room; testing shoots ignore the strategy and are placed.
-func TestGreedyMalformedRegionConfig(t *testing.T) {
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds:         []*gardencorev1beta1.Seed{Seed("a")},
-		Shoots:        []*gardencorev1beta1.Shoot{Shoot("plain"), Shoot("tester", func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) })},
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{Project()},
-		ConfigMaps: []*corev1.ConfigMap{{
-			ObjectMeta: metav1.ObjectMeta{Name: "regions", Namespace: "garden",
-				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
-				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "aws"}},
-			Data: map[string]string{"eu-central-1": "eu-west-1: far"},
-		}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := model.Options{Strategy: model.MinimalDistance}
-	w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	solution, err := solver.Greedy{}.Solve(context.Background(), w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := solution.Plan
-	if len(plan.Placements) != 1 || plan.Placements[0].Shoot != "garden-dev/tester" {
-		t.Fatalf("want only the testing shoot placed, got %+v", plan)
-	}
-	if u := plan.Unschedulable; len(u) != 1 || !strings.HasPrefix(u[0].Message, `failed to determine seed candidates. Wrong format in region ConfigMap garden/regions, Region "eu-central-1": `) {
-		t.Fatalf("want Gardener's wrong-format error, got %+v", u)
-	}
-	r, ok := w.Evaluations[0].Rejection("a")
-	if !ok || r.Predicate != model.PredicateStrategy || !strings.Contains(r.Reason, "Wrong format") {
-		t.Fatalf("the seed should be rejected by the strategy with the format error, got %+v %v", r, ok)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/lanl/clp"
-
-	"github.com/seedplan/seedplan/model"
 )
 
 // LP places a window globally: shoots that the scheduler cannot tell apart form classes, and the classes and
@@ -43,7 +41,7 @@ const integralityTolerance = 1e-6
 // class is a set of interchangeable shoots, in window order.
 type class struct {
 	shoots []int
-	arcs   []model.Arc // usable arcs, cheapest first
+	arcs   []Arc // usable arcs, cheapest first
 }
 
 // component is a part of the window that shares no seed with any other part.
@@ -61,32 +59,27 @@ type componentResult struct {
 	err     error
 }
 
-func (lp LP) budget() time.Duration { return lp.Timeout }
+// Budget implements Budgeted.
+func (lp LP) Budget() Budget { return Budget{Timeout: lp.Timeout} }
 
 // Solve implements Solver. Greedy runs first, alone (it is cheap, and the incumbent); then the LP, which is
-// abandoned at the deadline in favour of the greedy plan.
-func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
-	var deadline time.Time
-	if lp.Timeout > 0 {
-		deadline = time.Now().Add(lp.Timeout)
-	}
-	// The greedy plan and the LP's share the outcomes of failures (Gardener's messages can list every seed); the
-	// LP's part starts after greedy has finished.
-	d := newDecider(w)
-	greedy, err := (Greedy{}).plan(ctx, d)
+// abandoned at the deadline in favour of the greedy assignment.
+func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
+	deadline := lp.Budget().Deadline()
+	greedy, err := greedy(ctx, w)
 	if err != nil {
 		return nil, err
 	}
 
 	type lpResult struct {
-		plan             *model.Plan
+		plan             *Assignment
 		optimal, stopped bool
 		err              error
 	}
 	lpDone := make(chan lpResult, 1)
 	go func() {
 		classes := windowClasses(w)
-		components := splitComponents(classes, len(w.Snapshot.Seeds))
+		components := splitComponents(classes, len(w.Seeds))
 		segments := seedSegments(w, lp.Weights)
 		extremes := windowArcExtremes(w)
 		results := make([]componentResult, len(components))
@@ -117,16 +110,12 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 			}
 			optimal = optimal && r.optimal
 		}
-		plan, integral := assemble(d, classes, components, results)
+		plan, integral := assemble(w, classes, components, results)
 		lpDone <- lpResult{plan: plan, optimal: optimal && integral}
 	}()
 
-	var timeout <-chan struct{}
-	if !deadline.IsZero() {
-		reached, release := deadlineSignal(deadline)
-		defer release()
-		timeout = reached
-	}
+	timeout, release := lp.Budget().signal(deadline)
+	defer release()
 	var result lpResult
 	select {
 	case result = <-lpDone:
@@ -140,44 +129,47 @@ func (lp LP) Solve(ctx context.Context, w *model.Window) (*Solution, error) {
 	}
 	switch {
 	case result.stopped:
-		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
+		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
 	case result.err != nil:
 		return nil, result.err
-	case len(result.plan.Placements) < len(greedy.Placements):
-		return &Solution{Plan: greedy, Greedy: greedy, Fallback: FallbackWorse}, nil
+	case result.plan.Placed() < greedy.Placed():
+		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackWorse}, nil
 	}
-	return &Solution{Plan: result.plan, Greedy: greedy, Optimal: result.optimal}, nil
+	return &Solution{Assignment: *result.plan, Greedy: greedy, Optimal: result.optimal}, nil
 }
 
 // windowClasses are the classes of a window: its usable arcs are the seeds with free capacity.
-func windowClasses(w *model.Window) []class {
-	return buildClasses(w, func(a model.Arc) bool { return w.Free[a.Seed] != 0 })
+func windowClasses(w *Window) []class {
+	return buildClasses(w, func(a Arc) bool { return w.Seeds[a.Seed].Free != 0 })
 }
 
 // buildClasses groups the window's shoots into classes of interchangeable shoots — the same usable arcs at the
 // same distances — and orders each class's arcs cheapest first, so that the earliest shoots of a class get its
 // cheapest seeds. usable says which arcs count.
-func buildClasses(w *model.Window, usable func(model.Arc) bool) []class {
-	byEvaluation := map[*model.Evaluation]int{}
+func buildClasses(w *Window, usable func(Arc) bool) []class {
+	byGroup := make([]int, len(w.Groups))
+	for g := range byGroup {
+		byGroup[g] = -1
+	}
 	var grouper arcGrouper
 	var classes []class
-	var arcs []model.Arc
-	for i, ev := range w.Evaluations {
-		c, ok := byEvaluation[ev]
-		if !ok {
+	var arcs []Arc
+	for i, g := range w.Shoots {
+		c := byGroup[g]
+		if c < 0 {
 			arcs = arcs[:0]
-			if ev.Err == nil && ev.StrategyErr == nil {
-				for _, a := range ev.Arcs {
+			if group := &w.Groups[g]; group.Exclusion == NotExcluded {
+				for _, a := range group.Arcs {
 					if usable(a) {
 						arcs = append(arcs, a)
 					}
 				}
 			}
-			var kept []model.Arc
+			var kept []Arc
 			if c, kept = grouper.group(0, arcs); kept != nil {
 				classes = append(classes, class{arcs: kept})
 			}
-			byEvaluation[ev] = c
+			byGroup[g] = c
 		}
 		classes[c].shoots = append(classes[c].shoots, i)
 	}
@@ -194,8 +186,8 @@ type arcGrouper struct {
 // group sorts arcs cheapest first (soft violations, then distance; equal ones keep their seed order) and returns
 // the number of the list under tag, and for a list not seen before a copy of it to keep (nil otherwise). arcs is
 // the caller's scratch.
-func (g *arcGrouper) group(tag int, arcs []model.Arc) (int, []model.Arc) {
-	slices.SortStableFunc(arcs, func(a, b model.Arc) int {
+func (g *arcGrouper) group(tag int, arcs []Arc) (int, []Arc) {
+	slices.SortStableFunc(arcs, func(a, b Arc) int {
 		return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
 	})
 	g.key = strconv.AppendInt(g.key[:0], int64(tag), 10)
@@ -216,7 +208,7 @@ func (g *arcGrouper) group(tag int, arcs []model.Arc) (int, []model.Arc) {
 	}
 	n := len(g.numbers)
 	g.numbers[string(g.key)] = n
-	return n, append(make([]model.Arc, 0, len(arcs)), arcs...)
+	return n, append(make([]Arc, 0, len(arcs)), arcs...)
 }
 
 // splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.
@@ -323,37 +315,34 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 	return result
 }
 
-// assemble turns class counts into placements of shoots: each class hands its shoots, earliest first, to its
+// assemble turns class counts into an assignment of shoots: each class hands its shoots, earliest first, to its
 // cheapest arcs. A fractional value is rounded down and the shoots it leaves are placed on any arc that still
 // has room; integral is false when that happened.
-func assemble(d *decider, classes []class, components []component, results []componentResult) (*model.Plan, bool) {
-	w := d.w
-	free := slices.Clone(w.Free)
-	placedSeed := make([]int, len(w.Shoots))
-	for i := range placedSeed {
-		placedSeed[i] = -1
+func assemble(w *Window, classes []class, components []component, results []componentResult) (*Assignment, bool) {
+	free := w.free()
+	a := &Assignment{Seed: make([]int, len(w.Shoots)), Cause: make([]Cause, len(w.Shoots))}
+	for i := range a.Seed {
+		a.Seed[i] = -1
 	}
 	integral := true
 	for ci, comp := range components {
 		for i, c := range comp.classes {
 			cl := classes[c]
 			next := 0
-			for a, value := range results[ci].counts[i] {
+			for arc, value := range results[ci].counts[i] {
 				n := math.Round(value)
 				if math.Abs(value-n) > integralityTolerance {
 					integral = false
 					n = math.Floor(value)
 				}
-				seed := cl.arcs[a].Seed
+				seed := cl.arcs[arc].Seed
 				for range int(n) {
 					if next == len(cl.shoots) || free[seed] == 0 {
 						break
 					}
-					placedSeed[cl.shoots[next]] = seed
+					a.Seed[cl.shoots[next]] = seed
 					next++
-					if free[seed] != model.Unlimited {
-						free[seed]--
-					}
+					take(&free[seed])
 				}
 			}
 		}
@@ -361,39 +350,42 @@ func assemble(d *decider, classes []class, components []component, results []com
 	// Repair: a shoot left unplaced while one of its seeds has room is placed there.
 	for _, cl := range classes {
 		for _, shoot := range cl.shoots {
-			if placedSeed[shoot] >= 0 {
+			if a.Seed[shoot] >= 0 {
 				continue
 			}
-			for _, a := range cl.arcs {
-				if free[a.Seed] != 0 {
-					placedSeed[shoot] = a.Seed
-					if free[a.Seed] != model.Unlimited {
-						free[a.Seed]--
-					}
+			for _, arc := range cl.arcs {
+				if free[arc.Seed] != 0 {
+					a.Seed[shoot] = arc.Seed
+					take(&free[arc.Seed])
 					integral = false
 					break
 				}
 			}
 		}
 	}
+	unplacedCauses(w, a, free)
+	return a, integral
+}
 
-	failures := make([]*model.Unschedulable, len(w.Shoots))
-	usage := make([]int, len(free)) // only the decisions' reasons are used, not their choices
-	for i, ev := range w.Evaluations {
-		if placedSeed[i] >= 0 {
+// unplacedCauses sets the cause of every unplaced shoot of an assignment that left the seeds with the given
+// room: a shoot the greedy rule rejects even before the window keeps that cause; otherwise the window's
+// placements took the room, and the cause is the rule's at the end of the window.
+func unplacedCauses(w *Window, a *Assignment, free []int) {
+	initial, usage := w.free(), make([]int, len(w.Seeds)) // only the causes are used, not the choices
+	for i, g := range w.Shoots {
+		if a.Seed[i] >= 0 {
+			a.Cause[i] = Placed
 			continue
 		}
-		// A shoot Gardener rejects even before the window is reported with that reason; otherwise the window's
-		// placements took the room, and Gardener's message at the end of the window says so.
-		_, unschedulable := d.decide(ev, w.Free, usage)
-		if unschedulable == nil {
-			_, unschedulable = d.decide(ev, free, usage)
+		group := &w.Groups[g]
+		_, cause := decide(group, initial, usage)
+		if cause == Placed {
+			_, cause = decide(group, free, usage)
 		}
-		if unschedulable == nil {
-			// Unreachable after the repair: every seed the strategy could choose is an arc without room.
-			unschedulable = &model.Unschedulable{Message: "no seed the shoot may use has capacity left", Reason: model.PredicateCapacity}
+		if cause == Placed {
+			// Unreachable after the repair: every seed the rule could choose is an arc without room.
+			cause = CauseNoArcWithRoom
 		}
-		failures[i] = unschedulable
+		a.Cause[i] = cause
 	}
-	return emitPlan(w, placedSeed, failures), integral
 }

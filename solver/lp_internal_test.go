@@ -2,52 +2,36 @@ package solver
 
 import (
 	"testing"
-
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-
-	"github.com/seedplan/seedplan/internal/testobjects"
-	"github.com/seedplan/seedplan/model"
 )
 
 // A fractional CLP value is never returned as is: it is rounded down and the shoots it leaves are placed where
-// room is left; the plan is then marked not integral.
+// room is left; the assignment is then marked not integral.
 func TestAssembleRepairsFractionalSolutions(t *testing.T) {
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds:         []*gardencorev1beta1.Seed{testobjects.Seed("a", testobjects.Allocatable(1)), testobjects.Seed("b", testobjects.Allocatable(1))},
-		Shoots:        []*gardencorev1beta1.Shoot{testobjects.Shoot("s1"), testobjects.Shoot("s2")},
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{testobjects.CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{testobjects.Project()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := model.NewWindow(snap, model.Options{}, snap.Pending("default-scheduler"))
-	if err != nil {
-		t.Fatal(err)
+	w := &Window{
+		Seeds:  []Seed{{Free: 1, Allocatable: 1, Limited: true}, {Free: 1, Allocatable: 1, Limited: true}},
+		Groups: []Group{{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0}, {Seed: 1}}}},
+		Shoots: []int{0, 0},
 	}
 	classes := windowClasses(w)
-	components := splitComponents(classes, len(snap.Seeds))
+	components := splitComponents(classes, len(w.Seeds))
 	if len(classes) != 1 || len(components) != 1 || len(classes[0].arcs) != 2 {
 		t.Fatalf("want one class of two shoots with two arcs in one component, got %d classes, %d components", len(classes), len(components))
 	}
-	plan, integral := assemble(newDecider(w), classes, components, []componentResult{{counts: [][]float64{{1.5, 0.5}}, optimal: true}})
+	a, integral := assemble(w, classes, components, []componentResult{{counts: [][]float64{{1.5, 0.5}}, optimal: true}})
 	if integral {
-		t.Fatal("fractional values must mark the plan not integral")
+		t.Fatal("fractional values must mark the assignment not integral")
 	}
-	if err := model.Verify(snap, w.Options, plan); err != nil {
-		t.Fatal(err)
-	}
-	if len(plan.Placements) != 2 {
-		t.Fatalf("repair should place both shoots, got %+v", plan)
+	if a.Placed() != 2 || a.Seed[0] == a.Seed[1] {
+		t.Fatalf("repair should place both shoots, one on each seed, got %+v", a)
 	}
 }
 
 // Shoots that share no seed form separate parts, solved independently.
 func TestSplitComponents(t *testing.T) {
 	classes := []class{
-		{arcs: []model.Arc{{Seed: 0}, {Seed: 1}}},
-		{arcs: []model.Arc{{Seed: 2}}},
-		{arcs: []model.Arc{{Seed: 1}}},
+		{arcs: []Arc{{Seed: 0}, {Seed: 1}}},
+		{arcs: []Arc{{Seed: 2}}},
+		{arcs: []Arc{{Seed: 1}}},
 		{},
 	}
 	components := splitComponents(classes, 4)

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lanl/clp"
-
-	"github.com/seedplan/seedplan/model"
 )
 
 // Rebalancer computes the fewest moves of bound shoots that bring every seed to at most its target utilization
@@ -30,22 +27,58 @@ type Rebalancer struct {
 	Timeout time.Duration
 }
 
-// Rebalance is a rebalancing plan.
-type Rebalance struct {
-	Moves []model.Move
-	// LowerBound is the fewest moves any plan needs (model.Rebalancing.LowerBound).
-	LowerBound int
-	// Unresolved counts, over all seeds, the shoots a seed stays above its limit after the moves or the shoots
-	// that had to leave it and could not.
-	Unresolved int
-	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
-	Optimal bool
-	// Problems say, per seed left above its limit, why.
-	Problems []string
+// Rebalancing is the problem of moving bound shoots so that every seed ends at most at its limit.
+type Rebalancing struct {
+	Seeds []LoadedSeed
+	// Shoots are the bound shoots, in the order moves are listed in.
+	Shoots []BoundShoot
 }
 
-// Complete reports whether every seed ends at most at its limit.
-func (r *Rebalance) Complete() bool { return r.Unresolved == 0 }
+// LoadedSeed is a seed as rebalancing sees it.
+type LoadedSeed struct {
+	// Load is the number of shoots on the seed.
+	Load int
+	// Limit is the most shoots it may end with (0 for a seed to drain), or Unlimited.
+	Limit int
+	// Room is how many shoots it may receive, or Unlimited.
+	Room int
+	// Allocatable and Limited are the seed's capacity for the utilization cost (as in Seed).
+	Allocatable int64
+	Limited     bool
+}
+
+// Excess is how far the seed is above its limit.
+func (l LoadedSeed) Excess() int {
+	if l.Limit == Unlimited {
+		return 0
+	}
+	return max(l.Load-l.Limit, 0)
+}
+
+// BoundShoot is a shoot on a seed.
+type BoundShoot struct {
+	// Seed is its seed's index.
+	Seed int
+	// MustLeave: the shoot has to leave its seed whatever the load.
+	MustLeave bool
+	// Unmovable: the shoot must not be moved.
+	Unmovable bool
+	// Destinations are the seeds it may move to, ascending by seed; Distance is the move's distance.
+	Destinations []Arc
+}
+
+// Move takes a bound shoot (by index) along one of its destinations.
+type Move struct {
+	Shoot int
+	To    Arc
+}
+
+// Moves are a rebalancing plan, by shoot index.
+type Moves struct {
+	Moves []Move
+	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
+	Optimal bool
+}
 
 // moveClass is a set of interchangeable movable shoots: on the same seed, with the same destinations, all
 // obliged to leave or none.
@@ -53,47 +86,38 @@ type moveClass struct {
 	seed   int
 	leave  bool
 	shoots []int // indexes into Rebalancing.Shoots, by namespace/name
-	arcs   []model.Arc
+	arcs   []Arc
 }
 
-// Plan computes the moves. The result passes model.VerifyMoves, or Plan fails.
-func (rb Rebalancer) Plan(ctx context.Context, r *model.Rebalancing) (*Rebalance, error) {
-	var deadline time.Time
-	if rb.Timeout > 0 {
-		deadline = time.Now().Add(rb.Timeout)
-	}
+// Plan computes the moves.
+func (rb Rebalancer) Plan(ctx context.Context, r *Rebalancing) (*Moves, error) {
+	deadline := Budget{Timeout: rb.Timeout}.Deadline()
 	classes := moveClasses(r)
 	counts, optimal, err := rb.solve(ctx, r, classes, deadline)
 	if err != nil {
 		return nil, err
 	}
-	moves := rb.assign(r, classes, counts)
-	result := &Rebalance{Moves: moves, LowerBound: r.LowerBound(), Optimal: optimal}
-	result.Unresolved, result.Problems = rb.unresolved(r, moves)
-	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, moves); err != nil {
-		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
-	}
-	return result, nil
+	return &Moves{Moves: rb.assign(r, classes, counts), Optimal: optimal}, nil
 }
 
 // moveClasses are the classes of the shoots a move of which can resolve something: those that must leave, and
 // the others on seeds whose excess exceeds the shoots that must leave them (elsewhere the shoots that must leave
 // are what stays unresolved, and moving another shoot changes nothing).
-func moveClasses(r *model.Rebalancing) []moveClass {
+func moveClasses(r *Rebalancing) []moveClass {
 	leaving := make([]int, len(r.Seeds))
 	for _, b := range r.Shoots {
-		if b.Leave != "" {
+		if b.MustLeave {
 			leaving[b.Seed]++
 		}
 	}
 	var grouper arcGrouper
 	var classes []moveClass
-	var arcs []model.Arc
+	var arcs []Arc
 	for i, b := range r.Shoots {
-		if b.Unmovable != "" || b.Leave == "" && r.Seeds[b.Seed].Excess() <= leaving[b.Seed] {
+		if b.Unmovable || !b.MustLeave && r.Seeds[b.Seed].Excess() <= leaving[b.Seed] {
 			continue
 		}
-		leave := b.Leave != ""
+		leave := b.MustLeave
 		tag := 2 * b.Seed // shoots of one class share their seed and whether they must leave
 		if leave {
 			tag++
@@ -109,9 +133,9 @@ func moveClasses(r *model.Rebalancing) []moveClass {
 }
 
 // room is how many shoots a seed may receive under the per-seed bound.
-func (rb Rebalancer) room(l model.SeedLoad) int {
+func (rb Rebalancer) room(l LoadedSeed) int {
 	room := l.Room
-	if rb.MaxMovesPerSeed > 0 && (room == model.Unlimited || room > rb.MaxMovesPerSeed) {
+	if rb.MaxMovesPerSeed > 0 && (room == Unlimited || room > rb.MaxMovesPerSeed) {
 		room = rb.MaxMovesPerSeed
 	}
 	return room
@@ -119,10 +143,47 @@ func (rb Rebalancer) room(l model.SeedLoad) int {
 
 // solve returns, per class and per arc, how many of its shoots move there; optimal is false when CLP ran out
 // of time (then counts is nil) or the LP's answer was fractional.
-func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, bool, error) {
+func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, bool, error) {
 	if len(classes) == 0 {
 		return nil, true, nil
 	}
+	lp := rb.newRebalanceLP(r, classes)
+	lp.addRows(rb, r, classes)
+	lp.addColumns(rb, r, classes)
+	if err := ctx.Err(); err != nil {
+		return nil, false, fmt.Errorf("rebalance: %w", err)
+	}
+	solution, err := lp.prog.solve(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
+	switch {
+	case err != nil:
+		return nil, false, fmt.Errorf("rebalance: %w", err)
+	case solution.status == lpStopped:
+		return nil, false, nil
+	case solution.status != lpOptimal:
+		// Never: every class may stay, and staying above the limit only costs.
+		return nil, false, fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
+	}
+	counts, optimal := lp.counts(solution)
+	return counts, optimal, nil
+}
+
+// rebalanceLP is the rebalancing's LP: rows for classes, destination seeds, stay rows of seeds that may end above
+// their limit and the bounds on moves; columns for moves, staying, and the destinations' utilization segments.
+type rebalanceLP struct {
+	prog                                 *program
+	distanceWeight, moveCost, excessCost float64
+	// within is, per seed, how many of its movable shoots that may stay can stay at no cost; mayStayOn how many
+	// of its movable shoots may stay at all.
+	within, mayStayOn        []int
+	classRow                 []int
+	destRow, stayRow, outRow map[int]int
+	totalRow                 int
+	// moveColumns[c][a] is the column of class c's move along arc a, -1 when the destination has no room.
+	moveColumns [][]int
+}
+
+// newRebalanceLP sets the costs and the seeds' allowances of the rebalancing's classes.
+func (rb Rebalancer) newRebalanceLP(r *Rebalancing, classes []moveClass) *rebalanceLP {
 	// Which seeds take part; how many of each seed's shoots may move, and how many of those may stay.
 	movableOn, mayStayOn := make([]int, len(r.Seeds)), make([]int, len(r.Seeds))
 	involved := map[int]bool{}
@@ -144,115 +205,112 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 	// more than any cycle of moves.
 	weights := rb.Weights
 	weights.Lexicographic = true // near moves first, then balance
-	distanceWeight := weights.distanceWeight(len(involved))
-	maxArc := distanceWeight*float64(extremes.distance) + rb.Weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+	lp := &rebalanceLP{prog: newProgram(), distanceWeight: weights.distanceWeight(len(involved)), mayStayOn: mayStayOn}
+	maxArc := lp.distanceWeight*float64(extremes.distance) + rb.Weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
 		rb.Weights.SoftViolation*float64(extremes.softViolations)
 	cycle := float64(2*len(involved) + 2)
-	moveCost := maxArc*cycle + 1
-	excessCost := (moveCost+maxArc)*cycle + 1
+	lp.moveCost = maxArc*cycle + 1
+	lp.excessCost = (lp.moveCost+maxArc)*cycle + 1
 
-	// What a seed leaves unresolved is model.Unresolved.Count: max(L, S − limit) for the L shoots that must
-	// leave and do not and the S shoots it ends with. With L = Lm + Lu (movable, unmovable) and S = Lm + Sm + U
-	// (Sm movable shoots that may stay, U its shoots that cannot move), that is Lm + Lu + max(0, Sm − within)
+	// What a seed leaves unresolved is Unresolved.Count of the model: max(L, S − limit) for the L shoots that
+	// must leave and do not and the S shoots it ends with. With L = Lm + Lu (movable, unmovable) and S = Lm + Sm
+	// + U (Sm movable shoots that may stay, U its shoots that cannot move), that is Lm + Lu + max(0, Sm − within)
 	// for within = limit − U + Lu: every staying shoot that must leave costs one unit, and a seed's stay row
 	// charges its staying shoots that may stay beyond within. So the LP keeps a network's structure.
-	within := make([]int, len(r.Seeds))
+	lp.within = make([]int, len(r.Seeds))
 	for i, l := range r.Seeds {
-		within[i] = l.Limit - (l.Load - movableOn[i])
+		lp.within[i] = l.Limit - (l.Load - movableOn[i])
 	}
 	for _, b := range r.Shoots {
-		if b.Unmovable != "" && b.Leave != "" {
-			within[b.Seed]++
+		if b.Unmovable && b.MustLeave {
+			lp.within[b.Seed]++
 		}
 	}
+	return lp
+}
 
-	// Rows: classes; destination seeds; stay rows of seeds that may end above their limit; the move bounds.
-	prog := newProgram()
-	classRow := make([]int, len(classes))
+// addRows adds the rows: classes; destination seeds; stay rows of seeds that may end above their limit; the
+// bounds on moves.
+func (lp *rebalanceLP) addRows(rb Rebalancer, r *Rebalancing, classes []moveClass) {
+	lp.classRow = make([]int, len(classes))
 	for i, c := range classes {
 		n := float64(len(c.shoots))
-		classRow[i] = prog.row(n, n)
+		lp.classRow[i] = lp.prog.row(n, n)
 	}
-	destRow, stayRow, outRow := map[int]int{}, map[int]int{}, map[int]int{}
+	lp.destRow, lp.stayRow, lp.outRow = map[int]int{}, map[int]int{}, map[int]int{}
 	for _, c := range classes {
 		for _, a := range c.arcs {
-			if _, ok := destRow[a.Seed]; !ok && rb.room(r.Seeds[a.Seed]) != 0 {
-				destRow[a.Seed] = prog.row(0, 0)
+			if _, ok := lp.destRow[a.Seed]; !ok && rb.room(r.Seeds[a.Seed]) != 0 {
+				lp.destRow[a.Seed] = lp.prog.row(0, 0)
 			}
 		}
-		if _, ok := stayRow[c.seed]; !ok && r.Seeds[c.seed].Limit != model.Unlimited && mayStayOn[c.seed] > within[c.seed] {
-			stayRow[c.seed] = prog.row(0, 0)
+		if _, ok := lp.stayRow[c.seed]; !ok && r.Seeds[c.seed].Limit != Unlimited && lp.mayStayOn[c.seed] > lp.within[c.seed] {
+			lp.stayRow[c.seed] = lp.prog.row(0, 0)
 		}
-		if _, ok := outRow[c.seed]; !ok && rb.MaxMovesPerSeed > 0 {
-			outRow[c.seed] = prog.row(math.Inf(-1), float64(rb.MaxMovesPerSeed))
+		if _, ok := lp.outRow[c.seed]; !ok && rb.MaxMovesPerSeed > 0 {
+			lp.outRow[c.seed] = lp.prog.row(math.Inf(-1), float64(rb.MaxMovesPerSeed))
 		}
 	}
-	totalRow := -1
+	lp.totalRow = -1
 	if rb.MaxMoves > 0 {
-		totalRow = prog.row(math.Inf(-1), float64(rb.MaxMoves))
+		lp.totalRow = lp.prog.row(math.Inf(-1), float64(rb.MaxMoves))
 	}
+}
 
-	moveColumns := make([][]int, len(classes))
+// addColumns adds the columns: per class its moves and its staying, then per seed its stay allowance and
+// excess and its utilization segments as a destination.
+func (lp *rebalanceLP) addColumns(rb Rebalancer, r *Rebalancing, classes []moveClass) {
+	lp.moveColumns = make([][]int, len(classes))
 	for i, c := range classes {
 		n := float64(len(c.shoots))
 		for _, a := range c.arcs {
-			row, ok := destRow[a.Seed]
+			row, ok := lp.destRow[a.Seed]
 			if !ok {
-				moveColumns[i] = append(moveColumns[i], -1)
+				lp.moveColumns[i] = append(lp.moveColumns[i], -1)
 				continue
 			}
-			entries := []clp.Nonzero{{Index: classRow[i], Value: 1}, {Index: row, Value: -1}}
-			if out, ok := outRow[c.seed]; ok {
+			entries := []clp.Nonzero{{Index: lp.classRow[i], Value: 1}, {Index: row, Value: -1}}
+			if out, ok := lp.outRow[c.seed]; ok {
 				entries = append(entries, clp.Nonzero{Index: out, Value: 1})
 			}
-			if totalRow >= 0 {
-				entries = append(entries, clp.Nonzero{Index: totalRow, Value: 1})
+			if lp.totalRow >= 0 {
+				entries = append(entries, clp.Nonzero{Index: lp.totalRow, Value: 1})
 			}
-			cost := moveCost + distanceWeight*float64(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
-			moveColumns[i] = append(moveColumns[i], prog.column(entries, 0, n, cost))
+			cost := lp.moveCost + lp.distanceWeight*float64(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
+			lp.moveColumns[i] = append(lp.moveColumns[i], lp.prog.column(entries, 0, n, cost))
 		}
 		// Staying: a shoot that must leave pays for it; one that may stay is charged by its seed's stay row.
-		stay := []clp.Nonzero{{Index: classRow[i], Value: 1}}
+		stay := []clp.Nonzero{{Index: lp.classRow[i], Value: 1}}
 		cost := 0.0
-		if row, ok := stayRow[c.seed]; ok && !c.leave {
+		if row, ok := lp.stayRow[c.seed]; ok && !c.leave {
 			stay = append(stay, clp.Nonzero{Index: row, Value: -1})
 		}
 		if c.leave {
-			cost = excessCost
+			cost = lp.excessCost
 		}
-		prog.column(stay, 0, n, cost)
+		lp.prog.column(stay, 0, n, cost)
 	}
 	// Seeds in index order, so that the same input gives the same LP and the same plan.
 	for seed, l := range r.Seeds {
-		if row, ok := stayRow[seed]; ok {
-			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, float64(max(within[seed], 0)), 0)
-			prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, math.Inf(1), excessCost)
+		if row, ok := lp.stayRow[seed]; ok {
+			lp.prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, float64(max(lp.within[seed], 0)), 0)
+			lp.prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, math.Inf(1), lp.excessCost)
 		}
-		if row, ok := destRow[seed]; ok {
-			for _, seg := range rb.destinationSegments(r, seed, l) {
-				prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, seg.upper(), rb.Weights.Balance*seg.slope)
+		if row, ok := lp.destRow[seed]; ok {
+			for _, seg := range rb.destinationSegments(l) {
+				lp.prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, seg.upper(), rb.Weights.Balance*seg.slope)
 			}
 		}
 	}
+}
 
-	if err := ctx.Err(); err != nil {
-		return nil, false, fmt.Errorf("rebalance: %w", err)
-	}
-	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
-	switch {
-	case err != nil:
-		return nil, false, fmt.Errorf("rebalance: %w", err)
-	case solution.status == lpStopped:
-		return nil, false, nil
-	case solution.status != lpOptimal:
-		// Never: every class may stay, and staying above the limit only costs.
-		return nil, false, fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
-	}
-	counts := make([][]float64, len(classes))
+// counts reads, per class and arc, how many shoots move there; optimal is false when a count is fractional.
+func (lp *rebalanceLP) counts(solution lpSolution) ([][]float64, bool) {
+	counts := make([][]float64, len(lp.moveColumns))
 	optimal := true
-	for i := range classes {
-		counts[i] = make([]float64, len(moveColumns[i]))
-		for a, col := range moveColumns[i] {
+	for i, columns := range lp.moveColumns {
+		counts[i] = make([]float64, len(columns))
+		for a, col := range columns {
 			if col < 0 {
 				continue
 			}
@@ -263,18 +321,14 @@ func (rb Rebalancer) solve(ctx context.Context, r *model.Rebalancing, classes []
 			}
 		}
 	}
-	return counts, optimal, nil
+	return counts, optimal
 }
 
 // destinationSegments are the utilization segments of a destination's room, bounded by the per-seed bound.
-func (rb Rebalancer) destinationSegments(r *model.Rebalancing, seed int, l model.SeedLoad) []segment {
-	allocatable, limited := model.Allocatable(r.Snapshot.Seeds[seed])
-	if !limited {
-		allocatable = int64(rb.Weights.NominalCapacity)
-	}
+func (rb Rebalancer) destinationSegments(l LoadedSeed) []segment {
 	room := rb.room(l)
-	segments := utilizationSegments(l.Load, room, int(allocatable), limited)
-	if limited || room == model.Unlimited {
+	segments := utilizationSegments(l.Load, room, rb.Weights.capacity(Seed{Allocatable: l.Allocatable, Limited: l.Limited}), l.Limited)
+	if l.Limited || room == Unlimited {
 		return segments
 	}
 	// A seed without allocatable is bounded only by the per-seed bound here.
@@ -284,7 +338,7 @@ func (rb Rebalancer) destinationSegments(r *model.Rebalancing, seed int, l model
 		if left == 0 {
 			break
 		}
-		if s.width == model.Unlimited || s.width > left {
+		if s.width == Unlimited || s.width > left {
 			s.width = left
 		}
 		bounded = append(bounded, s)
@@ -297,7 +351,7 @@ func (rb Rebalancer) destinationSegments(r *model.Rebalancing, seed int, l model
 // Fractional counts are rounded down; then, and when there are no counts (CLP ran out of time), shoots that must
 // leave and shoots above their seed's limit are moved greedily to the cheapest destination with room, within the
 // bounds.
-func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts [][]float64) []model.Move {
+func (rb Rebalancer) assign(r *Rebalancing, classes []moveClass, counts [][]float64) []Move {
 	room := make([]int, len(r.Seeds))
 	for i, l := range r.Seeds {
 		room[i] = rb.room(l)
@@ -309,22 +363,15 @@ func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts []
 	}
 	total := 0
 	moved := make([]bool, len(r.Shoots))
-	var moves []model.Move
+	var moves []Move
 	canMove := func(from, to int) bool {
 		return room[to] != 0 && (rb.MaxMoves == 0 || total < rb.MaxMoves) && (rb.MaxMovesPerSeed == 0 || outOf[from] < rb.MaxMovesPerSeed)
 	}
-	move := func(shoot int, a model.Arc) {
+	move := func(shoot int, a Arc) {
 		b := r.Shoots[shoot]
-		reason := b.LeaveReason
-		if reason == "" {
-			reason = model.LeaveOverloaded
-		}
-		moves = append(moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
-			To: r.Snapshot.Seeds[a.Seed].Name, Distance: a.Distance, Reason: reason})
+		moves = append(moves, Move{Shoot: shoot, To: a})
 		moved[shoot] = true
-		if room[a.Seed] != model.Unlimited {
-			room[a.Seed]--
-		}
+		take(&room[a.Seed])
 		outOf[b.Seed]++
 		excess[b.Seed] = max(excess[b.Seed]-1, 0)
 		total++
@@ -358,68 +405,6 @@ func (rb Rebalancer) assign(r *model.Rebalancing, classes []moveClass, counts []
 			}
 		}
 	}
-	slices.SortFunc(moves, func(a, b model.Move) int { return strings.Compare(a.Shoot, b.Shoot) })
+	slices.SortFunc(moves, func(a, b Move) int { return a.Shoot - b.Shoot })
 	return moves
-}
-
-// unresolved counts what the moves leave unresolved (model.Unresolved.Count) and says why, per seed.
-func (rb Rebalancer) unresolved(r *model.Rebalancing, moves []model.Move) (int, []string) {
-	out := map[string]int{}
-	for _, m := range moves {
-		out[m.From]++
-	}
-	unmovable := make([]int, len(r.Seeds))
-	stranded := make([]int, len(r.Seeds)) // movable, but to no seed at all
-	blocked := make([]int, len(r.Seeds))  // movable, but only to seeds at their target
-	for _, b := range r.Shoots {
-		switch {
-		case b.Unmovable != "":
-			unmovable[b.Seed]++
-		case len(b.Destinations) > 0:
-		case b.FullSeeds > 0:
-			blocked[b.Seed]++
-		default:
-			stranded[b.Seed]++
-		}
-	}
-	total := 0
-	var problems []string
-	for i, u := range r.Unresolved(moves) {
-		left := u.Count()
-		if left <= 0 {
-			continue
-		}
-		total += left
-		name := r.Snapshot.Seeds[i].Name
-		var why []string
-		if unmovable[i] > 0 {
-			why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", unmovable[i]))
-		}
-		if stranded[i] > 0 {
-			why = append(why, fmt.Sprintf("%d of its shoots have no other seed that passes every predicate and the migration rules", stranded[i]))
-		}
-		if blocked[i] > 0 {
-			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", blocked[i]))
-		}
-		capped := false
-		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
-			why, capped = append(why, fmt.Sprintf("--max-moves %d is reached", rb.MaxMoves)), true
-		}
-		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
-			why, capped = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", rb.MaxMovesPerSeed)), true
-		}
-		if !capped && unmovable[i]+stranded[i]+blocked[i] < left {
-			why = append(why, "the seeds its other shoots may move to have no room left below their target")
-		}
-		limit := r.Seeds[i].Limit
-		state := fmt.Sprintf("stays %d above its limit of %d", u.Above, limit)
-		if u.Stuck >= u.Above {
-			state = fmt.Sprintf("keeps %d shoots that must leave", u.Stuck)
-			if u.Above > 0 && limit > 0 { // a drained seed's limit is 0: all its shoots are the ones above it
-				state += fmt.Sprintf(", and is %d above its limit of %d", u.Above, limit)
-			}
-		}
-		problems = append(problems, fmt.Sprintf("seed %s %s: %s", name, state, strings.Join(why, "; ")))
-	}
-	return total, problems
 }

@@ -24,8 +24,10 @@ import (
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/examples"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 )
 
 func main() {
@@ -158,7 +160,7 @@ func (f *planFlags) fromCluster(c *config.SeedPlanConfiguration) (bool, error) {
 
 // gardenClient is a client of the configured garden cluster.
 func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
-	cfg, err := ingest.RESTConfig(c.ClientOptions())
+	cfg, err := ingest.RESTConfig(ingest.ClientOptionsOf(c.Client))
 	if err != nil {
 		return nil, err
 	}
@@ -195,12 +197,12 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 }
 
 // plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
-func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
+func (f *planFlags) plan(cmd *cobra.Command) (*plan.Outcome, error) {
 	c, err := f.configuration(cmd)
 	if err != nil {
 		return nil, err
 	}
-	planning, err := c.Planning()
+	policy, err := plan.NewPolicy(c)
 	if err != nil {
 		return nil, err
 	}
@@ -208,8 +210,7 @@ func (f *planFlags) plan(cmd *cobra.Command) (*solver.Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
 	}
-	opts := planning.Options
-	return solver.PlanWindow(cmd.Context(), snap, opts, snap.Pending(opts.WithDefaults().SchedulerName), planning.Solver, planning.Weights)
+	return plan.Schedule(cmd.Context(), snap, snap.Pending(policy.Options.WithDefaults().SchedulerName), policy)
 }
 
 func newScheduleCommand() *cobra.Command {
@@ -229,7 +230,7 @@ func newScheduleCommand() *cobra.Command {
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := bind.CheckFormat(output, bind.Formats); err != nil {
+			if err := report.CheckFormat(output, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -248,7 +249,7 @@ func newScheduleCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return bind.NewReport(outcome).Print(cmd.OutOrStdout(), output)
+				return report.NewReport(outcome).Print(cmd.OutOrStdout(), output)
 			}
 			if cmd.Flags().Changed("pushgateway") {
 				c.Metrics.Pushgateway = pushgateway
@@ -264,28 +265,28 @@ func newScheduleCommand() *cobra.Command {
 	}
 	flags.register(cmd)
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.Formats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL (not on --dry-run: it would replace the real job's metrics)")
 	return cmd
 }
 
 // scheduleCluster is the batch job against a garden cluster.
-func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*bind.Report, error) {
+func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*report.Report, error) {
 	garden, err := gardenClient(c)
 	if err != nil {
 		return nil, err
 	}
-	planning, err := c.Planning()
+	policy, err := plan.NewPolicy(c)
 	if err != nil {
 		return nil, err
 	}
 	instance, _ := os.Hostname()
-	metrics := bind.NewMetrics(false)
+	metrics := metrics.NewMetrics(false)
 	scheduler := &cluster.Scheduler{
 		Reader: garden, PageSize: ingest.ListPageSize,
 		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance},
-		Metrics: metrics, Options: planning.Options, Solver: planning.Solver, Weights: planning.Weights, DryRun: dryRun,
+		Metrics: metrics, Policy: policy, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
 	if c.Metrics.Pushgateway != "" && !dryRun {
@@ -310,7 +311,7 @@ func newRunCommand() *cobra.Command {
 			if len(flags.landscape) > 0 {
 				return errors.New("run works on a garden cluster only, not on --landscape files")
 			}
-			cfg, err := ingest.RESTConfig(c.ClientOptions())
+			cfg, err := ingest.RESTConfig(ingest.ClientOptionsOf(c.Client))
 			if err != nil {
 				return err
 			}
@@ -337,7 +338,7 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return bind.Explain(cmd.OutOrStdout(), outcome, args[0])
+			return report.Explain(cmd.OutOrStdout(), outcome, args[0])
 		},
 	}
 	flags.register(cmd)

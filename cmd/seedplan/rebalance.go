@@ -12,17 +12,17 @@ import (
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 )
 
 func newRebalanceCommand() *cobra.Command {
 	var (
-		flags           planFlags
-		target          model.RebalanceOptions
-		maxMoves        int
-		maxMovesPerSeed int
-		output          string
-		apply, yes      bool
+		flags      planFlags
+		target     model.RebalanceOptions
+		limits     plan.MoveLimits
+		output     string
+		apply, yes bool
 	)
 	cmd := &cobra.Command{
 		Use:   "rebalance",
@@ -37,10 +37,10 @@ func newRebalanceCommand() *cobra.Command {
 			"each move against a fresh read first.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := bind.CheckFormat(output, bind.ReportFormats); err != nil {
+			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
-			if maxMoves < 0 || maxMovesPerSeed < 0 {
+			if limits.MaxMoves < 0 || limits.MaxMovesPerSeed < 0 {
 				return errors.New("--max-moves and --max-moves-per-seed must not be negative")
 			}
 			c, err := flags.configuration(cmd)
@@ -54,7 +54,7 @@ func newRebalanceCommand() *cobra.Command {
 			if apply && !inCluster {
 				return errors.New("--apply needs a cluster (--kubeconfig or --cluster)")
 			}
-			planning, err := c.Planning()
+			policy, err := plan.NewPolicy(c)
 			if err != nil {
 				return err
 			}
@@ -62,28 +62,26 @@ func newRebalanceCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
 			}
-			rebalancing, err := model.NewRebalancing(snap, planning.Options, target)
-			if err != nil {
+			if err := target.Validate(snap); err != nil {
 				return fmt.Errorf("--target-utilization/--drain: %w", err)
 			}
-			rebalancer := solver.Rebalancer{Weights: planning.Weights, MaxMoves: maxMoves, MaxMovesPerSeed: maxMovesPerSeed, Timeout: c.Solver.Timeout.Duration}
-			plan, err := rebalancer.Plan(cmd.Context(), rebalancing)
+			moves, err := plan.Rebalance(cmd.Context(), snap, policy, target, limits)
 			if err != nil {
 				return err
 			}
-			report := bind.NewRebalanceReport(rebalancing, plan)
-			if apply && len(plan.Moves) > 0 {
+			report := report.NewRebalanceReport(moves)
+			if apply && len(moves.Moves) > 0 {
 				if !yes {
-					return fmt.Errorf("--apply would start %d control plane migrations; add --yes to confirm", len(plan.Moves))
+					return fmt.Errorf("--apply would start %d control plane migrations; add --yes to confirm", len(moves.Moves))
 				}
 				garden, err := gardenClient(c)
 				if err != nil {
 					return err
 				}
 				instance, _ := os.Hostname()
-				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: planning.Options, Target: target,
+				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: policy.Options, Target: target,
 					Binder: &bind.Binder{Client: garden, Instance: instance}}
-				report.Applied, err = mover.Apply(cmd.Context(), plan.Moves)
+				report.Applied, err = mover.Apply(cmd.Context(), moves.Moves)
 				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
 					return errors.Join(err, printErr)
 				}
@@ -96,9 +94,9 @@ func newRebalanceCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver-timeout", "weights")
 	cmd.Flags().Float64Var(&target.TargetUtilization, "target-utilization", 0.8, "highest shoots/allocatable a seed may end at, in (0, 1]")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
-	cmd.Flags().IntVar(&maxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
-	cmd.Flags().IntVar(&maxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.ReportFormats, ", "))
+	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
+	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
 	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, one at a time (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd
@@ -120,14 +118,14 @@ func newCapacityCommand() *cobra.Command {
 			"are listed with the reason.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := bind.CheckFormat(output, bind.ReportFormats); err != nil {
+			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
 			}
-			planning, err := c.Planning()
+			policy, err := plan.NewPolicy(c)
 			if err != nil {
 				return err
 			}
@@ -135,20 +133,19 @@ func newCapacityCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape: %w", err)
 			}
-			question, err := model.NewCapacityPlanning(snap, planning.Options, target)
-			if err != nil {
-				return fmt.Errorf("--target-utilization: %w", err)
+			if !(target > 0 && target <= 1) {
+				return fmt.Errorf("--target-utilization: %v is not in (0, 1]", target)
 			}
-			plan, err := solver.Capacity{Timeout: c.Solver.Timeout.Duration}.Plan(cmd.Context(), question)
+			answer, err := plan.Capacity(cmd.Context(), snap, policy, target)
 			if err != nil {
 				return err
 			}
-			return bind.NewCapacityReport(question, plan).Print(cmd.OutOrStdout(), output)
+			return report.NewCapacityReport(answer).Print(cmd.OutOrStdout(), output)
 		},
 	}
 	flags.register(cmd)
 	flags.registerSolver(cmd, "solver-timeout")
 	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(bind.ReportFormats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
 	return cmd
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -127,19 +128,18 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	if err != nil {
 		t.Fatal(err)
 	}
-	solution, err := solver.Greedy{}.Solve(context.Background(), w)
+	solution, err := plan.Solve(context.Background(), w, solver.Greedy{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := solution.Plan
 	out := seedplanDecisions{decisions: map[string]decision{}}
 	for _, shoot := range pending {
 		out.order = append(out.order, model.ShootKey(shoot))
 	}
-	for _, p := range plan.Placements {
+	for _, p := range solution.Plan.Placements {
 		out.decisions[p.Shoot] = decision{seed: p.Seed}
 	}
-	for _, u := range plan.Unschedulable {
+	for _, u := range solution.Plan.Unschedulable {
 		out.decisions[u.Shoot] = decision{message: u.Message}
 	}
 	return out

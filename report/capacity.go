@@ -1,4 +1,4 @@
-package bind
+package report
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
 )
 
 // CapacityReport is the output of `seedplan capacity`.
@@ -38,7 +38,8 @@ type RegionCapacity struct {
 }
 
 // NewCapacityReport describes a capacity plan.
-func NewCapacityReport(q *model.CapacityPlanning, plan *solver.CapacityPlan) *CapacityReport {
+func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
+	q := plan.Question
 	report := &CapacityReport{
 		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting,
 		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal,
@@ -59,7 +60,7 @@ func NewCapacityReport(q *model.CapacityPlanning, plan *solver.CapacityPlan) *Ca
 
 // Print writes the report as a table, YAML or JSON.
 func (r *CapacityReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, ReportFormats, r, func(bool) error { return r.printTable(w) })
+	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(w) })
 }
 
 func (r *CapacityReport) printTable(w io.Writer) error {

@@ -1,6 +1,6 @@
-// Package bind turns a plan into effects: the printed report of a dry run, and (against a cluster) bindings and
-// events.
-package bind
+// Package report renders results: the reports of schedule, rebalance and capacity as tables, YAML or JSON, and
+// explanations. It chooses the words; the plans it renders are data.
+package report
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
 )
 
 // Report is the printed result of `seedplan schedule`. Its JSON form is a contract (design.md): fields may be
@@ -27,8 +27,8 @@ type Report struct {
 	// Bindings counts what became of the placements applied to a cluster, by result; absent when nothing was
 	// applied (files, --dry-run). Rounds is the number of windows the schedule job ran (later ones re-plan the
 	// shoots that changed while being bound).
-	Bindings map[BindResult]int `json:"bindings,omitempty"`
-	Rounds   int                `json:"rounds,omitempty"`
+	Bindings map[model.BindResult]int `json:"bindings,omitempty"`
+	Rounds   int                      `json:"rounds,omitempty"`
 }
 
 // WindowReport describes the solved window.
@@ -48,7 +48,7 @@ type WindowReport struct {
 // Seconds are the durations of the phases of a window.
 type Seconds struct {
 	Model float64 `json:"model"`
-	// Collect is the garbage collection before a solver with a time budget (solver.PlanWindow).
+	// Collect is the garbage collection before a solver with a time budget (plan.Schedule).
 	Collect float64 `json:"collect"`
 	Solve   float64 `json:"solve"`
 	Verify  float64 `json:"verify"`
@@ -67,7 +67,7 @@ type SeedReport struct {
 }
 
 // NewReport summarises a solved window.
-func NewReport(o *solver.Outcome) *Report {
+func NewReport(o *plan.Outcome) *Report {
 	placed := o.Plan.PlacedPerSeed()
 	r := &Report{
 		Window: WindowReport{

@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -90,21 +91,21 @@ func TestCapacity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := solver.Capacity{}.Plan(context.Background(), q)
+			answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := map[string]int{}
-			for i, n := range plan.NewSeeds {
+			for i, n := range answer.NewSeeds {
 				if n > 0 {
 					got[q.Templates[i].Template] = n
 				}
 			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.newSeeds) || plan.OnExisting != tc.onExisting || len(plan.Unplaceable) != tc.unplaceable {
-				t.Fatalf("new seeds %v, on existing %d, unplaceable %d; want %v, %d, %d", got, plan.OnExisting, len(plan.Unplaceable), tc.newSeeds, tc.onExisting, tc.unplaceable)
+			if fmt.Sprint(got) != fmt.Sprint(tc.newSeeds) || answer.OnExisting != tc.onExisting || len(answer.Unplaceable) != tc.unplaceable {
+				t.Fatalf("new seeds %v, on existing %d, unplaceable %d; want %v, %d, %d", got, answer.OnExisting, len(answer.Unplaceable), tc.newSeeds, tc.onExisting, tc.unplaceable)
 			}
-			if !plan.Optimal || plan.Total() < plan.LowerBound {
-				t.Fatalf("optimal %v, total %d, lower bound %d", plan.Optimal, plan.Total(), plan.LowerBound)
+			if !answer.Optimal || answer.Total() < answer.LowerBound {
+				t.Fatalf("optimal %v, total %d, lower bound %d", answer.Optimal, answer.Total(), answer.LowerBound)
 			}
 		})
 	}

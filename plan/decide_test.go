@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"fmt"
@@ -10,11 +10,13 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
 )
 
-// The decider chooses on the window's arcs; model.ApplyStrategy is the literal transcription of Gardener's
-// strategy. For random landscapes, both strategies and random remaining capacities and usages, the decider must
-// choose what ApplyStrategy followed by the least-utilized rule chooses, or fail with the same message.
+// The greedy rule chooses on the window's arcs by their preference (model.Window.Preference); model.ApplyStrategy
+// is the literal transcription of Gardener's strategy. For random landscapes, both strategies and random remaining
+// capacities and usages, the rule must choose what ApplyStrategy followed by the least-utilized rule chooses, or
+// fail with the same message (model.Failures).
 func TestDecideMatchesApplyStrategy(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
@@ -31,18 +33,28 @@ func TestDecideMatchesApplyStrategy(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(seed, 7))
-			d := newDecider(w)
+			failures := model.NewFailures(w)
 			for round := range 20 {
 				free, usage := make([]int, len(snap.Seeds)), make([]int, len(snap.Seeds))
+				one := &solver.Window{Seeds: make([]solver.Seed, len(snap.Seeds)), Shoots: []int{0}}
 				for i := range free {
 					free[i] = []int{0, 1, 3, model.Unlimited}[rng.IntN(4)]
 					usage[i] = rng.IntN(5)
+					one.Seeds[i] = solver.Seed{Free: room(free[i]), Usage: usage[i]}
 				}
 				for i, ev := range w.Evaluations {
 					if ev.Err != nil {
 						continue
 					}
-					got, unschedulable := d.decide(ev, free, usage)
+					one.Groups = []solver.Group{windowGroup(w, ev)}
+					solution, err := (solver.Greedy{}).Solve(t.Context(), one)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, unschedulable := solution.Seed[0], (*model.Unschedulable)(nil)
+					if cause := solution.Cause[0]; cause != solver.Placed {
+						unschedulable = failures.Unschedulable(ev, failureOf(cause))
+					}
 					want, wantMessage := reference(ev, snap, free, usage)
 					label := fmt.Sprintf("seed %d, %s, round %d, shoot %s", seed, strategy, round, model.ShootKey(w.Shoots[i]))
 					switch {

@@ -1,4 +1,5 @@
-package bind
+// Package metrics exports seedplan's Prometheus metrics, observed from plan reports and binding results.
+package metrics
 
 import (
 	"context"
@@ -7,6 +8,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/push"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Metrics are seedplan's Prometheus metrics, all named seedplan_*. The schedule job pushes them to a
@@ -28,28 +33,6 @@ type Metrics struct {
 	lastWindow      prometheus.Gauge
 	leader          prometheus.Gauge // run loop only
 }
-
-// BindResult is the outcome of one binding, the label of seedplan_bindings_total.
-type BindResult string
-
-// The outcomes of a binding.
-const (
-	// Bound: the shoot is bound to the planned seed.
-	Bound BindResult = "bound"
-	// Conflict: the shoot changed since it was read and is still pending; it goes into the next window.
-	Conflict BindResult = "conflict"
-	// Taken: someone else set the shoot's seedName meanwhile; it is left alone.
-	Taken BindResult = "taken"
-	// Gone: the shoot was deleted, or is being deleted, meanwhile; it is skipped.
-	Gone BindResult = "gone"
-	// Refused: the API server refused the binding (admission, e.g. the seed filled up); the shoot stays pending.
-	Refused BindResult = "refused"
-	// Failed: the request failed (timeout, connection); the shoot stays pending.
-	Failed BindResult = "failed"
-	// Deferred: the seed changed after the window read it and no longer has room for the shoot (Binder.Recheck);
-	// the shoot stays pending for the next window.
-	Deferred BindResult = "deferred"
-)
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
 // seedplan_leader and the Go and process collectors (a pushed batch job has no use for them).
@@ -94,7 +77,7 @@ func NewMetrics(loop bool) *Metrics {
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
 		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow)
-	for _, result := range []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred} {
+	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
 	for _, reason := range []string{"timeout", "worse"} {
@@ -110,7 +93,7 @@ func NewMetrics(loop bool) *Metrics {
 }
 
 // ObserveWindow records a planned window from its report.
-func (m *Metrics) ObserveWindow(r *Report) {
+func (m *Metrics) ObserveWindow(r *report.Report) {
 	m.windows.WithLabelValues(r.Window.Solver).Inc()
 	m.windowShoots.Observe(float64(r.Window.Pending))
 	m.modelSeconds.Observe(r.Window.Seconds.Model)
@@ -135,7 +118,7 @@ func (m *Metrics) ObserveWindow(r *Report) {
 }
 
 // ObserveBindings records the results of applying a window's plan and how long it took.
-func (m *Metrics) ObserveBindings(results []Result, seconds float64) {
+func (m *Metrics) ObserveBindings(results []bind.Result, seconds float64) {
 	for _, r := range results {
 		m.bindings.WithLabelValues(string(r.Result)).Inc()
 	}

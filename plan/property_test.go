@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -44,9 +45,9 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 				if seed%2 == 0 {
 					weights = solver.CompatWeights()
 				}
-				plans := map[string]*model.Plan{}
+				solutions := map[string]*plan.Solution{}
 				for _, s := range []solver.Solver{solver.Greedy{}, solver.LP{Weights: weights}} {
-					first, err := s.Solve(context.Background(), w)
+					first, err := plan.Solve(context.Background(), w, s)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -60,26 +61,26 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 						!slices.IsSortedFunc(first.Plan.Unschedulable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) }) {
 						t.Fatalf("%s plan does not list its shoots in namespace/name order", s.Name())
 					}
-					second, err := s.Solve(context.Background(), w)
+					second, err := plan.Solve(context.Background(), w, s)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if fmt.Sprint(first.Plan) != fmt.Sprint(second.Plan) {
 						t.Fatalf("%s is not deterministic", s.Name())
 					}
-					plans[s.Name()] = first.Plan
+					solutions[s.Name()] = first
 					if s.Name() == "lp" && (!first.Optimal || first.Fallback != "") {
 						t.Fatalf("lp: optimal=%v fallback=%q", first.Optimal, first.Fallback)
 					}
 				}
-				greedy, lp := plans["greedy"], plans["lp"]
+				greedy, lp := solutions["greedy"].Plan, solutions["lp"].Plan
 				if len(greedy.Placements) == 0 {
 					t.Fatal("no shoot placed on a landscape built to place most of them")
 				}
 				if len(lp.Placements) < len(greedy.Placements) {
 					t.Fatalf("lp placed %d, greedy %d", len(lp.Placements), len(greedy.Placements))
 				}
-				if lpCost, greedyCost := solver.PlanCost(w, lp, weights), solver.PlanCost(w, greedy, weights); lpCost > greedyCost+1e-6 {
+				if lpCost, greedyCost := solutions["lp"].Cost(weights), solutions["greedy"].Cost(weights); lpCost > greedyCost+1e-6 {
 					t.Fatalf("lp objective %.1f above greedy's %.1f", lpCost, greedyCost)
 				}
 			})
@@ -111,7 +112,7 @@ func TestRebalanceOnRandomLandscapes(t *testing.T) {
 					}
 				}
 				opts := model.Options{Strategy: strategy}
-				plan := func(shoots []*gardencorev1beta1.Shoot) (*model.Rebalancing, *solver.Rebalance) {
+				rebalanced := func(shoots []*gardencorev1beta1.Shoot) (*model.Rebalancing, *plan.Rebalanced) {
 					t.Helper()
 					snap, err := model.NewSnapshot(model.Objects{Seeds: objs.Seeds, Shoots: shoots, CloudProfiles: objs.CloudProfiles,
 						NamespacedCloudProfiles: objs.NamespacedCloudProfiles, Projects: objs.Projects, ConfigMaps: objs.ConfigMaps})
@@ -124,17 +125,17 @@ func TestRebalanceOnRandomLandscapes(t *testing.T) {
 					}
 					return r, rebalance(t, solver.Rebalancer{Weights: solver.DefaultWeights()}, r)
 				}
-				r, first := plan(objs.Shoots)
+				r, first := rebalanced(objs.Shoots)
 				if first.LowerBound == 0 || len(first.Moves) == 0 {
 					t.Fatalf("lower bound %d, %d moves: the test would prove nothing", first.LowerBound, len(first.Moves))
 				}
-				if _, second := plan(objs.Shoots); fmt.Sprint(first.Moves) != fmt.Sprint(second.Moves) {
+				if _, second := rebalanced(objs.Shoots); fmt.Sprint(first.Moves) != fmt.Sprint(second.Moves) {
 					t.Fatal("rebalancing is not deterministic")
 				}
 				if !first.Optimal || len(first.Moves)+first.Unresolved != first.LowerBound {
 					t.Fatalf("%d moves and %d unresolved, lower bound %d, optimal %v", len(first.Moves), first.Unresolved, first.LowerBound, first.Optimal)
 				}
-				if _, again := plan(applied(r, first.Moves)); len(again.Moves) != 0 {
+				if _, again := rebalanced(applied(r, first.Moves)); len(again.Moves) != 0 {
 					t.Fatalf("a second run moves %d shoots again: %v", len(again.Moves), again.Moves)
 				}
 				t.Logf("%d moves, lower bound %d, unresolved %d", len(first.Moves), first.LowerBound, first.Unresolved)

@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkWindow(b *testing.B) {
 			lp := solver.LP{Weights: weights}
 			var modelTime, solveTime, greedyTime time.Duration
 			var w *model.Window
-			var solution *solver.Solution
+			var solution *plan.Solution
 			for b.Loop() {
 				start := time.Now()
 				w, err = model.NewWindow(snap, model.Options{Strategy: size.strategy}, pending)
@@ -49,14 +50,14 @@ func BenchmarkWindow(b *testing.B) {
 				}
 				modelTime += time.Since(start)
 				start = time.Now()
-				solution, err = lp.Solve(context.Background(), w)
+				solution, err = plan.Solve(context.Background(), w, lp)
 				if err != nil {
 					b.Fatal(err)
 				}
 				solveTime += time.Since(start)
 			}
 			start := time.Now()
-			greedy, err := solver.Greedy{}.Solve(context.Background(), w)
+			greedy, err := plan.Solve(context.Background(), w, solver.Greedy{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func BenchmarkWindow(b *testing.B) {
 			b.ReportMetric(float64(len(evaluations)), "evaluations")
 			b.ReportMetric(float64(len(solution.Plan.Placements)), "placed")
 			b.ReportMetric(float64(len(greedy.Plan.Placements)), "greedy-placed")
-			b.ReportMetric(solver.PlanCost(w, solution.Plan, weights)/solver.PlanCost(w, greedy.Plan, weights), "objective/greedy")
+			b.ReportMetric(solution.Cost(weights)/greedy.Cost(weights), "objective/greedy")
 			b.ReportMetric(bench.MeanDistance(solution.Plan), "mean-distance")
 			b.ReportMetric(bench.MeanDistance(greedy.Plan), "greedy-mean-distance")
 			b.ReportMetric(bench.Stddev(bench.Utilizations(w, solution.Plan)), "util-stddev")
@@ -89,7 +90,7 @@ func BenchmarkWindow(b *testing.B) {
 
 // BenchmarkTimeoutFallback measures how soon after its deadline the LP returns the greedy plan when CLP cannot
 // finish in time: a 10,000 × 500 window with a 25 ms budget (greedy alone takes a third of it) and a 50,000 ×
-// 1,000 window with 250 ms (the LP needs about 0.4 s). Each window runs as a real run's does, through PlanWindow
+// 1,000 window with 250 ms (the LP needs about 0.4 s). Each window runs as a real run's does, through plan.Schedule
 // (model, collection, solve, verification); the time past the deadline is that of the solve. It reports the median,
 // 99th percentile and worst. Between windows the abandoned solve is given time to end, as between the windows of
 // a real run.
@@ -111,7 +112,7 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: tc.timeout}
 			var overshoots []time.Duration
 			for b.Loop() {
-				outcome, err := solver.PlanWindow(context.Background(), snap, model.Options{}, pending, lp, lp.Weights)
+				outcome, err := plan.Schedule(context.Background(), snap, pending, plan.Policy{Solver: lp, Weights: lp.Weights})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
-// PlanWindow collects garbage before a solver with a time budget, and only then, so that a collection started by
+// Schedule collects garbage before a solver with a time budget, and only then, so that a collection started by
 // reading and modelling does not run into the deadline.
-func TestPlanWindowCollectsBeforeABudgetedSolve(t *testing.T) {
+func TestScheduleCollectsBeforeABudgetedSolve(t *testing.T) {
 	snap, err := model.NewSnapshot(model.Objects{
 		Seeds: []*gardencorev1beta1.Seed{Seed("a", Allocatable(1))}, Shoots: []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2")},
 		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()},
@@ -37,7 +38,7 @@ func TestPlanWindowCollectsBeforeABudgetedSolve(t *testing.T) {
 		{solver.Greedy{}, 0},
 	} {
 		before := forced()
-		outcome, err := solver.PlanWindow(context.Background(), snap, model.Options{}, snap.Pending("default-scheduler"), tc.solver, solver.DefaultWeights())
+		outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Solver: tc.solver, Weights: solver.DefaultWeights()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package bind
+package report
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/solver"
+	"github.com/seedplan/seedplan/plan"
 )
 
 // Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
 // for the seeds it may go to, the terms of its cost; then the decision.
-func Explain(out io.Writer, o *solver.Outcome, shootKey string) error {
+func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
 	index := -1
 	for i, shoot := range o.Window.Shoots {
 		if model.ShootKey(shoot) == shootKey {
@@ -59,7 +59,7 @@ func Explain(out io.Writer, o *solver.Outcome, shootKey string) error {
 		if seed.Name == chosen {
 			verdict, n = "CHOSEN", placed[seed.Name]
 		}
-		cost := solver.PlacementCost(o.Window, o.Weights, arc, n)
+		cost := o.PlacementCost(arc, n)
 		costText := fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", cost.Total(), cost.Distance, arc.Distance, arc.Source, cost.Utilization)
 		if cost.Soft > 0 {
 			costText += fmt.Sprintf(" + soft penalty %.0f (%d)", cost.Soft, arc.SoftViolations)

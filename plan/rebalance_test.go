@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -43,13 +45,13 @@ func rebalancing(t *testing.T, opts model.Options, target model.RebalanceOptions
 	return r
 }
 
-func rebalance(t *testing.T, rb solver.Rebalancer, r *model.Rebalancing) *solver.Rebalance {
+func rebalance(t *testing.T, rb solver.Rebalancer, r *model.Rebalancing) *plan.Rebalanced {
 	t.Helper()
-	plan, err := rb.Plan(context.Background(), r)
+	moves, err := plan.SolveRebalancing(context.Background(), r, rb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return plan
+	return moves
 }
 
 // movesPerRoute counts moves by "from→to".
@@ -229,6 +231,7 @@ func TestRebalance(t *testing.T) {
 			rb := tc.rb
 			rb.Weights = solver.DefaultWeights()
 			plan := rebalance(t, rb, r)
+			message := report.NewRebalanceReport(plan).Message
 			if got := movesPerRoute(plan.Moves); fmt.Sprint(got) != fmt.Sprint(tc.routes) {
 				t.Errorf("moves %v, want %v", got, tc.routes)
 			}
@@ -238,11 +241,11 @@ func TestRebalance(t *testing.T) {
 			if tc.complete && len(plan.Moves) != plan.LowerBound {
 				t.Errorf("%d moves, but the lower bound %d is reachable", len(plan.Moves), plan.LowerBound)
 			}
-			if tc.problem != "" && !strings.Contains(strings.Join(plan.Problems, "\n"), tc.problem) {
-				t.Errorf("problems %q, want one containing %q", plan.Problems, tc.problem)
+			if tc.problem != "" && !strings.Contains(message, tc.problem) {
+				t.Errorf("problems %q, want one containing %q", message, tc.problem)
 			}
 			if tc.problem == "" && len(plan.Problems) > 0 {
-				t.Errorf("unexpected problems %q", plan.Problems)
+				t.Errorf("unexpected problems %q", message)
 			}
 			for _, m := range plan.Moves {
 				if want, ok := tc.reasons[strings.TrimPrefix(m.Shoot, "garden-dev/")]; ok && m.Reason != want {

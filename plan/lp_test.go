@@ -1,4 +1,4 @@
-package solver_test
+package plan_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -31,9 +32,9 @@ func window(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Seed, s
 	return w
 }
 
-func solve(t *testing.T, s solver.Solver, w *model.Window) *solver.Solution {
+func solve(t *testing.T, s solver.Solver, w *model.Window) *plan.Solution {
 	t.Helper()
-	solution, err := s.Solve(context.Background(), w)
+	solution, err := plan.Solve(context.Background(), w, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestLPAvoidsSoftViolations(t *testing.T) {
 	if got := seedOf(lp.Plan, "s1"); got != "b" || !lp.Optimal {
 		t.Fatalf("lp chose %q (optimal %v), want b", got, lp.Optimal)
 	}
-	if soft := solver.PlacementCost(w, solver.DefaultWeights(), arcs[0], 1).Soft; soft != solver.DefaultWeights().SoftViolation {
+	if soft := lp.PlacementCost(solver.DefaultWeights(), arcs[0], 1).Soft; soft != solver.DefaultWeights().SoftViolation {
 		t.Fatalf("soft cost %v", soft)
 	}
 }

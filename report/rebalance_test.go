@@ -1,4 +1,4 @@
-package bind_test
+package report_test
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
-	"github.com/seedplan/seedplan/bind"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 	"github.com/seedplan/seedplan/solver"
 )
 
@@ -41,16 +42,16 @@ func TestRebalanceReportSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := (solver.Rebalancer{Weights: solver.DefaultWeights()}).Plan(context.Background(), r)
+	moves, err := plan.SolveRebalancing(context.Background(), r, solver.Rebalancer{Weights: solver.DefaultWeights()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	report := bind.NewRebalanceReport(r, plan)
+	got := report.NewRebalanceReport(moves)
 	var names []string
-	for _, s := range report.Seeds {
+	for _, s := range got.Seeds {
 		names = append(names, s.Name)
 	}
-	if fmt.Sprint(names) != "[full retiring room]" || report.Complete {
-		t.Fatalf("seeds %v, complete %v, message %q; want full, retiring and room, incomplete", names, report.Complete, report.Message)
+	if fmt.Sprint(names) != "[full retiring room]" || got.Complete {
+		t.Fatalf("seeds %v, complete %v, message %q; want full, retiring and room, incomplete", names, got.Complete, got.Message)
 	}
 }

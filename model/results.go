@@ -1,0 +1,45 @@
+package model
+
+// BindResult is the outcome of one binding, the label of seedplan_bindings_total.
+type BindResult string
+
+// The outcomes of a binding.
+const (
+	// Bound: the shoot is bound to the planned seed.
+	Bound BindResult = "bound"
+	// Conflict: the shoot changed since it was read and is still pending; it goes into the next window.
+	Conflict BindResult = "conflict"
+	// Taken: someone else set the shoot's seedName meanwhile; it is left alone.
+	Taken BindResult = "taken"
+	// Gone: the shoot was deleted, or is being deleted, meanwhile; it is skipped.
+	Gone BindResult = "gone"
+	// Refused: the API server refused the binding (admission, e.g. the seed filled up); the shoot stays pending.
+	Refused BindResult = "refused"
+	// Failed: the request failed (timeout, connection); the shoot stays pending.
+	Failed BindResult = "failed"
+	// Deferred: the seed changed after the window read it and no longer has room for the shoot (bind.Binder.Recheck);
+	// the shoot stays pending for the next window.
+	Deferred BindResult = "deferred"
+)
+
+// Outcomes of applying a move.
+const (
+	// MoveApplied: the shoot was rebound to its new seed; its control plane migration has started.
+	MoveApplied = "moved"
+	// MoveSkipped: the re-check before the move found it no longer valid; nothing was written.
+	MoveSkipped = "skipped"
+	// MoveConflict: the shoot changed between the re-check and the binding; nothing was written.
+	MoveConflict = "conflict"
+	// MoveRefused: the gardener-apiserver refused the binding.
+	MoveRefused = "refused"
+	// MoveFailed: the binding failed otherwise.
+	MoveFailed = "failed"
+)
+
+// MoveResult is what became of one move.
+type MoveResult struct {
+	Shoot  string `json:"shoot"`
+	To     string `json:"to"`
+	Result string `json:"result"`
+	Detail string `json:"detail,omitempty"`
+}

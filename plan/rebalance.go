@@ -1,0 +1,125 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Rebalanced is a verified rebalancing plan.
+type Rebalanced struct {
+	// Problem is the rebalancing the moves answer.
+	Problem *model.Rebalancing
+	Moves   []model.Move
+	// LowerBound is the fewest moves any plan needs (model.Rebalancing.LowerBound).
+	LowerBound int
+	// Unresolved counts, over all seeds, model.Unresolved.Count after the moves.
+	Unresolved int
+	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
+	Optimal bool
+	// Problems say, per seed left unresolved, why.
+	Problems []model.SeedProblem
+}
+
+// Complete reports whether every seed ends at most at its limit.
+func (r *Rebalanced) Complete() bool { return r.Unresolved == 0 }
+
+// MoveLimits bound a rebalancing's moves (0: no bound).
+type MoveLimits struct {
+	// MaxMoves bounds the moves; MaxMovesPerSeed the moves off any one seed and onto any one seed.
+	MaxMoves, MaxMovesPerSeed int
+}
+
+// Rebalance is the use case: the fewest moves of the snapshot's bound shoots that bring every seed to at most
+// the target and empty the seeds to drain, within the limits, under the policy.
+func Rebalance(ctx context.Context, snap *model.Snapshot, p Policy, target model.RebalanceOptions, limits MoveLimits) (*Rebalanced, error) {
+	r, err := model.NewRebalancing(snap, p.Options, target)
+	if err != nil {
+		return nil, err
+	}
+	return SolveRebalancing(ctx, r, solver.Rebalancer{Weights: p.Weights, MaxMoves: limits.MaxMoves,
+		MaxMovesPerSeed: limits.MaxMovesPerSeed, Timeout: p.Budget.Timeout})
+}
+
+// SolveRebalancing computes the moves of the rebalancing with the rebalancer and verifies them
+// (model.VerifyMoves).
+func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebalancer) (*Rebalanced, error) {
+	answer, err := rb.Plan(ctx, rebalancingProblem(r))
+	if err != nil {
+		return nil, err
+	}
+	result := &Rebalanced{Problem: r, LowerBound: r.LowerBound(), Optimal: answer.Optimal}
+	for _, m := range answer.Moves {
+		b := r.Shoots[m.Shoot]
+		reason := b.LeaveReason
+		if reason == "" {
+			reason = model.LeaveOverloaded
+		}
+		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
+			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: reason})
+	}
+	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, result.Moves); err != nil {
+		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
+	}
+	result.Problems = problems(r, rb, result.Moves)
+	for _, p := range result.Problems {
+		result.Unresolved += p.Count()
+	}
+	return result, nil
+}
+
+// rebalancingProblem is the rebalancing as the solver sees it.
+func rebalancingProblem(r *model.Rebalancing) *solver.Rebalancing {
+	p := &solver.Rebalancing{Seeds: make([]solver.LoadedSeed, len(r.Seeds)), Shoots: make([]solver.BoundShoot, len(r.Shoots))}
+	for i, l := range r.Seeds {
+		allocatable, limited := model.Allocatable(r.Snapshot.Seeds[i])
+		p.Seeds[i] = solver.LoadedSeed{Load: l.Load, Limit: room(l.Limit), Room: room(l.Room), Allocatable: allocatable, Limited: limited}
+	}
+	for i, b := range r.Shoots {
+		s := solver.BoundShoot{Seed: b.Seed, MustLeave: b.Leave != "", Unmovable: b.Unmovable != "", Destinations: make([]solver.Arc, len(b.Destinations))}
+		for j, a := range b.Destinations {
+			s.Destinations[j] = solverArc(a, solver.Rank{})
+		}
+		p.Shoots[i] = s
+	}
+	return p
+}
+
+// problems says, for every seed the moves leave unresolved, what keeps its shoots.
+func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []model.SeedProblem {
+	out := map[string]int{}
+	for _, m := range moves {
+		out[m.From]++
+	}
+	counts := make([]model.SeedProblem, len(r.Seeds))
+	for _, b := range r.Shoots {
+		switch c := &counts[b.Seed]; {
+		case b.Unmovable != "":
+			c.Unmovable++
+		case len(b.Destinations) > 0:
+		case b.FullSeeds > 0:
+			c.Blocked++
+		default:
+			c.Stranded++
+		}
+	}
+	var problems []model.SeedProblem
+	for i, u := range r.Unresolved(moves) {
+		if u.Count() <= 0 {
+			continue
+		}
+		p := counts[i]
+		p.Seed, p.Limit, p.Unresolved = r.Snapshot.Seeds[i].Name, r.Seeds[i].Limit, u
+		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
+			p.MaxMoves = rb.MaxMoves
+		}
+		if rb.MaxMovesPerSeed > 0 && out[p.Seed] == rb.MaxMovesPerSeed {
+			p.MaxMovesPerSeed = rb.MaxMovesPerSeed
+		}
+		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked < u.Count()
+		problems = append(problems, p)
+	}
+	return problems
+}

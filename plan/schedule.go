@@ -1,0 +1,217 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// Outcome is a solved and verified window with the figures reports need.
+type Outcome struct {
+	Window *model.Window
+	Plan   *model.Plan
+	// Solver is the name of the solver whose plan this is.
+	Solver string
+	// Fallback says why another solver's plan was used instead ("" when none was).
+	Fallback string
+	// Optimal is true only when the solver proved the plan optimal.
+	Optimal bool
+	// Objective is the plan's cost (solver.PlanCost) under the weights given; GreedyObjective that of the greedy
+	// plan of the same window, for comparison.
+	Objective, GreedyObjective float64
+	// Weights are the weights the objectives were computed with.
+	Weights solver.Weights
+	// ModelTime is the time to build the window, CollectTime the garbage collection before a solver with a time
+	// budget, SolveTime the solver's, VerifyTime model.Verify's.
+	ModelTime, CollectTime, SolveTime, VerifyTime time.Duration
+
+	problem *solver.Window
+}
+
+// CostTerms are the parts of the objective one placement adds.
+type CostTerms = solver.CostTerms
+
+// PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
+func (o *Outcome) PlacementCost(arc model.Arc, n int) CostTerms {
+	return solver.PlacementCost(o.problem, o.Weights, solverArc(arc, solver.Rank{}), n)
+}
+
+// Schedule builds the window of the given pending shoots, solves it and verifies the plan independently. A
+// plan that fails verification is an error: it is never returned.
+//
+// Before a solver with a time budget runs, it collects garbage. Reading the garden and building the window leave
+// the most garbage of a run; a collection they start would run on into the solve, and on 2 cores its mark workers
+// come before every goroutine, so the fallback at the deadline came back up to tens of milliseconds late. A
+// solve itself leaves little garbage, so after a collection it rarely starts another.
+func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, p Policy) (*Outcome, error) {
+	start := time.Now()
+	w, err := model.NewWindow(snap, p.Options, pending)
+	if err != nil {
+		return nil, fmt.Errorf("building the window: %w", err)
+	}
+	problem := windowProblem(w)
+	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, problem: problem, ModelTime: time.Since(start)}
+
+	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 {
+		start = time.Now()
+		runtime.GC()
+		o.CollectTime = time.Since(start)
+	}
+
+	start = time.Now()
+	solution, err := solve(ctx, w, problem, p.Solver)
+	if err != nil {
+		return nil, err
+	}
+	o.SolveTime = time.Since(start)
+	o.Plan, o.Fallback, o.Optimal = solution.Plan, solution.Fallback, solution.Optimal
+
+	start = time.Now()
+	if err := model.Verify(snap, w.Options, o.Plan); err != nil {
+		return nil, fmt.Errorf("solver %s produced an infeasible plan, refusing it: %w", p.Solver.Name(), err)
+	}
+	o.VerifyTime = time.Since(start)
+	o.Objective = solution.Cost(p.Weights)
+	if o.GreedyObjective, err = solution.GreedyCost(ctx, p.Weights); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Solution is one solver's plan for a window, not yet verified.
+type Solution struct {
+	Plan *model.Plan
+	// Optimal is true only when the solver proved the plan optimal; Fallback says why another solver's plan was
+	// used instead ("" when none was).
+	Optimal  bool
+	Fallback string
+
+	problem            *solver.Window
+	assignment, greedy *solver.Assignment
+}
+
+// Solve solves a built window with the solver and words the plan in Gardener's terms.
+func Solve(ctx context.Context, w *model.Window, s solver.Solver) (*Solution, error) {
+	return solve(ctx, w, windowProblem(w), s)
+}
+
+func solve(ctx context.Context, w *model.Window, problem *solver.Window, s solver.Solver) (*Solution, error) {
+	solution, err := s.Solve(ctx, problem)
+	if err != nil {
+		return nil, fmt.Errorf("solver %s: %w", s.Name(), err)
+	}
+	return &Solution{
+		Plan: windowPlan(w, problem, &solution.Assignment), Optimal: solution.Optimal, Fallback: solution.Fallback,
+		problem: problem, assignment: &solution.Assignment, greedy: solution.Greedy,
+	}, nil
+}
+
+// Cost is the plan's objective under the weights (solver.PlanCost).
+func (s *Solution) Cost(weights solver.Weights) float64 {
+	return solver.PlanCost(s.problem, s.assignment, weights)
+}
+
+// PlacementCost is what a shoot costs under the weights on the arc's seed when it is the n-th shoot the window
+// places there (n ≥ 1).
+func (s *Solution) PlacementCost(weights solver.Weights, arc model.Arc, n int) CostTerms {
+	return solver.PlacementCost(s.problem, weights, solverArc(arc, solver.Rank{}), n)
+}
+
+// GreedyCost is the objective of the greedy plan of the same window under the weights, for comparison.
+func (s *Solution) GreedyCost(ctx context.Context, weights solver.Weights) (float64, error) {
+	if s.greedy == nil {
+		g, err := (solver.Greedy{}).Solve(ctx, s.problem)
+		if err != nil {
+			return 0, err
+		}
+		s.greedy = &g.Assignment
+	}
+	return solver.PlanCost(s.problem, s.greedy, weights), nil
+}
+
+// windowProblem is the window as the solvers see it: every distinct evaluation is one group.
+func windowProblem(w *model.Window) *solver.Window {
+	p := &solver.Window{Seeds: make([]solver.Seed, len(w.Snapshot.Seeds)), Shoots: make([]int, len(w.Shoots))}
+	for i, seed := range w.Snapshot.Seeds {
+		allocatable, limited := model.Allocatable(seed)
+		p.Seeds[i] = solver.Seed{Usage: w.Snapshot.Usage(seed.Name), Free: room(w.Free[i]), Allocatable: allocatable, Limited: limited}
+	}
+	groups := map[*model.Evaluation]int{}
+	for i, ev := range w.Evaluations {
+		g, ok := groups[ev]
+		if !ok {
+			g = len(p.Groups)
+			groups[ev] = g
+			p.Groups = append(p.Groups, windowGroup(w, ev))
+		}
+		p.Shoots[i] = g
+	}
+	return p
+}
+
+// windowGroup is the group of an evaluation's shoots.
+func windowGroup(w *model.Window, ev *model.Evaluation) solver.Group {
+	g := solver.Group{Candidates: ev.Candidates, Arcs: make([]solver.Arc, len(ev.Arcs))}
+	switch {
+	case ev.Err != nil:
+		g.Exclusion = solver.Excluded
+	case ev.StrategyErr != nil:
+		g.Exclusion = solver.ExcludedWhenCandidateHasRoom
+	}
+	for i, a := range ev.Arcs {
+		tier, distance := w.Preference(ev, a)
+		g.Arcs[i] = solverArc(a, solver.Rank{Tier: tier, Distance: distance})
+	}
+	return g
+}
+
+func solverArc(a model.Arc, rank solver.Rank) solver.Arc {
+	return solver.Arc{Seed: a.Seed, Distance: a.Distance, SoftViolations: a.SoftViolations, Rank: rank}
+}
+
+// room is a model room as the solvers count it.
+func room(n int) int {
+	if n == model.Unlimited {
+		return solver.Unlimited
+	}
+	return n
+}
+
+// windowPlan is an assignment in Gardener's terms, listed in namespace/name order without sorting (Window.ByKey),
+// every unplaced shoot with Gardener's outcome for its cause.
+func windowPlan(w *model.Window, problem *solver.Window, a *solver.Assignment) *model.Plan {
+	placed := a.Placed()
+	plan := &model.Plan{
+		Placements:    make([]model.Placement, 0, placed),
+		Unschedulable: make([]model.Unschedulable, 0, len(a.Seed)-placed),
+	}
+	failures := model.NewFailures(w)
+	for _, i := range w.ByKey {
+		ev := w.Evaluations[i]
+		if seed := a.Seed[i]; seed >= 0 {
+			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: ev.ArcTo(seed).Distance})
+			continue
+		}
+		unschedulable := *failures.Unschedulable(ev, failureOf(a.Cause[i]))
+		unschedulable.Shoot = w.Keys[i]
+		plan.Unschedulable = append(plan.Unschedulable, unschedulable)
+	}
+	return plan
+}
+
+// failureOf is the model's failure for a solver's cause.
+func failureOf(c solver.Cause) model.Failure {
+	switch c {
+	case solver.CauseExcluded:
+		return model.FailureExcluded
+	case solver.CauseCandidatesFull:
+		return model.FailureCandidatesFull
+	}
+	return model.FailureNoSeedInStrategy
+}

@@ -1,0 +1,160 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
+)
+
+// CompactFormats are the output formats of the rebalance and capacity reports, which have no wide form.
+var CompactFormats = []string{"table", "yaml", "json"}
+
+// RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
+type RebalanceReport struct {
+	TargetUtilization float64 `json:"targetUtilization"`
+	// LowerBound is the fewest moves any plan needs: per seed its excess over the target or the shoots that must
+	// leave it, whichever is more.
+	LowerBound int          `json:"lowerBound"`
+	Moves      []model.Move `json:"moves"`
+	// Seeds are the seeds the moves touch, that are above their limit or drained, or that keep shoots that must
+	// leave, before and after.
+	Seeds []SeedChange `json:"seeds"`
+	// Complete is false when caps or the landscape keep some seed above its target; Message then says why, one
+	// line per seed.
+	Complete bool   `json:"complete"`
+	Message  string `json:"message"`
+	// Optimal is true when CLP proved the moves the fewest (and nearest) possible.
+	Optimal bool `json:"optimal"`
+	// Unresolved counts the shoots seeds stay above their limits, or that had to leave and could not.
+	Unresolved int `json:"unresolved"`
+	// Applied holds what became of each move with --apply.
+	Applied []model.MoveResult `json:"applied,omitempty"`
+}
+
+// SeedChange is a seed's number of shoots before and after the moves (after their migrations completed).
+type SeedChange struct {
+	Name   string `json:"name"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+	// Allocatable is status.allocatable.shoots, omitted for a seed without it.
+	Allocatable *int64 `json:"allocatable,omitempty"`
+	// Limit is the most shoots at the target utilization (0 for a drained seed), omitted without allocatable.
+	Limit *int `json:"limit,omitempty"`
+}
+
+// NewRebalanceReport describes a rebalancing plan.
+func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
+	r := plan.Problem
+	lines := make([]string, len(plan.Problems))
+	for i, p := range plan.Problems {
+		lines[i] = problemLine(p)
+	}
+	report := &RebalanceReport{
+		TargetUtilization: r.Target.TargetUtilization, LowerBound: plan.LowerBound, Moves: plan.Moves,
+		Complete: plan.Complete(), Message: strings.Join(lines, "\n"), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
+	}
+	if report.Moves == nil {
+		report.Moves = []model.Move{}
+	}
+	delta := map[string]int{}
+	for _, m := range plan.Moves {
+		delta[m.From]--
+		delta[m.To]++
+	}
+	report.Seeds = []SeedChange{}
+	unresolved := r.Unresolved(plan.Moves)
+	for i, seed := range r.Snapshot.Seeds {
+		l := r.Seeds[i]
+		d, touched := delta[seed.Name]
+		if !touched && l.Excess() == 0 && l.Drain == "" && unresolved[i].Count() == 0 {
+			continue
+		}
+		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}
+		if allocatable, ok := model.Allocatable(seed); ok {
+			change.Allocatable, change.Limit = &allocatable, &l.Limit
+		}
+		report.Seeds = append(report.Seeds, change)
+	}
+	return report
+}
+
+// Print writes the report as a table, YAML or JSON.
+func (r *RebalanceReport) Print(w io.Writer, format string) error {
+	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(w) })
+}
+
+func (r *RebalanceReport) printTable(out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	if len(r.Moves) > 0 {
+		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tREASON")
+		for _, m := range r.Moves {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", m.Shoot, m.From, m.To, m.Distance, m.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Seeds) > 0 {
+		fmt.Fprintln(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE")
+		for _, s := range r.Seeds {
+			limit, allocatable := "-", "-"
+			if s.Allocatable != nil {
+				limit, allocatable = fmt.Sprint(*s.Limit), fmt.Sprint(*s.Allocatable)
+			}
+			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Before, s.After, limit, allocatable)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.Applied) > 0 {
+		fmt.Fprintln(w, "APPLIED\tTO\tRESULT\tDETAIL")
+		for _, a := range r.Applied {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%d moves (lower bound %d, target utilization %.2f", len(r.Moves), r.LowerBound, r.TargetUtilization)
+	if r.Optimal {
+		fmt.Fprint(w, ", optimal")
+	}
+	fmt.Fprintln(w, ")")
+	if !r.Complete {
+		fmt.Fprintln(w, "incomplete:")
+		for line := range strings.SplitSeq(r.Message, "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
+	}
+	return w.Flush()
+}
+
+// problemLine says in one line why a seed stays unresolved.
+func problemLine(p model.SeedProblem) string {
+	var why []string
+	if p.Unmovable > 0 {
+		why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", p.Unmovable))
+	}
+	if p.Stranded > 0 {
+		why = append(why, fmt.Sprintf("%d of its shoots have no other seed that passes every predicate and the migration rules", p.Stranded))
+	}
+	if p.Blocked > 0 {
+		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
+	}
+	if p.MaxMoves > 0 {
+		why = append(why, fmt.Sprintf("--max-moves %d is reached", p.MaxMoves))
+	}
+	if p.MaxMovesPerSeed > 0 {
+		why = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", p.MaxMovesPerSeed))
+	}
+	if p.NoRoom {
+		why = append(why, "the seeds its other shoots may move to have no room left below their target")
+	}
+	state := fmt.Sprintf("stays %d above its limit of %d", p.Above, p.Limit)
+	if p.Stuck >= p.Above {
+		state = fmt.Sprintf("keeps %d shoots that must leave", p.Stuck)
+		if p.Above > 0 && p.Limit > 0 { // a drained seed's limit is 0: all its shoots are the ones above it
+			state += fmt.Sprintf(", and is %d above its limit of %d", p.Above, p.Limit)
+		}
+	}
+	return fmt.Sprintf("seed %s %s: %s", p.Seed, state, strings.Join(why, "; "))
+}

@@ -1,0 +1,144 @@
+package solver
+
+// Unlimited is the room of a seed without a limit.
+const Unlimited = -1
+
+// Seed is a seed as the solvers see it: indexes stand for seeds everywhere in this package.
+type Seed struct {
+	// Usage is the number of shoots the seed hosts.
+	Usage int
+	// Free is how many more shoots it may take, or Unlimited.
+	Free int
+	// Allocatable is the seed's capacity in shoots; Limited is false for a seed without one, for which the
+	// utilization cost assumes Weights.NominalCapacity.
+	Allocatable int64
+	Limited     bool
+}
+
+// Rank orders the arcs of a group by the gardener-scheduler's preference: its rule takes, among the arcs with
+// room of the lowest rank, the seed with the fewest shoots.
+type Rank struct {
+	Tier, Distance int
+}
+
+// less orders ranks: lower tier first, then the shorter distance.
+func (r Rank) less(o Rank) bool {
+	return r.Tier < o.Tier || r.Tier == o.Tier && r.Distance < o.Distance
+}
+
+// Arc is a seed a group's shoots may be placed on.
+type Arc struct {
+	// Seed is the seed's index.
+	Seed int
+	// Distance is the placement's region distance (0 in the shoot's own region).
+	Distance int
+	// SoftViolations counts the soft constraints the placement breaks; optimising solvers pay a penalty for each.
+	SoftViolations int
+	// Rank is the greedy rule's preference for the arc.
+	Rank Rank
+}
+
+// Exclusion says when a group's shoots stay unplaced whatever their arcs.
+type Exclusion int
+
+const (
+	// NotExcluded shoots go where their arcs allow.
+	NotExcluded Exclusion = iota
+	// Excluded shoots are never placed.
+	Excluded
+	// ExcludedWhenCandidateHasRoom shoots are never placed, but fail for capacity when every candidate is full.
+	ExcludedWhenCandidateHasRoom
+)
+
+// Group is a set of shoots the rules cannot tell apart.
+type Group struct {
+	// Candidates are the seeds whose room decides whether the shoots fail for capacity: when none has room, the
+	// cause is CandidatesFull whatever else holds. Ascending.
+	Candidates []int
+	// Arcs are the seeds the shoots may go to, ascending by seed.
+	Arcs      []Arc
+	Exclusion Exclusion
+}
+
+// Window is a placement problem: shoots in groups, seeds with room.
+type Window struct {
+	Seeds  []Seed
+	Groups []Group
+	// Shoots[i] is the group of the i-th shoot, in the order the greedy rule decides them.
+	Shoots []int
+}
+
+// arc returns the group's arc to the seed, or the zero Arc.
+func (g *Group) arc(seed int) Arc {
+	lo, hi := 0, len(g.Arcs)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		switch {
+		case g.Arcs[mid].Seed == seed:
+			return g.Arcs[mid]
+		case g.Arcs[mid].Seed < seed:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return Arc{}
+}
+
+// free is the seeds' room, by index.
+func (w *Window) free() []int {
+	free := make([]int, len(w.Seeds))
+	for i, s := range w.Seeds {
+		free[i] = s.Free
+	}
+	return free
+}
+
+// take counts one shoot placed on a seed with the given room.
+func take(room *int) {
+	if *room != Unlimited {
+		*room--
+	}
+}
+
+// Cause is why a shoot stays unplaced.
+type Cause int
+
+const (
+	// Placed: the shoot has a seed.
+	Placed Cause = iota
+	// CauseExcluded: the shoot's group is excluded (Group.Exclusion).
+	CauseExcluded
+	// CauseCandidatesFull: none of the group's candidates has room.
+	CauseCandidatesFull
+	// CauseNoArcWithRoom: some candidate has room, but none of the group's arcs does.
+	CauseNoArcWithRoom
+)
+
+// Assignment is a plan for a window: per shoot its seed, or -1 and the cause.
+type Assignment struct {
+	Seed  []int
+	Cause []Cause
+}
+
+// Placed counts the shoots with a seed.
+func (a *Assignment) Placed() int {
+	n := 0
+	for _, s := range a.Seed {
+		if s >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// placedPerSeed counts the shoots the assignment places on each seed.
+func (a *Assignment) placedPerSeed(seeds int) []int {
+	placed := make([]int, seeds)
+	for _, s := range a.Seed {
+		if s >= 0 {
+			placed[s]++
+		}
+	}
+	return placed
+}
