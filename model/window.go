@@ -110,6 +110,9 @@ type evaluator struct {
 	root    *chainNode
 	// failed holds evaluations of shoots whose references are missing, by error.
 	failed map[string]*Evaluation
+	// uncached evaluates every shoot afresh, ignoring the filters' keys and the strategy's: the reference the
+	// shared evaluation is tested against.
+	uncached bool
 }
 
 func newEvaluator(snap *Snapshot, opts Options) *evaluator {
@@ -120,10 +123,17 @@ func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 	}
 }
 
+// newUncachedEvaluator evaluates every shoot on its own, running every filter on the seeds its predecessors left.
+func newUncachedEvaluator(snap *Snapshot, opts Options) *evaluator {
+	e := newEvaluator(snap, opts)
+	e.uncached = true
+	return e
+}
+
 func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	req, err := e.snap.NewRequest(shoot, e.opts)
 	if err != nil {
-		if ev, ok := e.failed[err.Error()]; ok {
+		if ev, ok := e.failed[err.Error()]; ok && !e.uncached {
 			return ev
 		}
 		ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}}
@@ -135,16 +145,14 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	}
 
 	node := e.root
+	if e.uncached {
+		node = &chainNode{seeds: e.snap.Seeds}
+	}
 	for node.err == nil && node.depth < len(e.filters) {
-		filter := e.filters[node.depth]
-		key := filter.Key(req)
-		child, ok := node.children[key]
-		if !ok {
-			kept, rejected, err := filter.Filter(req, node.seeds)
-			child = &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err, children: map[string]*chainNode{}}
-			node.children[key] = child
-		}
-		node = child
+		node = e.next(req, node)
+	}
+	if e.uncached {
+		return e.leaf(req, node)
 	}
 
 	strategyKey := ""
@@ -164,6 +172,24 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	}
 	node.leaves[strategyKey] = ev
 	return ev
+}
+
+// next is the chain's node after the node's filter for the request: shared by every request with the filter's
+// key, or, uncached, the request's own.
+func (e *evaluator) next(req *Request, node *chainNode) *chainNode {
+	filter := e.filters[node.depth]
+	if e.uncached {
+		kept, rejected, err := filter.Filter(req, node.seeds)
+		return &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err}
+	}
+	key := filter.Key(req)
+	child, ok := node.children[key]
+	if !ok {
+		kept, rejected, err := filter.Filter(req, node.seeds)
+		child = &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err, children: map[string]*chainNode{}}
+		node.children[key] = child
+	}
+	return child
 }
 
 // leaf builds the evaluation at the end of a chain path: the candidates, the strategy's arcs and Gardener's

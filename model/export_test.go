@@ -1,0 +1,14 @@
+package model
+
+import gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+// UncachedEvaluations evaluates each shoot on its own, running every filter afresh: the reference that the
+// shared evaluation of a Window is tested against.
+func UncachedEvaluations(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) []*Evaluation {
+	e := newUncachedEvaluator(snap, opts)
+	evaluations := make([]*Evaluation, len(shoots))
+	for i, shoot := range shoots {
+		evaluations[i] = e.evaluate(shoot)
+	}
+	return evaluations
+}
