@@ -9,7 +9,9 @@ import (
 // The greedy rule, shoot by shoot: exclusions first, then capacity on the candidates, then among the arcs with
 // room of the lowest rank the least-used seed, the lowest index on ties; each placement counts for the next shoot.
 func TestGreedy(t *testing.T) {
-	limited := func(free, usage int) Seed { return Seed{Free: free, Usage: usage, Allocatable: int64(free + usage), Limited: true} }
+	limited := func(free, usage int) Seed {
+		return Seed{Free: free, Usage: usage, Allocatable: int64(free + usage), Limited: true}
+	}
 	for _, tc := range []struct {
 		name   string
 		seeds  []Seed
