@@ -99,7 +99,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 	}
 
-	metrics := metrics.NewMetrics(true)
+	loopMetrics := metrics.NewMetrics(true)
 	windows := &windowLoop{
 		scheduler: &Scheduler{
 			Reader: mgr.GetCache(),
@@ -107,19 +107,19 @@ func (l *Loop) Run(ctx context.Context) error {
 				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
 			},
-			Metrics: metrics, Policy: policy,
+			Metrics: loopMetrics, Policy: policy,
 		},
 		cache:     mgr.GetCache(),
 		maxShoots: c.Window.MaxShoots,
 		maxWait:   c.Window.MaxWait.Duration,
-		metrics:   metrics,
+		metrics:   loopMetrics,
 		nudge:     make(chan struct{}, 1),
 		shoots:    map[types.NamespacedName]*tracked{},
 	}
 	if err := mgr.Add(windows); err != nil {
 		return err
 	}
-	server := &healthServer{cache: mgr.GetCache(), metrics: metrics, address: c.Server.BindAddress, listener: l.Listener}
+	server := &healthServer{cache: mgr.GetCache(), metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
 	if err := mgr.Add(server); err != nil {
 		return err
 	}

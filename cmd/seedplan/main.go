@@ -197,11 +197,7 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 }
 
 // plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
-func (f *planFlags) plan(cmd *cobra.Command) (*plan.Outcome, error) {
-	c, err := f.configuration(cmd)
-	if err != nil {
-		return nil, err
-	}
+func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*plan.Outcome, error) {
 	policy, err := plan.NewPolicy(c)
 	if err != nil {
 		return nil, err
@@ -245,7 +241,7 @@ func newScheduleCommand() *cobra.Command {
 				if dryRun || pushgateway != "" {
 					return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
 				}
-				outcome, err := flags.plan(cmd)
+				outcome, err := flags.plan(cmd, c)
 				if err != nil {
 					return err
 				}
@@ -282,15 +278,15 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 		return nil, err
 	}
 	instance, _ := os.Hostname()
-	metrics := metrics.NewMetrics(false)
+	jobMetrics := metrics.NewMetrics(false)
 	scheduler := &cluster.Scheduler{
 		Reader: garden, PageSize: ingest.ListPageSize,
 		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance},
-		Metrics: metrics, Policy: policy, DryRun: dryRun,
+		Metrics: jobMetrics, Policy: policy, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
 	if c.Metrics.Pushgateway != "" && !dryRun {
-		if pushErr := metrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job); pushErr != nil {
+		if pushErr := jobMetrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job); pushErr != nil {
 			err = errors.Join(err, pushErr)
 		}
 	}
@@ -334,7 +330,11 @@ func newExplainCommand() *cobra.Command {
 			if !strings.Contains(args[0], "/") {
 				return errors.New("the shoot must be given as NAMESPACE/NAME")
 			}
-			outcome, err := flags.plan(cmd)
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			outcome, err := flags.plan(cmd, c)
 			if err != nil {
 				return err
 			}
