@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -32,17 +31,6 @@ func CompatWeights() Weights {
 	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, SoftViolation: 200, Lexicographic: true}
 }
 
-// ParseWeights names the two weightings: "balanced" (DefaultWeights) and "compat" (CompatWeights).
-func ParseWeights(name string) (Weights, error) {
-	switch name {
-	case "balanced", "":
-		return DefaultWeights(), nil
-	case "compat":
-		return CompatWeights(), nil
-	}
-	return Weights{}, fmt.Errorf("unknown weighting %q (balanced or compat)", name)
-}
-
 // UtilizationSlopes are the marginal costs of one more shoot on a seed whose utilization is in the 1st, 2nd, …
 // 10th tenth, and, for seeds without allocatable, beyond their nominal capacity. They rise convexly, so the
 // cheapest way to place shoots fills the emptiest seeds first, and the problem stays a network problem.
@@ -60,33 +48,6 @@ func (s segment) upper() float64 {
 		return math.Inf(1)
 	}
 	return float64(s.width)
-}
-
-// utilizationSegments splits a seed's free capacity into the tenths of its utilization, starting at its usage.
-func utilizationSegments(usage, free, allocatable int, limited bool) []segment {
-	capacity := allocatable
-	if !limited {
-		capacity = max(allocatable, 1)
-	}
-	var segments []segment
-	taken := usage
-	for k := range 10 {
-		upper := (k + 1) * capacity / 10
-		if width := upper - taken; width > 0 {
-			segments = append(segments, segment{width: width, slope: UtilizationSlopes[k]})
-			taken = upper
-		}
-	}
-	if !limited {
-		return append(segments, segment{width: Unlimited, slope: UtilizationSlopes[10]})
-	}
-	// Integer rounding of the tenths and usage above allocatable never leave more room than free.
-	room := free
-	for i := range segments {
-		segments[i].width = min(segments[i].width, room)
-		room -= segments[i].width
-	}
-	return segments
 }
 
 // seedSegments are the utilization segments of every seed of the window, by seed index.
@@ -156,22 +117,14 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 // unplacedPenalty is M: more than any augmenting path through the given number of seeds can cost, so that
 // placing one more shoot always lowers the objective.
 func unplacedPenalty(extremes arcExtremes, weights Weights, distanceWeight float64, seeds int) float64 {
-	maxArc := distanceWeight*float64(extremes.distance) + weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
-		weights.SoftViolation*float64(extremes.softViolations)
-	return maxArc*float64(2*seeds+2) + 1
+	return dominating(weights.maxArcCost(extremes, distanceWeight), seeds)
 }
 
-// arcExtremes are the largest absolute distance and the most soft violations of any arc of a window.
-type arcExtremes struct{ distance, softViolations int }
-
-// windowArcExtremes scans every group of the window once.
+// windowArcExtremes are the extremes of every group's arcs.
 func windowArcExtremes(w *Window) arcExtremes {
 	var e arcExtremes
 	for _, g := range w.Groups {
-		for _, a := range g.Arcs {
-			e.distance = max(e.distance, a.Distance, -a.Distance)
-			e.softViolations = max(e.softViolations, a.SoftViolations)
-		}
+		e.include(g.Arcs)
 	}
 	return e
 }

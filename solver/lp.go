@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -324,43 +323,25 @@ func assemble(w *Window, classes []class, components []component, results []comp
 	for i := range a.Seed {
 		a.Seed[i] = -1
 	}
+	place := func(shoot int, arc Arc) bool {
+		if free[arc.Seed] == 0 {
+			return false
+		}
+		a.Seed[shoot] = arc.Seed
+		take(&free[arc.Seed])
+		return true
+	}
 	integral := true
 	for ci, comp := range components {
 		for i, c := range comp.classes {
-			cl := classes[c]
-			next := 0
-			for arc, value := range results[ci].counts[i] {
-				n := math.Round(value)
-				if math.Abs(value-n) > integralityTolerance {
-					integral = false
-					n = math.Floor(value)
-				}
-				seed := cl.arcs[arc].Seed
-				for range int(n) {
-					if next == len(cl.shoots) || free[seed] == 0 {
-						break
-					}
-					a.Seed[cl.shoots[next]] = seed
-					next++
-					take(&free[seed])
-				}
-			}
+			integral = handOut(results[ci].counts[i], classes[c].arcs, classes[c].shoots, place) && integral
 		}
 	}
 	// Repair: a shoot left unplaced while one of its seeds has room is placed there.
+	unplaced := func(shoot int) bool { return a.Seed[shoot] < 0 }
 	for _, cl := range classes {
-		for _, shoot := range cl.shoots {
-			if a.Seed[shoot] >= 0 {
-				continue
-			}
-			for _, arc := range cl.arcs {
-				if free[arc.Seed] != 0 {
-					a.Seed[shoot] = arc.Seed
-					take(&free[arc.Seed])
-					integral = false
-					break
-				}
-			}
+		if repair(cl.shoots, cl.arcs, unplaced, place) > 0 {
+			integral = false
 		}
 	}
 	unplacedCauses(w, a, free)

@@ -97,7 +97,8 @@ func (rb Rebalancer) Plan(ctx context.Context, r *Rebalancing) (*Moves, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Moves{Moves: rb.assign(r, classes, counts), Optimal: optimal}, nil
+	moves, integral := rb.assign(r, classes, counts)
+	return &Moves{Moves: moves, Optimal: optimal && integral}, nil
 }
 
 // moveClasses are the classes of the shoots a move of which can resolve something: those that must leave, and
@@ -142,7 +143,7 @@ func (rb Rebalancer) room(l LoadedSeed) int {
 }
 
 // solve returns, per class and per arc, how many of its shoots move there; optimal is false when CLP ran out
-// of time (then counts is nil) or the LP's answer was fractional.
+// of time (then counts is nil).
 func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, bool, error) {
 	if len(classes) == 0 {
 		return nil, true, nil
@@ -163,8 +164,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveCl
 		// Never: every class may stay, and staying above the limit only costs.
 		return nil, false, fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
 	}
-	counts, optimal := lp.counts(solution)
-	return counts, optimal, nil
+	return lp.counts(solution), true, nil
 }
 
 // rebalanceLP is the rebalancing's LP: rows for classes, destination seeds, stay rows of seeds that may end above
@@ -196,9 +196,8 @@ func (rb Rebalancer) newRebalanceLP(r *Rebalancing, classes []moveClass) *rebala
 		involved[c.seed] = true
 		for _, a := range c.arcs {
 			involved[a.Seed] = true
-			extremes.distance = max(extremes.distance, a.Distance)
-			extremes.softViolations = max(extremes.softViolations, a.SoftViolations)
 		}
+		extremes.include(c.arcs)
 	}
 	// Lexicographic objective by the augmenting-cycle argument: a cycle of the flow touches at most every
 	// involved seed twice, so a move costs more than any cycle's distance and balance, and a shoot above the limit
@@ -206,11 +205,9 @@ func (rb Rebalancer) newRebalanceLP(r *Rebalancing, classes []moveClass) *rebala
 	weights := rb.Weights
 	weights.Lexicographic = true // near moves first, then balance
 	lp := &rebalanceLP{prog: newProgram(), distanceWeight: weights.distanceWeight(len(involved)), mayStayOn: mayStayOn}
-	maxArc := lp.distanceWeight*float64(extremes.distance) + rb.Weights.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
-		rb.Weights.SoftViolation*float64(extremes.softViolations)
-	cycle := float64(2*len(involved) + 2)
-	lp.moveCost = maxArc*cycle + 1
-	lp.excessCost = (lp.moveCost+maxArc)*cycle + 1
+	maxArc := rb.Weights.maxArcCost(extremes, lp.distanceWeight)
+	lp.moveCost = dominating(maxArc, len(involved))
+	lp.excessCost = dominating(lp.moveCost+maxArc, len(involved))
 
 	// What a seed leaves unresolved is Unresolved.Count of the model: max(L, S − limit) for the L shoots that
 	// must leave and do not and the S shoots it ends with. With L = Lm + Lu (movable, unmovable) and S = Lm + Sm
@@ -304,54 +301,30 @@ func (lp *rebalanceLP) addColumns(rb Rebalancer, r *Rebalancing, classes []moveC
 	}
 }
 
-// counts reads, per class and arc, how many shoots move there; optimal is false when a count is fractional.
-func (lp *rebalanceLP) counts(solution lpSolution) ([][]float64, bool) {
+// counts reads, per class and arc, how many shoots move there.
+func (lp *rebalanceLP) counts(solution lpSolution) [][]float64 {
 	counts := make([][]float64, len(lp.moveColumns))
-	optimal := true
 	for i, columns := range lp.moveColumns {
 		counts[i] = make([]float64, len(columns))
 		for a, col := range columns {
-			if col < 0 {
-				continue
-			}
-			value := solution.values[col]
-			counts[i][a] = value
-			if math.Abs(value-math.Round(value)) > integralityTolerance {
-				optimal = false
+			if col >= 0 {
+				counts[i][a] = solution.values[col]
 			}
 		}
 	}
-	return counts, optimal
+	return counts
 }
 
 // destinationSegments are the utilization segments of a destination's room, bounded by the per-seed bound.
 func (rb Rebalancer) destinationSegments(l LoadedSeed) []segment {
-	room := rb.room(l)
-	segments := utilizationSegments(l.Load, room, rb.Weights.capacity(Seed{Allocatable: l.Allocatable, Limited: l.Limited}), l.Limited)
-	if l.Limited || room == Unlimited {
-		return segments
-	}
-	// A seed without allocatable is bounded only by the per-seed bound here.
-	left := room
-	var bounded []segment
-	for _, s := range segments {
-		if left == 0 {
-			break
-		}
-		if s.width == Unlimited || s.width > left {
-			s.width = left
-		}
-		bounded = append(bounded, s)
-		left -= s.width
-	}
-	return bounded
+	return utilizationSegments(l.Load, rb.room(l), rb.Weights.capacity(Seed{Allocatable: l.Allocatable, Limited: l.Limited}), l.Limited)
 }
 
 // assign turns class counts into moves: each class's shoots, by namespace/name, go to its arcs cheapest first.
 // Fractional counts are rounded down; then, and when there are no counts (CLP ran out of time), shoots that must
 // leave and shoots above their seed's limit are moved greedily to the cheapest destination with room, within the
 // bounds.
-func (rb Rebalancer) assign(r *Rebalancing, classes []moveClass, counts [][]float64) []Move {
+func (rb Rebalancer) assign(r *Rebalancing, classes []moveClass, counts [][]float64) ([]Move, bool) {
 	room := make([]int, len(r.Seeds))
 	for i, l := range r.Seeds {
 		room[i] = rb.room(l)
@@ -361,50 +334,31 @@ func (rb Rebalancer) assign(r *Rebalancing, classes []moveClass, counts [][]floa
 	for i, l := range r.Seeds {
 		excess[i] = l.Excess()
 	}
-	total := 0
 	moved := make([]bool, len(r.Shoots))
 	var moves []Move
-	canMove := func(from, to int) bool {
-		return room[to] != 0 && (rb.MaxMoves == 0 || total < rb.MaxMoves) && (rb.MaxMovesPerSeed == 0 || outOf[from] < rb.MaxMovesPerSeed)
-	}
-	move := func(shoot int, a Arc) {
+	move := func(shoot int, a Arc) bool {
 		b := r.Shoots[shoot]
+		if room[a.Seed] == 0 || rb.MaxMoves > 0 && len(moves) == rb.MaxMoves || rb.MaxMovesPerSeed > 0 && outOf[b.Seed] == rb.MaxMovesPerSeed {
+			return false
+		}
 		moves = append(moves, Move{Shoot: shoot, To: a})
 		moved[shoot] = true
 		take(&room[a.Seed])
 		outOf[b.Seed]++
 		excess[b.Seed] = max(excess[b.Seed]-1, 0)
-		total++
+		return true
 	}
+	integral := true
 	for i, c := range classes {
-		if counts == nil { // CLP ran out of time: only the repair below
-			break
-		}
-		next := 0
-		for a, value := range counts[i] {
-			for range int(math.Floor(value + integralityTolerance)) {
-				if next == len(c.shoots) || !canMove(c.seed, c.arcs[a].Seed) {
-					break
-				}
-				move(c.shoots[next], c.arcs[a])
-				next++
-			}
+		if counts != nil { // nil when CLP ran out of time: only the repair below
+			integral = handOut(counts[i], c.arcs, c.shoots, move) && integral
 		}
 	}
 	// Repair (and the fallback): what still has to leave, cheapest destination first.
 	for _, c := range classes {
-		for _, shoot := range c.shoots {
-			if moved[shoot] || !c.leave && excess[c.seed] == 0 {
-				continue
-			}
-			for _, a := range c.arcs {
-				if canMove(c.seed, a.Seed) {
-					move(shoot, a)
-					break
-				}
-			}
-		}
+		mustMove := func(shoot int) bool { return !moved[shoot] && (c.leave || excess[c.seed] > 0) }
+		repair(c.shoots, c.arcs, mustMove, move)
 	}
 	slices.SortFunc(moves, func(a, b Move) int { return a.Shoot - b.Shoot })
-	return moves
+	return moves, integral
 }
