@@ -8,6 +8,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 )
@@ -105,12 +106,7 @@ func TestNaiveDescheduler(t *testing.T) {
 			for _, s := range tc.shoots {
 				shoots = append(shoots, s...)
 			}
-			snap, err := model.NewSnapshot(model.Objects{Seeds: tc.seeds, Shoots: shoots,
-				CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := model.NewRebalancing(snap, model.Options{}, model.RebalanceOptions{TargetUtilization: 0.8})
+			r, err := model.NewRebalancing(fixture.Landscape(t, tc.seeds, shoots), model.Options{}, model.RebalanceOptions{TargetUtilization: 0.8})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -82,12 +83,7 @@ func TestCapacity(t *testing.T) {
 			for _, s := range tc.shoots {
 				all = append(all, s...)
 			}
-			snap, err := model.NewSnapshot(model.Objects{Seeds: tc.seeds, Shoots: all,
-				CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			q, err := model.NewCapacityPlanning(snap, model.Options{}, tc.target)
+			q, err := model.NewCapacityPlanning(fixture.Landscape(t, tc.seeds, all), model.Options{}, tc.target)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -123,21 +124,15 @@ func TestGreedyHonoursContext(t *testing.T) {
 // Spec §3.1: a malformed region ConfigMap entry fails MinimalDistance with Gardener's error, once some candidate
 // has room; testing shoots ignore the strategy and are placed.
 func TestGreedyMalformedRegionConfig(t *testing.T) {
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds:         []*gardencorev1beta1.Seed{Seed("a")},
-		Shoots:        []*gardencorev1beta1.Shoot{Shoot("plain"), Shoot("tester", func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) })},
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{Project()},
-		ConfigMaps: []*corev1.ConfigMap{{
+	tester := Shoot("tester", func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) })
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("a")}, []*gardencorev1beta1.Shoot{Shoot("plain"), tester}, func(o *model.Objects) {
+		o.ConfigMaps = []*corev1.ConfigMap{{
 			ObjectMeta: metav1.ObjectMeta{Name: "regions", Namespace: "garden",
 				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
 				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "aws"}},
 			Data: map[string]string{"eu-central-1": "eu-west-1: far"},
-		}},
+		}}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts := model.Options{Strategy: model.MinimalDistance}
 	w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -17,14 +18,7 @@ import (
 // window builds the window of all pending shoots of a landscape with the aws profile and the dev project.
 func window(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Seed, shoots ...*gardencorev1beta1.Shoot) *model.Window {
 	t.Helper()
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds: seeds, Shoots: shoots,
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{Project()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := fixture.Landscape(t, seeds, shoots)
 	w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
 	if err != nil {
 		t.Fatal(err)

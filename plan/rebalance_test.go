@@ -8,6 +8,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -30,15 +31,7 @@ func rebalancing(t *testing.T, opts model.Options, target model.RebalanceOptions
 	for _, s := range shoots {
 		all = append(all, s...)
 	}
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds: seeds, Shoots: all,
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()},
-		Projects:      []*gardencorev1beta1.Project{Project()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := model.NewRebalancing(snap, opts, target)
+	r, err := model.NewRebalancing(fixture.Landscape(t, seeds, all), opts, target)
 	if err != nil {
 		t.Fatal(err)
 	}

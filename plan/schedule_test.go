@@ -8,8 +8,8 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
-	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
@@ -17,13 +17,7 @@ import (
 // Schedule collects garbage before a solver with a time budget, and only then, so that a collection started by
 // reading and modelling does not run into the deadline.
 func TestScheduleCollectsBeforeABudgetedSolve(t *testing.T) {
-	snap, err := model.NewSnapshot(model.Objects{
-		Seeds: []*gardencorev1beta1.Seed{Seed("a", Allocatable(1))}, Shoots: []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2")},
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("a", Allocatable(1))}, []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2")})
 	forced := func() uint64 {
 		sample := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
 		metrics.Read(sample)

@@ -7,6 +7,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -33,12 +34,7 @@ func TestRebalanceReportSeeds(t *testing.T) {
 	add("quiet", "on-quiet", 9)
 	// Stuck: they must leave retiring, and the only seeds they may use are full.
 	add("retiring", "stuck", 2, func(s *gardencorev1beta1.Shoot) { s.Spec.Region = "eu-west-1" })
-	snap, err := model.NewSnapshot(model.Objects{Seeds: seeds, Shoots: shoots,
-		CloudProfiles: []*gardencorev1beta1.CloudProfile{CloudProfile()}, Projects: []*gardencorev1beta1.Project{Project()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := model.NewRebalancing(snap, model.Options{}, model.RebalanceOptions{TargetUtilization: 0.9})
+	r, err := model.NewRebalancing(fixture.Landscape(t, seeds, shoots), model.Options{}, model.RebalanceOptions{TargetUtilization: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
