@@ -16,6 +16,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/scenario"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
@@ -153,7 +154,7 @@ func StandardSuite() []Job {
 		}
 	}
 	jobs = append(jobs, Job{"contention-1.0", Size{50000, 1000}})
-	for _, sc := range RebalanceScenarios() {
+	for _, sc := range scenario.Rebalances() {
 		for _, size := range []Size{{6000, 200}, {30000, 1000}} {
 			jobs = append(jobs, Job{sc.Name, size})
 		}
@@ -232,7 +233,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	}
 	type job struct {
 		window    Scenario
-		rebalance *RebalanceScenario
+		rebalance *scenario.Rebalance
 		size      Size
 	}
 	var jobs []job
@@ -335,13 +336,13 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 }
 
 // selectScenario finds a window or a rebalancing scenario by name.
-func selectScenario(name string) (Scenario, *RebalanceScenario, error) {
+func selectScenario(name string) (Scenario, *scenario.Rebalance, error) {
 	for _, sc := range Scenarios() {
 		if sc.Name == name {
 			return sc, nil, nil
 		}
 	}
-	for _, sc := range RebalanceScenarios() {
+	for _, sc := range scenario.Rebalances() {
 		if sc.Name == name {
 			return Scenario{}, &sc, nil
 		}
@@ -355,7 +356,7 @@ func ScenarioNames() []string {
 	for _, sc := range Scenarios() {
 		names = append(names, sc.Name)
 	}
-	for _, sc := range RebalanceScenarios() {
+	for _, sc := range scenario.Rebalances() {
 		names = append(names, sc.Name)
 	}
 	return names

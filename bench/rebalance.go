@@ -4,72 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
-	"k8s.io/apimachinery/pkg/api/resource"
-
-	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/scenario"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
-
-// RebalanceScenario is a landscape whose current placement must be rebalanced. Its size is SHOOTSxSEEDS: the
-// shoots the gardener-scheduler's rule placed before the disturbance, and the seeds.
-type RebalanceScenario struct {
-	Name        string
-	Description string
-	// Target is the target utilization of the rebalancing.
-	Target float64
-	// disturb changes the settled landscape and returns the seeds to drain.
-	disturb func(*model.Objects) (drain []string)
-}
-
-// RebalanceScenarios are the rebalancing scenarios.
-func RebalanceScenarios() []RebalanceScenario {
-	return []RebalanceScenario{
-		{Name: "capacity-drop", Target: 0.9, disturb: capacityDrop,
-			Description: "overload after capacity drop: a landscape the gardener-scheduler's rule filled, each seed sized to run at 70 %, then the allocatable of every fourth seed of each region cut to three quarters of its load; target 0.9"},
-		{Name: "seed-retirement", Target: 0.9, disturb: retireSeeds,
-			Description: "every tenth seed in name order is retired (--drain) from a landscape the gardener-scheduler's rule filled, each seed sized to run at 70 %; target 0.9"},
-	}
-}
-
-// capacityDrop cuts the allocatable of every fourth seed of each region (the first, the fifth, …) to three
-// quarters of its load.
-func capacityDrop(objs *model.Objects) []string {
-	usage := model.SeedUsage(objs.Shoots)
-	inRegion := map[string]int{}
-	for _, s := range objs.Seeds {
-		region := s.Spec.Provider.Type + "/" + s.Spec.Provider.Region
-		inRegion[region]++
-		if allocatable, ok := model.Allocatable(s); ok && inRegion[region]%4 == 1 {
-			s.Status.Allocatable[gardencorev1beta1.ResourceShoots] = *resource.NewQuantity(min(allocatable, int64(usage[s.Name]*3/4)), resource.DecimalSI)
-		}
-	}
-	return nil
-}
-
-// retireSeeds drains every tenth seed in name order (the first, the eleventh, …), which spreads the retired seeds
-// over the regions.
-func retireSeeds(objs *model.Objects) []string {
-	var names []string
-	for _, s := range objs.Seeds {
-		names = append(names, s.Name)
-	}
-	slices.Sort(names)
-	var drain []string
-	for i, name := range names {
-		if i%10 == 0 {
-			drain = append(drain, name)
-		}
-	}
-	return drain
-}
 
 // Rebalancing methods of a run.
 const (
@@ -176,52 +118,9 @@ func NaiveDescheduler(r *model.Rebalancing) (moves []model.Move, stranded, above
 	return moves, stranded, aboveTarget
 }
 
-// Sizing of the settled landscape of a rebalancing scenario.
-const (
-	settledUtilization = 0.7
-	minimumAllocatable = 10
-)
-
-// RebalanceLandscape builds a rebalancing scenario at a size: a generated landscape whose pending shoots are
-// placed by the gardener-scheduler's rule (solver.Greedy) and bound, every seed then sized to run at 70 % (at
-// least 10 shoots allocatable), then disturbed. It returns the objects and the rebalancing options.
-func RebalanceLandscape(ctx context.Context, sc RebalanceScenario, size Size, seed uint64) (model.Objects, model.RebalanceOptions, error) {
-	objs, err := generator.Generate(generator.Config{Seeds: size.Seeds, Shoots: size.Pending, Contention: 0.8, Seed: seed, Providers: []string{"aws", "gcp"}, Mix: generator.RealisticMix()})
-	if err != nil {
-		return model.Objects{}, model.RebalanceOptions{}, err
-	}
-	snap, err := model.NewSnapshot(objs)
-	if err != nil {
-		return model.Objects{}, model.RebalanceOptions{}, err
-	}
-	settled, err := plan.Schedule(ctx, snap, snap.Pending(v1beta1constants.DefaultSchedulerName), plan.Policy{Solver: solver.Greedy{}, Weights: solver.DefaultWeights()})
-	if err != nil {
-		return model.Objects{}, model.RebalanceOptions{}, fmt.Errorf("settling the landscape: %w", err)
-	}
-	placed := map[string]string{}
-	for _, p := range settled.Plan.Placements {
-		placed[p.Shoot] = p.Seed
-	}
-	for _, shoot := range objs.Shoots {
-		if seedName, ok := placed[model.ShootKey(shoot)]; ok {
-			shoot.Spec.SeedName, shoot.Status.SeedName = new(seedName), new(seedName)
-		}
-	}
-	// The operator sized every seed to run at settledUtilization.
-	usage := model.SeedUsage(objs.Shoots)
-	for _, s := range objs.Seeds {
-		if _, ok := model.Allocatable(s); ok {
-			allocatable := max(int64(math.Ceil(float64(usage[s.Name])/settledUtilization)), minimumAllocatable)
-			s.Status.Allocatable[gardencorev1beta1.ResourceShoots] = *resource.NewQuantity(allocatable, resource.DecimalSI)
-		}
-	}
-	drain := sc.disturb(&objs)
-	return objs, model.RebalanceOptions{TargetUtilization: sc.Target, Drain: drain}, nil
-}
-
 // runRebalance plans one rebalancing job with the LP and the naive descheduler.
-func runRebalance(ctx context.Context, cfg Config, sc RebalanceScenario, size Size, progress func(string)) ([]RebalanceResult, error) {
-	objs, target, err := RebalanceLandscape(ctx, sc, size, cfg.Seed)
+func runRebalance(ctx context.Context, cfg Config, sc scenario.Rebalance, size Size, progress func(string)) ([]RebalanceResult, error) {
+	objs, target, err := scenario.Landscape(ctx, sc, size.Pending, size.Seeds, cfg.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s %s: %w", sc.Name, size, err)
 	}

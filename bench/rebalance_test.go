@@ -9,6 +9,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/internal/fixture"
+	"github.com/seedplan/seedplan/internal/scenario"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 )
@@ -18,7 +19,7 @@ import (
 // no more moves.
 func TestRebalanceScenarios(t *testing.T) {
 	var names []string
-	for _, sc := range RebalanceScenarios() {
+	for _, sc := range scenario.Rebalances() {
 		names = append(names, sc.Name)
 	}
 	jobs, err := Jobs(names, []Size{{1500, 60}})

@@ -9,8 +9,8 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
-	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/scenario"
 	"github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -97,9 +97,9 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 func TestRebalanceOnRandomLandscapes(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
-			sc := bench.RebalanceScenarios()[seed%2]
+			sc := scenario.Rebalances()[seed%2]
 			t.Run(fmt.Sprintf("seed=%d/%s/%s", seed, strategy, sc.Name), func(t *testing.T) {
-				objs, goal, err := bench.RebalanceLandscape(context.Background(), sc, bench.Size{Pending: 1600, Seeds: 60}, seed)
+				objs, goal, err := scenario.Landscape(context.Background(), sc, 1600, 60, seed)
 				if err != nil {
 					t.Fatal(err)
 				}
