@@ -87,7 +87,7 @@ func NaiveDescheduler(r *model.Rebalancing) (moves []model.Move, stranded, above
 		limit := r.Seeds[seed].Limit
 		for _, b := range r.Shoots {
 			over := limit != model.Unlimited && counted[seed] > limit
-			if b.Seed != seed || b.Unmovable != "" || b.Leave == "" && !over {
+			if b.Seed != seed || b.Unmovable != "" || !b.Leave.Required() && !over {
 				continue
 			}
 			best := -1
@@ -101,13 +101,9 @@ func NaiveDescheduler(r *model.Rebalancing) (moves []model.Move, stranded, above
 				stranded++
 				continue
 			}
-			reason := b.LeaveReason
-			if reason == "" {
-				reason = model.LeaveOverloaded
-			}
 			distance := b.Destinations[slices.IndexFunc(b.Destinations, func(a model.Arc) bool { return a.Seed == best })].Distance
 			moves = append(moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[seed].Name,
-				To: r.Snapshot.Seeds[best].Name, Distance: distance, Reason: reason})
+				To: r.Snapshot.Seeds[best].Name, Distance: distance, Reason: b.MoveReason()})
 			counted[best]++
 			hosting[best]++
 			if l := r.Seeds[best].Limit; l != model.Unlimited && hosting[best] > l {

@@ -74,16 +74,11 @@ func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed
 	if err := b.reader().List(ctx, &seeds); err != nil {
 		return nil, nil, fmt.Errorf("re-reading the seeds before binding: %w", err)
 	}
-	room := map[string]int{} // a seed missing here was deleted: no room
+	room := map[string]int{} // a seed missing here was deleted or is being deleted: no room
 	for i := range seeds.Items {
 		seed := &seeds.Items[i]
-		switch allocatable, ok := model.Allocatable(seed); {
-		case seed.DeletionTimestamp != nil:
-			room[seed.Name] = 0
-		case !ok:
-			room[seed.Name] = model.Unlimited
-		default:
-			room[seed.Name] = max(int(allocatable)-hosted(seed.Name), 0)
+		if seed.DeletionTimestamp == nil {
+			room[seed.Name] = model.FreeCapacity(seed, hosted(seed.Name))
 		}
 	}
 	kept := &model.Plan{Unschedulable: plan.Unschedulable}

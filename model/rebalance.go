@@ -13,13 +13,26 @@ import (
 // PredicateMigration names the gardener-apiserver's extra rules for moving a bound shoot to another seed.
 const PredicateMigration = "Migration"
 
-// Reasons a shoot has to leave its seed, as moves report them.
+// LeaveReason is why a shoot moves, as moves report it.
+type LeaveReason string
+
+// The reasons a shoot has to leave its seed.
 const (
-	LeaveOverloaded = "overloaded"
-	LeaveDrain      = "drain"
-	LeaveUnusable   = "unusable"
-	LeaveNoExecute  = "NoExecute"
+	LeaveOverloaded LeaveReason = "overloaded"
+	LeaveDrain      LeaveReason = "drain"
+	LeaveUnusable   LeaveReason = "unusable"
+	LeaveNoExecute  LeaveReason = "NoExecute"
 )
+
+// Leave says why shoots must leave a seed whatever its load: the move reason and what exactly (which condition,
+// which taint). The zero Leave means they need not.
+type Leave struct {
+	Reason LeaveReason
+	Detail string
+}
+
+// Required reports whether the shoots must leave.
+func (l Leave) Required() bool { return l.Reason != "" }
 
 // RebalanceOptions say what a balanced landscape is.
 type RebalanceOptions struct {
@@ -60,10 +73,8 @@ type SeedLoad struct {
 	Load int
 	// Limit is TargetLimit (0 for a seed to drain).
 	Limit int
-	// Drain is why the seed must be emptied, "" when it need not be.
-	Drain string
-	// DrainReason is the move reason of Drain (LeaveDrain or LeaveUnusable).
-	DrainReason string
+	// Drain is why the seed must be emptied (LeaveDrain or LeaveUnusable); zero when it need not be.
+	Drain Leave
 	// Room is how many shoots the seed may receive: Limit − Load, at least 0, Unlimited without allocatable;
 	// 0 for a seed to drain.
 	Room int
@@ -82,9 +93,9 @@ type BoundShoot struct {
 	Shoot *gardencorev1beta1.Shoot
 	// Seed is the index of its seed (spec.seedName).
 	Seed int
-	// Leave is the reason the shoot must leave its seed whatever the load ("" when it may stay): its seed is
-	// drained or not usable, or has a NoExecute taint the shoot does not tolerate. LeaveReason is the move reason.
-	Leave, LeaveReason string
+	// Leave is why the shoot must leave its seed whatever the load (zero when it may stay): its seed is drained
+	// or not usable, or has a NoExecute taint the shoot does not tolerate.
+	Leave Leave
 	// Unmovable is why the shoot cannot be moved at all, "" when it can.
 	Unmovable string
 	// Destinations are the seeds the shoot may move to: every predicate of the gardener-scheduler, its strategy
@@ -94,6 +105,14 @@ type BoundShoot struct {
 	// FullSeeds counts the seeds that pass the same rules but are already at their target: where the shoot could
 	// go with more capacity.
 	FullSeeds int
+}
+
+// MoveReason is why the shoot would move: the reason it must leave, or its seed's overload.
+func (b BoundShoot) MoveReason() LeaveReason {
+	if b.Leave.Required() {
+		return b.Leave.Reason
+	}
+	return LeaveOverloaded
 }
 
 // Rebalancing is the problem of moving bound shoots so that every seed ends at most at its target: the seeds'
@@ -126,10 +145,10 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 			continue
 		}
 		b := BoundShoot{Shoot: shoot, Seed: seed, Unmovable: UnmovableReason(shoot, opts.SchedulerName)}
-		if drain := r.Seeds[seed]; drain.Drain != "" {
-			b.Leave, b.LeaveReason = drain.Drain, drain.DrainReason
+		if drain := r.Seeds[seed].Drain; drain.Required() {
+			b.Leave = drain
 		} else if reason := snap.NoExecuteReason(shoot); reason != "" {
-			b.Leave, b.LeaveReason = reason, LeaveNoExecute
+			b.Leave = Leave{Reason: LeaveNoExecute, Detail: reason}
 		}
 		if b.Unmovable == "" {
 			movable = append(movable, shoot)
@@ -147,13 +166,13 @@ func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOpti
 	load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
 	switch reason := SeedDrainReason(seed); {
 	case slices.Contains(target.Drain, seed.Name):
-		load.Drain, load.DrainReason = "the seed is drained (--drain)", LeaveDrain
+		load.Drain = Leave{Reason: LeaveDrain, Detail: "the seed is drained (--drain)"}
 	case reason != "":
-		load.Drain, load.DrainReason = reason, LeaveUnusable
+		load.Drain = Leave{Reason: LeaveUnusable, Detail: reason}
 	}
 	// Unusable seeds need no rule here: the chain never offers them as destinations.
 	switch {
-	case load.Drain != "":
+	case load.Drain.Required():
 		load.Room, load.Limit = 0, 0
 	case load.Limit == Unlimited:
 		load.Room = Unlimited
@@ -201,7 +220,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 				to := snap.Seeds[a.Seed]
 				migration, _ := checkMigration(b.Shoot, from, to)
 				switch {
-				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain != "" || migration != migrationAllowed:
+				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain.Required() || migration != migrationAllowed:
 				case r.Seeds[a.Seed].Room == 0:
 					d.full++
 				default:
@@ -221,7 +240,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 func (r *Rebalancing) LowerBound() int {
 	leaving := make([]int, len(r.Seeds))
 	for _, b := range r.Shoots {
-		if b.Leave != "" {
+		if b.Leave.Required() {
 			leaving[b.Seed]++
 		}
 	}
@@ -262,7 +281,7 @@ func (r *Rebalancing) Unresolved(moves []Move) []Unresolved {
 	}
 	unresolved := make([]Unresolved, len(r.Seeds))
 	for _, b := range r.Shoots {
-		if b.Leave != "" && !moved[ShootKey(b.Shoot)] {
+		if b.Leave.Required() && !moved[ShootKey(b.Shoot)] {
 			unresolved[b.Seed].Stuck++
 		}
 	}
@@ -403,7 +422,7 @@ type Move struct {
 	// Distance is the move's region distance (MoveDistance).
 	Distance int `json:"distance"`
 	// Reason is why the shoot moves: LeaveOverloaded, LeaveDrain, LeaveUnusable or LeaveNoExecute.
-	Reason string `json:"reason"`
+	Reason LeaveReason `json:"reason"`
 }
 
 // VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved

@@ -22,24 +22,27 @@ const (
 	Deferred BindResult = "deferred"
 )
 
-// Outcomes of applying a move.
+// MoveOutcome is what became of applying a move.
+type MoveOutcome string
+
+// The outcomes of applying a move.
 const (
 	// MoveApplied: the shoot was rebound to its new seed; its control plane migration has started.
-	MoveApplied = "moved"
+	MoveApplied MoveOutcome = "moved"
 	// MoveSkipped: the re-check before the move found it no longer valid; nothing was written.
-	MoveSkipped = "skipped"
+	MoveSkipped MoveOutcome = "skipped"
 	// MoveConflict: the shoot changed between the re-check and the binding; nothing was written.
-	MoveConflict = "conflict"
+	MoveConflict MoveOutcome = "conflict"
 	// MoveRefused: the gardener-apiserver refused the binding.
-	MoveRefused = "refused"
+	MoveRefused MoveOutcome = "refused"
 	// MoveFailed: the binding failed otherwise.
-	MoveFailed = "failed"
+	MoveFailed MoveOutcome = "failed"
 )
 
 // MoveResult is what became of one move.
 type MoveResult struct {
-	Shoot  string `json:"shoot"`
-	To     string `json:"to"`
-	Result string `json:"result"`
-	Detail string `json:"detail,omitempty"`
+	Shoot  string      `json:"shoot"`
+	To     string      `json:"to"`
+	Result MoveOutcome `json:"result"`
+	Detail string      `json:"detail,omitempty"`
 }

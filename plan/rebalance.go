@@ -53,12 +53,8 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 	result := &Rebalanced{Problem: r, LowerBound: r.LowerBound(), Optimal: answer.Optimal}
 	for _, m := range answer.Moves {
 		b := r.Shoots[m.Shoot]
-		reason := b.LeaveReason
-		if reason == "" {
-			reason = model.LeaveOverloaded
-		}
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
-			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: reason})
+			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason()})
 	}
 	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, result.Moves); err != nil {
 		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
@@ -78,7 +74,7 @@ func rebalancingProblem(r *model.Rebalancing) *solver.Rebalancing {
 		p.Seeds[i] = solver.LoadedSeed{Load: l.Load, Limit: room(l.Limit), Room: room(l.Room), Allocatable: allocatable, Limited: limited}
 	}
 	for i, b := range r.Shoots {
-		s := solver.BoundShoot{Seed: b.Seed, MustLeave: b.Leave != "", Unmovable: b.Unmovable != "", Destinations: make([]solver.Arc, len(b.Destinations))}
+		s := solver.BoundShoot{Seed: b.Seed, MustLeave: b.Leave.Required(), Unmovable: b.Unmovable != "", Destinations: make([]solver.Arc, len(b.Destinations))}
 		for j, a := range b.Destinations {
 			s.Destinations[j] = solverArc(a, solver.Rank{})
 		}

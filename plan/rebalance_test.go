@@ -88,7 +88,7 @@ func TestRebalance(t *testing.T) {
 		bound    int
 		complete bool
 		problem  string
-		reasons  map[string]string // shoot name → move reason
+		reasons  map[string]model.LeaveReason // shoot name → move reason
 	}{
 		{
 			name:   "an overloaded seed sheds its excess to the emptiest seed",
@@ -110,7 +110,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10), seed("c", 10)},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 4), hosting("b", "on-b", 5), hosting("c", "on-c", 5)},
 			routes: map[string]int{"a→b": 2, "a→c": 2}, bound: 4, complete: true,
-			reasons: map[string]string{"on-a-1": model.LeaveDrain},
+			reasons: map[string]model.LeaveReason{"on-a-1": model.LeaveDrain},
 		},
 		{
 			name:   "a seed being deleted is drained",
@@ -118,7 +118,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10, Deleting()), seed("b", 10)},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 2)},
 			routes: map[string]int{"a→b": 2}, bound: 2, complete: true,
-			reasons: map[string]string{"on-a-1": model.LeaveUnusable},
+			reasons: map[string]model.LeaveReason{"on-a-1": model.LeaveUnusable},
 		},
 		{
 			name:   "a seed being deleted keeps the shoots no other seed has room for",
@@ -136,7 +136,7 @@ func TestRebalance(t *testing.T) {
 			},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "tolerant", 2, Tolerating("retire")), hosting("a", "intolerant", 3)},
 			routes: map[string]int{"a→b": 3}, bound: 3, complete: true,
-			reasons: map[string]string{"intolerant-1": model.LeaveNoExecute},
+			reasons: map[string]model.LeaveReason{"intolerant-1": model.LeaveNoExecute},
 		},
 		{
 			name:   "moving the shoots that must leave also relieves the overload: one move, not two",
@@ -146,7 +146,7 @@ func TestRebalance(t *testing.T) {
 			},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "tolerant", 8, Tolerating("retire")), hosting("a", "intolerant", 1)},
 			routes: map[string]int{"a→b": 1}, bound: 1, complete: true,
-			reasons: map[string]string{"intolerant-1": model.LeaveNoExecute},
+			reasons: map[string]model.LeaveReason{"intolerant-1": model.LeaveNoExecute},
 		},
 		{
 			name:   "no destination fills above its target, so the overload stays partly",

@@ -70,7 +70,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 	for i, seed := range r.Snapshot.Seeds {
 		l := r.Seeds[i]
 		d, touched := delta[seed.Name]
-		if !touched && l.Excess() == 0 && l.Drain == "" && unresolved[i].Count() == 0 {
+		if !touched && l.Excess() == 0 && !l.Drain.Required() && unresolved[i].Count() == 0 {
 			continue
 		}
 		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}
