@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -215,7 +216,6 @@ func TestLoopLeaderElection(t *testing.T) {
 	start := func(name string) *instance {
 		c := config.Default()
 		c.SchedulerName = "loop"
-		c.Window.MaxWait = metav1.Duration{Duration: 200 * time.Millisecond}
 		c.LeaderElection.LeaseDuration = metav1.Duration{Duration: 4 * time.Second}
 		c.LeaderElection.RenewDeadline = metav1.Duration{Duration: 3 * time.Second}
 		c.LeaderElection.RetryPeriod = metav1.Duration{Duration: 500 * time.Millisecond}
@@ -285,6 +285,57 @@ func TestLoopLeaderElection(t *testing.T) {
 	if err := <-second.done; err != nil {
 		t.Fatalf("second replica: %v", err)
 	}
+}
+
+// Windows are closed by work and capped: five shoots pending when the loop starts, at most two per window, are
+// bound in at least three windows, oldest first, and the loop's latency histogram times each binding once.
+func TestLoopCapsWindows(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := cp.Landscape(t, "capped", []int64{100, 100}, 5, "capped")
+	c := config.Default()
+	c.SchedulerName = "capped"
+	c.Window.MaxShoots = 2
+	c.LeaderElection.ResourceName = "seedplan-capped"
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- (&cluster.Loop{Config: c, REST: cp.Config, Identity: "capped", Listener: listener}).Run(runCtx)
+	}()
+	waitFor(t, 60*time.Second, "the loop binds the five shoots", func() bool { return boundCount(t, cp.Client, namespace) == 5 })
+	metrics := get(listener.Addr().String(), "/metrics")
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("the loop: %v", err)
+	}
+	sum, count := metricValue(t, metrics, "seedplan_window_shoots_sum"), metricValue(t, metrics, "seedplan_window_shoots_count")
+	timed := metricValue(t, metrics, "seedplan_scheduling_duration_seconds_count")
+	if sum != 5 || count < 3 || timed != 5 {
+		t.Fatalf("%d shoots in %d windows, %d bindings timed; want 5 shoots in at least 3 windows of at most 2, 5 timed", sum, count, timed)
+	}
+}
+
+// metricValue is the value of the sample named exactly so in the exposition text.
+func metricValue(t testing.TB, metrics, name string) int {
+	t.Helper()
+	for line := range strings.SplitSeq(metrics, "\n") {
+		if value, ok := strings.CutPrefix(line, name+" "); ok {
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no sample %s in the metrics", name)
+	return 0
 }
 
 func boundCount(t testing.TB, c client.Client, namespace string) int {

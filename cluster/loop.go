@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,9 +38,10 @@ import (
 	"github.com/seedplan/seedplan/plan"
 )
 
-// Loop is the run mode: informers keep the landscape; a window closes after MaxShoots pending shoots or MaxWait
-// since the first of them, whichever comes first, and is planned and bound while this replica holds the leader
-// Lease. /healthz, /readyz and /metrics are served by every replica, leading or not.
+// Loop is the run mode: informers keep the landscape, and while this replica holds the leader Lease windows are
+// closed by work, not by time: when the loop is idle and a shoot becomes pending it is planned at once, and the
+// shoots that arrive while a window is planned and bound form the next window, at most window.maxShoots of them,
+// oldest first. /healthz, /readyz and /metrics are served by every replica, leading or not.
 type Loop struct {
 	Config   *config.SeedPlanConfiguration
 	REST     *rest.Config
@@ -86,7 +90,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		return fmt.Errorf("creating the manager: %w", err)
 	}
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
-		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
+		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
 
 	// Every replica keeps warm informers of what a window reads, so that /readyz means synced and a standby
 	// that takes over plans at once.
@@ -104,16 +108,17 @@ func (l *Loop) Run(ctx context.Context) error {
 		scheduler: &Scheduler{
 			Reader: mgr.GetCache(),
 			Binder: &bind.Binder{
-				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(),
+				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Seeds: mgr.GetCache(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
 			},
 			Metrics: loopMetrics, Policy: policy,
 		},
 		cache:     mgr.GetCache(),
 		maxShoots: c.Window.MaxShoots,
-		maxWait:   c.Window.MaxWait.Duration,
+		coalesce:  c.Window.MaxWait.Duration,
 		metrics:   loopMetrics,
 		nudge:     make(chan struct{}, 1),
+		arrivals:  &arrivals{at: map[types.NamespacedName]time.Time{}},
 		shoots:    map[types.NamespacedName]*tracked{},
 	}
 	if err := mgr.Add(windows); err != nil {
@@ -133,7 +138,8 @@ func (l *Loop) Run(ctx context.Context) error {
 type tracked struct {
 	uid        types.UID
 	generation int64
-	// firstSeen is when the loop first saw it pending: a window closes maxWait after the oldest.
+	// firstSeen is when it entered the loop's queue: when the watch delivered it pending (its creation, a spec
+	// change), or when the loop first listed it. The scheduling latency counts from here.
 	firstSeen time.Time
 	// failures counts the windows that left it pending since its spec last changed; it waits until notBefore, as
 	// the gardener-scheduler's per-item rate limiter makes it wait (retryDelay). A spec change makes it due at once.
@@ -147,13 +153,50 @@ type tracked struct {
 type windowLoop struct {
 	scheduler *Scheduler
 	cache     cache.Cache
+	// maxShoots caps a window, so that its solve stays within the solver's budget.
 	maxShoots int
-	maxWait   time.Duration
-	metrics   *metrics.Metrics
-	nudge     chan struct{}
+	// coalesce is how long a window may wait after its oldest shoot for more (window.maxWait); 0, the default,
+	// plans at once.
+	coalesce time.Duration
+	metrics  *metrics.Metrics
+	nudge    chan struct{}
+	arrivals *arrivals
 
 	// shoots is owned by the loop's goroutine.
 	shoots map[types.NamespacedName]*tracked
+}
+
+// idleRecheck is how long the loop waits without any event before it lists the pending shoots again.
+const idleRecheck = 30 * time.Second
+
+// arrivals records when the watch delivered each shoot, written by the informer's goroutine and taken by the
+// loop's, so that a shoot that arrives while a window is being planned and bound is timed from its arrival.
+type arrivals struct {
+	mu sync.Mutex
+	at map[types.NamespacedName]time.Time
+}
+
+// record notes the shoot's arrival now, unless an earlier one is still untaken.
+func (a *arrivals) record(obj any) {
+	shoot, ok := obj.(*gardencorev1beta1.Shoot)
+	if !ok || shoot.Spec.SeedName != nil {
+		return
+	}
+	key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, known := a.at[key]; !known {
+		a.at[key] = time.Now()
+	}
+}
+
+// take returns every arrival recorded since the last take.
+func (a *arrivals) take() map[types.NamespacedName]time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	taken := a.at
+	a.at = map[types.NamespacedName]time.Time{}
+	return taken
 }
 
 // NeedLeaderElection makes the window loop run only on the leader.
@@ -173,12 +216,16 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		}
 	}
 	registration, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(any) { poke() },
+		AddFunc: func(obj any) {
+			w.arrivals.record(obj)
+			poke()
+		},
 		UpdateFunc: func(oldObj, newObj any) {
 			// As the gardener-scheduler's predicate: only spec changes matter.
 			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
 			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
 			if !ok1 || !ok2 || !equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
+				w.arrivals.record(newObj)
 				poke()
 			}
 		},
@@ -190,43 +237,55 @@ func (w *windowLoop) Start(ctx context.Context) error {
 	defer func() { _ = informer.RemoveEventHandler(registration) }()
 	slog.InfoContext(ctx, "Leading: windows are planned and bound here")
 
-	tick := time.NewTicker(min(w.maxWait/4+time.Millisecond, time.Second))
-	defer tick.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			slog.InfoContext(ctx, "Run loop stopping")
 			return nil
 		case <-w.nudge:
-		case <-tick.C:
+		case <-timer.C:
 		}
-		due, oldest, err := w.due(ctx, time.Now())
+		now := time.Now()
+		due, wake, err := w.due(ctx, now)
 		if err != nil {
 			slog.ErrorContext(ctx, "Listing pending shoots", "error", err)
+			timer.Reset(time.Second)
 			continue
 		}
-		if len(due) == 0 || (len(due) < w.maxShoots && time.Since(oldest) < w.maxWait) {
+		if len(due) > 0 && len(due) < w.maxShoots && w.coalesce > 0 {
+			if until := w.shoots[due[0]].firstSeen.Add(w.coalesce); now.Before(until) {
+				wake = until
+				due = nil
+			}
+		}
+		if len(due) == 0 {
+			timer.Reset(max(time.Until(wake), 0))
 			continue
 		}
-		if err := w.window(ctx, due); err != nil {
+		if err := w.window(ctx, due[:min(len(due), w.maxShoots)]); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			slog.ErrorContext(ctx, "Window failed; its shoots stay pending", "error", err)
 		}
+		poke() // what arrived meanwhile, or beyond the cap, is the next window
 	}
 }
 
-// due returns the pending shoots a window should take now, and when the oldest of them was first seen pending.
-func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.NamespacedName]bool, time.Time, error) {
+// due returns the pending shoots a window should take now, oldest first, and when the loop must look again
+// for the others (the end of the earliest backoff, or idleRecheck from now).
+func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.NamespacedName, time.Time, error) {
 	var shoots gardencorev1beta1.ShootList
 	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, time.Time{}, err
 	}
+	arrived := w.arrivals.take()
 	schedulerName := w.scheduler.Policy.Options.WithDefaults().SchedulerName
-	due := map[types.NamespacedName]bool{}
+	var due []types.NamespacedName
 	seen := map[types.NamespacedName]bool{}
-	var oldest time.Time
+	wake := now.Add(idleRecheck)
 	for i := range shoots.Items {
 		shoot := &shoots.Items[i]
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
@@ -240,26 +299,54 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) (map[types.Namespac
 			continue
 		}
 		if state == nil || state.uid != shoot.UID {
-			state = &tracked{uid: shoot.UID, generation: shoot.Generation, firstSeen: now}
+			firstSeen, ok := arrived[key]
+			if !ok {
+				firstSeen = now
+			}
+			state = &tracked{uid: shoot.UID, generation: shoot.Generation, firstSeen: firstSeen}
 			w.shoots[key] = state
 		}
 		if state.generation != shoot.Generation {
 			state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
 		}
 		if now.Before(state.notBefore) {
+			wake = minTime(wake, state.notBefore)
 			continue
 		}
-		if oldest.IsZero() || state.firstSeen.Before(oldest) {
-			oldest = state.firstSeen
-		}
-		due[key] = true
+		due = append(due, key)
 	}
 	maps.DeleteFunc(w.shoots, func(key types.NamespacedName, _ *tracked) bool { return !seen[key] })
-	return due, oldest, nil
+	w.metrics.SetPending(len(due) + w.backingOff(now))
+	slices.SortFunc(due, func(a, b types.NamespacedName) int {
+		return cmp.Or(w.shoots[a].firstSeen.Compare(w.shoots[b].firstSeen), cmp.Compare(a.String(), b.String()))
+	})
+	return due, wake, nil
+}
+
+// backingOff counts the pending shoots that wait for their backoff to end.
+func (w *windowLoop) backingOff(now time.Time) int {
+	n := 0
+	for _, state := range w.shoots {
+		if state.boundTo == "" && now.Before(state.notBefore) {
+			n++
+		}
+	}
+	return n
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // window plans and binds the due shoots, then updates what the loop remembers of them.
-func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bool) error {
+func (w *windowLoop) window(ctx context.Context, shoots []types.NamespacedName) error {
+	due := make(map[types.NamespacedName]bool, len(shoots))
+	for _, key := range shoots {
+		due[key] = true
+	}
 	bound := map[string]string{}
 	for key, state := range w.shoots {
 		if state.boundTo != "" {
@@ -288,6 +375,7 @@ func (w *windowLoop) window(ctx context.Context, due map[types.NamespacedName]bo
 		case r.Result == model.Bound:
 			if state := w.shoots[key]; state != nil {
 				state.boundTo = r.Seed
+				w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
 			}
 		case r.Retry():
 			failed(key)

@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	eventsv1 "k8s.io/api/events/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
@@ -62,7 +62,6 @@ func TestLoopSoak(t *testing.T) {
 
 	c := config.Default()
 	c.SchedulerName = "soak"
-	c.Window.MaxWait = metav1.Duration{Duration: 500 * time.Millisecond}
 	c.LeaderElection.ResourceName = "seedplan-soak"
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -185,6 +184,13 @@ func TestLoopSoak(t *testing.T) {
 			t.Errorf("shoot %s: %d SchedulingSuccessful events, want 1", name, scheduled[name])
 		}
 	}
+	// The loop timed every binding once, and nothing is left pending.
+	if got, want := grep(metrics, "seedplan_scheduling_duration_seconds_count"), fmt.Sprintf("seedplan_scheduling_duration_seconds_count %d", len(created)); got != want {
+		t.Errorf("metrics: %q, want %q", got, want)
+	}
+	if got := grep(metrics, "seedplan_pending_shoots"); !strings.HasSuffix(got, "seedplan_pending_shoots 0") {
+		t.Errorf("metrics: %q, want no shoot pending", got)
+	}
 
 	// The heap stays flat: the last third of the samples is not above the middle third (after a third to warm
 	// up) by more than a quarter and 8 MiB.
@@ -208,7 +214,8 @@ func TestLoopSoak(t *testing.T) {
 		return latencies[int(q*float64(len(latencies)-1))].Round(time.Millisecond)
 	}
 	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one bound once; creation→binding p50 %s, p99 %s, max %s "+
-		"(window maxWait %s); heap after GC %.1f → %.1f MiB (middle → last third, max)\n%s",
+		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB (middle → last third, max)\n%s",
 		duration, rate, float64(len(created))/createdIn.Seconds(), len(created), quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, middle, last,
-		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total"))
+		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total",
+			"seedplan_scheduling_duration_seconds_sum"))
 }

@@ -72,8 +72,10 @@ type SolverConfiguration struct {
 	Weights string `json:"weights,omitempty"`
 }
 
-// WindowConfiguration says when the run loop closes a window: after MaxShoots pending shoots or MaxWait since
-// the first pending one, whichever comes first.
+// WindowConfiguration shapes the run loop's windows. They are closed by work: an idle loop plans a shoot the
+// moment it becomes pending, and what arrives meanwhile forms the next window, at most MaxShoots of them, oldest
+// first. MaxWait, when set, makes a window of fewer than MaxShoots wait that long after its oldest shoot for more
+// (a coalescing delay; 0, the default, waits for nothing).
 type WindowConfiguration struct {
 	MaxShoots int             `json:"maxShoots,omitempty"`
 	MaxWait   metav1.Duration `json:"maxWait,omitempty"`
@@ -136,7 +138,6 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
 	setDefault(&c.Solver.Weights, WeightsBalanced)
 	setDefault(&c.Window.MaxShoots, 1000)
-	setDefault(&c.Window.MaxWait.Duration, 10*time.Second)
 	setDefault(&c.Bind.Concurrency, 16)
 	setDefault(&c.Bind.Rounds, 3)
 	setDefault(&c.Client.QPS, 50)
@@ -243,7 +244,9 @@ func (c *SeedPlanConfiguration) Validate() error {
 		}
 	}
 	positive("solver.timeout", c.Solver.Timeout.Duration)
-	positive("window.maxWait", c.Window.MaxWait.Duration)
+	if c.Window.MaxWait.Duration < 0 {
+		invalid("window.maxWait", c.Window.MaxWait.Duration, "must not be negative")
+	}
 	if c.Window.MaxShoots < 1 {
 		invalid("window.maxShoots", c.Window.MaxShoots, "must be at least 1")
 	}

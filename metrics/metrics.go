@@ -4,6 +4,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -31,7 +32,10 @@ type Metrics struct {
 	seedUtilization *prometheus.GaugeVec
 	seedShoots      *prometheus.GaugeVec
 	lastWindow      prometheus.Gauge
-	leader          prometheus.Gauge // run loop only
+	// Run loop only:
+	leader     prometheus.Gauge
+	scheduling prometheus.Histogram
+	pending    prometheus.Gauge
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -87,7 +91,16 @@ func NewMetrics(loop bool) *Metrics {
 		m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
 		})
-		m.Registry.MustRegister(m.leader, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.scheduling = prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_scheduling_duration_seconds",
+			Help: "Time from a shoot entering the loop's queue (the watch delivering it pending) to its binding.",
+			// 5 ms … 82 s: a lone shoot binds in tens of milliseconds, a burst's last one in tens of seconds.
+			Buckets: prometheus.ExponentialBuckets(0.005, 2, 15),
+		})
+		m.pending = prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "seedplan_pending_shoots", Help: "Shoots pending for this scheduler: due for the next window or waiting out their backoff.",
+		})
+		m.Registry.MustRegister(m.leader, m.scheduling, m.pending, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
 	return m
 }
@@ -123,6 +136,20 @@ func (m *Metrics) ObserveBindings(results []bind.Result, seconds float64) {
 		m.bindings.WithLabelValues(string(r.Result)).Inc()
 	}
 	m.bindSeconds.Observe(seconds)
+}
+
+// ObserveScheduled records the time from a shoot entering the loop's queue to its binding (run loop only).
+func (m *Metrics) ObserveScheduled(d time.Duration) {
+	if m.scheduling != nil {
+		m.scheduling.Observe(d.Seconds())
+	}
+}
+
+// SetPending records how many shoots are pending for the loop (run loop only).
+func (m *Metrics) SetPending(n int) {
+	if m.pending != nil {
+		m.pending.Set(float64(n))
+	}
 }
 
 // SetLeader records whether the run loop leads (binds) or stands by.
