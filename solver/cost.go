@@ -36,10 +36,12 @@ func CompatWeights() Weights {
 // cheapest way to place shoots fills the emptiest seeds first, and the problem stays a network problem.
 var UtilizationSlopes = []float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
 
-// segment is a range of additional shoots on a seed with one marginal cost.
+// segment is a range of additional shoots on a seed with one marginal cost: Balance × slope, plus extra.
 type segment struct {
 	width int // Unlimited for the last segment of a seed without allocatable
 	slope float64
+	// extra is the window LP's tie-breaking cost (tieBreak), not part of the objective.
+	extra float64
 }
 
 // upper is the segment's width as a column bound: +Inf for an unlimited segment.

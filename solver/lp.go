@@ -97,7 +97,7 @@ func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
 					results[i] = componentResult{stopped: true}
 					return
 				}
-				results[i] = lp.solveComponent(classes, comp, segments, extremes, deadline)
+				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline)
 			}()
 		}
 		wg.Wait()
@@ -255,9 +255,21 @@ func splitComponents(classes []class, seeds int) []component {
 }
 
 // solveComponent builds and solves the transportation LP of one component.
-func (lp LP) solveComponent(classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
+func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
 	penalty := unplacedPenalty(extremes, lp.Weights, distanceWeight, len(comp.seeds))
+	shoots, hosted := 0, 0
+	for _, c := range comp.classes {
+		shoots += len(classes[c].shoots)
+	}
+	for _, s := range comp.seeds {
+		hosted = max(hosted, w.Seeds[s].Usage)
+	}
+	tie := lp.Weights.tieBreak(shoots, hosted)
+	seedSegments := make(map[int][]segment, len(comp.seeds))
+	for _, s := range comp.seeds {
+		seedSegments[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie)
+	}
 
 	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
 	prog := newProgram()
@@ -275,8 +287,8 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 		nonzeros += 2*len(classes[c].arcs) + 1
 	}
 	for _, s := range comp.seeds {
-		columns += len(segments[s])
-		nonzeros += len(segments[s])
+		columns += len(seedSegments[s])
+		nonzeros += len(seedSegments[s])
 	}
 	prog.reserve(columns, nonzeros)
 
@@ -290,8 +302,8 @@ func (lp LP) solveComponent(classes []class, comp component, segments [][]segmen
 		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
 	}
 	for _, s := range comp.seeds {
-		for _, seg := range segments[s] {
-			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), lp.Weights.Balance*seg.slope)
+		for _, seg := range seedSegments[s] {
+			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), lp.Weights.Balance*seg.slope+seg.extra)
 		}
 	}
 

@@ -104,3 +104,51 @@ func repair(shoots []int, arcs []Arc, needs func(shoot int) bool, place func(sho
 	}
 	return placed
 }
+
+// tieBreakShoots is the largest part of a window whose utilization cost tieBreak makes strictly convex: larger
+// parts spread over the tenths of utilization, and unit segments for them would cost the LP more than they save.
+const tieBreakShoots = 64
+
+// tieBreak is what each shoot a seed already hosts adds to the cost of one more, in a part of n shoots on seeds
+// hosting at most u. It makes the utilization cost strictly convex from zero, so that among seeds that are
+// otherwise as good the one with the fewest shoots is taken — the gardener-scheduler's least-utilized rule —
+// and a stream of small windows spreads shoots as evenly as that rule does. All tie costs of a part together
+// stay below one half, less than any difference integral weights make, so it only ever breaks ties: it is 0 for
+// weights that are not integral, and for parts larger than tieBreakShoots.
+func (wt Weights) tieBreak(n, u int) float64 {
+	if n > tieBreakShoots || !isWhole(wt.Distance) || !isWhole(wt.Balance) || !isWhole(wt.SoftViolation) {
+		return 0
+	}
+	return 1 / float64(2*(n+1)*(u+n+1))
+}
+
+func isWhole(f float64) bool { return f == math.Trunc(f) }
+
+// strictlyConvex splits the first units shoots of a seed's segments into single shoots, each costing tie more
+// for every shoot the seed hosts before it (starting at usage); the rest of each segment costs as the first
+// shoot after those.
+func strictlyConvex(segments []segment, usage, units int, tie float64) []segment {
+	if tie == 0 || units == 0 {
+		return segments
+	}
+	out := make([]segment, 0, len(segments)+units)
+	taken := usage
+	for _, s := range segments {
+		for ; units > 0 && s.width != 0; units-- {
+			out = append(out, segment{width: 1, slope: s.slope, extra: tie * float64(taken)})
+			taken++
+			if s.width != Unlimited {
+				s.width--
+			}
+		}
+		if s.width == 0 {
+			continue
+		}
+		s.extra = tie * float64(taken)
+		out = append(out, s)
+		if s.width != Unlimited {
+			taken += s.width
+		}
+	}
+	return out
+}

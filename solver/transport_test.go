@@ -1,0 +1,61 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// strictlyConvex splits the first shoots into single ones, each dearer by the tie for every shoot hosted before.
+func TestStrictlyConvex(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		segments []segment
+		usage    int
+		units    int
+		tie      float64
+		want     string
+	}{
+		{"no tie: unchanged", []segment{{width: 3, slope: 1}}, 5, 2, 0, "[{3 1 0}]"},
+		{"two single shoots, then the rest", []segment{{width: 3, slope: 1}, {width: 2, slope: 2}}, 5, 2, 0.5,
+			"[{1 1 2.5} {1 1 3} {1 1 3.5} {2 2 4}]"},
+		{"more units than the first segment", []segment{{width: 1, slope: 1}, {width: 2, slope: 2}}, 0, 2, 1,
+			"[{1 1 0} {1 2 1} {1 2 2}]"},
+		{"an unlimited segment", []segment{{width: Unlimited, slope: 128}}, 4, 2, 1,
+			fmt.Sprintf("[{1 128 4} {1 128 5} {%d 128 6}]", Unlimited)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(strictlyConvex(tc.segments, tc.usage, tc.units, tc.tie)); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// In a window of one shoot, seeds that are otherwise as good (same distance, same tenth of utilization) are told
+// apart by their shoots: the LP takes the one with the fewest, as the gardener-scheduler's rule does, whichever
+// index it has; the tie never outweighs a real difference such as distance.
+func TestLPBreaksTiesByFewestShoots(t *testing.T) {
+	seed := func(usage int) Seed { return Seed{Usage: usage, Free: 100 - usage, Allocatable: 100, Limited: true} }
+	for _, tc := range []struct {
+		name  string
+		seeds []Seed
+		arcs  []Arc
+		want  int
+	}{
+		{"the emptiest seed, last by index", []Seed{seed(5), seed(3), seed(2)}, []Arc{{Seed: 0}, {Seed: 1}, {Seed: 2}}, 2},
+		{"the emptiest seed, in the middle", []Seed{seed(4), seed(1), seed(2)}, []Arc{{Seed: 0}, {Seed: 1}, {Seed: 2}}, 1},
+		{"distance outweighs the tie", []Seed{seed(7), seed(0)}, []Arc{{Seed: 0}, {Seed: 1, Distance: 1}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Window{Seeds: tc.seeds, Groups: []Group{{Candidates: []int{0, 1, 2}[:len(tc.seeds)], Arcs: tc.arcs}}, Shoots: []int{0}}
+			solution, err := (LP{Weights: DefaultWeights()}).Solve(context.Background(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !solution.Optimal || solution.Seed[0] != tc.want {
+				t.Errorf("placed on seed %d (optimal %v), want %d", solution.Seed[0], solution.Optimal, tc.want)
+			}
+		})
+	}
+}
