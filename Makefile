@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster fuzz soak control-plane
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding fuzz soak control-plane
 
 all: build
 
@@ -74,6 +74,11 @@ bench: build
 # independent check of every binding; about four minutes.
 bench-cluster: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test ./cluster -run '^$$' -bench ScheduleJob10k -benchtime 1x -timeout 30m 2>&1 | grep -E '^Benchmark|bench_test'
+
+# Bindings per second on the real control plane: a plain loop of bindings (the ceiling) against a window of the
+# schedule job, at the old and the current client QPS; about three minutes.
+bench-binding: control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test ./cluster -run '^$$' -bench '^BenchmarkBinding$$' -benchtime 1x -timeout 30m 2>&1 | grep -E '^Benchmark|bench_test'
 
 # Fuzzes every parser target for FUZZTIME each (make test runs only their seed corpora).
 FUZZTIME ?= 60s

@@ -97,6 +97,7 @@ func TestApplyBindsAndReports(t *testing.T) {
 	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 3, Instance: "test"}
 	results, err := binder.Apply(ctx, read, p)
+	binder.Flush()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +180,7 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 2}
 	results, err := binder.Apply(ctx, read, p)
+	binder.Flush()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +240,7 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 1}
 	results, err := binder.Apply(ctx, read, p)
+	binder.Flush()
 	if err != nil {
 		t.Fatal(err)
 	}

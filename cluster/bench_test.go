@@ -2,10 +2,20 @@ package cluster_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -44,4 +54,118 @@ func BenchmarkScheduleJob10k(b *testing.B) {
 	if n := verifyBindings(b, cp.Client, before, namespace); n != shoots {
 		b.Fatalf("independent check: %d shoots bound, want %d", n, shoots)
 	}
+}
+
+// BenchmarkBinding measures bindings per second on the real control plane with a client at the configured
+// QPS and burst and the configured concurrency: the ceiling, a plain loop of binding updates and nothing else,
+// and a window of the schedule job on an identical landscape (read, plan, re-check, bind) up to its last
+// binding; the events it writes after are timed apart (reports-after-s). Run with -benchtime 1x (make
+// bench-binding): a landscape can be scheduled only once.
+func BenchmarkBinding(b *testing.B) {
+	const seeds, shoots, allocatable = 50, 2000, 200
+	defaults := config.Default()
+	for _, tc := range []struct {
+		qps   float32
+		burst int
+	}{{defaults.Client.QPS, defaults.Client.Burst}, {200, 400}} {
+		b.Run(fmt.Sprintf("qps=%.0f/burst=%d/concurrency=%d", tc.qps, tc.burst, defaults.Bind.Concurrency), func(b *testing.B) {
+			cp := garden.Get(b)
+			cfg := rest.CopyConfig(cp.Config)
+			cfg.QPS, cfg.Burst = tc.qps, tc.burst
+			limited, err := ingest.NewClient(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ceilingName, jobName := fmt.Sprintf("ceil%.0f", tc.qps), fmt.Sprintf("job%.0f", tc.qps) // project names: 10 bytes
+			ceilingNamespace := cp.Landscape(b, ceilingName, slices.Repeat([]int64{allocatable}, seeds), shoots, ceilingName)
+			jobNamespace := cp.Landscape(b, jobName, slices.Repeat([]int64{allocatable}, seeds), shoots, jobName)
+
+			b.ResetTimer()
+			ceiling := bindingCeiling(b, limited, ceilingName, ceilingNamespace, defaults.Bind.Concurrency)
+			scheduler := newScheduler(b, limited, jobNamespace, false) // the scheduler name is the project's
+			scheduler.Binder.Concurrency = defaults.Bind.Concurrency
+			start := time.Now()
+			window, err := scheduler.Window(context.Background(), nil, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var lastBinding time.Time
+			for _, r := range window.Results {
+				if r.Result != model.Bound {
+					b.Fatalf("shoot %s: %s (%v)", r.Shoot, r.Result, r.Err)
+				}
+				lastBinding = maxTime(lastBinding, r.BoundAt)
+			}
+			flushStart := time.Now()
+			scheduler.Binder.Flush()
+			b.StopTimer()
+			if len(window.Results) != shoots {
+				b.Fatalf("the job bound %d of %d shoots", len(window.Results), shoots)
+			}
+			job := float64(shoots) / lastBinding.Sub(start).Seconds()
+			b.ReportMetric(ceiling, "ceiling-bindings/s")
+			b.ReportMetric(job, "job-bindings/s")
+			b.ReportMetric(job/ceiling, "job/ceiling")
+			b.ReportMetric(window.Report.Window.Seconds.Total, "read+plan-s")
+			b.ReportMetric(time.Since(flushStart).Seconds(), "reports-after-s")
+		})
+	}
+}
+
+// bindingCeiling binds every pending shoot of the landscape's namespace round-robin to the landscape's seeds of its
+// region, concurrency at a time, with nothing else done, and returns the bindings per second.
+func bindingCeiling(b *testing.B, c client.Client, landscape, namespace string, concurrency int) float64 {
+	b.Helper()
+	ctx := context.Background()
+	var shoots gardencorev1beta1.ShootList
+	if err := c.List(ctx, &shoots, client.InNamespace(namespace)); err != nil {
+		b.Fatal(err)
+	}
+	var seeds gardencorev1beta1.SeedList
+	if err := c.List(ctx, &seeds); err != nil {
+		b.Fatal(err)
+	}
+	byRegion := map[string][]string{}
+	for _, seed := range seeds.Items {
+		if strings.HasPrefix(seed.Name, landscape+"-seed") {
+			byRegion[seed.Spec.Provider.Region] = append(byRegion[seed.Spec.Provider.Region], seed.Name)
+		}
+	}
+	work := make(chan int)
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range concurrency {
+		wg.Go(func() {
+			for i := range work {
+				shoot := &shoots.Items[i]
+				candidates := byRegion[shoot.Spec.Region]
+				if len(candidates) == 0 {
+					failed.Add(1)
+					continue
+				}
+				shoot.Spec.SeedName = &candidates[i%len(candidates)]
+				if err := c.SubResource("binding").Update(ctx, shoot); err != nil {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	for i := range shoots.Items {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	elapsed := time.Since(start)
+	if n := failed.Load(); n > 0 {
+		b.Fatalf("%d of %d plain bindings failed", n, len(shoots.Items))
+	}
+	return float64(len(shoots.Items)) / elapsed.Seconds()
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

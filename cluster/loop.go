@@ -205,6 +205,7 @@ func (w *windowLoop) NeedLeaderElection() bool { return true }
 func (w *windowLoop) Start(ctx context.Context) error {
 	w.metrics.SetLeader(true)
 	defer w.metrics.SetLeader(false)
+	defer w.scheduler.Binder.Flush() // a stopping loop writes the reports of its last window
 	informer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Shoot{})
 	if err != nil {
 		return fmt.Errorf("starting the shoot informer: %w", err)

@@ -118,6 +118,7 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 // the first window's report (with the bindings of every round) and an error only for real errors: a failed
 // read or plan, or bindings that failed on the API in the last round. Unschedulable shoots are not errors.
 func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*report.Report, error) {
+	defer s.Binder.Flush() // the job ends with every event and lastOperation written
 	var (
 		first *report.Report
 		retry func(*gardencorev1beta1.Shoot) bool // nil: every pending shoot

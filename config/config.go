@@ -140,8 +140,8 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Window.MaxShoots, 1000)
 	setDefault(&c.Bind.Concurrency, 16)
 	setDefault(&c.Bind.Rounds, 3)
-	setDefault(&c.Client.QPS, 50)
-	setDefault(&c.Client.Burst, 100)
+	setDefault(&c.Client.QPS, 200)
+	setDefault(&c.Client.Burst, 400)
 	if c.LeaderElection.LeaderElect == nil {
 		leaderElect := true
 		c.LeaderElection.LeaderElect = &leaderElect

@@ -38,7 +38,7 @@ leaderElection:
 		{"window.maxShoots", c.Window.MaxShoots, 50},
 		{"window.maxWait (default: windows closed by work)", c.Window.MaxWait.Duration, time.Duration(0)},
 		{"clientConnection.qps", c.Client.QPS, float32(20)},
-		{"clientConnection.burst (default)", c.Client.Burst, 100},
+		{"clientConnection.burst (default)", c.Client.Burst, 400},
 		{"leaderElection.leaderElect", *c.LeaderElection.LeaderElect, false},
 		{"leaderElection.resourceName (default)", c.LeaderElection.ResourceName, "seedplan-leader-election"},
 	}
