@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding fuzz soak control-plane
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding bench-peer fuzz soak control-plane
 
 all: build
 
@@ -79,6 +79,13 @@ bench-cluster: control-plane
 # schedule job, at the old and the current client QPS; about three minutes.
 bench-binding: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test ./cluster -run '^$$' -bench '^BenchmarkBinding$$' -benchtime 1x -timeout 30m 2>&1 | grep -E '^Benchmark|bench_test'
+
+# seedplan's run loop against the real gardener-scheduler v1.150.0 (built on first use), each a process on a fresh
+# control plane: a trickle, a steady stream and a burst of 5,000 shoots; writes bench/results/peer.{txt,json}.
+# About 20 minutes, most of it the gardener-scheduler's burst.
+bench-peer: build control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh gardener-scheduler) SEEDPLAN_BIN=$(CURDIR)/$(BIN) SEEDPLAN_PEER_OUT=$(CURDIR)/bench/results \
+		$(GO) test ./bench/peer -run '^$$' -bench '^BenchmarkPeer$$' -benchtime 1x -timeout 90m -v 2>&1 | grep -vE '^(=== |goos|goarch|pkg|cpu)'
 
 # Fuzzes every parser target for FUZZTIME each (make test runs only their seed corpora).
 FUZZTIME ?= 60s

@@ -4,6 +4,8 @@
 # Idempotent and cached by version: a binary that exists is not rebuilt. Prints the directory holding them.
 #
 #   hack/build-control-plane.sh            build what is missing, print the directory
+#   hack/build-control-plane.sh gardener-scheduler
+#                                          also build the real gardener-scheduler (make bench-peer runs it)
 #   SEEDPLAN_TOOLS=/dir hack/...           build into /dir instead of ~/.cache/seedplan/tools
 #
 # Built without -trimpath and with the default cgo setting on purpose: the k8s.io packages compiled here then
@@ -67,8 +69,9 @@ build_kube_apiserver() {
   build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(version_ldflags "$KUBERNETES_VERSION")"
 }
 
-build_gardener_apiserver() {
-  scratch "$tools/src/gardener-apiserver"
+# scratch_gardener NAME is scratch NAME, made able to build a command of the gardener module.
+scratch_gardener() {
+  scratch "$tools/src/$1"
   # gardener's go.mod replaces pkg/apis with a local directory and excludes some versions; a dependent module
   # must require the published pkg/apis itself and repeat the excludes.
   local gomod
@@ -77,9 +80,21 @@ build_gardener_apiserver() {
   awk '/^exclude \(/{in_block=1; next} in_block && /^\)/{in_block=0} in_block && NF>=2 {print $1"@"$2} /^exclude [^(]/{print $2"@"$3}' "$gomod" |
     while read -r excluded; do go mod edit -exclude "$excluded"; done
   go mod edit -require "github.com/gardener/gardener/pkg/apis@$GARDENER_VERSION"
+}
+
+build_gardener_apiserver() {
+  scratch_gardener gardener-apiserver
   go get "github.com/gardener/gardener/cmd/gardener-apiserver@$GARDENER_VERSION" >/dev/null
   # Gardener stamps its binaries through k8s.io/component-base/version (hack/get-build-ld-flags.sh).
   build gardener-apiserver github.com/gardener/gardener/cmd/gardener-apiserver "$(version_ldflags "$GARDENER_VERSION")"
+}
+
+# The gardener-scheduler is built like the gardener-apiserver, from the same module and version, only when asked
+# for: the tests do not run it.
+build_gardener_scheduler() {
+  scratch_gardener gardener-scheduler
+  go get "github.com/gardener/gardener/cmd/gardener-scheduler@$GARDENER_VERSION" >/dev/null
+  build gardener-scheduler github.com/gardener/gardener/cmd/gardener-scheduler "$(version_ldflags "$GARDENER_VERSION")"
 }
 
 build_pushgateway() {
@@ -87,7 +102,7 @@ build_pushgateway() {
   build pushgateway github.com/prometheus/pushgateway
 }
 
-for component in etcd kube-apiserver gardener-apiserver pushgateway; do
+for component in etcd kube-apiserver gardener-apiserver pushgateway "$@"; do
   if [ -x "$bin/$component" ]; then
     continue
   fi

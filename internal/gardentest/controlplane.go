@@ -165,6 +165,21 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// Kubeconfig writes a kubeconfig of a new user of the control plane with every permission (system:masters), for a
+// process that runs against it, and returns its path.
+func (cp *ControlPlane) Kubeconfig(user string) (string, error) {
+	u, err := cp.env.ControlPlane.AddUser(envtest.User{Name: user, Groups: []string{"system:masters"}}, &rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return "", fmt.Errorf("adding the user %s: %w", user, err)
+	}
+	kubeconfig, err := u.KubeConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(cp.dir, user+".kubeconfig")
+	return path, os.WriteFile(path, kubeconfig, 0o600)
+}
+
 func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certificates) error {
 	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: "gardener-apiserver", Groups: []string{"system:masters"}},
 		&rest.Config{QPS: 1000, Burst: 2000})

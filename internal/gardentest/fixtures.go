@@ -214,8 +214,30 @@ func (cp *ControlPlane) Landscape(t testing.TB, name string, seeds []int64, shoo
 	return namespace
 }
 
+// RegionalLandscape is a Landscape without shoots whose seeds alternate between the given number of regions,
+// name-1…name-N.
+func (cp *ControlPlane) RegionalLandscape(t testing.TB, name string, regions int, seeds []int64) string {
+	t.Helper()
+	namespace, err := cp.landscapeIn(context.Background(), name, regions, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return namespace
+}
+
 func (cp *ControlPlane) landscape(ctx context.Context, name string, seeds []int64, shoots int, schedulerName string) (string, error) {
-	regions := []string{name + "-1", name + "-2"}
+	namespace, err := cp.landscapeIn(ctx, name, 2, seeds)
+	if err != nil {
+		return "", err
+	}
+	return namespace, cp.createShoots(ctx, namespace, name, 0, shoots, schedulerName)
+}
+
+func (cp *ControlPlane) landscapeIn(ctx context.Context, name string, count int, seeds []int64) (string, error) {
+	var regions []string
+	for i := range count {
+		regions = append(regions, fmt.Sprintf("%s-%d", name, i+1))
+	}
 	zones := map[string][]string{}
 	for _, r := range regions {
 		zones[r] = []string{r + "a"}
@@ -233,7 +255,7 @@ func (cp *ControlPlane) landscape(ctx context.Context, name string, seeds []int6
 	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
 		return "", err
 	}
-	return *project.Spec.Namespace, cp.createShoots(ctx, *project.Spec.Namespace, name, 0, shoots, schedulerName)
+	return *project.Spec.Namespace, nil
 }
 
 // CreateShoots creates shoots shoot-from..shoot-(to-1) of a Landscape, alternating between its regions,

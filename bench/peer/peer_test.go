@@ -1,0 +1,355 @@
+// Package peer compares seedplan's run loop with the real gardener-scheduler v1.150.0, each a process of its own
+// on a fresh test control plane (etcd, kube-apiserver, gardener-apiserver), on the workloads of a garden: a
+// trickle of new shoots, a steady stream and a burst of pending shoots. make bench-peer runs it.
+package peer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/go-logr/logr"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	crlog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
+)
+
+// The landscape of the comparison: 50 seeds in 10 regions, 200 shoots allocatable each, no contention.
+const (
+	regions, seeds, allocatable = 10, 50, 200
+	landscapeName               = "peer"
+	// SEEDPLAN_BIN is the seedplan binary to run (make bench-peer builds bin/seedplan); SEEDPLAN_PEER_OUT the
+	// directory the results are written to.
+	binEnv, outEnv = "SEEDPLAN_BIN", "SEEDPLAN_PEER_OUT"
+)
+
+// Result is one scheduler on one workload.
+type Result struct {
+	Scheduler string  `json:"scheduler"`
+	Workload  string  `json:"workload"`
+	Shoots    int     `json:"shoots"`
+	P50       float64 `json:"p50Seconds"`
+	P90       float64 `json:"p90Seconds"`
+	P99       float64 `json:"p99Seconds"`
+	Max       float64 `json:"maxSeconds"`
+	// BindingsPerSecond is the shoots bound divided by the time from the workload's start to the last binding.
+	BindingsPerSecond float64 `json:"bindingsPerSecond"`
+	// ExactlyOnce: every shoot's seedName was set once and never changed; no seed above its allocatable.
+	ExactlyOnce bool `json:"exactlyOnce"`
+	// Spread is, after the workload, the largest difference of shoots between two seeds of the same region.
+	Spread int `json:"spread"`
+}
+
+// BenchmarkPeer runs both schedulers through the workloads and writes peer.txt and peer.json. Run with
+// -benchtime 1x.
+func BenchmarkPeer(b *testing.B) {
+	seedplan := os.Getenv(binEnv)
+	if seedplan == "" {
+		b.Skipf("%s names no seedplan binary (make bench-peer)", binEnv)
+	}
+	crlog.SetLogger(logr.Discard()) // the harness's informer logs nothing worth reading
+	var results []Result
+	for _, s := range []string{"gardener-scheduler", "seedplan"} {
+		b.Run(s, func(b *testing.B) {
+			results = append(results, run(b, s, seedplan)...)
+		})
+	}
+	var table strings.Builder
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "SCHEDULER\tWORKLOAD\tSHOOTS\tP50\tP90\tP99\tMAX\tBINDINGS/S\tEXACTLY ONCE\tSPREAD\t")
+	for _, r := range results {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.1f\t%v\t%d\t\n", r.Scheduler, r.Workload, r.Shoots, ms(r.P50), ms(r.P90),
+			ms(r.P99), ms(r.Max), r.BindingsPerSecond, r.ExactlyOnce, r.Spread)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	b.Log("\n" + table.String())
+	if dir := os.Getenv(outEnv); dir != "" {
+		data, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "peer.json"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "peer.txt"), []byte(table.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func ms(seconds float64) string { return fmt.Sprintf("%.0fms", seconds*1000) }
+
+// env is one scheduler's fresh control plane, its landscape and what the watch saw.
+type env struct {
+	b         *testing.B
+	cp        *gardentest.ControlPlane
+	namespace string
+	start     func() func() // starts the scheduler; the function returned stops it
+	mu        sync.Mutex
+	bound     map[string]time.Time // when the watch first saw the shoot's seedName
+	seedOf    map[string]string
+	rebound   map[string]bool // the seedName changed after it was set
+	next      int
+}
+
+func run(b *testing.B, scheduler, seedplan string) []Result {
+	ctx := context.Background()
+	cp, err := gardentest.Start(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = cp.Stop() }()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		b.Fatal(err)
+	}
+	e := &env{b: b, cp: cp, bound: map[string]time.Time{}, seedOf: map[string]string{}, rebound: map[string]bool{}}
+	e.namespace = cp.RegionalLandscape(b, landscapeName, regions, slices.Repeat([]int64{allocatable}, seeds))
+	kubeconfig, err := cp.Kubeconfig(scheduler)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.start = func() func() { return startProcess(b, scheduler, seedplan, kubeconfig) }
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	e.watch(watchCtx)
+
+	stop := e.start()
+	results := []Result{e.stream(scheduler, "trickle 60 x 1/s", 60, time.Second), e.stream(scheduler, "steady 20/s for 60 s", 1200, 50*time.Millisecond)}
+	stop()
+	results = append(results, e.burst(scheduler, 5000))
+	return results
+}
+
+// startProcess starts the scheduler as a process against the control plane and returns what stops it.
+func startProcess(b *testing.B, scheduler, seedplan, kubeconfig string) func() {
+	dir := b.TempDir()
+	var cmd *exec.Cmd
+	switch scheduler {
+	case "gardener-scheduler":
+		config := `apiVersion: scheduler.config.gardener.cloud/v1alpha1
+kind: SchedulerConfiguration
+clientConnection: {qps: 100, burst: 130}
+leaderElection: {leaderElect: false}
+logLevel: error
+schedulers: {shoot: {candidateDeterminationStrategy: SameRegion}}
+`
+		file := filepath.Join(dir, "scheduler.yaml")
+		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		cmd = exec.Command(filepath.Join(os.Getenv(gardentest.BinariesEnv), "gardener-scheduler"), "--config", file)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	default:
+		config := `apiVersion: seedplan.gardener.cloud/v1alpha1
+kind: SeedPlanConfiguration
+leaderElection: {leaderElect: false}
+server: {bindAddress: "127.0.0.1:0"}
+logLevel: error
+`
+		file := filepath.Join(dir, "seedplan.yaml")
+		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		cmd = exec.Command(seedplan, "run", "--kubeconfig", kubeconfig, "--config", file)
+	}
+	logFile, err := os.Create(filepath.Join(dir, "log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("starting %s: %v", scheduler, err)
+	}
+	return func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		_ = logFile.Close()
+	}
+}
+
+// watch records, for every shoot of the namespace, when its seedName was first seen set, and whether it changed.
+// It is an informer: a watch the API server closes (its watch cache drops a watcher that falls behind a burst of
+// updates) is listed and watched again.
+func (e *env) watch(ctx context.Context) {
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		e.b.Fatal(err)
+	}
+	shoots, err := cache.New(e.cp.Config, cache.Options{Scheme: scheme, DefaultNamespaces: map[string]cache.Config{e.namespace: {}}})
+	if err != nil {
+		e.b.Fatal(err)
+	}
+	informer, err := shoots.GetInformer(ctx, &gardencorev1beta1.Shoot{})
+	if err != nil {
+		e.b.Fatal(err)
+	}
+	seen := func(obj any) {
+		shoot, ok := obj.(*gardencorev1beta1.Shoot)
+		if !ok || shoot.Spec.SeedName == nil {
+			return
+		}
+		now := time.Now()
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if seed, known := e.seedOf[shoot.Name]; !known {
+			e.seedOf[shoot.Name], e.bound[shoot.Name] = *shoot.Spec.SeedName, now
+		} else if seed != *shoot.Spec.SeedName {
+			e.rebound[shoot.Name] = true
+		}
+	}
+	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: seen, UpdateFunc: func(_, obj any) { seen(obj) },
+	}); err != nil {
+		e.b.Fatal(err)
+	}
+	go func() { _ = shoots.Start(ctx) }()
+	if !shoots.WaitForCacheSync(ctx) {
+		e.b.Fatal("the shoot informer did not sync")
+	}
+}
+
+// create creates the next shoot of the landscape, in its next region, with the default scheduler name.
+func (e *env) create(ctx context.Context) (string, error) {
+	e.mu.Lock()
+	i := e.next
+	e.next++
+	e.mu.Unlock()
+	region := fmt.Sprintf("%s-%d", landscapeName, 1+i%regions)
+	shoot := gardentest.Shoot(e.namespace, fmt.Sprintf("shoot-%d", i), landscapeName, "aws", region, region+"a")
+	return shoot.Name, e.cp.Create(ctx, shoot)
+}
+
+// stream creates shoots at one every interval, the latency of each from just before its Create to the watch
+// seeing it bound.
+func (e *env) stream(scheduler, workload string, shoots int, interval time.Duration) Result {
+	ctx := context.Background()
+	created := map[string]time.Time{}
+	var mu sync.Mutex
+	var creating sync.WaitGroup
+	tick := time.NewTicker(interval)
+	start := time.Now()
+	for range shoots {
+		creating.Go(func() {
+			at := time.Now()
+			name, err := e.create(ctx)
+			if err != nil {
+				e.b.Error(err)
+				return
+			}
+			mu.Lock()
+			created[name] = at
+			mu.Unlock()
+		})
+		<-tick.C
+	}
+	tick.Stop()
+	creating.Wait()
+	return e.result(scheduler, workload, created, start)
+}
+
+// burst creates the shoots while the scheduler is stopped, then starts it; latencies count from its start.
+func (e *env) burst(scheduler string, shoots int) Result {
+	ctx := context.Background()
+	var names []string
+	var mu sync.Mutex
+	var creating sync.WaitGroup
+	work := make(chan struct{})
+	for range 8 {
+		creating.Go(func() {
+			for range work {
+				name, err := e.create(ctx)
+				if err != nil {
+					e.b.Error(err)
+					continue
+				}
+				mu.Lock()
+				names = append(names, name)
+				mu.Unlock()
+			}
+		})
+	}
+	for range shoots {
+		work <- struct{}{}
+	}
+	close(work)
+	creating.Wait()
+	start := time.Now()
+	stop := e.start()
+	defer stop()
+	created := map[string]time.Time{}
+	for _, name := range names {
+		created[name] = start
+	}
+	return e.result(scheduler, fmt.Sprintf("burst %d pending", shoots), created, start)
+}
+
+// result waits until every created shoot is bound (at most 15 minutes) and measures the workload.
+func (e *env) result(scheduler, workload string, created map[string]time.Time, start time.Time) Result {
+	deadline := time.Now().Add(15 * time.Minute)
+	for {
+		e.mu.Lock()
+		missing := 0
+		for name := range created {
+			if _, ok := e.bound[name]; !ok {
+				missing++
+			}
+		}
+		e.mu.Unlock()
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.b.Fatalf("%s, %s: %d of %d shoots not bound after 15 minutes", scheduler, workload, missing, len(created))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var latencies []float64
+	var last time.Time
+	exactlyOnce := true
+	for name, at := range created {
+		latencies = append(latencies, e.bound[name].Sub(at).Seconds())
+		if e.bound[name].After(last) {
+			last = e.bound[name]
+		}
+		exactlyOnce = exactlyOnce && !e.rebound[name]
+	}
+	slices.Sort(latencies)
+	quantile := func(q float64) float64 { return latencies[int(q*float64(len(latencies)-1))] }
+	perSeed := map[string]int{}
+	for _, seed := range e.seedOf {
+		perSeed[seed]++
+	}
+	spread := 0
+	for region := 1; region <= regions; region++ {
+		var counts []int
+		for i := range seeds {
+			if i%regions == region-1 {
+				counts = append(counts, perSeed[fmt.Sprintf("%s-seed%d", landscapeName, i)])
+			}
+		}
+		spread = max(spread, slices.Max(counts)-slices.Min(counts))
+	}
+	for _, n := range perSeed {
+		exactlyOnce = exactlyOnce && n <= allocatable
+	}
+	return Result{Scheduler: scheduler, Workload: workload, Shoots: len(created), P50: quantile(0.5), P90: quantile(0.9),
+		P99: quantile(0.99), Max: quantile(1), BindingsPerSecond: float64(len(created)) / last.Sub(start).Seconds(),
+		ExactlyOnce: exactlyOnce, Spread: spread}
+}
