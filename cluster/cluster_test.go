@@ -15,6 +15,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
@@ -259,6 +260,10 @@ func TestLoopLeaderElection(t *testing.T) {
 	}
 	cp.CreateShoots(t, namespace, "loop", 10, 14, "loop")
 	waitFor(t, 60*time.Second, "the second replica takes over and binds", func() bool { return boundCount(t, cp.Client, namespace) == 14 })
+	second.cancel() // a stopping loop writes the events of its last window before it returns
+	if err := <-second.done; err != nil {
+		t.Fatalf("second replica: %v", err)
+	}
 
 	// Who bound what, from the events: the first replica shoot-0..9, the second shoot-10..13, each shoot once.
 	var events eventsv1.EventList
@@ -281,10 +286,6 @@ func TestLoopLeaderElection(t *testing.T) {
 			t.Errorf("%s bound by %v, want once by %s", name, got, want)
 		}
 	}
-	second.cancel()
-	if err := <-second.done; err != nil {
-		t.Fatalf("second replica: %v", err)
-	}
 }
 
 // Windows are closed by work and capped: five shoots pending when the loop starts, at most two per window, are
@@ -300,25 +301,45 @@ func TestLoopCapsWindows(t *testing.T) {
 	c.SchedulerName = "capped"
 	c.Window.MaxShoots = 2
 	c.LeaderElection.ResourceName = "seedplan-capped"
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- (&cluster.Loop{Config: c, REST: cp.Config, Identity: "capped", Listener: listener}).Run(runCtx)
-	}()
+	loop := startLoop(t, cp.Config, c, "capped")
 	waitFor(t, 60*time.Second, "the loop binds the five shoots", func() bool { return boundCount(t, cp.Client, namespace) == 5 })
-	metrics := get(listener.Addr().String(), "/metrics")
-	stop()
-	if err := <-done; err != nil {
-		t.Fatalf("the loop: %v", err)
-	}
+	metrics := get(loop.address, "/metrics")
+	loop.stop(t)
 	sum, count := metricValue(t, metrics, "seedplan_window_shoots_sum"), metricValue(t, metrics, "seedplan_window_shoots_count")
 	timed := metricValue(t, metrics, "seedplan_scheduling_duration_seconds_count")
 	if sum != 5 || count < 3 || timed != 5 {
 		t.Fatalf("%d shoots in %d windows, %d bindings timed; want 5 shoots in at least 3 windows of at most 2, 5 timed", sum, count, timed)
+	}
+}
+
+// runningLoop is a run loop started in the test's process.
+type runningLoop struct {
+	address string // of /healthz, /readyz and /metrics
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// startLoop runs the loop with the configuration until stop.
+func startLoop(t testing.TB, rest *rest.Config, c *config.SeedPlanConfiguration, identity string) *runningLoop {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	loop := &runningLoop{address: listener.Addr().String(), cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		loop.done <- (&cluster.Loop{Config: c, REST: rest, Identity: identity, Listener: listener}).Run(ctx)
+	}()
+	return loop
+}
+
+// stop stops the loop gracefully; an error of the loop fails the test.
+func (l *runningLoop) stop(t testing.TB) {
+	t.Helper()
+	l.cancel()
+	if err := <-l.done; err != nil {
+		t.Fatalf("the loop: %v", err)
 	}
 }
 

@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"runtime"
 	"slices"
@@ -18,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
-	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/gardentest"
 )
@@ -63,15 +61,7 @@ func TestLoopSoak(t *testing.T) {
 	c := config.Default()
 	c.SchedulerName = "soak"
 	c.LeaderElection.ResourceName = "seedplan-soak"
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- (&cluster.Loop{Config: c, REST: cp.Config, Identity: "soak", Listener: listener}).Run(runCtx)
-	}()
+	loop := startLoop(t, cp.Config, c, "soak")
 
 	var (
 		mu       sync.Mutex
@@ -160,11 +150,8 @@ func TestLoopSoak(t *testing.T) {
 	})
 	poll.Stop()
 	deleting.Wait()
-	metrics := get(listener.Addr().String(), "/metrics")
-	stop()
-	if err := <-done; err != nil {
-		t.Fatalf("the loop: %v", err)
-	}
+	metrics := get(loop.address, "/metrics")
+	loop.stop(t)
 
 	// Bound exactly once, by the loop.
 	var events eventsv1.EventList
