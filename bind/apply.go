@@ -40,8 +40,8 @@ type Binder struct {
 	Reader client.Reader
 	// Seeds lists the seeds again just before binding (Recheck); Reader when nil. The run loop gives its
 	// informer cache: its window was read from that cache milliseconds before, the cache still brings every
-	// change that arrived while the window was planned, and a list from the API server cost two thirds of the
-	// time a lone shoot took to bind.
+	// change that arrived while the window was planned, and a list from the API server was most of the time a
+	// lone shoot took to bind (README, the loop).
 	Seeds client.Reader
 	// Concurrency bounds the bindings in flight; the client's QPS limits them further.
 	Concurrency int
@@ -120,8 +120,11 @@ func (b *Binder) reader() client.Reader {
 	return b.Reader
 }
 
-// Apply binds every placement of the plan, concurrently, and queues the reports: the event of every binding, the
-// event and lastOperation of every unschedulable shoot and refused binding (Flush writes them). shoots are the objects as read from the cluster (not defaulted or otherwise changed locally), by
+// Apply binds every placement of the plan and reports every unschedulable shoot and refused binding (its event
+// and lastOperation), concurrently (placements first), and queues the event of every binding (Flush writes them).
+// A failure is reported before Apply returns: the shoot may be planned again at once, and a report written later
+// would mark a shoot bound meanwhile as failed, or change it under its next binding. shoots are the objects as
+// read from the cluster (not defaulted or otherwise changed locally), by
 // namespace/name: a binding carries the object's resourceVersion, so a shoot that changed since it was read is
 // never bound blindly. A shoot someone else gave a seed meanwhile is left alone; a deleted one is skipped. Apply
 // returns one result per placement, in the plan's order, and an error when ctx ended before everything was
@@ -131,28 +134,28 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	for i, pl := range plan.Placements {
 		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed, Err: errors.New("not tried: the context ended")}
 	}
+	// Task i < len(placements) binds placement i; the others report unschedulable shoot i - len(placements).
 	tasks := make(chan int)
 	var wg sync.WaitGroup
 	for range max(1, b.Concurrency) {
 		wg.Go(func() {
 			for i := range tasks {
-				pl := plan.Placements[i]
-				results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
+				if i < len(plan.Placements) {
+					pl := plan.Placements[i]
+					results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
+				} else if u := plan.Unschedulable[i-len(plan.Placements)]; shoots[u.Shoot] != nil {
+					b.reportFailure(ctx, shoots[u.Shoot], u.Message)
+				}
 			}
 		})
 	}
-	for i := range plan.Placements {
+	for i := range len(plan.Placements) + len(plan.Unschedulable) {
 		if ctx.Err() != nil {
 			break
 		}
 		tasks <- i
 	}
 	close(tasks)
-	for _, u := range plan.Unschedulable {
-		if shoot := shoots[u.Shoot]; shoot != nil && ctx.Err() == nil {
-			b.reports.add(func() { b.reportFailure(ctx, shoot, u.Message) })
-		}
-	}
 	wg.Wait()
 	b.reports.start()
 	if err := ctx.Err(); err != nil {
@@ -161,7 +164,7 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	return results, nil
 }
 
-// bind binds one shoot and, on a conflict, finds out what became of it; its event or failure report is queued.
+// bind binds one shoot and, on a conflict, finds out what became of it; the event of a binding is queued.
 func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) Result {
 	result := Result{Shoot: pl.Shoot, Seed: pl.Seed}
 	if read == nil {
@@ -185,7 +188,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 	case refused(err):
 		result.Result, result.Err = model.Refused, err
 		// As the gardener-scheduler does when its binding fails: a warning event and lastOperation.
-		b.reports.add(func() { b.reportFailure(ctx, read, err.Error()) })
+		b.reportFailure(ctx, read, err.Error())
 		slog.InfoContext(ctx, "Binding refused", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	default:
 		result.Result, result.Err = model.Failed, err
@@ -194,13 +197,13 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 	return result
 }
 
-// reportWriters is how many events and lastOperation updates are written at once.
+// reportWriters is how many events of bindings are written at once.
 const reportWriters = 2
 
-// reports writes a Binder's events and lastOperation updates on writers of their own, the way client-go's event
-// recorder does, once the bindings they report on are done: on the test control plane, events written beside a
-// burst's bindings took a tenth of the API servers' binding throughput. Writers start when Apply's bindings are
-// done (or on Flush) and end when no report is left.
+// reports writes the events of a Binder's bindings on writers of their own, the way client-go's event recorder
+// does, once the bindings of an Apply are done: events written beside a burst's bindings take the API servers'
+// time from them (make bench-binding). Writers start when Apply's bindings are done (or on Flush) and end when no
+// event is left.
 type reports struct {
 	mu      sync.Mutex
 	queue   []func()
@@ -244,8 +247,8 @@ func (r *reports) write() {
 	}
 }
 
-// Flush returns when every event and lastOperation update queued so far is written. A report's writes end
-// within their own bound even when the context of its binding has ended.
+// Flush returns when every event queued so far is written. An event's write ends within its own bound even when
+// the context of its binding has ended.
 func (b *Binder) Flush() {
 	b.reports.start()
 	b.reports.pending.Wait()

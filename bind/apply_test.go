@@ -97,10 +97,12 @@ func TestApplyBindsAndReports(t *testing.T) {
 	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 3, Instance: "test"}
 	results, err := binder.Apply(ctx, read, p)
-	binder.Flush()
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The unschedulable shoot's report is written when Apply returns; the bindings' events when Flush does.
+	checkFailureReported(t, cp.Client, p.Unschedulable[0])
+	binder.Flush()
 	for i, r := range results {
 		pl := p.Placements[i]
 		if r.Result != model.Bound {
@@ -120,15 +122,19 @@ func TestApplyBindsAndReports(t *testing.T) {
 		}
 	}
 
-	u := p.Unschedulable[0]
+}
+
+// checkFailureReported checks the unschedulable shoot's Warning SchedulingFailed event and its lastOperation.
+func checkFailureReported(t *testing.T, c client.Client, u model.Unschedulable) {
+	t.Helper()
 	namespace, name, _ := strings.Cut(u.Shoot, "/")
 	want := "Failed to schedule Shoot: " + u.Message
-	events := eventsOf(t, cp.Client, namespace, name)
+	events := eventsOf(t, c, namespace, name)
 	if len(events) != 1 || events[0].Type != "Warning" || events[0].Reason != "SchedulingFailed" || events[0].Action != "Reconcile" || events[0].Note != want {
 		t.Fatalf("%s: events %+v, want one Warning SchedulingFailed %q", u.Shoot, events, want)
 	}
 	shoot := &gardencorev1beta1.Shoot{}
-	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
 		t.Fatal(err)
 	}
 	op := shoot.Status.LastOperation
@@ -239,8 +245,7 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 1}
-	results, err := binder.Apply(ctx, read, p)
-	binder.Flush()
+	results, err := binder.Apply(ctx, read, p) // a refusal is reported when Apply returns: no Flush
 	if err != nil {
 		t.Fatal(err)
 	}
