@@ -166,8 +166,12 @@ type windowLoop struct {
 	shoots map[types.NamespacedName]*tracked
 }
 
-// idleRecheck is how long the loop waits without any event before it lists the pending shoots again.
-const idleRecheck = 30 * time.Second
+// idleRecheck is how long the loop waits without any event before it lists the pending shoots again;
+// failedWindowRetry how long after a failed window or listing (the loop would otherwise retry at once, forever).
+const (
+	idleRecheck       = 30 * time.Second
+	failedWindowRetry = time.Second
+)
 
 // arrivals records when the watch delivered each shoot, written by the informer's goroutine and taken by the
 // loop's, so that a shoot that arrives while a window is being planned and bound is timed from its arrival.
@@ -252,7 +256,7 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		due, wake, err := w.due(ctx, now)
 		if err != nil {
 			slog.ErrorContext(ctx, "Listing pending shoots", "error", err)
-			timer.Reset(time.Second)
+			timer.Reset(failedWindowRetry)
 			continue
 		}
 		if len(due) > 0 && len(due) < w.maxShoots && w.coalesce > 0 {
@@ -269,7 +273,10 @@ func (w *windowLoop) Start(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
+			// A window fails when the garden cannot be read or the plan not made: try again later, not at once.
 			slog.ErrorContext(ctx, "Window failed; its shoots stay pending", "error", err)
+			timer.Reset(failedWindowRetry)
+			continue
 		}
 		poke() // what arrived meanwhile, or beyond the cap, is the next window
 	}
