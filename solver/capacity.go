@@ -56,9 +56,6 @@ type CapacityPlan struct {
 	Unplaceable []int
 }
 
-// Total is the number of new seeds.
-func (p *CapacityPlan) Total() int { return total(p.NewSeeds) }
-
 func total(newSeeds []int) int {
 	n := 0
 	for _, seeds := range newSeeds {
