@@ -56,17 +56,19 @@ func (s segment) upper() float64 {
 func seedSegments(w *Window, weights Weights) [][]segment {
 	out := make([][]segment, len(w.Seeds))
 	for i, s := range w.Seeds {
-		out[i] = utilizationSegments(s.Usage, s.Free, weights.capacity(s), s.Limited)
+		out[i] = weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited)
 	}
 	return out
 }
 
-// capacity is the seed's capacity for the utilization cost: its allocatable, or the nominal capacity.
-func (wt Weights) capacity(s Seed) int {
-	if !s.Limited {
-		return wt.NominalCapacity
+// segments are the utilization segments of a seed with the given usage, room and allocatable: a seed without
+// allocatable (limited false) is assumed to have the nominal capacity.
+func (wt Weights) segments(usage, room int, allocatable int64, limited bool) []segment {
+	capacity := int(allocatable)
+	if !limited {
+		capacity = wt.NominalCapacity
 	}
-	return int(s.Allocatable)
+	return utilizationSegments(usage, room, capacity, limited)
 }
 
 // balanceCost is the utilization cost of placing n more shoots on a seed with the given segments.
@@ -147,7 +149,7 @@ func (c CostTerms) Total() float64 { return c.Distance + c.Utilization + c.Soft 
 // PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
 func PlacementCost(w *Window, weights Weights, arc Arc, n int) CostTerms {
 	s := w.Seeds[arc.Seed]
-	segments := utilizationSegments(s.Usage, s.Free, weights.capacity(s), s.Limited)
+	segments := weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited)
 	return CostTerms{
 		Distance:    weights.distanceWeight(len(w.Seeds)) * float64(arc.Distance),
 		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),

@@ -266,9 +266,9 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		hosted = max(hosted, w.Seeds[s].Usage)
 	}
 	tie := lp.Weights.tieBreak(shoots, hosted)
-	seedSegments := make(map[int][]segment, len(comp.seeds))
+	convex := make(map[int][]segment, len(comp.seeds)) // each seed's segments with the tie rule
 	for _, s := range comp.seeds {
-		seedSegments[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie)
+		convex[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie)
 	}
 
 	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
@@ -287,8 +287,8 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		nonzeros += 2*len(classes[c].arcs) + 1
 	}
 	for _, s := range comp.seeds {
-		columns += len(seedSegments[s])
-		nonzeros += len(seedSegments[s])
+		columns += len(convex[s])
+		nonzeros += len(convex[s])
 	}
 	prog.reserve(columns, nonzeros)
 
@@ -302,7 +302,7 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
 	}
 	for _, s := range comp.seeds {
-		for _, seg := range seedSegments[s] {
+		for _, seg := range convex[s] {
 			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), lp.Weights.Balance*seg.slope+seg.extra)
 		}
 	}

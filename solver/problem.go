@@ -1,5 +1,7 @@
 package solver
 
+import "slices"
+
 // Unlimited is the room of a seed without a limit.
 const Unlimited = -1
 
@@ -70,19 +72,11 @@ type Window struct {
 
 // arc returns the group's arc to the seed, or the zero Arc.
 func (g *Group) arc(seed int) Arc {
-	lo, hi := 0, len(g.Arcs)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		switch {
-		case g.Arcs[mid].Seed == seed:
-			return g.Arcs[mid]
-		case g.Arcs[mid].Seed < seed:
-			lo = mid + 1
-		default:
-			hi = mid
-		}
+	i, found := slices.BinarySearchFunc(g.Arcs, seed, func(a Arc, seed int) int { return a.Seed - seed })
+	if !found {
+		return Arc{}
 	}
-	return Arc{}
+	return g.Arcs[i]
 }
 
 // free is the seeds' room, by index.

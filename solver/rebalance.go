@@ -317,7 +317,7 @@ func (lp *rebalanceLP) counts(solution lpSolution) [][]float64 {
 
 // destinationSegments are the utilization segments of a destination's room, bounded by the per-seed bound.
 func (rb Rebalancer) destinationSegments(l LoadedSeed) []segment {
-	return utilizationSegments(l.Load, rb.room(l), rb.Weights.capacity(Seed{Allocatable: l.Allocatable, Limited: l.Limited}), l.Limited)
+	return rb.Weights.segments(l.Load, rb.room(l), l.Allocatable, l.Limited)
 }
 
 // assign turns class counts into moves: each class's shoots, by namespace/name, go to its arcs cheapest first.
