@@ -31,7 +31,7 @@ type Outcome struct {
 	// budget, SolveTime the solver's, VerifyTime model.Verify's.
 	ModelTime, CollectTime, SolveTime, VerifyTime time.Duration
 
-	problem *solver.Window
+	solution *Solution
 }
 
 // CostTerms are the parts of the objective one placement adds.
@@ -39,7 +39,7 @@ type CostTerms = solver.CostTerms
 
 // PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
 func (o *Outcome) PlacementCost(arc model.Arc, n int) CostTerms {
-	return solver.PlacementCost(o.problem, o.Weights, solverArc(arc, solver.Rank{}), n)
+	return o.solution.PlacementCost(o.Weights, arc, n)
 }
 
 // Schedule builds the window of the given pending shoots, solves it and verifies the plan independently. A
@@ -56,7 +56,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, fmt.Errorf("building the window: %w", err)
 	}
 	problem := windowProblem(w)
-	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, problem: problem, ModelTime: time.Since(start)}
+	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, ModelTime: time.Since(start)}
 
 	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 {
 		start = time.Now()
@@ -70,7 +70,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, err
 	}
 	o.SolveTime = time.Since(start)
-	o.Plan, o.Fallback, o.Optimal = solution.Plan, solution.Fallback, solution.Optimal
+	o.solution, o.Plan, o.Fallback, o.Optimal = solution, solution.Plan, solution.Fallback, solution.Optimal
 
 	start = time.Now()
 	if err := model.Verify(snap, w.Options, o.Plan); err != nil {

@@ -66,11 +66,14 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		delta[m.To]++
 	}
 	report.Seeds = []SeedChange{}
-	unresolved := r.Unresolved(plan.Moves)
+	unresolved := map[string]bool{}
+	for _, p := range plan.Problems {
+		unresolved[p.Seed] = true
+	}
 	for i, seed := range r.Snapshot.Seeds {
 		l := r.Seeds[i]
 		d, touched := delta[seed.Name]
-		if !touched && l.Excess() == 0 && !l.Drain.Required() && unresolved[i].Count() == 0 {
+		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
 		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}
