@@ -44,8 +44,8 @@ const CandidateSuffix = "-new"
 // NewCapacityPlanning builds the question for the snapshot's pending shoots.
 func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*CapacityPlanning, error) {
 	opts = opts.WithDefaults()
-	if !(target > 0 && target <= 1) {
-		return nil, fmt.Errorf("target utilization %v is not in (0, 1]", target)
+	if err := CheckTargetUtilization(target); err != nil {
+		return nil, err
 	}
 	byKind := map[string]*gardencorev1beta1.Seed{}
 	for _, seed := range snap.Seeds {

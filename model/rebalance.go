@@ -45,8 +45,8 @@ type RebalanceOptions struct {
 // Validate checks the options against the snapshot.
 func (o RebalanceOptions) Validate(snap *Snapshot) error {
 	var errs []error
-	if !(o.TargetUtilization > 0 && o.TargetUtilization <= 1) {
-		errs = append(errs, fmt.Errorf("target utilization %v is not in (0, 1]", o.TargetUtilization))
+	if err := CheckTargetUtilization(o.TargetUtilization); err != nil {
+		errs = append(errs, err)
 	}
 	for _, name := range o.Drain {
 		if snap.Seed(name) == nil {
@@ -54,6 +54,14 @@ func (o RebalanceOptions) Validate(snap *Snapshot) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// CheckTargetUtilization refuses a target utilization outside (0, 1].
+func CheckTargetUtilization(target float64) error {
+	if !(target > 0 && target <= 1) {
+		return fmt.Errorf("target utilization %v is not in (0, 1]", target)
+	}
+	return nil
 }
 
 // TargetLimit is the most shoots a seed may host at the target utilization: ⌊target × allocatable⌋, or Unlimited

@@ -121,6 +121,9 @@ func newCapacityCommand() *cobra.Command {
 			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
+			if err := model.CheckTargetUtilization(target); err != nil {
+				return fmt.Errorf("--target-utilization: %w", err)
+			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
@@ -132,9 +135,6 @@ func newCapacityCommand() *cobra.Command {
 			snap, err := flags.snapshot(cmd, c)
 			if err != nil {
 				return fmt.Errorf("loading the landscape: %w", err)
-			}
-			if !(target > 0 && target <= 1) {
-				return fmt.Errorf("--target-utilization: %v is not in (0, 1]", target)
 			}
 			answer, err := plan.Capacity(cmd.Context(), snap, policy, target)
 			if err != nil {
