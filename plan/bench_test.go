@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
@@ -16,7 +18,7 @@ import (
 
 // BenchmarkWindow measures one window (pending × seeds) of a generated landscape at contention 1.0: model time
 // (building the window), solve time, shoots placed by LP and greedy in the same run, and the LP's objective as
-// a fraction of greedy's. Run: go test ./solver -run '^$' -bench Window -benchtime 5x
+// a fraction of greedy's. Run: go test ./plan -run '^$' -bench Window -benchtime 5x (make bench-solver)
 func BenchmarkWindow(b *testing.B) {
 	for _, size := range []struct {
 		pending, seeds int
@@ -26,22 +28,13 @@ func BenchmarkWindow(b *testing.B) {
 		{10000, 500, model.MinimalDistance},
 	} {
 		b.Run(fmt.Sprintf("%dx%d/%s", size.pending, size.seeds, size.strategy), func(b *testing.B) {
-			objs, err := generator.Generate(generator.Config{
-				Seeds: size.seeds, Shoots: size.pending, Existing: size.pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix(),
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			snap, err := model.NewSnapshot(objs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			pending := snap.Pending("default-scheduler")
+			snap, pending := contended(b, size.pending, size.seeds)
 			weights := solver.DefaultWeights()
 			lp := solver.LP{Weights: weights}
 			var modelTime, solveTime, greedyTime time.Duration
 			var w *model.Window
 			var solution *plan.Solution
+			var err error
 			for b.Loop() {
 				start := time.Now()
 				w, err = model.NewWindow(snap, model.Options{Strategy: size.strategy}, pending)
@@ -100,15 +93,7 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 		timeout        time.Duration
 	}{{10000, 500, 25 * time.Millisecond}, {50000, 1000, 250 * time.Millisecond}} {
 		b.Run(fmt.Sprintf("%dx%d/%s", tc.pending, tc.seeds, tc.timeout), func(b *testing.B) {
-			objs, err := generator.Generate(generator.Config{Seeds: tc.seeds, Shoots: tc.pending, Existing: tc.pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			snap, err := model.NewSnapshot(objs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			pending := snap.Pending("default-scheduler")
+			snap, pending := contended(b, tc.pending, tc.seeds)
 			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: tc.timeout}
 			var overshoots []time.Duration
 			for b.Loop() {
@@ -130,4 +115,21 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 			}
 		})
 	}
+}
+
+// contended is a generated landscape with the given pending shoots and seeds at contention 1.0 (pending demand =
+// free capacity), half as many shoots already bound, and its pending shoots.
+func contended(b *testing.B, pending, seeds int) (*model.Snapshot, []*gardencorev1beta1.Shoot) {
+	b.Helper()
+	objs, err := generator.Generate(generator.Config{
+		Seeds: seeds, Shoots: pending, Existing: pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := model.NewSnapshot(objs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return snap, snap.Pending("default-scheduler")
 }

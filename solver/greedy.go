@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Solver places a window's shoots.
@@ -21,6 +22,15 @@ type Solver interface {
 // it has to.
 type Budgeted interface {
 	Budget() Budget
+}
+
+// Improver is a solver with a time budget that improves on the greedy assignment of a window, which the caller
+// makes within the budget (from its Deadline on) and may prepare for use meanwhile: when the budget runs out,
+// Improve returns the greedy assignment.
+type Improver interface {
+	Solver
+	Budgeted
+	Improve(ctx context.Context, w *Window, greedy *Assignment, deadline time.Time) (*Solution, error)
 }
 
 // Solution is a solver's assignment and what the solver knows about it.

@@ -61,15 +61,19 @@ type componentResult struct {
 // Budget implements Budgeted.
 func (lp LP) Budget() Budget { return Budget{Timeout: lp.Timeout} }
 
-// Solve implements Solver. Greedy runs first, alone (it is cheap, and the incumbent); then the LP, which is
-// abandoned at the deadline in favour of the greedy assignment.
+// Solve implements Solver. Greedy runs first, alone (it is cheap, and the incumbent), within the budget; then
+// Improve.
 func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
 	deadline := lp.Budget().Deadline()
-	greedy, err := greedy(ctx, w)
+	incumbent, err := greedy(ctx, w)
 	if err != nil {
 		return nil, err
 	}
+	return lp.Improve(ctx, w, incumbent, deadline)
+}
 
+// Improve implements Improver: the LP, abandoned at the deadline in favour of the greedy assignment.
+func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadline time.Time) (*Solution, error) {
 	type lpResult struct {
 		plan             *Assignment
 		optimal, stopped bool
