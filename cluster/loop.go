@@ -292,6 +292,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 	arrived := w.arrivals.take()
 	schedulerName := w.scheduler.Policy.Options.WithDefaults().SchedulerName
 	var due []types.NamespacedName
+	waiting := 0 // pending, but backing off
 	seen := map[types.NamespacedName]bool{}
 	wake := now.Add(idleRecheck)
 	for i := range shoots.Items {
@@ -319,27 +320,17 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		}
 		if now.Before(state.notBefore) {
 			wake = minTime(wake, state.notBefore)
+			waiting++
 			continue
 		}
 		due = append(due, key)
 	}
 	maps.DeleteFunc(w.shoots, func(key types.NamespacedName, _ *tracked) bool { return !seen[key] })
-	w.metrics.SetPending(len(due) + w.backingOff(now))
+	w.metrics.SetPending(len(due) + waiting)
 	slices.SortFunc(due, func(a, b types.NamespacedName) int {
 		return cmp.Or(w.shoots[a].firstSeen.Compare(w.shoots[b].firstSeen), cmp.Compare(a.String(), b.String()))
 	})
 	return due, wake, nil
-}
-
-// backingOff counts the pending shoots that wait for their backoff to end.
-func (w *windowLoop) backingOff(now time.Time) int {
-	n := 0
-	for _, state := range w.shoots {
-		if state.boundTo == "" && now.Before(state.notBefore) {
-			n++
-		}
-	}
-	return n
 }
 
 func minTime(a, b time.Time) time.Time {
