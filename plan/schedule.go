@@ -42,13 +42,18 @@ func (o *Outcome) PlacementCost(arc model.Arc, n int) CostTerms {
 	return o.solution.PlacementCost(o.Weights, arc, n)
 }
 
+// collectFrom is the smallest window that Schedule collects garbage for before a budgeted solve.
+const collectFrom = 100
+
 // Schedule builds the window of the given pending shoots, solves it and verifies the plan independently. A
 // plan that fails verification is an error: it is never returned.
 //
-// Before a solver with a time budget runs, it collects garbage. Reading the garden and building the window leave
-// the most garbage of a run; a collection they start would run on into the solve, and on 2 cores its mark workers
-// come before every goroutine, so the fallback at the deadline came back up to tens of milliseconds late. A
-// solve itself leaves little garbage, so after a collection it rarely starts another.
+// Before a solver with a time budget runs on a window of at least collectFrom shoots, it collects garbage.
+// Reading the garden and building the window leave the most garbage of a run; a collection they start would run
+// on into the solve, and on 2 cores its mark workers come before every goroutine, so the fallback at the deadline
+// came back up to tens of milliseconds late. A solve itself leaves little garbage, so after a collection it rarely
+// starts another. A smaller window is solved long before any deadline, and a forced collection would be most of
+// the time a lone new shoot waits for its seed.
 func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, p Policy) (*Outcome, error) {
 	start := time.Now()
 	w, err := model.NewWindow(snap, p.Options, pending)
@@ -58,7 +63,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 	problem := windowProblem(w)
 	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, ModelTime: time.Since(start)}
 
-	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 {
+	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom {
 		start = time.Now()
 		runtime.GC()
 		o.CollectTime = time.Since(start)

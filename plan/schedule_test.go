@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"context"
+	"fmt"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -14,30 +15,39 @@ import (
 	"github.com/seedplan/seedplan/solver"
 )
 
-// Schedule collects garbage before a solver with a time budget, and only then, so that a collection started by
-// reading and modelling does not run into the deadline.
+// Schedule collects garbage before a solver with a time budget solves a window of 100 shoots or more, and only
+// then, so that a collection started by reading and modelling does not run into the deadline, while a lone new
+// shoot does not wait for a collection.
 func TestScheduleCollectsBeforeABudgetedSolve(t *testing.T) {
-	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("a", Allocatable(1))}, []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2")})
+	var shoots []*gardencorev1beta1.Shoot
+	for i := range 100 {
+		shoots = append(shoots, Shoot(fmt.Sprintf("s%d", i)))
+	}
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("a", Allocatable(1))}, shoots)
 	forced := func() uint64 {
 		sample := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
 		metrics.Read(sample)
 		return sample[0].Value.Uint64()
 	}
+	budgeted := solver.LP{Weights: solver.DefaultWeights(), Timeout: time.Second}
 	for _, tc := range []struct {
 		solver      solver.Solver
+		shoots      int
 		collections uint64
 	}{
-		{solver.LP{Weights: solver.DefaultWeights(), Timeout: time.Second}, 1},
-		{solver.LP{Weights: solver.DefaultWeights()}, 0},
-		{solver.Greedy{}, 0},
+		{budgeted, 100, 1},
+		{budgeted, 99, 0},
+		{budgeted, 1, 0},
+		{solver.LP{Weights: solver.DefaultWeights()}, 100, 0},
+		{solver.Greedy{}, 100, 0},
 	} {
 		before := forced()
-		outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Solver: tc.solver, Weights: solver.DefaultWeights()})
+		outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler")[:tc.shoots], plan.Policy{Solver: tc.solver, Weights: solver.DefaultWeights()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := forced() - before; got != tc.collections || (outcome.CollectTime > 0) != (tc.collections > 0) {
-			t.Errorf("%s: %d forced collections taking %v, want %d", tc.solver.Name(), got, outcome.CollectTime, tc.collections)
+			t.Errorf("%s, %d shoots: %d forced collections taking %v, want %d", tc.solver.Name(), tc.shoots, got, outcome.CollectTime, tc.collections)
 		}
 		if len(outcome.Plan.Placements) != 1 {
 			t.Errorf("%s: placed %d, want 1", tc.solver.Name(), len(outcome.Plan.Placements))
