@@ -406,3 +406,79 @@ func grep(text string, prefixes ...string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// The loop plans the next window while the previous one binds, and counts the placements still in flight as
+// bound (assume, bind, forget on failure): with the bindings of the first window held up, the second is planned
+// at once, fills only what is left of the seed, and no seed is overfilled nor any shoot bound twice.
+func TestLoopPlansWhileBinding(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := cp.Landscape(t, "pipelined", []int64{3}, 0, "pipelined")
+	for i := range 4 {
+		shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), "pipelined", "aws", "pipelined-1", "pipelined-1a")
+		shoot.Spec.SchedulerName = new("pipelined")
+		if err := cp.Create(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := snapshot(t, cp.Client)
+	gate := make(chan struct{})
+	held := rest.CopyConfig(cp.Config)
+	held.WrapTransport = func(next http.RoundTripper) http.RoundTripper {
+		return roundTripper(func(req *http.Request) (*http.Response, error) {
+			if req.Method == http.MethodPut && strings.HasSuffix(req.URL.Path, "/binding") {
+				<-gate
+			}
+			return next.RoundTrip(req)
+		})
+	}
+	c := config.Default()
+	c.SchedulerName = "pipelined"
+	c.Window.MaxShoots = 2
+	c.LeaderElection.ResourceName = "seedplan-pipelined"
+	loop := startLoop(t, held, c, "pipelined")
+	seedShoots := `seedplan_seed_shoots{seed="pipelined-seed0"}`
+	waitFor(t, 60*time.Second, "the second window is planned while the first binds", func() bool {
+		return strings.Contains(get(loop.address, "/metrics"), "seedplan_windows_total{solver=")
+	})
+	var metrics string
+	waitFor(t, 10*time.Second, "two windows planned", func() bool {
+		metrics = get(loop.address, "/metrics")
+		return metricValue(t, metrics, "seedplan_window_shoots_count") == 2
+	})
+	if bound := boundCount(t, cp.Client, namespace); bound != 0 {
+		t.Fatalf("%d shoots bound while every binding is held", bound)
+	}
+	if got := metricValue(t, metrics, seedShoots); got != 3 {
+		t.Fatalf("the second window's plan leaves %d shoots on the seed of 3, want 3: the first window's placements count while they bind", got)
+	}
+	close(gate)
+	waitFor(t, 60*time.Second, "the loop binds three shoots", func() bool { return boundCount(t, cp.Client, namespace) == 3 })
+	loop.stop(t)
+	if got := verifyBindings(t, cp.Client, before, namespace); got != 3 {
+		t.Fatalf("%d shoots bound, want 3", got)
+	}
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	boundTimes := map[string]int{}
+	for _, e := range events.Items {
+		if e.Reason == bind.ReasonSchedulingSuccessful {
+			boundTimes[e.Regarding.Name]++
+		}
+	}
+	for shoot, n := range boundTimes {
+		if n != 1 {
+			t.Errorf("%s bound %d times", shoot, n)
+		}
+	}
+}
+
+// roundTripper is an http.RoundTripper of a function.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -41,7 +41,9 @@ import (
 // Loop is the run mode: informers keep the landscape, and while this replica holds the leader Lease windows are
 // closed by work, not by time: when the loop is idle and a shoot becomes pending it is planned at once, and the
 // shoots that arrive while a window is planned and bound form the next window, at most window.maxShoots of them,
-// oldest first. /healthz, /readyz and /metrics are served by every replica, leading or not.
+// oldest first. The next window is planned while the previous one binds, counting its placements as bound, and is
+// bound when the previous binding is done. /healthz, /readyz and /metrics are served by every replica, leading
+// or not.
 type Loop struct {
 	Config   *config.SeedPlanConfiguration
 	REST     *rest.Config
@@ -120,6 +122,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		nudge:     make(chan struct{}, 1),
 		arrivals:  &arrivals{at: map[types.NamespacedName]time.Time{}},
 		shoots:    map[types.NamespacedName]*tracked{},
+		bound:     make(chan []bind.Result, 1),
 	}
 	if err := mgr.Add(windows); err != nil {
 		return err
@@ -145,8 +148,10 @@ type tracked struct {
 	// the gardener-scheduler's per-item rate limiter makes it wait (retryDelay). A spec change makes it due at once.
 	failures  int
 	notBefore time.Time
-	// boundTo is the seed this loop bound it to, while the cache may not show the binding yet.
-	boundTo string
+	// boundTo is the seed a window of this loop placed it on: assumed while the binding is in flight (inFlight),
+	// then bound while the cache may not show the binding yet. A binding that fails forgets it.
+	boundTo  string
+	inFlight bool
 }
 
 // windowLoop closes, plans and binds windows; it runs only on the leader.
@@ -162,8 +167,12 @@ type windowLoop struct {
 	nudge    chan struct{}
 	arrivals *arrivals
 
-	// shoots is owned by the loop's goroutine.
-	shoots map[types.NamespacedName]*tracked
+	// The rest is owned by the loop's goroutine. binding is true while a window is being bound, and bound
+	// brings its results back; next is the window planned meanwhile, which waits to be bound.
+	shoots  map[types.NamespacedName]*tracked
+	binding bool
+	bound   chan []bind.Result
+	next    *Planned
 }
 
 // idleRecheck is how long the loop waits without any event before it lists the pending shoots again;
@@ -214,16 +223,10 @@ func (w *windowLoop) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("starting the shoot informer: %w", err)
 	}
-	poke := func() {
-		select {
-		case w.nudge <- struct{}{}:
-		default:
-		}
-	}
 	registration, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			w.arrivals.record(obj)
-			poke()
+			w.poke()
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			// As the gardener-scheduler's predicate: only spec changes matter.
@@ -231,10 +234,10 @@ func (w *windowLoop) Start(ctx context.Context) error {
 			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
 			if !ok1 || !ok2 || !equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
 				w.arrivals.record(newObj)
-				poke()
+				w.poke()
 			}
 		},
-		DeleteFunc: func(any) { poke() },
+		DeleteFunc: func(any) { w.poke() },
 	})
 	if err != nil {
 		return fmt.Errorf("watching shoots: %w", err)
@@ -248,38 +251,106 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			slog.InfoContext(ctx, "Run loop stopping")
+			w.settleInFlight()
 			return nil
 		case <-w.nudge:
 		case <-timer.C:
-		}
-		now := time.Now()
-		due, wake, err := w.due(ctx, now)
-		if err != nil {
-			slog.ErrorContext(ctx, "Listing pending shoots", "error", err)
-			timer.Reset(failedWindowRetry)
-			continue
-		}
-		if len(due) > 0 && len(due) < w.maxShoots && w.coalesce > 0 {
-			if until := w.shoots[due[0]].firstSeen.Add(w.coalesce); now.Before(until) {
-				wake = until
-				due = nil
+		case results := <-w.bound:
+			w.settle(results)
+			if w.next != nil {
+				w.startBinding(ctx, w.next)
+				w.next = nil
 			}
 		}
-		if len(due) == 0 {
-			timer.Reset(max(time.Until(wake), 0))
-			continue
+		if w.next != nil {
+			continue // planned ahead; the solver waits until the binder takes it
 		}
-		if err := w.window(ctx, due[:min(len(due), w.maxShoots)]); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			// A window fails when the garden cannot be read or the plan not made: try again later, not at once.
-			slog.ErrorContext(ctx, "Window failed; its shoots stay pending", "error", err)
-			timer.Reset(failedWindowRetry)
-			continue
+		if retry := w.planNext(ctx); retry > 0 {
+			timer.Reset(retry)
 		}
-		poke() // what arrived meanwhile, or beyond the cap, is the next window
 	}
+}
+
+// planNext plans the next window of due shoots and binds it, or keeps it as next while another window binds. It
+// returns how long to wait before looking again when there was nothing to plan or planning failed, else 0.
+func (w *windowLoop) planNext(ctx context.Context) time.Duration {
+	now := time.Now()
+	due, wake, err := w.due(ctx, now)
+	if err != nil {
+		slog.ErrorContext(ctx, "Listing pending shoots", "error", err)
+		return failedWindowRetry
+	}
+	if len(due) > 0 && len(due) < w.maxShoots && w.coalesce > 0 {
+		if until := w.shoots[due[0]].firstSeen.Add(w.coalesce); now.Before(until) {
+			return time.Until(until)
+		}
+	}
+	if len(due) == 0 {
+		return max(time.Until(wake), time.Nanosecond)
+	}
+	planned, err := w.plan(ctx, due[:min(len(due), w.maxShoots)])
+	if err != nil {
+		// A window fails when the garden cannot be read or the plan not made: try again later, not at once.
+		if ctx.Err() == nil {
+			slog.ErrorContext(ctx, "Window failed; its shoots stay pending", "error", err)
+		}
+		return failedWindowRetry
+	}
+	if w.binding {
+		w.next = planned
+	} else {
+		w.startBinding(ctx, planned)
+	}
+	w.poke() // what arrived meanwhile, or beyond the cap, is the next window
+	return 0
+}
+
+// poke makes the loop look for due shoots again.
+func (w *windowLoop) poke() {
+	select {
+	case w.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// startBinding binds a planned window on a goroutine of its own; its results come back through bound.
+func (w *windowLoop) startBinding(ctx context.Context, planned *Planned) {
+	w.binding = true
+	go func() {
+		result, err := w.scheduler.Bind(ctx, planned)
+		if err != nil && ctx.Err() == nil {
+			slog.ErrorContext(ctx, "Binding a window failed; its shoots stay pending", "error", err)
+		}
+		var results []bind.Result
+		if result != nil {
+			results = result.Results
+		}
+		w.bound <- forgetUnbound(planned.Plan(), results)
+	}()
+}
+
+// forgetUnbound completes a window's results: a placement without a result (the window's binding failed before
+// it was tried) failed, so that the loop forgets it.
+func forgetUnbound(plan *model.Plan, results []bind.Result) []bind.Result {
+	has := make(map[string]bool, len(results))
+	for _, r := range results {
+		has[r.Shoot] = true
+	}
+	for _, pl := range plan.Placements {
+		if !has[pl.Shoot] {
+			results = append(results, bind.Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed})
+		}
+	}
+	return results
+}
+
+// settleInFlight waits for the window being bound, if any, and settles it: a stopping loop finishes what it
+// started. A window planned but not yet bound is dropped; its shoots stay pending.
+func (w *windowLoop) settleInFlight() {
+	if w.binding {
+		w.settle(<-w.bound)
+	}
+	w.next = nil
 }
 
 // due returns the pending shoots a window should take now, oldest first, and when the loop must look again
@@ -300,8 +371,8 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
 		seen[key] = true
 		state := w.shoots[key]
-		if state != nil && state.boundTo != "" && state.uid == shoot.UID && shoot.Spec.SeedName == nil {
-			continue // bound by us; the cache has not caught up
+		if state != nil && state.uid == shoot.UID && (state.inFlight || state.boundTo != "" && shoot.Spec.SeedName == nil) {
+			continue // being bound by us, or bound and the cache has not caught up
 		}
 		if !model.IsPending(shoot, schedulerName) {
 			delete(w.shoots, key)
@@ -340,8 +411,9 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
-// window plans and binds the due shoots, then updates what the loop remembers of them.
-func (w *windowLoop) window(ctx context.Context, shoots []types.NamespacedName) error {
+// plan plans the due shoots and assumes its placements: until their bindings are done, later windows count
+// them as bound and leave them out. Shoots the plan leaves unschedulable back off.
+func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*Planned, error) {
 	due := make(map[types.NamespacedName]bool, len(shoots))
 	for _, key := range shoots {
 		due[key] = true
@@ -352,37 +424,55 @@ func (w *windowLoop) window(ctx context.Context, shoots []types.NamespacedName) 
 			bound[key.String()] = state.boundTo
 		}
 	}
-	result, err := w.scheduler.Window(ctx, func(shoot *gardencorev1beta1.Shoot) bool {
+	planned, err := w.scheduler.Plan(ctx, func(shoot *gardencorev1beta1.Shoot) bool {
 		return due[types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}]
 	}, bound)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	now := time.Now()
-	failed := func(key types.NamespacedName) {
-		if state := w.shoots[key]; state != nil {
-			state.failures++
-			state.notBefore = now.Add(retryDelay(state.failures))
+	for _, pl := range planned.Plan().Placements {
+		if state := w.shoots[parseKey(pl.Shoot)]; state != nil {
+			state.boundTo, state.inFlight = pl.Seed, true
 		}
 	}
-	for _, u := range result.Report.Unschedulable {
-		failed(parseKey(u.Shoot))
+	now := time.Now()
+	for _, u := range planned.Plan().Unschedulable {
+		w.failed(parseKey(u.Shoot), now)
 	}
-	for _, r := range result.Results {
+	return planned, nil
+}
+
+// settle updates what the loop remembers of a window's shoots once their bindings are done: a bound shoot is
+// timed, a shoot still pending is forgotten where it was assumed and backs off, and one that is someone
+// else's now, or gone, is dropped.
+func (w *windowLoop) settle(results []bind.Result) {
+	w.binding = false
+	now := time.Now()
+	for _, r := range results {
 		key := parseKey(r.Shoot)
+		state := w.shoots[key]
+		if state == nil {
+			continue
+		}
+		state.inFlight = false
 		switch {
 		case r.Result == model.Bound:
-			if state := w.shoots[key]; state != nil {
-				state.boundTo = r.Seed
-				w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
-			}
+			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
 		case r.Retry():
-			failed(key)
+			state.boundTo = ""
+			w.failed(key, now)
 		default: // someone else's now, or gone
 			delete(w.shoots, key)
 		}
 	}
-	return nil
+}
+
+// failed makes a shoot that a window left pending back off.
+func (w *windowLoop) failed(key types.NamespacedName, now time.Time) {
+	if state := w.shoots[key]; state != nil {
+		state.failures++
+		state.notBefore = now.Add(retryDelay(state.failures))
+	}
 }
 
 // retryDelay is the gardener-scheduler's per-item backoff: 5 ms · 2^(failures-1), capped at 1000 s.

@@ -51,10 +51,37 @@ func (w *WindowResult) Retries() int {
 	return n
 }
 
+// Planned is a window planned and verified, not yet bound.
+type Planned struct {
+	// Report is the window's plan, its bindings filled in by Bind.
+	Report  *report.Report
+	outcome *plan.Outcome
+	// read are the pending shoots as read, by namespace/name: a binding carries the object as read.
+	read map[string]*gardencorev1beta1.Shoot
+	// hosted is the usage of every seed the window counted, the placements of earlier windows included.
+	hosted func(seed string) int
+	start  time.Time
+}
+
+// Plan returns the window's verified plan.
+func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
+
 // Window reads the landscape, plans the pending shoots that include admits (all when include is nil), verifies
 // the plan and, unless DryRun, binds it. bound holds shoots bound by earlier windows that the reader may not show
 // as bound yet (a cache lags behind its own writes): they count as bound to the given seed.
 func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*WindowResult, error) {
+	planned, err := s.Plan(ctx, include, bound)
+	if err != nil {
+		return nil, err
+	}
+	return s.Bind(ctx, planned)
+}
+
+// Plan reads the landscape and plans and verifies the pending shoots that include admits (all when include is
+// nil). bound holds shoots that earlier windows bound or are binding, which the reader may not show as bound yet
+// (a cache lags behind its own writes, and a binding in flight is not written yet): they count as bound to the
+// given seed, as kube-scheduler assumes a pod on its node before the binding is done.
+func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*Planned, error) {
 	start := time.Now()
 	opts := s.Policy.Options.WithDefaults()
 	landscape, err := ingest.LoadCluster(ctx, s.Reader, s.PageSize)
@@ -91,25 +118,29 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 	if s.Metrics != nil {
 		s.Metrics.ObserveWindow(report)
 	}
-	result := &WindowResult{Report: report}
-	if s.DryRun || len(pending) == 0 {
+	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, start: start}, nil
+}
+
+// Bind binds a planned window unless DryRun: it re-checks the seeds (Binder.Recheck) and applies what still fits.
+func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error) {
+	result := &WindowResult{Report: p.Report}
+	if s.DryRun || len(p.read) == 0 {
 		return result, nil
 	}
-
 	bindStart := time.Now()
-	plan, deferred, err := s.Binder.Recheck(ctx, outcome.Plan, snap.Usage)
+	kept, deferred, err := s.Binder.Recheck(ctx, p.Plan(), p.hosted)
 	if err != nil {
 		return nil, fmt.Errorf("nothing was bound: %w", err)
 	}
-	result.Results, err = s.Binder.Apply(ctx, read, plan)
+	result.Results, err = s.Binder.Apply(ctx, p.read, kept)
 	result.Results = append(result.Results, deferred...)
 	if s.Metrics != nil {
 		s.Metrics.ObserveBindings(result.Results, time.Since(bindStart).Seconds())
 	}
-	report.Bindings = bind.Summarize(result.Results)
-	slog.InfoContext(ctx, "Window applied", "pending", len(pending), "placed", len(outcome.Plan.Placements),
-		"unschedulable", len(outcome.Plan.Unschedulable), "solver", outcome.Solver, "fallback", outcome.Fallback,
-		"bindings", report.Bindings, "seconds", time.Since(start).Seconds())
+	p.Report.Bindings = bind.Summarize(result.Results)
+	slog.InfoContext(ctx, "Window applied", "pending", len(p.read), "placed", len(p.Plan().Placements),
+		"unschedulable", len(p.Plan().Unschedulable), "solver", p.outcome.Solver, "fallback", p.outcome.Fallback,
+		"bindings", p.Report.Bindings, "seconds", time.Since(p.start).Seconds())
 	return result, err
 }
 
