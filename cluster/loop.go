@@ -189,11 +189,12 @@ type arrivals struct {
 	at map[types.NamespacedName]time.Time
 }
 
-// record notes the shoot's arrival now, unless an earlier one is still untaken.
-func (a *arrivals) record(obj any) {
+// record notes the shoot's arrival now, unless an earlier one is still untaken, and reports whether it arrived
+// without a seed: only such a shoot gives the loop work (a binding arriving, its own or another's, gives none).
+func (a *arrivals) record(obj any) bool {
 	shoot, ok := obj.(*gardencorev1beta1.Shoot)
 	if !ok || shoot.Spec.SeedName != nil {
-		return
+		return false
 	}
 	key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
 	a.mu.Lock()
@@ -201,6 +202,7 @@ func (a *arrivals) record(obj any) {
 	if _, known := a.at[key]; !known {
 		a.at[key] = time.Now()
 	}
+	return true
 }
 
 // take returns every arrival recorded since the last take.
@@ -224,20 +226,24 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		return fmt.Errorf("starting the shoot informer: %w", err)
 	}
 	registration, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		// Only a shoot that arrives without a seed wakes the loop: during a burst every binding comes back
+		// through this watch, and a look for due shoots on each cost more CPU than planning the burst.
 		AddFunc: func(obj any) {
-			w.arrivals.record(obj)
-			w.poke()
+			if w.arrivals.record(obj) {
+				w.poke()
+			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			// As the gardener-scheduler's predicate: only spec changes matter.
 			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
 			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
-			if !ok1 || !ok2 || !equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
-				w.arrivals.record(newObj)
+			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
+				return
+			}
+			if w.arrivals.record(newObj) {
 				w.poke()
 			}
 		},
-		DeleteFunc: func(any) { w.poke() },
 	})
 	if err != nil {
 		return fmt.Errorf("watching shoots: %w", err)
