@@ -121,7 +121,8 @@ func (b *Binder) reader() client.Reader {
 }
 
 // Apply binds every placement of the plan and reports every unschedulable shoot and refused binding (its event
-// and lastOperation), concurrently (placements first), and queues the event of every binding (Flush writes them).
+// and lastOperation), concurrently (placements first), and queues the event of every binding: those are written
+// once no Apply binds (reports), and Flush waits for them.
 // A failure is reported before Apply returns: the shoot may be planned again at once, and a report written later
 // would mark a shoot bound meanwhile as failed, or change it under its next binding. shoots are the objects as
 // read from the cluster (not defaulted or otherwise changed locally), by
@@ -130,6 +131,8 @@ func (b *Binder) reader() client.Reader {
 // returns one result per placement, in the plan's order, and an error when ctx ended before everything was
 // done; a placement never tried is then reported failed (it stays pending).
 func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1.Shoot, plan *model.Plan) ([]Result, error) {
+	b.reports.hold()
+	defer b.reports.release()
 	results := make([]Result, len(plan.Placements))
 	for i, pl := range plan.Placements {
 		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed, Err: errors.New("not tried: the context ended")}
@@ -157,7 +160,6 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	}
 	close(tasks)
 	wg.Wait()
-	b.reports.start()
 	if err := ctx.Err(); err != nil {
 		return results, fmt.Errorf("applying the plan: %w", err)
 	}
@@ -201,15 +203,21 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 const reportWriters = 2
 
 // reports writes the events of a Binder's bindings on writers of their own, the way client-go's event recorder
-// does, once the bindings of an Apply are done: events written beside a burst's bindings take the API servers'
-// time from them (make bench-binding). Writers start when Apply's bindings are done (or on Flush) and end when no
-// event is left.
+// does, while no Apply binds: events written beside a burst's bindings take the API servers' time from them
+// (make bench-binding, make bench-peer). Writers start when the last Apply in progress is done (or on Flush) and
+// end when no event is left or another Apply starts; a queue of maxHeldReports events is written even then, so
+// that a garden that is never idle still gets its events.
 type reports struct {
 	mu      sync.Mutex
 	queue   []func()
 	writers int
+	// binding counts the Applys in progress.
+	binding int
 	pending sync.WaitGroup
 }
+
+// maxHeldReports is how many events may wait for the bindings in progress.
+const maxHeldReports = 10000
 
 // add queues a report.
 func (r *reports) add(report func()) {
@@ -217,23 +225,47 @@ func (r *reports) add(report func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.queue = append(r.queue, report)
+	if len(r.queue) >= maxHeldReports {
+		r.startLocked()
+	}
+}
+
+// hold makes writers pause while an Apply binds.
+func (r *reports) hold() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.binding++
+}
+
+// release ends an Apply's hold and starts writers when no other Apply binds.
+func (r *reports) release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.binding--
+	if r.binding == 0 {
+		r.startLocked()
+	}
 }
 
 // start starts writers for the queued reports.
 func (r *reports) start() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.startLocked()
+}
+
+func (r *reports) startLocked() {
 	for r.writers < min(reportWriters, len(r.queue)) {
 		r.writers++
 		go r.write()
 	}
 }
 
-// write writes queued reports until none are left.
+// write writes queued reports until none are left, or an Apply binds and fewer than maxHeldReports wait.
 func (r *reports) write() {
 	for {
 		r.mu.Lock()
-		if len(r.queue) == 0 {
+		if len(r.queue) == 0 || r.binding > 0 && len(r.queue) < maxHeldReports {
 			r.writers--
 			r.mu.Unlock()
 			return
