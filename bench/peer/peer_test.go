@@ -1,6 +1,7 @@
 // Package peer compares seedplan's run loop with the real gardener-scheduler v1.150.0, each a process of its own
 // on a fresh test control plane (etcd, kube-apiserver, gardener-apiserver), on the workloads of a garden: a
-// trickle of new shoots, a steady stream and a burst of pending shoots. make bench-peer runs it.
+// trickle of new shoots, a steady stream and a burst of pending shoots; and seedplan's schedule job on the burst,
+// with the quality of the burst's plan as one window, LP and greedy. make bench-peer runs it.
 package peer
 
 import (
@@ -53,7 +54,25 @@ type Result struct {
 	Spread int `json:"spread"`
 }
 
-// BenchmarkPeer runs both schedulers through the workloads and writes peer.txt and peer.json. Run with
+// Quality is one solver's plan of the whole burst as one window (schedule --dry-run), before anything is bound.
+type Quality struct {
+	Solver    string  `json:"solver"`
+	Pending   int     `json:"pending"`
+	Placed    int     `json:"placed"`
+	Objective float64 `json:"objective"`
+	// Spread is the largest difference of shoots between two seeds of the same region after the plan.
+	Spread int `json:"spread"`
+}
+
+// The schedulers compared: the gardener-scheduler and seedplan's loop through every workload, seedplan's
+// schedule job through the burst.
+const (
+	gardenerScheduler = "gardener-scheduler"
+	seedplanRun       = "seedplan run"
+	seedplanJob       = "seedplan schedule"
+)
+
+// BenchmarkPeer runs the schedulers through the workloads and writes peer.txt and peer.json. Run with
 // -benchtime 1x.
 func BenchmarkPeer(b *testing.B) {
 	seedplan := os.Getenv(binEnv)
@@ -61,12 +80,37 @@ func BenchmarkPeer(b *testing.B) {
 		b.Skipf("%s names no seedplan binary (make bench-peer)", binEnv)
 	}
 	crlog.SetLogger(logr.Discard()) // the harness's informer logs nothing worth reading
-	var results []Result
-	for _, s := range []string{"gardener-scheduler", "seedplan"} {
-		b.Run(s, func(b *testing.B) {
-			results = append(results, run(b, s, seedplan)...)
+	var (
+		results []Result
+		quality []Quality
+	)
+	for _, s := range []string{gardenerScheduler, seedplanRun, seedplanJob} {
+		b.Run(strings.ReplaceAll(s, " ", "-"), func(b *testing.B) {
+			r, q := run(b, s, seedplan)
+			results, quality = append(results, r...), append(quality, q...)
 		})
 	}
+	table := resultTable(b, results) + "\n" + qualityTable(b, quality)
+	b.Log("\n" + table)
+	if dir := os.Getenv(outEnv); dir != "" {
+		data, err := json.MarshalIndent(struct {
+			Results []Result  `json:"results"`
+			Quality []Quality `json:"burstAsOneWindow"`
+		}{results, quality}, "", "  ")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "peer.json"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "peer.txt"), []byte(table), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// resultTable prints the latency and throughput of every scheduler and workload.
+func resultTable(b *testing.B, results []Result) string {
 	var table strings.Builder
 	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "SCHEDULER\tWORKLOAD\tSHOOTS\tP50\tP90\tP99\tMAX\tBINDINGS/S\tEXACTLY ONCE\tSPREAD\t")
@@ -77,19 +121,21 @@ func BenchmarkPeer(b *testing.B) {
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)
 	}
-	b.Log("\n" + table.String())
-	if dir := os.Getenv(outEnv); dir != "" {
-		data, err := json.MarshalIndent(results, "", "  ")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "peer.json"), data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "peer.txt"), []byte(table.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
+	return table.String()
+}
+
+// qualityTable prints the burst's plans as one window.
+func qualityTable(b *testing.B, quality []Quality) string {
+	var table strings.Builder
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "BURST AS ONE WINDOW\tPENDING\tPLACED\tOBJECTIVE\tSPREAD\t")
+	for _, q := range quality {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%.0f\t%d\t\n", q.Solver, q.Pending, q.Placed, q.Objective, q.Spread)
 	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	return table.String()
 }
 
 func ms(seconds float64) string { return fmt.Sprintf("%.0fms", seconds*1000) }
@@ -107,7 +153,9 @@ type env struct {
 	next      int
 }
 
-func run(b *testing.B, scheduler, seedplan string) []Result {
+// run runs one scheduler through its workloads on a fresh control plane; the schedule job also plans the burst
+// as one window with either solver before it binds it.
+func run(b *testing.B, scheduler, seedplan string) ([]Result, []Quality) {
 	ctx := context.Background()
 	cp, err := gardentest.Start(ctx)
 	if err != nil {
@@ -128,11 +176,43 @@ func run(b *testing.B, scheduler, seedplan string) []Result {
 	defer stopWatch()
 	e.watch(watchCtx)
 
+	if scheduler == seedplanJob {
+		names := e.createBurst(5000)
+		quality := []Quality{e.quality(seedplan, kubeconfig, "lp"), e.quality(seedplan, kubeconfig, "greedy")}
+		return []Result{e.burst(scheduler, names)}, quality
+	}
 	stop := e.start()
 	results := []Result{e.stream(scheduler, "trickle 60 x 1/s", 60, time.Second), e.stream(scheduler, "steady 20/s for 60 s", 1200, 50*time.Millisecond)}
 	stop()
-	results = append(results, e.burst(scheduler, 5000))
-	return results
+	return append(results, e.burst(scheduler, e.createBurst(5000))), nil
+}
+
+// quality plans the pending burst as one window with the solver, writing nothing.
+func (e *env) quality(seedplan, kubeconfig, solver string) Quality {
+	out, err := exec.Command(seedplan, "schedule", "--kubeconfig", kubeconfig, "--dry-run", "-o", "json", "--solver", solver).Output()
+	if err != nil {
+		e.b.Fatalf("schedule --dry-run --solver %s: %v", solver, err)
+	}
+	var plan struct {
+		Window struct {
+			Pending   int     `json:"pending"`
+			Objective float64 `json:"objective"`
+		} `json:"window"`
+		Seeds []struct {
+			Name   string `json:"name"`
+			Usage  int    `json:"usage"`
+			Placed int    `json:"placed"`
+		} `json:"seeds"`
+	}
+	if err := json.Unmarshal(out, &plan); err != nil {
+		e.b.Fatalf("schedule --dry-run --solver %s: %v", solver, err)
+	}
+	perSeed, placed := map[string]int{}, 0
+	for _, seed := range plan.Seeds {
+		perSeed[seed.Name] = seed.Usage + seed.Placed
+		placed += seed.Placed
+	}
+	return Quality{Solver: solver, Pending: plan.Window.Pending, Placed: placed, Objective: plan.Window.Objective, Spread: spread(perSeed)}
 }
 
 // startProcess starts the scheduler as a process against the control plane and returns what stops it.
@@ -154,6 +234,8 @@ schedulers: {shoot: {candidateDeterminationStrategy: SameRegion}}
 		}
 		cmd = exec.Command(filepath.Join(os.Getenv(gardentest.BinariesEnv), "gardener-scheduler"), "--config", file)
 		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	case seedplanJob:
+		cmd = exec.Command(seedplan, "schedule", "--kubeconfig", kubeconfig, "-o", "json")
 	default:
 		config := `apiVersion: seedplan.gardener.cloud/v1alpha1
 kind: SeedPlanConfiguration
@@ -176,8 +258,12 @@ logLevel: error
 		b.Fatalf("starting %s: %v", scheduler, err)
 	}
 	return func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		if scheduler != seedplanJob { // the job ends by itself, with every event written
+			_ = cmd.Process.Signal(os.Interrupt)
+		}
+		if err := cmd.Wait(); err != nil && scheduler == seedplanJob {
+			b.Errorf("%s: %v", scheduler, err)
+		}
 		_ = logFile.Close()
 	}
 }
@@ -262,8 +348,8 @@ func (e *env) stream(scheduler, workload string, shoots int, interval time.Durat
 	return e.result(scheduler, workload, created, start)
 }
 
-// burst creates the shoots while the scheduler is stopped, then starts it; latencies count from its start.
-func (e *env) burst(scheduler string, shoots int) Result {
+// createBurst creates the shoots of a burst while no scheduler runs.
+func (e *env) createBurst(shoots int) []string {
 	ctx := context.Background()
 	var names []string
 	var mu sync.Mutex
@@ -288,6 +374,11 @@ func (e *env) burst(scheduler string, shoots int) Result {
 	}
 	close(work)
 	creating.Wait()
+	return names
+}
+
+// burst starts the scheduler on the pending shoots; latencies count from its start.
+func (e *env) burst(scheduler string, names []string) Result {
 	start := time.Now()
 	stop := e.start()
 	defer stop()
@@ -295,7 +386,7 @@ func (e *env) burst(scheduler string, shoots int) Result {
 	for _, name := range names {
 		created[name] = start
 	}
-	return e.result(scheduler, fmt.Sprintf("burst %d pending", shoots), created, start)
+	return e.result(scheduler, fmt.Sprintf("burst %d pending", len(names)), created, start)
 }
 
 // result waits until every created shoot is bound (at most 15 minutes) and measures the workload.
@@ -336,7 +427,17 @@ func (e *env) result(scheduler, workload string, created map[string]time.Time, s
 	for _, seed := range e.seedOf {
 		perSeed[seed]++
 	}
-	spread := 0
+	for _, n := range perSeed {
+		exactlyOnce = exactlyOnce && n <= allocatable
+	}
+	return Result{Scheduler: scheduler, Workload: workload, Shoots: len(created), P50: quantile(0.5), P90: quantile(0.9),
+		P99: quantile(0.99), Max: quantile(1), BindingsPerSecond: float64(len(created)) / last.Sub(start).Seconds(),
+		ExactlyOnce: exactlyOnce, Spread: spread(perSeed)}
+}
+
+// spread is the largest difference of shoots between two seeds of the same region.
+func spread(perSeed map[string]int) int {
+	largest := 0
 	for region := 1; region <= regions; region++ {
 		var counts []int
 		for i := range seeds {
@@ -344,12 +445,7 @@ func (e *env) result(scheduler, workload string, created map[string]time.Time, s
 				counts = append(counts, perSeed[fmt.Sprintf("%s-seed%d", landscapeName, i)])
 			}
 		}
-		spread = max(spread, slices.Max(counts)-slices.Min(counts))
+		largest = max(largest, slices.Max(counts)-slices.Min(counts))
 	}
-	for _, n := range perSeed {
-		exactlyOnce = exactlyOnce && n <= allocatable
-	}
-	return Result{Scheduler: scheduler, Workload: workload, Shoots: len(created), P50: quantile(0.5), P90: quantile(0.9),
-		P99: quantile(0.99), Max: quantile(1), BindingsPerSecond: float64(len(created)) / last.Sub(start).Seconds(),
-		ExactlyOnce: exactlyOnce, Spread: spread}
+	return largest
 }
