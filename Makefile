@@ -93,6 +93,7 @@ FUZZTIME ?= 60s
 fuzz: deps
 	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseRegionDistances$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model -run '^$$' -fuzz '^FuzzCheckBudget$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzNetworksIntersect$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzLevenshteinDistance$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseTaintEffects$$' -fuzztime $(FUZZTIME)

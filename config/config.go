@@ -191,6 +191,9 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 	}
 	c := &SeedPlanConfiguration{}
 	if len(bytes.TrimSpace(data)) > 0 {
+		if err := model.CheckBudget(data); err != nil {
+			return nil, err
+		}
 		jsonData, err := yaml.YAMLToJSON(data)
 		if err != nil {
 			return nil, fmt.Errorf("not YAML: %w", err)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,15 @@ func TestParseEmptyIsDefault(t *testing.T) {
 	}
 }
 
+// laughs is a 1 KB document of anchors, each aliasing the one before ten times: 10^7 "lol"s.
+var laughs = func() string {
+	b := "l0: &l0 [lol]\n"
+	for level := 1; level <= 7; level++ {
+		b += fmt.Sprintf("l%d: &l%d [%s]\n", level, level, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", level-1), 10), ", "))
+	}
+	return b
+}()
+
 // Every bad configuration is refused with the field's path in the error.
 func TestParseRefuses(t *testing.T) {
 	const header = "apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"
@@ -79,6 +89,9 @@ func TestParseRefuses(t *testing.T) {
 		{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
 		{"log level", header + "logLevel: loud\n", "logLevel: loud"},
 		{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
+		{"aliases beyond the input budget", header + laughs, "beyond the input budget: its aliases expand it"},
+		{"nesting beyond the input budget", header + "schedulerName: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
+			"beyond the input budget: collections nest more than 100 deep"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

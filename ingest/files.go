@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	yaml3 "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -137,6 +138,9 @@ func (l *Landscape) Decode(name string, data []byte) error {
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
+		}
+		if err := model.CheckBudget(raw); err != nil {
+			return fmt.Errorf("%s: document %d%s: %w", name, doc, objectOf(raw), err)
 		}
 		jsonDoc, err := yaml.YAMLToJSON(raw)
 		if err != nil {
@@ -412,4 +416,40 @@ func withDefaultType(item []byte, apiVersion, kind string) []byte {
 		return item
 	}
 	return out
+}
+
+// objectOf names the object of a document that is not decoded, for its error: ": Kind namespace/name" from the
+// top-level kind and metadata, read without expanding any alias, or "" when the document names none.
+func objectOf(document []byte) string {
+	var root yaml3.Node
+	if yaml3.Unmarshal(document, &root) != nil || len(root.Content) == 0 {
+		return ""
+	}
+	kind := field(root.Content[0], "kind")
+	if kind == nil || kind.Kind != yaml3.ScalarNode || kind.Value == "" {
+		return ""
+	}
+	var namespace, name string
+	if meta := field(root.Content[0], "metadata"); meta != nil {
+		if n := field(meta, "namespace"); n != nil && n.Kind == yaml3.ScalarNode {
+			namespace = n.Value
+		}
+		if n := field(meta, "name"); n != nil && n.Kind == yaml3.ScalarNode {
+			name = n.Value
+		}
+	}
+	return ": " + objectName(kind.Value, namespace, name)
+}
+
+// field is the value of a mapping's key, or nil.
+func field(mapping *yaml3.Node, key string) *yaml3.Node {
+	if mapping.Kind != yaml3.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		if mapping.Content[i].Value == key {
+			return mapping.Content[i+1]
+		}
+	}
+	return nil
 }

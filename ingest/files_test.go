@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,6 +80,16 @@ func TestDecodeFormats(t *testing.T) {
 	}
 }
 
+// laughs is the billion laughs in flow style: nine levels of ten aliases of the level before, 10^9 "lol"s
+// in a few hundred bytes.
+var laughs = func() string {
+	levels := []string{"&l0 [lol]"}
+	for i := 1; i <= 9; i++ {
+		levels = append(levels, fmt.Sprintf("&l%d [%s]", i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 10), ",")))
+	}
+	return "[" + strings.Join(levels, ", ") + "]"
+}()
+
 // A malformed manifest gives one error line naming file, object and field, and nothing is loaded.
 func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 	for _, tc := range []struct{ name, data, want string }{
@@ -100,6 +111,10 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 			want: "in.yaml: document 1: Shoot web: field metadata.namespace: required"},
 		{name: "second document broken", data: seedYAML + "---\nkind: [\n",
 			want: "in.yaml: document 2: not valid YAML or JSON"},
+		{name: "aliases beyond the input budget", data: seedYAML + "---\n" + strings.Replace(shootYAML, "spec:\n", "spec:\n  laughs: "+laughs+"\n", 1),
+			want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
+		{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
+			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 		{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
 			want: `in.yaml: document 1: Seed aws-eu1: apiVersion "core.gardener.cloud/v1alpha1" is not supported`},
 	} {

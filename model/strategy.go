@@ -33,6 +33,9 @@ const (
 // ParseRegionDistances parses the value of one region key of a region ConfigMap: a YAML map from seed region to
 // integer distance. The shoot's own region is added with distance 0 unless listed (spec §3.1).
 func ParseRegionDistances(data, shootRegion string) (map[string]int, error) {
+	if err := CheckBudget([]byte(data)); err != nil {
+		return nil, err
+	}
 	distances := map[string]int{}
 	if err := yaml.Unmarshal([]byte(data), &distances); err != nil {
 		return nil, err

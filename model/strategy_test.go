@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -69,7 +71,13 @@ func TestApplyStrategy(t *testing.T) {
 		testSeed("use", inRegion("aws", "us-east-1")),
 		testSeed("gcp-fra", inRegion("gcp", "europe-west3")),
 	}
-	distances := regionConfig(" other , aws", map[string]string{"eu-north-1": "eu-west-1: 20\nus-east-1: 90\neu-central-1: 20\n", "eu-south-1": "eu-west-1: [1]", "eu-central-1": "europe-west3: 0\neu-west-1: 5"})
+	// laughs expands 6 lines of aliases to 10^5 "lol"s, beyond the budget of a document of its size.
+	laughs := "l0: &l0 [lol]\n"
+	for level := 1; level <= 5; level++ {
+		laughs += fmt.Sprintf("l%d: &l%d [%s]\n", level, level, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", level-1), 10), ", "))
+	}
+	distances := regionConfig(" other , aws", map[string]string{"eu-north-1": "eu-west-1: 20\nus-east-1: 90\neu-central-1: 20\n", "eu-south-1": "eu-west-1: [1]", "eu-central-1": "europe-west3: 0\neu-west-1: 5",
+		"eu-west-2": laughs})
 	testingPurpose := func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) }
 	region := func(r string) shootOption { return func(s *gardencorev1beta1.Shoot) { s.Spec.Region = r } }
 	for _, tc := range []struct {
@@ -89,6 +97,9 @@ func TestApplyStrategy(t *testing.T) {
 		{name: "MinimalDistance falls back to Levenshtein without config", strategy: MinimalDistance, shoot: testShoot("s", region("eu-central-2")), want: []string{"fra"}},
 		{name: "malformed region entry is a hard error", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-south-1")),
 			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-south-1": error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type int`},
+		{name: "a region entry beyond the input budget costs its region's shoots only", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-west-2")),
+			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-west-2": beyond the input budget: its aliases expand it to more than ` +
+				fmt.Sprintf("%d bytes (4 times its %d bytes, and 65536)", 4*len(laughs)+65536, len(laughs))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var more []func(*Objects)

@@ -1,0 +1,111 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// The input budget of one YAML or JSON document: what decoding it may cost, whatever its size on disk. YAML
+// aliases let a document of kilobytes stand for gigabytes, which the YAML-to-JSON conversion every Kubernetes
+// decoder makes would expand in memory; deep nesting makes the decoders' recursion slow. Kubernetes objects nest
+// a few dozen levels at most and use aliases, if at all, for a few shared blocks.
+const (
+	// MaxNesting is the deepest a document's collections may nest.
+	MaxNesting = 100
+	// maxExpansion and expansionAllowance bound a document's size with its aliases expanded: at most
+	// maxExpansion times its own size plus expansionAllowance bytes.
+	maxExpansion       = 4
+	expansionAllowance = 64 << 10
+)
+
+// ErrBudget is the error of a document beyond the input budget.
+var ErrBudget = errors.New("beyond the input budget")
+
+// CheckBudget checks one YAML or JSON document against the input budget before it is decoded: its nesting, and
+// its size with every alias expanded, counted without expanding anything. Every error is ErrBudget. A document
+// this parser cannot read is left to the decoder, which words the syntax error as before (Gardener's own words
+// for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
+func CheckBudget(document []byte) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(document, &root); err != nil {
+		if bytes.IndexByte(document, '*') < 0 {
+			return nil
+		}
+		return fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
+	}
+	limit := int64(maxExpansion)*int64(len(document)) + expansionAllowance
+	m := measure{known: map[*yaml.Node]extent{}, open: map[*yaml.Node]bool{}}
+	e, err := m.extent(&root)
+	switch {
+	case err != nil:
+		return err
+	case e.height > MaxNesting:
+		return fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+	case e.size > limit:
+		return fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
+			limit, maxExpansion, len(document), expansionAllowance)
+	}
+	return nil
+}
+
+// extent is a node with its aliases expanded: its size (bytes of scalars, one per collection) and its height
+// (how deep collections nest in it).
+type extent struct {
+	size   int64
+	height int
+}
+
+// measure computes extents, each node once: an alias costs its anchor's extent without being walked again, so
+// that the count takes time linear in the document while it stands for its expansion.
+type measure struct {
+	known map[*yaml.Node]extent
+	// open are the collections being measured, around the node being measured: an alias to one of them is an
+	// alias to itself, and their number is how deep the walk is.
+	open map[*yaml.Node]bool
+}
+
+// sizeCap keeps sums from overflowing: a document beyond it is beyond any budget.
+const sizeCap = 1 << 62
+
+// extent measures n. A walk deeper than MaxNesting stops at once: the recursion stays shallow whatever the input.
+func (m *measure) extent(n *yaml.Node) (extent, error) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if e, ok := m.known[n]; ok {
+		return e, nil
+	}
+	if m.open[n] {
+		return extent{}, fmt.Errorf("%w: anchor %q contains an alias to itself", ErrBudget, n.Anchor)
+	}
+	own := 0 // a collection nests its content one deeper; a document does not
+	if n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode {
+		own = 1
+	}
+	e := extent{size: int64(len(n.Value)) + 1, height: own}
+	if len(n.Content) > 0 {
+		if len(m.open) > MaxNesting { // the collections around n, and the document: n is nested deeper
+			return extent{}, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+		}
+		m.open[n] = true
+		defer delete(m.open, n)
+		for _, child := range n.Content {
+			c, err := m.extent(child)
+			if err != nil {
+				return extent{}, err
+			}
+			e.size = min(e.size+c.size, sizeCap)
+			e.height = max(e.height, own+c.height)
+		}
+		if e.height > MaxNesting {
+			return extent{}, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+		}
+	}
+	if n.Anchor != "" {
+		m.known[n] = e
+	}
+	return e, nil
+}

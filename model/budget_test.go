@@ -1,0 +1,85 @@
+package model_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// laughs is the billion laughs: levels of anchors, each aliasing the one before ten times.
+func laughs(levels int) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 10), ","))
+	}
+	return b.String()
+}
+
+// nested is a flow sequence nested depth deep.
+func nested(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
+
+// The input budget refuses documents that would expand or nest beyond it, and admits what Kubernetes objects
+// look like, shared blocks included.
+func TestCheckBudget(t *testing.T) {
+	cases := []struct {
+		name     string
+		document string
+		want     string // "" admitted; else a part of the error
+		budget   bool   // the error is ErrBudget
+	}{
+		{"a shoot", "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata: {name: a, namespace: garden-a}\nspec: {region: eu-1}\n", "", false},
+		{"JSON", `{"apiVersion": "v1", "kind": "ConfigMap", "data": {"eu-1": "eu-2: 10"}}`, "", false},
+		{"a shared block", "defaults: &d {effect: NoSchedule, key: a}\ntolerations: [*d, *d, {<<: *d, key: b}]\n", "", false},
+		{"aliases of a large block, within the budget", "a: &a [" + strings.Repeat("x,", 1000) + "x]\nb: [*a, *a, *a]\n", "", false},
+		{"the billion laughs", laughs(9), "aliases expand it", true},
+		{"three levels of laughs", laughs(3), "", false},
+		{"nested 100 deep", nested(100), "", false},
+		{"nested 101 deep", nested(101), "nest more than 100", true},
+		{"nested 5,000 deep", nested(5000), "nest more than 100", true},
+		{"an anchor nested deeper where it is used", "a: &a " + nested(60) + "\nb: " + strings.Repeat("[", 45) + "*a" + strings.Repeat("]", 45) + "\n", "nest more than 100", true},
+		{"not YAML: left to the decoder", "a: [b\n", "", false},
+		{"not YAML, with an alias", "a: &a [b\nc: *a\n", "cannot be parsed", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := model.CheckBudget([]byte(tc.document))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want == "":
+			case err == nil:
+				t.Fatalf("admitted, want an error with %q", tc.want)
+			case !strings.Contains(err.Error(), tc.want) || errors.Is(err, model.ErrBudget) != tc.budget:
+				t.Fatalf("error %q, want one with %q (budget %v)", err, tc.want, tc.budget)
+			}
+		})
+	}
+}
+
+// FuzzCheckBudget: any input is measured without crashing, and whatever the budget admits stays within it when
+// expanded by the decoder every landscape goes through.
+func FuzzCheckBudget(f *testing.F) {
+	for _, seed := range []string{laughs(4), nested(30), "a: &a [*a]\n", "a: &a {b: *a}\n", "{a: 1}", "- &x 1\n- *x\n"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, document []byte) {
+		if model.CheckBudget(document) != nil {
+			return
+		}
+		converted, err := yaml.YAMLToJSON(document)
+		if err != nil {
+			return
+		}
+		// A scalar of n bytes counts n+1 and becomes at most 6n+3 bytes of JSON (escapes, quotes, a comma), a
+		// collection counts 1 and becomes 3.
+		if bound := 6 * (4*len(document) + 64<<10); len(converted) > bound {
+			t.Fatalf("admitted %d bytes that expand to %d bytes of JSON, more than %d", len(document), len(converted), bound)
+		}
+	})
+}
