@@ -105,10 +105,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 	}
 
+	copies, err := ingest.NewCopies()
+	if err != nil {
+		return err
+	}
 	loopMetrics := metrics.NewMetrics(true)
 	windows := &windowLoop{
 		scheduler: &Scheduler{
-			Reader: mgr.GetCache(),
+			Reader: mgr.GetCache(), Copies: copies,
 			Binder: &bind.Binder{
 				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Seeds: mgr.GetCache(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity,

@@ -26,7 +26,10 @@ type Scheduler struct {
 	Reader client.Reader
 	// PageSize is the list page size for Reader (0 for a cache).
 	PageSize int64
-	Binder   *bind.Binder
+	// Copies, when set, reads Reader (an informer cache) without copying it and keeps defaulted copies of its
+	// objects from one window to the next (the run loop).
+	Copies *ingest.Copies
+	Binder *bind.Binder
 	// Metrics, when set, record every window and binding.
 	Metrics *metrics.Metrics
 	Policy  plan.Policy
@@ -84,21 +87,24 @@ func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.
 func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*Planned, error) {
 	start := time.Now()
 	opts := s.Policy.Options.WithDefaults()
-	landscape, err := ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+	landscape, err := s.load(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
 	}
-	// The snapshot defaults its objects in place; a binding must carry the objects as read.
+	// A binding must carry the object as read, not as defaulted.
 	read := map[string]*gardencorev1beta1.Shoot{}
 	for _, shoot := range landscape.Objects.Shoots {
 		key := shoot.Namespace + "/" + shoot.Name
-		if seed, ok := bound[key]; ok && shoot.Spec.SeedName == nil {
-			shoot.Spec.SeedName = &seed
-		}
-		if model.IsPending(shoot, opts.SchedulerName) && (include == nil || include(shoot)) {
+		if _, assumed := bound[key]; !assumed && model.IsPending(shoot, opts.SchedulerName) && (include == nil || include(shoot)) {
 			read[key] = shoot.DeepCopy()
 		}
 	}
+	if s.Copies != nil {
+		if err := s.Copies.Own(&landscape.Objects); err != nil {
+			return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
+		}
+	}
+	assume(landscape.Objects.Shoots, bound)
 	snap, err := model.NewSnapshot(landscape.Objects)
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
@@ -119,6 +125,26 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 		s.Metrics.ObserveWindow(report)
 	}
 	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, start: start}, nil
+}
+
+// load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy.
+func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
+	if s.Copies != nil {
+		return ingest.LoadShared(ctx, s.Reader)
+	}
+	return ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+}
+
+// assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
+// yet, by a copy bound to that seed; the objects read are never changed.
+func assume(shoots []*gardencorev1beta1.Shoot, bound map[string]string) {
+	for i, shoot := range shoots {
+		if seed, ok := bound[shoot.Namespace+"/"+shoot.Name]; ok && shoot.Spec.SeedName == nil {
+			assumed := *shoot
+			assumed.Spec.SeedName = &seed
+			shoots[i] = &assumed
+		}
+	}
 }
 
 // Bind binds a planned window unless DryRun: it re-checks the seeds (Binder.Recheck) and applies what still fits.

@@ -90,6 +90,16 @@ const ListPageSize = 500
 // cache holds. pageSize > 0 reads the API server in pages of that size; a cache-backed reader needs 0 (no paging).
 // The objects keep their resourceVersions, which binding relies on.
 func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*Landscape, error) {
+	return loadCluster(ctx, reader, pageSize)
+}
+
+// LoadShared reads the landscape from an informer cache without copying its objects: they are the cache's own,
+// must not be changed, and Copies.Own replaces them by copies that may be defaulted.
+func LoadShared(ctx context.Context, cache client.Reader) (*Landscape, error) {
+	return loadCluster(ctx, cache, 0, client.UnsafeDisableDeepCopy)
+}
+
+func loadCluster(ctx context.Context, reader client.Reader, pageSize int64, all ...client.ListOption) (*Landscape, error) {
 	var (
 		seeds          gardencorev1beta1.SeedList
 		shoots         gardencorev1beta1.ShootList
@@ -114,7 +124,7 @@ func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*La
 		}, "region-config ConfigMaps"},
 	}
 	for _, l := range lists {
-		if err := listAll(ctx, reader, l.list, pageSize, l.opts...); err != nil {
+		if err := listAll(ctx, reader, l.list, pageSize, append(l.opts, all...)...); err != nil {
 			return nil, fmt.Errorf("listing %s: %w", l.kind, err)
 		}
 	}

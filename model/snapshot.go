@@ -25,7 +25,27 @@ type Objects struct {
 	// ConfigMaps may hold any ConfigMaps; only region configs (namespace garden, label
 	// scheduling.gardener.cloud/purpose=region-config) are used, exactly as the gardener-scheduler's cache does.
 	ConfigMaps []*corev1.ConfigMap
+	// Defaulted says that every object was defaulted already (Defaulter): NewSnapshot leaves them as they are,
+	// so that objects kept from one snapshot to the next are never written to.
+	Defaulted bool
 }
+
+// Defaulter applies Gardener's own API defaulting, as the gardener-apiserver does.
+type Defaulter struct {
+	scheme *runtime.Scheme
+}
+
+// NewDefaulter returns a Defaulter.
+func NewDefaulter() (*Defaulter, error) {
+	scheme := runtime.NewScheme()
+	if err := gardencorev1beta1.AddToScheme(scheme); err != nil {
+		return nil, fmt.Errorf("registering Gardener core types: %w", err)
+	}
+	return &Defaulter{scheme: scheme}, nil
+}
+
+// Default defaults the object in place.
+func (d *Defaulter) Default(obj runtime.Object) { d.scheme.Default(obj) }
 
 // Snapshot is a defaulted, indexed and immutable view of a landscape: what the gardener-scheduler's informer
 // cache holds when it makes a decision. Lists are in the order of controller-runtime's cache listing in tests
@@ -58,12 +78,16 @@ type parsedRegion struct {
 }
 
 // NewSnapshot defaults the objects with Gardener's own API defaulting (so a landscape means what it means to the
-// gardener-apiserver), indexes them and counts every seed's usage. It takes ownership of the objects: they are
-// defaulted in place and must not be changed afterwards. Duplicate objects are an error.
+// gardener-apiserver) unless they are Defaulted, indexes them and counts every seed's usage. It takes ownership of
+// the objects: they are defaulted in place and must not be changed afterwards. Duplicate objects are an error.
 func NewSnapshot(objs Objects) (*Snapshot, error) {
-	scheme := runtime.NewScheme()
-	if err := gardencorev1beta1.AddToScheme(scheme); err != nil {
-		return nil, fmt.Errorf("registering Gardener core types: %w", err)
+	defaulter, err := NewDefaulter()
+	if err != nil {
+		return nil, err
+	}
+	defaults := defaulter.Default
+	if objs.Defaulted {
+		defaults = func(runtime.Object) {}
 	}
 	snap := &Snapshot{
 		cloudProfiles:           map[string]*gardencorev1beta1.CloudProfile{},
@@ -72,10 +96,10 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		seedIndex:               map[string]int{},
 	}
 	seen := objectSet{}
-	for _, add := range []func(*runtime.Scheme, objectSet, Objects) error{
+	for _, add := range []func(func(runtime.Object), objectSet, Objects) error{
 		snap.addSeeds, snap.addShoots, snap.addCloudProfiles, snap.addProjects, snap.addRegionConfigs,
 	} {
-		if err := add(scheme, seen, objs); err != nil {
+		if err := add(defaults, seen, objs); err != nil {
 			return nil, err
 		}
 	}
@@ -97,12 +121,12 @@ func (s objectSet) add(kind, namespace, name string) error {
 }
 
 // addSeeds defaults and indexes the seeds, by name, with their taint effects and the zones that matter.
-func (snap *Snapshot) addSeeds(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+func (snap *Snapshot) addSeeds(defaults func(runtime.Object), seen objectSet, objs Objects) error {
 	for _, seed := range objs.Seeds {
 		if err := seen.add("Seed", "", seed.Name); err != nil {
 			return err
 		}
-		scheme.Default(seed)
+		defaults(seed)
 		snap.Seeds = append(snap.Seeds, seed)
 	}
 	slices.SortFunc(snap.Seeds, func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
@@ -125,12 +149,12 @@ func (snap *Snapshot) addSeeds(scheme *runtime.Scheme, seen objectSet, objs Obje
 }
 
 // addShoots defaults the shoots and sorts them by namespace/name.
-func (snap *Snapshot) addShoots(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+func (snap *Snapshot) addShoots(defaults func(runtime.Object), seen objectSet, objs Objects) error {
 	for _, shoot := range objs.Shoots {
 		if err := seen.add("Shoot", shoot.Namespace, shoot.Name); err != nil {
 			return err
 		}
-		scheme.Default(shoot)
+		defaults(shoot)
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
 	slices.SortFunc(snap.Shoots, func(a, b *gardencorev1beta1.Shoot) int { return strings.Compare(ShootKey(a), ShootKey(b)) })
@@ -138,32 +162,32 @@ func (snap *Snapshot) addShoots(scheme *runtime.Scheme, seen objectSet, objs Obj
 }
 
 // addCloudProfiles defaults and indexes the cloud profiles and the namespaced ones.
-func (snap *Snapshot) addCloudProfiles(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+func (snap *Snapshot) addCloudProfiles(defaults func(runtime.Object), seen objectSet, objs Objects) error {
 	for _, profile := range objs.CloudProfiles {
 		if err := seen.add("CloudProfile", "", profile.Name); err != nil {
 			return err
 		}
-		scheme.Default(profile)
+		defaults(profile)
 		snap.cloudProfiles[profile.Name] = profile
 	}
 	for _, profile := range objs.NamespacedCloudProfiles {
 		if err := seen.add("NamespacedCloudProfile", profile.Namespace, profile.Name); err != nil {
 			return err
 		}
-		scheme.Default(profile)
+		defaults(profile)
 		snap.namespacedCloudProfiles[profile.Namespace+"/"+profile.Name] = profile
 	}
 	return nil
 }
 
 // addProjects defaults the projects and indexes them by namespace.
-func (snap *Snapshot) addProjects(scheme *runtime.Scheme, seen objectSet, objs Objects) error {
+func (snap *Snapshot) addProjects(defaults func(runtime.Object), seen objectSet, objs Objects) error {
 	projects := make([]*gardencorev1beta1.Project, 0, len(objs.Projects))
 	for _, project := range objs.Projects {
 		if err := seen.add("Project", "", project.Name); err != nil {
 			return err
 		}
-		scheme.Default(project)
+		defaults(project)
 		projects = append(projects, project)
 	}
 	// The scheduler takes the first project listed for a namespace; the list is sorted by name.
@@ -180,7 +204,7 @@ func (snap *Snapshot) addProjects(scheme *runtime.Scheme, seen objectSet, objs O
 }
 
 // addRegionConfigs keeps the region-config ConfigMaps of namespace garden and parses every entry once.
-func (snap *Snapshot) addRegionConfigs(_ *runtime.Scheme, seen objectSet, objs Objects) error {
+func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, objs Objects) error {
 	for _, cm := range objs.ConfigMaps {
 		if err := seen.add("ConfigMap", cm.Namespace, cm.Name); err != nil {
 			return err
