@@ -50,6 +50,9 @@ type Binder struct {
 	Instance string
 	// Now is the clock of events and lastOperation (time.Now when nil).
 	Now func() time.Time
+	// QPS is the client's rate limit: the events that wait while bindings go on are at most what it writes in
+	// 10 s (2,000 when 0), so that a stopping loop writes them within its grace period.
+	QPS float32
 
 	reports reports
 }
@@ -131,7 +134,7 @@ func (b *Binder) reader() client.Reader {
 // returns one result per placement, in the plan's order, and an error when ctx ended before everything was
 // done; a placement never tried is then reported failed (it stays pending).
 func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1.Shoot, plan *model.Plan) ([]Result, error) {
-	b.reports.hold()
+	b.reports.hold(b.heldReports())
 	defer b.reports.release()
 	results := make([]Result, len(plan.Placements))
 	for i, pl := range plan.Placements {
@@ -205,19 +208,31 @@ const reportWriters = 2
 // reports writes the events of a Binder's bindings on writers of their own, the way client-go's event recorder
 // does, while no Apply binds: events written beside a burst's bindings take the API servers' time from them
 // (make bench-binding, make bench-peer). Writers start when the last Apply in progress is done (or on Flush) and
-// end when no event is left or another Apply starts; a queue of maxHeldReports events is written even then, so
-// that a garden that is never idle still gets its events.
+// end when no event is left or another Apply starts; a queue of held events is written even then, so that a
+// garden that is never idle still gets its events and a stopping loop has time to write those waiting.
 type reports struct {
 	mu      sync.Mutex
 	queue   []func()
 	writers int
-	// binding counts the Applys in progress.
-	binding int
-	pending sync.WaitGroup
+	// binding counts the Applys in progress; held is how many reports may wait for them.
+	binding, held int
+	pending       sync.WaitGroup
 }
 
-// maxHeldReports is how many events may wait for the bindings in progress.
-const maxHeldReports = 10000
+// maxHeldReports bounds how many events may wait for the bindings in progress; heldReportsSeconds makes a Binder
+// hold only what its client writes in 10 s, well within the 30 s a stopping loop has to write them.
+const (
+	maxHeldReports     = 2000
+	heldReportsSeconds = 10
+)
+
+// heldReports is how many events may wait while bindings go on.
+func (b *Binder) heldReports() int {
+	if b.QPS <= 0 {
+		return maxHeldReports
+	}
+	return max(1, min(maxHeldReports, int(b.QPS*heldReportsSeconds)))
+}
 
 // add queues a report.
 func (r *reports) add(report func()) {
@@ -225,16 +240,17 @@ func (r *reports) add(report func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.queue = append(r.queue, report)
-	if len(r.queue) >= maxHeldReports {
+	if r.held > 0 && len(r.queue) >= r.held {
 		r.startLocked()
 	}
 }
 
 // hold makes writers pause while an Apply binds.
-func (r *reports) hold() {
+func (r *reports) hold(held int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.binding++
+	r.held = held
 }
 
 // release ends an Apply's hold and starts writers when no other Apply binds.
@@ -261,11 +277,11 @@ func (r *reports) startLocked() {
 	}
 }
 
-// write writes queued reports until none are left, or an Apply binds and fewer than maxHeldReports wait.
+// write writes queued reports until none are left, or an Apply binds and fewer than held wait.
 func (r *reports) write() {
 	for {
 		r.mu.Lock()
-		if len(r.queue) == 0 || r.binding > 0 && len(r.queue) < maxHeldReports {
+		if len(r.queue) == 0 || r.binding > 0 && len(r.queue) < r.held {
 			r.writers--
 			r.mu.Unlock()
 			return

@@ -7,7 +7,7 @@ import (
 )
 
 // Events of bindings wait while an Apply binds, and are all written once none does; while bindings go on, a queue
-// that reaches maxHeldReports is written down below it, so that a garden that is never idle still gets its events
+// that reaches what may be held is written down below it, so that a garden that is never idle still gets its events
 // and the queue stays bounded.
 func TestReportsWaitForBindings(t *testing.T) {
 	cases := []struct {
@@ -24,7 +24,7 @@ func TestReportsWaitForBindings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var r reports
 			var written atomic.Int64
-			r.hold()
+			r.hold(maxHeldReports)
 			for range tc.queued {
 				r.add(func() { written.Add(1) })
 			}

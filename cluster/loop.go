@@ -115,7 +115,7 @@ func (l *Loop) Run(ctx context.Context) error {
 			Reader: mgr.GetCache(), Copies: copies,
 			Binder: &bind.Binder{
 				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Seeds: mgr.GetCache(),
-				Concurrency: c.Bind.Concurrency, Instance: l.Identity,
+				Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 			},
 			Metrics: loopMetrics, Policy: policy,
 		},
