@@ -12,6 +12,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/config"
@@ -57,17 +58,19 @@ func BenchmarkScheduleJob10k(b *testing.B) {
 }
 
 // BenchmarkBinding measures bindings per second on the real control plane with a client at the configured
-// QPS and burst and the configured concurrency: the ceiling, a plain loop of binding updates and nothing else,
-// and a window of the schedule job on an identical landscape (read, plan, re-check, bind) up to its last
-// binding; the events it writes after are timed apart (reports-after-s). Run with -benchtime 1x (make
-// bench-binding): a landscape can be scheduled only once.
+// QPS and burst and the configured concurrency: the ceiling, a plain loop of binding updates and nothing else;
+// a window of the schedule job on an identical landscape (read, plan, re-check, bind) up to its last binding,
+// the events it writes after timed apart (reports-after-s); and the run loop on a third one, from its informers
+// being synced until its metrics count every shoot bound (its start-up timed apart, loop-startup-s), against the
+// ceiling measured while an informer watches the shoots as the loop's does (watched-ceiling). Run with -benchtime 1x (make bench-binding): a
+// landscape can be scheduled only once.
 func BenchmarkBinding(b *testing.B) {
 	const seeds, shoots, allocatable = 50, 2000, 200
 	defaults := config.Default()
 	for _, tc := range []struct {
 		qps   float32
 		burst int
-	}{{defaults.Client.QPS, defaults.Client.Burst}, {200, 400}} {
+	}{{defaults.Client.QPS, defaults.Client.Burst}, {50, 100}} {
 		b.Run(fmt.Sprintf("qps=%.0f/burst=%d/concurrency=%d", tc.qps, tc.burst, defaults.Bind.Concurrency), func(b *testing.B) {
 			cp := garden.Get(b)
 			cfg := rest.CopyConfig(cp.Config)
@@ -76,12 +79,17 @@ func BenchmarkBinding(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ceilingName, jobName := fmt.Sprintf("ceil%.0f", tc.qps), fmt.Sprintf("job%.0f", tc.qps) // project names: 10 bytes
+			// project names: 10 bytes at most
+			ceilingName, jobName, loopName := fmt.Sprintf("ceil%.0f", tc.qps), fmt.Sprintf("job%.0f", tc.qps), fmt.Sprintf("loop%.0f", tc.qps)
+			watchedName := fmt.Sprintf("watch%.0f", tc.qps)
 			ceilingNamespace := cp.Landscape(b, ceilingName, slices.Repeat([]int64{allocatable}, seeds), shoots, ceilingName)
+			watchedNamespace := cp.Landscape(b, watchedName, slices.Repeat([]int64{allocatable}, seeds), shoots, watchedName)
 			jobNamespace := cp.Landscape(b, jobName, slices.Repeat([]int64{allocatable}, seeds), shoots, jobName)
+			cp.Landscape(b, loopName, slices.Repeat([]int64{allocatable}, seeds), shoots, loopName)
 
 			b.ResetTimer()
 			ceiling := bindingCeiling(b, limited, ceilingName, ceilingNamespace, defaults.Bind.Concurrency)
+			watched := watchedCeiling(b, cp.Config, limited, watchedName, watchedNamespace, defaults.Bind.Concurrency)
 			scheduler := newScheduler(b, limited, jobNamespace, false) // the scheduler name is the project's
 			scheduler.Binder.Concurrency = defaults.Bind.Concurrency
 			start := time.Now()
@@ -98,18 +106,76 @@ func BenchmarkBinding(b *testing.B) {
 			}
 			flushStart := time.Now()
 			scheduler.Binder.Flush()
-			b.StopTimer()
+			reportsAfter := time.Since(flushStart)
 			if len(window.Results) != shoots {
 				b.Fatalf("the job bound %d of %d shoots", len(window.Results), shoots)
 			}
+			loop, loopStartup := loopBindings(b, cfg, loopName, shoots)
+			b.StopTimer()
 			job := float64(shoots) / lastBinding.Sub(start).Seconds()
 			b.ReportMetric(ceiling, "ceiling-bindings/s")
 			b.ReportMetric(job, "job-bindings/s")
 			b.ReportMetric(job/ceiling, "job/ceiling")
+			b.ReportMetric(loop, "loop-bindings/s")
+			b.ReportMetric(loop/ceiling, "loop/ceiling")
+			b.ReportMetric(watched, "watched-ceiling-bindings/s")
+			b.ReportMetric(loop/watched, "loop/watched-ceiling")
+			b.ReportMetric(loopStartup.Seconds(), "loop-startup-s")
 			b.ReportMetric(window.Report.Window.Seconds.Total, "read+plan-s")
-			b.ReportMetric(time.Since(flushStart).Seconds(), "reports-after-s")
+			b.ReportMetric(reportsAfter.Seconds(), "reports-after-s")
 		})
 	}
+}
+
+// loopBindings runs the loop, without leader election, for the scheduler name's pending shoots and returns the
+// bindings per second from the moment its informers are synced (/readyz: it plans at once) until its metrics
+// count every shoot bound, and how long it took to get ready.
+func loopBindings(b *testing.B, rest *rest.Config, schedulerName string, shoots int) (perSecond float64, startup time.Duration) {
+	b.Helper()
+	c := config.Default()
+	c.SchedulerName = schedulerName
+	c.LeaderElection.LeaderElect = new(false)
+	start := time.Now()
+	loop := startLoop(b, rest, c, schedulerName)
+	defer loop.stop(b)
+	poll := func(path, want string) {
+		deadline := time.Now().Add(10 * time.Minute)
+		for !strings.Contains(get(loop.address, path), want) {
+			if time.Now().After(deadline) {
+				b.Fatalf("%s of the loop did not show %q in 10 minutes", path, want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	poll("/readyz", "ok")
+	ready := time.Now()
+	poll("/metrics", fmt.Sprintf("seedplan_bindings_total{result=%q} %d\n", model.Bound, shoots))
+	return float64(shoots) / time.Since(ready).Seconds(), ready.Sub(start)
+}
+
+// watchedCeiling is bindingCeiling while an informer watches every shoot, as the run loop's does: each binding
+// then also travels the watch, from gardener-apiserver through kube-apiserver's aggregation to the informer, on
+// the same cores.
+func watchedCeiling(b *testing.B, config *rest.Config, c client.Client, landscape, namespace string, concurrency int) float64 {
+	b.Helper()
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		b.Fatal(err)
+	}
+	shoots, err := cache.New(config, cache.Options{Scheme: scheme})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := shoots.GetInformer(ctx, &gardencorev1beta1.Shoot{}); err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = shoots.Start(ctx) }()
+	if !shoots.WaitForCacheSync(ctx) {
+		b.Fatal("the shoot informer did not sync")
+	}
+	return bindingCeiling(b, c, landscape, namespace, concurrency)
 }
 
 // bindingCeiling binds every pending shoot of the landscape's namespace round-robin to the landscape's seeds of its
