@@ -170,6 +170,9 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
+	if !info.Mode().IsRegular() { // opening a named pipe would block until someone writes to it
+		return nil, fmt.Errorf("configuration %s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
+	}
 	if info.Size() > MaxFileSize {
 		return nil, fmt.Errorf("configuration %s: %d bytes, more than the limit of %d", path, info.Size(), MaxFileSize)
 	}

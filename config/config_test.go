@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -117,6 +118,13 @@ func TestLoadNamesTheFile(t *testing.T) {
 	}
 	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Fatalf("error %v, want a size limit error", err)
+	}
+	pipe := filepath.Join(t.TempDir(), "pipe.yaml")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(pipe); err == nil || !strings.Contains(err.Error(), pipe+": not a regular file") {
+		t.Fatalf("error %v, want a named pipe refused by name", err)
 	}
 }
 

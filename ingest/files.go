@@ -97,6 +97,24 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	return nil
 }
 
+// fileKind names what a file that is not regular is.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "an irregular file (" + mode.Type().String() + ")"
+	}
+}
+
 func isManifest(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
@@ -105,15 +123,24 @@ func isManifest(path string) bool {
 	return false
 }
 
+// loadFile reads one file, which must be a regular file (or a link to one): opening a named pipe blocks until
+// someone writes to it, and a device may never end.
 func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
+	info, err := fs.Stat(fsys, path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", display, err)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file but %s; refusing to read it", display, fileKind(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
+	}
 	f, err := fsys.Open(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", display, err)
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Size() > MaxFileSize {
-		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return fmt.Errorf("%s: %w", display, err)

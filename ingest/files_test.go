@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/seedplan/seedplan/bench/generator"
@@ -221,4 +222,32 @@ func asJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Only regular files are read, or links to them: a named pipe would block the load until someone writes to it.
+// It is refused by name, in a directory or given by itself.
+func TestLoadPathsReadsOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "a-seeds.yaml")
+	if err := os.WriteFile(seeds, []byte(seedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(t.TempDir(), "linked.yaml")
+	if err := os.Symlink(seeds, linked); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := ingest.LoadPaths([]string{linked}); err != nil || len(l.Objects.Seeds) != 1 {
+		t.Fatalf("a link to a regular file: %v", err)
+	}
+	pipe := filepath.Join(dir, "b-shoots.yaml")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{dir}, {pipe}} {
+		l, err := ingest.LoadPaths(paths)
+		want := pipe + ": not a regular file but a named pipe (FIFO); refusing to read it"
+		if err == nil || err.Error() != want || l != nil {
+			t.Fatalf("loading %v: %v, want %q and no landscape", paths, err, want)
+		}
+	}
 }

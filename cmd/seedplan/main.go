@@ -35,7 +35,32 @@ func main() {
 	defer stop()
 	if err := newRootCommand().ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "Error:", err)
+		if ctx.Err() != nil {
+			os.Exit(130) // interrupted: what a shell reports for SIGINT
+		}
 		os.Exit(1)
+	}
+}
+
+// interruptible returns what load returns, or the context's error as soon as ctx ends: reading files has no
+// context of its own, and SIGINT or SIGTERM must end the process promptly whatever it reads. A load abandoned so
+// ends with the process.
+func interruptible[T any](ctx context.Context, load func() (T, error)) (T, error) {
+	type result struct {
+		value T
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		value, err := load()
+		done <- result{value, err}
+	}()
+	select {
+	case r := <-done:
+		return r.value, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, fmt.Errorf("reading the landscape: %w", context.Cause(ctx))
 	}
 }
 
@@ -185,7 +210,7 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 	case len(f.landscape) == 0:
 		landscape, err = ingest.LoadFS(examples.Landscape, examples.LandscapeDir)
 	default:
-		landscape, err = ingest.LoadPaths(f.landscape)
+		landscape, err = interruptible(ctx, func() (*ingest.Landscape, error) { return ingest.LoadPaths(f.landscape) })
 	}
 	if err != nil {
 		return nil, err
@@ -281,7 +306,7 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 	jobMetrics := metrics.NewMetrics(false)
 	scheduler := &cluster.Scheduler{
 		Reader: garden, PageSize: ingest.ListPageSize,
-		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance},
+		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance, QPS: c.Client.QPS},
 		Metrics: jobMetrics, Policy: policy, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
@@ -416,7 +441,7 @@ func newBenchCommand() *cobra.Command {
 			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
 			switch {
 			case len(landscape) > 0:
-				l, err := ingest.LoadPaths(landscape)
+				l, err := interruptible(cmd.Context(), func() (*ingest.Landscape, error) { return ingest.LoadPaths(landscape) })
 				if err != nil {
 					return fmt.Errorf("loading the landscape: %w", err)
 				}

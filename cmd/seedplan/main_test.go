@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -330,5 +331,23 @@ func TestScheduleListsShootsOfBadObjectsAndSchedulesTheRest(t *testing.T) {
 	}
 	if len(got.Placements) == 0 || len(got.Placements)+len(got.Unschedulable) != got.Window.Pending {
 		t.Errorf("%d placed and %d unschedulable of %d pending", len(got.Placements), len(got.Unschedulable), got.Window.Pending)
+	}
+}
+
+// A load that does not return ends the command as soon as its context does, as SIGINT and SIGTERM end it.
+func TestInterruptibleLoad(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	blocked := make(chan struct{})
+	defer close(blocked)
+	cancel()
+	_, err := interruptible(ctx, func() (int, error) {
+		<-blocked
+		return 1, nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want the context's", err)
+	}
+	if got, err := interruptible(context.Background(), func() (int, error) { return 7, nil }); got != 7 || err != nil {
+		t.Fatalf("an uninterrupted load returned %d, %v", got, err)
 	}
 }
