@@ -60,7 +60,7 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *CapacityReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(w) })
+	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
 }
 
 func (r *CapacityReport) printTable(w io.Writer) error {

@@ -12,6 +12,7 @@ import (
 // Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
 // for the seeds it may go to, the terms of its cost; then the decision.
 func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
+	out = Inert(out)
 	index := -1
 	for i, shoot := range o.Window.Shoots {
 		if model.ShootKey(shoot) == shootKey {

@@ -87,7 +87,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *RebalanceReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(w) })
+	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
 }
 
 func (r *RebalanceReport) printTable(out io.Writer) error {

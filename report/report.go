@@ -102,7 +102,7 @@ var Formats = []string{"table", "wide", "yaml", "json"}
 
 // Print writes the report in the given format.
 func (r *Report) Print(w io.Writer, format string) error {
-	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(w, wide) })
+	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(Inert(w), wide) })
 }
 
 // CheckFormat says whether format is one of formats, so that a command can refuse an output format before it does
