@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -58,7 +59,22 @@ func LoadPaths(paths []string) (*Landscape, error) {
 			return nil, err
 		}
 	}
+	l.warnIfIncomplete()
 	return l, nil
+}
+
+// warnIfIncomplete warns when the landscape lacks what every placement needs, so that "placed 0 of 0" is never
+// the only answer to files that hold something else.
+func (l *Landscape) warnIfIncomplete() {
+	if len(l.Objects.Seeds) == 0 {
+		l.Warnings = append(l.Warnings, "the landscape has no Seeds: no shoot can be placed")
+	}
+	if len(l.Objects.CloudProfiles) == 0 && len(l.Objects.NamespacedCloudProfiles) == 0 {
+		l.Warnings = append(l.Warnings, "the landscape has no CloudProfiles: shoots that reference one cannot be placed")
+	}
+	if len(l.Objects.Shoots) == 0 {
+		l.Warnings = append(l.Warnings, "the landscape has no Shoots: nothing to place")
+	}
 }
 
 // LoadFS reads every landscape file under dir in fsys, like LoadPaths does for a directory.
@@ -83,6 +99,9 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("landscape %s: %w", displayRoot, err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot)
 	}
 	slices.Sort(files)
 	for _, f := range files {
@@ -152,17 +171,26 @@ func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
 }
 
 // Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape.
-// name is used in messages.
+// name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
+// without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for doc := 1; ; doc++ {
-		raw, err := reader.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
+	if documents, ok := jsonStream(data); ok {
+		for i, document := range documents {
+			if err := checkNesting(document); err != nil {
+				return fmt.Errorf("%s: document %d%s: %w", name, i+1, objectOf(document), err)
+			}
+			if err := l.decodeObject(fmt.Sprintf("%s: document %d", name, i+1), document); err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return fmt.Errorf("%s: document %d: %w", name, doc, err)
-		}
+		return nil
+	}
+	documents, err := yamlDocuments(data)
+	if err != nil {
+		return fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
+	}
+	for i, raw := range documents {
+		doc := i + 1
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
@@ -180,6 +208,81 @@ func (l *Landscape) Decode(name string, data []byte) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// jsonStream splits data into its JSON values when it is nothing but a stream of JSON values; else it reports
+// false and the data is read as YAML (of which JSON is a part).
+func jsonStream(data []byte) ([][]byte, bool) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+		return nil, false
+	}
+	decoder := json.NewDecoder(bytes.NewReader(data))
+	var documents [][]byte
+	for {
+		var value json.RawMessage
+		err := decoder.Decode(&value)
+		if errors.Is(err, io.EOF) {
+			return documents, len(documents) > 0
+		}
+		if err != nil {
+			return nil, false
+		}
+		documents = append(documents, value)
+	}
+}
+
+// yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
+// error it returns the documents read before it.
+func yamlDocuments(data []byte) ([][]byte, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var documents [][]byte
+	for {
+		raw, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return documents, nil
+		}
+		if err != nil {
+			return documents, err
+		}
+		for len(raw) > 0 {
+			end := documentEnd.FindIndex(raw)
+			if end == nil {
+				documents = append(documents, raw)
+				break
+			}
+			documents = append(documents, raw[:end[0]])
+			raw = raw[end[1]:]
+		}
+	}
+}
+
+// documentEnd is a YAML document end marker: "..." alone on its line.
+var documentEnd = regexp.MustCompile(`(?m)^\.\.\.[ \t]*(#.*)?(\r?\n|$)`)
+
+// checkNesting refuses a JSON document nested deeper than the input budget allows, counting brackets outside
+// strings: JSON has no aliases, so nesting is all of the budget that a JSON document can exceed beyond its size.
+func checkNesting(document []byte) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range document {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > model.MaxNesting {
+				return fmt.Errorf("%w: collections nest more than %d deep", model.ErrBudget, model.MaxNesting)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
 }
 
 // header is what every object is read for first: its type and name, so errors can name it.

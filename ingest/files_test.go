@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/ingest"
@@ -45,6 +48,15 @@ func counts(l *ingest.Landscape) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// jsonOf is a YAML manifest as compact JSON.
+func jsonOf(manifest string) string {
+	data, err := yaml.YAMLToJSON([]byte(manifest))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}
+
 func TestDecodeFormats(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, want string
@@ -52,6 +64,12 @@ func TestDecodeFormats(t *testing.T) {
 	}{
 		{name: "multi-document YAML", data: seedYAML + "---\n" + shootYAML, want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "YAML documents ended by ...", data: seedYAML + "...\n" + shootYAML + "...\n---\n" + strings.Replace(shootYAML, "web", "api", 1) + "...\n",
+			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
+			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "JSON with an escaped surrogate pair", data: strings.Replace(jsonOf(seedYAML), `"metadata":{`, `"metadata":{"annotations":{"note":"\ud83c\udf31"},`, 1),
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "kind: List as kubectl prints it", data: "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n- " +
 			strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.TrimSpace(shootYAML), "\n", "\n  ") + "\n",
 			want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
@@ -114,6 +132,8 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 			want: "in.yaml: document 2: not valid YAML or JSON"},
 		{name: "aliases beyond the input budget", data: seedYAML + "---\n" + strings.Replace(shootYAML, "spec:\n", "spec:\n  laughs: "+laughs+"\n", 1),
 			want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
+		{name: "JSON nesting beyond the input budget", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,`, 1),
+			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 		{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
 			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 		{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
@@ -222,6 +242,30 @@ func asJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A directory without manifests is an error, and a landscape without Seeds, CloudProfiles or Shoots says so:
+// never a silent "placed 0 of 0".
+func TestLoadPathsSaysWhatIsMissing(t *testing.T) {
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("not a manifest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.LoadPaths([]string{empty}); err == nil || !strings.Contains(err.Error(), "no .yaml, .yml or .json files") {
+		t.Fatalf("an empty directory: %v", err)
+	}
+	seeds := filepath.Join(t.TempDir(), "seeds.yaml")
+	if err := os.WriteFile(seeds, []byte(seedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ingest.LoadPaths([]string{seeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"the landscape has no CloudProfiles: shoots that reference one cannot be placed", "the landscape has no Shoots: nothing to place"}
+	if !slices.Equal(l.Warnings, want) {
+		t.Fatalf("warnings %q, want %q", l.Warnings, want)
+	}
 }
 
 // Only regular files are read, or links to them: a named pipe would block the load until someone writes to it.
