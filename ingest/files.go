@@ -116,6 +116,15 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	return nil
 }
 
+// readsKind reports whether seedplan reads objects of the kind.
+func readsKind(kind string) bool {
+	switch kind {
+	case "Seed", "Shoot", "CloudProfile", "NamespacedCloudProfile", "Project", "ConfigMap":
+		return true
+	}
+	return false
+}
+
 // fileKind names what a file that is not regular is.
 func fileKind(mode fs.FileMode) string {
 	switch {
@@ -342,6 +351,9 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 		return requireName(where, object, cm.ObjectMeta, true)
 	case group == "core.gardener.cloud":
 		return fmt.Errorf("%s: %s: apiVersion %q is not supported, use %s", where, object, h.APIVersion, gardencorev1beta1.SchemeGroupVersion)
+	case h.APIVersion == "" && readsKind(h.Kind):
+		// Skipped as an unknown kind, it would never be planned, and nobody would know why.
+		return fmt.Errorf("%s: %s: field apiVersion: required", where, object)
 	}
 	l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
 	return nil
