@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,6 +20,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	yaml3 "go.yaml.in/yaml/v3"
+	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -494,11 +496,21 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 		if q.Sign() < 0 {
 			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
 		}
-		if _, whole := q.AsInt64(); !whole {
+		if !wholeInt64(q) {
 			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is %s", where, object, q.String())
 		}
 	}
 	return nil
+}
+
+// wholeInt64 reports whether the quantity is a whole number an int64 holds. AsInt64 alone refuses numbers of
+// more than 18 digits however written, 2^63−1 among them, while it takes 9.2e18.
+func wholeInt64(q resource.Quantity) bool {
+	if _, ok := q.AsInt64(); ok {
+		return true
+	}
+	d := q.AsDec()
+	return new(inf.Dec).Round(d, 0, inf.RoundDown).Cmp(d) == 0 && d.Cmp(inf.NewDec(math.MaxInt64, 0)) <= 0
 }
 
 func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {

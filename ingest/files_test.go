@@ -64,6 +64,8 @@ func TestDecodeFormats(t *testing.T) {
 	}{
 		{name: "multi-document YAML", data: seedYAML + "---\n" + shootYAML, want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "allocatable 2^63-1 written out", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775807"`, 1),
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "YAML documents ended by ...", data: seedYAML + "...\n" + shootYAML + "...\n---\n" + strings.Replace(shootYAML, "web", "api", 1) + "...\n",
 			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
@@ -122,6 +124,8 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must not be negative, is -3"},
 		{name: "absurd allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "1e30"`, 1),
 			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 1e30"},
+		{name: "allocatable 2^63", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775808"`, 1),
+			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 9223372036854775808"},
 		{name: "fractional allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "2500m"`, 1),
 			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 2500m"},
 		{name: "missing required field", data: strings.Replace(shootYAML, "  region: eu-central-1\n", "", 1),
