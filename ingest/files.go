@@ -42,11 +42,17 @@ type Landscape struct {
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
-// recursively, in lexical order). Any malformed object fails the whole load: nothing is returned from a landscape
+// recursively, in lexical order), and standard input for "-". Any malformed object fails the whole load: nothing is returned from a landscape
 // that did not load completely.
 func LoadPaths(paths []string) (*Landscape, error) {
 	l := &Landscape{}
 	for _, root := range paths {
+		if root == "-" {
+			if err := l.read(os.Stdin, "standard input"); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		info, err := os.Stat(root)
 		if err != nil {
 			return nil, fmt.Errorf("landscape: %w", err)
@@ -171,7 +177,12 @@ func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
 		return fmt.Errorf("%s: %w", display, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	return l.read(f, display)
+}
+
+// read decodes what r holds, at most MaxFileSize bytes; display names it in messages.
+func (l *Landscape) read(r io.Reader, display string) error {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
 		return fmt.Errorf("%s: %w", display, err)
 	}

@@ -274,6 +274,30 @@ func TestLoadPathsSaysWhatIsMissing(t *testing.T) {
 	}
 }
 
+// "-" reads the landscape from standard input, as kubectl's -f - does.
+func TestLoadPathsReadsStandardInput(t *testing.T) {
+	stdin, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.WriteString(seedYAML + "---\n" + shootYAML); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin = stdin
+	defer func() { os.Stdin = saved }()
+	l, err := ingest.LoadPaths([]string{"-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := counts(l), "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
 // Only regular files are read, or links to them: a named pipe would block the load until someone writes to it.
 // It is refused by name, in a directory or given by itself.
 func TestLoadPathsReadsOnlyRegularFiles(t *testing.T) {

@@ -94,7 +94,7 @@ type planFlags struct {
 // "solver-timeout", "weights") of those a command uses, so that no command accepts a flag it ignores.
 func (f *planFlags) register(cmd *cobra.Command) {
 	defaults := config.Default()
-	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests (repeatable); default: the embedded example landscape")
+	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read (and bind in) the garden cluster of this kubeconfig instead of files")
 	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
