@@ -39,6 +39,9 @@ const MaxFileSize = 128 << 20
 type Landscape struct {
 	Objects  model.Objects
 	Warnings []string
+
+	// where is where each object was read (file and document), by kind, namespace and name.
+	where map[string]string
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
@@ -121,6 +124,18 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// once records where an object was read, and refuses one read before, naming both places.
+func (l *Landscape) once(where, object string) error {
+	if first, ok := l.where[object]; ok {
+		return fmt.Errorf("%s: %s: duplicate object, read before at %s", where, object, first)
+	}
+	if l.where == nil {
+		l.where = map[string]string{}
+	}
+	l.where[object] = where
 	return nil
 }
 
@@ -352,6 +367,11 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
+	if h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String() && readsKind(h.Kind) || h.APIVersion == "v1" && h.Kind == "ConfigMap" {
+		if err := l.once(where, object); err != nil {
+			return err
+		}
+	}
 	switch {
 	case h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String():
 		return l.decodeGardener(where, object, h, data)
