@@ -5,6 +5,7 @@ package config
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -187,6 +189,56 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 	return c, nil
 }
 
+// oneDocument refuses a configuration of several documents, and duplicate keys, which the YAML-to-JSON
+// conversion would silently drop: what an operator wrote is either the configuration or an error.
+func oneDocument(data []byte) error {
+	decoder := yaml3.NewDecoder(bytes.NewReader(data))
+	documents := 0
+	for {
+		var document yaml3.Node
+		err := decoder.Decode(&document)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return nil // the conversion that follows words the syntax error
+		}
+		if len(document.Content) == 0 {
+			continue // comments only
+		}
+		if documents++; documents > 1 {
+			return fmt.Errorf("document %d: a configuration file holds one document", documents)
+		}
+		if err := uniqueKeys(document.Content[0], ""); err != nil {
+			return err
+		}
+	}
+}
+
+// uniqueKeys refuses a mapping, at path or below, that has a key twice.
+func uniqueKeys(node *yaml3.Node, path string) error {
+	if node.Kind == yaml3.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			key := node.Content[i].Value
+			if seen[key] {
+				return fmt.Errorf("%s: duplicate key", strings.TrimPrefix(path+"."+key, "."))
+			}
+			seen[key] = true
+			if err := uniqueKeys(node.Content[i+1], path+"."+key); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, child := range node.Content {
+		if err := uniqueKeys(child, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Parse decodes a configuration (YAML or JSON), refusing unknown fields, then defaults and validates it.
 func Parse(data []byte) (*SeedPlanConfiguration, error) {
 	if len(data) > MaxFileSize {
@@ -197,9 +249,16 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 		if err := model.CheckBudget(data); err != nil {
 			return nil, err
 		}
+		if err := oneDocument(data); err != nil {
+			return nil, err
+		}
 		jsonData, err := yaml.YAMLToJSON(data)
 		if err != nil {
 			return nil, fmt.Errorf("not YAML: %w", err)
+		}
+		var typeMeta metav1.TypeMeta // first: a landscape given as the configuration is the wrong kind, not a bad field
+		if err := json.Unmarshal(jsonData, &typeMeta); err != nil || typeMeta.APIVersion != APIVersion || typeMeta.Kind != Kind {
+			return nil, fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", typeMeta.APIVersion, typeMeta.Kind, APIVersion, Kind)
 		}
 		strictErrs, err := kjson.UnmarshalStrict(jsonData, c)
 		if err != nil {
@@ -207,9 +266,6 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 		}
 		if len(strictErrs) > 0 {
 			return nil, errors.Join(strictErrs...)
-		}
-		if c.APIVersion != APIVersion || c.Kind != Kind {
-			return nil, fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", c.APIVersion, c.Kind, APIVersion, Kind)
 		}
 	}
 	c.SetDefaults()

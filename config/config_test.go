@@ -91,6 +91,10 @@ func TestParseRefuses(t *testing.T) {
 		{"log level", header + "logLevel: loud\n", "logLevel: loud"},
 		{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
 		{"aliases beyond the input budget", header + laughs, "beyond the input budget: its aliases expand it"},
+		{"a second document", header + "schedulerName: a\n---\n" + header + "schedulerName: b\n", "document 2: a configuration file holds one document"},
+		{"a duplicate key", header + "window:\n  maxShoots: 5\n  maxShoots: 6\n", "window.maxShoots: duplicate key"},
+		{"a landscape given as the configuration", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: a}\n",
+			`apiVersion/kind: "core.gardener.cloud/v1beta1"/"Seed", want seedplan.gardener.cloud/v1alpha1/SeedPlanConfiguration`},
 		{"nesting beyond the input budget", header + "schedulerName: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
 			"beyond the input budget: collections nest more than 100 deep"},
 	}
