@@ -140,6 +140,8 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 		{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
 			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+		{name: "a malformed taint-effects annotation", data: strings.Replace(seedYAML, "metadata:\n  name: aws-eu1\n", "metadata:\n  name: aws-eu1\n  annotations: {seedplan.gardener.cloud/taint-effects: \"a=Sometimes\"}\n", 1),
+			want: `in.yaml: document 1: Seed aws-eu1: field metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "a" has unknown effect "Sometimes"`},
 		{name: "a duplicate object names both places", data: seedYAML + "---\n" + shootYAML + "---\n" + seedYAML,
 			want: "in.yaml: document 3: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
 		{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
