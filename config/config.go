@@ -291,7 +291,7 @@ func (c *SeedPlanConfiguration) Validate() error {
 		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem})
 	}
 	if _, err := model.ParseStrategy(c.Strategy); err != nil {
-		invalid("strategy", c.Strategy, err.Error())
+		invalid("strategy", c.Strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
 	}
 	oneOf := func(field, value string, allowed ...string) {
 		if !slices.Contains(allowed, value) {

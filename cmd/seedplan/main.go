@@ -90,12 +90,17 @@ type planFlags struct {
 	strictNetworks bool
 }
 
-// register adds the input and scheduling flags; registerSolver adds the named solver flags ("solver",
+// register adds the input and scheduling flags: --landscape when the command reads files too, and --kubeconfig
+// saying what the command does in the cluster. registerSolver adds the named solver flags ("solver",
 // "solver-timeout", "weights") of those a command uses, so that no command accepts a flag it ignores.
-func (f *planFlags) register(cmd *cobra.Command) {
+func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 	defaults := config.Default()
-	cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
-	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read (and bind in) the garden cluster of this kubeconfig instead of files")
+	cluster := "the garden cluster of this kubeconfig: "
+	if files {
+		cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
+		cluster = "the garden cluster of this kubeconfig, instead of files: "
+	}
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", cluster+inCluster)
 	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
 	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
@@ -162,7 +167,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		for _, e := range fieldErrs {
 			var fieldErr *config.FieldError
 			if errors.As(e, &fieldErr) && flagOf[fieldErr.Field] != "" && changed(flagOf[fieldErr.Field]) {
-				return nil, fmt.Errorf("--%s: %w", flagOf[fieldErr.Field], err)
+				return nil, fmt.Errorf("--%s %v: %s", flagOf[fieldErr.Field], fieldErr.Value, fieldErr.Problem)
 			}
 		}
 		if f.configFile != "" {
@@ -284,7 +289,7 @@ func newScheduleCommand() *cobra.Command {
 			return err
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, true, "read it, and bind in it unless --dry-run")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
@@ -329,9 +334,6 @@ func newRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(flags.landscape) > 0 {
-				return errors.New("run works on a garden cluster only, not on --landscape files")
-			}
 			cfg, err := ingest.RESTConfig(ingest.ClientOptionsOf(c.Client))
 			if err != nil {
 				return err
@@ -340,7 +342,7 @@ func newRunCommand() *cobra.Command {
 			return (&cluster.Loop{Config: c, REST: cfg, Identity: instance}).Run(cmd.Context())
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, false, "watch it and bind in it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	return cmd
 }
@@ -366,7 +368,7 @@ func newExplainCommand() *cobra.Command {
 			return report.Explain(cmd.OutOrStdout(), outcome, args[0])
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
 	return cmd
 }
@@ -447,7 +449,7 @@ func newBenchCommand() *cobra.Command {
 				}
 				s, err := model.ParseStrategy(strategy)
 				if err != nil {
-					return fmt.Errorf("--strategy: %w", err)
+					return fmt.Errorf("--strategy %s: must be %s or %s", strategy, model.SameRegion, model.MinimalDistance)
 				}
 				cfg.Landscape, cfg.Strategy = &l.Objects, s
 			case suite == "standard":
@@ -498,7 +500,7 @@ func newBenchCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: all)")
+	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
 	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
 	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
 	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")

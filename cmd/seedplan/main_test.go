@@ -143,7 +143,7 @@ func TestScheduleTableAndFormats(t *testing.T) {
 	if _, err := run(t, "schedule", "-o", "xml"); err == nil || !strings.Contains(err.Error(), "-o: unknown output format \"xml\"") {
 		t.Fatalf("want an error for -o xml, got %v", err)
 	}
-	if _, err := run(t, "schedule", "--strategy", "Nearest"); err == nil || !strings.Contains(err.Error(), "--strategy") {
+	if _, err := run(t, "schedule", "--strategy", "Nearest"); err == nil || err.Error() != "--strategy Nearest: must be SameRegion or MinimalDistance" {
 		t.Fatalf("want an error for an unknown strategy, got %v", err)
 	}
 }

@@ -90,7 +90,7 @@ func newRebalanceCommand() *cobra.Command {
 			return report.Print(cmd.OutOrStdout(), output)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, true, "read it, and move shoots in it with --apply")
 	flags.registerSolver(cmd, "solver-timeout", "weights")
 	cmd.Flags().Float64Var(&target.TargetUtilization, "target-utilization", 0.8, "highest shoots/allocatable a seed may end at, in (0, 1]")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
@@ -143,7 +143,7 @@ func newCapacityCommand() *cobra.Command {
 			return report.NewCapacityReport(answer).Print(cmd.OutOrStdout(), output)
 		},
 	}
-	flags.register(cmd)
+	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout")
 	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
