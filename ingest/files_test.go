@@ -66,6 +66,9 @@ func TestDecodeFormats(t *testing.T) {
 		{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "allocatable 2^63-1 written out", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775807"`, 1),
 			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+		{name: "a List of Lists", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - " +
+			strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n    ") + "\n",
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "YAML documents ended by ...", data: seedYAML + "...\n" + shootYAML + "...\n---\n" + strings.Replace(shootYAML, "web", "api", 1) + "...\n",
 			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 		{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
