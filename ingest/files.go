@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -453,7 +454,7 @@ func (l *Landscape) strictDecode(where, object string, data []byte, into any) er
 		if path, text, ok := typeError(err); ok {
 			return fmt.Errorf("%s: %s: field %s: %s", where, object, path, text)
 		}
-		if path := invalidQuantityField(data); path != "" {
+		if path := refusedField(data, into); path != "" {
 			return fmt.Errorf("%s: %s: field %s: %v", where, object, path, err)
 		}
 		return fmt.Errorf("%s: %s: %v", where, object, err)
@@ -484,29 +485,61 @@ func typeError(err error) (path, text string, ok bool) {
 	return field.String(), fmt.Sprintf("cannot unmarshal %s into %s", value.String(), goType), true
 }
 
-// invalidQuantityField finds a resource quantity that does not parse (their decoding errors carry no field).
-func invalidQuantityField(data []byte) string {
-	var obj struct {
-		Status struct {
-			Allocatable map[string]any `json:"allocatable"`
-			Capacity    map[string]any `json:"capacity"`
-		} `json:"status"`
-	}
-	if kjson.UnmarshalCaseSensitivePreserveInts(data, &obj) != nil {
+// refusedField finds the field whose value the decoder refuses when its error does not say (a timestamp, a
+// quantity, base64 data, a duration): it takes the object apart, field by field, until the rest decodes, and
+// returns the path of the innermost field without which it does, or "" — also when that takes more than
+// maxFieldSearch decodes, so that a hostile object costs bounded time.
+func refusedField(data []byte, into any) string {
+	var root map[string]any
+	if json.Unmarshal(data, &root) != nil {
 		return ""
 	}
-	for _, section := range []struct {
-		name   string
-		values map[string]any
-	}{{"status.allocatable", obj.Status.Allocatable}, {"status.capacity", obj.Status.Capacity}} {
-		keys := make([]string, 0, len(section.values))
-		for k := range section.values {
-			keys = append(keys, k)
+	tries := 0
+	decodes := func() bool {
+		if tries++; tries > maxFieldSearch {
+			return false
 		}
-		slices.Sort(keys)
+		again, err := json.Marshal(root)
+		if err != nil {
+			return false
+		}
+		fresh := reflect.New(reflect.TypeOf(into).Elem()).Interface()
+		_, err = kjson.UnmarshalStrict(again, fresh)
+		return err == nil
+	}
+	return refusedWithin(root, "", decodes)
+}
+
+// maxFieldSearch bounds the decodes refusedField makes.
+const maxFieldSearch = 1000
+
+// refusedWithin is refusedField below node, found at path.
+func refusedWithin(node any, path string, decodes func() bool) string {
+	try := func(child any, childPath string, remove, restore func()) string {
+		remove()
+		found := decodes()
+		restore()
+		if !found {
+			return ""
+		}
+		if deeper := refusedWithin(child, childPath, decodes); deeper != "" {
+			return deeper
+		}
+		return childPath
+	}
+	switch n := node.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(n))
 		for _, k := range keys {
-			if _, err := resource.ParseQuantity(fmt.Sprint(section.values[k])); err != nil {
-				return section.name + "." + k
+			v := n[k]
+			if found := try(v, strings.TrimPrefix(path+"."+k, "."), func() { delete(n, k) }, func() { n[k] = v }); found != "" {
+				return found
+			}
+		}
+	case []any:
+		for i, v := range n {
+			if found := try(v, fmt.Sprintf("%s[%d]", path, i), func() { n[i] = nil }, func() { n[i] = v }); found != "" {
+				return found
 			}
 		}
 	}
