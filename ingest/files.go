@@ -237,6 +237,9 @@ func (l *Landscape) Decode(name string, data []byte) error {
 		}
 		jsonDoc, err := yaml.YAMLToJSON(raw)
 		if err != nil {
+			if path := notANumber(raw); path != "" {
+				return fmt.Errorf("%s: document %d%s: field %s: NaN and infinities are not numbers JSON holds", name, doc, objectOf(raw), path)
+			}
 			return fmt.Errorf("%s: document %d: not valid YAML or JSON: %w", name, doc, err)
 		}
 		if string(bytes.TrimSpace(jsonDoc)) == "null" {
@@ -660,6 +663,39 @@ func objectOf(document []byte) string {
 		}
 	}
 	return ": " + objectName(kind.Value, namespace, name)
+}
+
+// notANumber is the path of the first NaN or infinity in a YAML document, which the conversion to JSON refuses
+// without naming it, or "".
+func notANumber(document []byte) string {
+	var root yaml3.Node
+	if yaml3.Unmarshal(document, &root) != nil || len(root.Content) == 0 {
+		return ""
+	}
+	var find func(n *yaml3.Node, path string) string
+	find = func(n *yaml3.Node, path string) string {
+		switch n.Kind {
+		case yaml3.ScalarNode:
+			value := strings.ToLower(n.Value)
+			if n.Tag == "!!float" && (strings.HasSuffix(value, "nan") || strings.HasSuffix(value, "inf")) {
+				return strings.TrimPrefix(path, ".")
+			}
+		case yaml3.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if found := find(n.Content[i+1], path+"."+n.Content[i].Value); found != "" {
+					return found
+				}
+			}
+		case yaml3.SequenceNode:
+			for i, child := range n.Content {
+				if found := find(child, fmt.Sprintf("%s[%d]", path, i)); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	return find(root.Content[0], "")
 }
 
 // field is the value of a mapping's key, or nil.
