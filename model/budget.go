@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -24,31 +25,40 @@ const (
 // ErrBudget is the error of a document beyond the input budget.
 var ErrBudget = errors.New("beyond the input budget")
 
-// CheckBudget checks one YAML or JSON document against the input budget before it is decoded: its nesting, and
+// CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded: its nesting, and
 // its size with every alias expanded, counted without expanding anything. Every error is ErrBudget. A document
 // this parser cannot read is left to the decoder, which words the syntax error as before (Gardener's own words
 // for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
 func CheckBudget(document []byte) error {
-	var root yaml.Node
-	if err := yaml.Unmarshal(document, &root); err != nil {
-		if bytes.IndexByte(document, '*') < 0 {
+	limit := int64(maxExpansion)*int64(len(document)) + expansionAllowance
+	// Every document of the input counts: a decoder handed the whole input may read past the first.
+	decoder := yaml.NewDecoder(bytes.NewReader(document))
+	var size int64
+	for {
+		var root yaml.Node
+		err := decoder.Decode(&root)
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		return fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
+		if err != nil {
+			if bytes.IndexByte(document, '*') < 0 {
+				return nil
+			}
+			return fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
+		}
+		m := measure{known: map[*yaml.Node]extent{}, open: map[*yaml.Node]bool{}}
+		e, err := m.extent(&root)
+		switch {
+		case err != nil:
+			return err
+		case e.height > MaxNesting:
+			return fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+		}
+		if size = min(size+e.size, sizeCap); size > limit {
+			return fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
+				limit, maxExpansion, len(document), expansionAllowance)
+		}
 	}
-	limit := int64(maxExpansion)*int64(len(document)) + expansionAllowance
-	m := measure{known: map[*yaml.Node]extent{}, open: map[*yaml.Node]bool{}}
-	e, err := m.extent(&root)
-	switch {
-	case err != nil:
-		return err
-	case e.height > MaxNesting:
-		return fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
-	case e.size > limit:
-		return fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
-			limit, maxExpansion, len(document), expansionAllowance)
-	}
-	return nil
 }
 
 // extent is a node with its aliases expanded: its size (bytes of scalars, one per collection) and its height

@@ -39,6 +39,7 @@ func TestCheckBudget(t *testing.T) {
 		{"aliases of a large block, within the budget", "a: &a [" + strings.Repeat("x,", 1000) + "x]\nb: [*a, *a, *a]\n", "", false},
 		{"the billion laughs", laughs(9), "aliases expand it", true},
 		{"three levels of laughs", laughs(3), "", false},
+		{"the billion laughs in a second document", "a: 1\n---\n" + laughs(9), "aliases expand it", true},
 		{"nested 100 deep", nested(100), "", false},
 		{"nested 101 deep", nested(101), "nest more than 100", true},
 		{"nested 5,000 deep", nested(5000), "nest more than 100", true},
