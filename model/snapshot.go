@@ -81,13 +81,13 @@ type parsedRegion struct {
 // gardener-apiserver) unless they are Defaulted, indexes them and counts every seed's usage. It takes ownership of
 // the objects: they are defaulted in place and must not be changed afterwards. Duplicate objects are an error.
 func NewSnapshot(objs Objects) (*Snapshot, error) {
-	defaulter, err := NewDefaulter()
-	if err != nil {
-		return nil, err
-	}
-	defaults := defaulter.Default
-	if objs.Defaulted {
-		defaults = func(runtime.Object) {}
+	defaults := func(runtime.Object) {} // Defaulted: kept copies are never written to
+	if !objs.Defaulted {
+		defaulter, err := NewDefaulter()
+		if err != nil {
+			return nil, err
+		}
+		defaults = defaulter.Default
 	}
 	snap := &Snapshot{
 		cloudProfiles:           map[string]*gardencorev1beta1.CloudProfile{},
