@@ -25,10 +25,10 @@ const (
 // ErrBudget is the error of a document beyond the input budget.
 var ErrBudget = errors.New("beyond the input budget")
 
-// CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded: its nesting, and
-// its size with every alias expanded, counted without expanding anything. Every error is ErrBudget. A document
-// this parser cannot read is left to the decoder, which words the syntax error as before (Gardener's own words
-// for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
+// CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded:
+// its nesting, and its size with every alias expanded, counted without expanding anything. Every error is
+// ErrBudget. Input this parser cannot read is left to the decoder, which words the syntax error as before
+// (Gardener's own words for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
 func CheckBudget(document []byte) error {
 	limit := int64(maxExpansion)*int64(len(document)) + expansionAllowance
 	// Every document of the input counts: a decoder handed the whole input may read past the first.
