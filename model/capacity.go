@@ -2,19 +2,23 @@ package model
 
 import (
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
 
-// SeedTemplate is a kind of seed that could be added: a copy of an existing seed of a provider type and region.
+// SeedTemplate is a kind of seed that could be added: a copy of an existing seed.
 type SeedTemplate struct {
 	Provider, Region string
-	// Template is the existing seed the new ones would copy: the usable one with the most allocatable shoots
-	// (then by name).
+	// Template is the existing seed the new ones would copy: among the usable seeds alike in everything the
+	// predicates and the strategy look at (seedKind), the one with the most allocatable shoots, then by name.
 	Template string
 	// Candidate is the index in the planning snapshot of the seed that stands for every new seed of this kind.
 	Candidate int
@@ -23,19 +27,23 @@ type SeedTemplate struct {
 }
 
 // CapacityPlanning is the question "how many new seeds of which kind let every pending shoot be placed with all
-// seeds at or below the target utilization". Its snapshot is the landscape plus one candidate seed per template
-// (named after the template with suffix CandidateSuffix, with no shoots): the window's predicates and strategy
-// judge the candidates as they would judge the new seeds.
+// seeds at or below the target utilization". Its snapshot is the landscape plus one candidate seed per kind of
+// usable seed (named after the template with suffix CandidateSuffix, with no shoots): the window's predicates and
+// strategy judge the candidates as they would judge the new seeds.
 type CapacityPlanning struct {
 	// Snapshot is the landscape with the candidate seeds.
 	Snapshot *Snapshot
 	Window   *Window
 	Target   float64
-	// Templates by provider and region.
+	// Templates are the kinds of new seed worth counting, by provider, region and template: those some pending
+	// shoot may use, less those another template serves at least as well (it takes every shoot they take, and
+	// as many per seed).
 	Templates []SeedTemplate
 	// Room is how many pending shoots each existing seed (by index) may take below its target, or Unlimited;
 	// candidates have 0 here (their room is PerSeed per seed opened).
 	Room []int
+	// candidates are the snapshot indexes of every candidate seed, template or not.
+	candidates []int
 }
 
 // CandidateSuffix ends the name of the candidate seed that stands for new seeds like a template.
@@ -47,40 +55,27 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 	if err := CheckTargetUtilization(target); err != nil {
 		return nil, err
 	}
-	byKind := map[string]*gardencorev1beta1.Seed{}
-	for _, seed := range snap.Seeds {
-		allocatable, ok := Allocatable(seed)
-		if !ok || SeedUnusableReason(seed) != "" || TargetLimit(seed, target) == 0 {
-			continue
-		}
-		key := seed.Spec.Provider.Type + "/" + seed.Spec.Provider.Region
-		if best, ok := byKind[key]; ok {
-			bestAllocatable, _ := Allocatable(best)
-			if cmp.Or(cmp.Compare(allocatable, bestAllocatable), strings.Compare(best.Name, seed.Name)) <= 0 {
-				continue
-			}
-		}
-		byKind[key] = seed
-	}
 	var candidates []*gardencorev1beta1.Seed
 	templateOf := map[string]string{} // candidate name → template name
-	for _, key := range slices.Sorted(maps.Keys(byKind)) {
-		candidate := byKind[key].DeepCopy()
+	for _, template := range templateSeeds(snap, target) {
+		candidate := template.DeepCopy()
 		candidate.Name += CandidateSuffix
 		if snap.Seed(candidate.Name) != nil {
-			return nil, fmt.Errorf("seed %s: its name is taken by the candidate for new seeds like %s", candidate.Name, byKind[key].Name)
+			return nil, fmt.Errorf("seed %s: its name is taken by the candidate for new seeds like %s", candidate.Name, template.Name)
 		}
 		candidates = append(candidates, candidate)
-		templateOf[candidate.Name] = byKind[key].Name
+		templateOf[candidate.Name] = template.Name
 	}
 	extended, err := snap.withSeeds(candidates)
 	if err != nil {
 		return nil, err
 	}
 	c := &CapacityPlanning{Snapshot: extended, Target: target, Room: make([]int, len(extended.Seeds))}
+	var all []SeedTemplate
 	for i, seed := range extended.Seeds {
 		if template, ok := templateOf[seed.Name]; ok {
-			c.Templates = append(c.Templates, SeedTemplate{Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
+			c.candidates = append(c.candidates, i)
+			all = append(all, SeedTemplate{Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
 				Template: template, Candidate: i, PerSeed: TargetLimit(seed, target)})
 			continue
 		}
@@ -93,7 +88,116 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 	if c.Window, err = NewWindow(extended, opts, extended.Pending(opts.SchedulerName)); err != nil {
 		return nil, err
 	}
+	c.Templates = usefulTemplates(c.Window, all)
+	slices.SortFunc(c.Templates, func(a, b SeedTemplate) int {
+		return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.Region, b.Region), strings.Compare(a.Template, b.Template))
+	})
 	return c, nil
+}
+
+// templateSeeds are the seeds new ones could copy: per kind of usable seed with allocatable room at the target,
+// the one with the most allocatable shoots (then by name). A seed without allocatable takes any number of
+// shoots already, so it is no template.
+func templateSeeds(snap *Snapshot, target float64) []*gardencorev1beta1.Seed {
+	byKind := map[string]*gardencorev1beta1.Seed{}
+	for _, seed := range snap.Seeds {
+		allocatable, ok := Allocatable(seed)
+		if !ok || SeedUnusableReason(seed) != "" || TargetLimit(seed, target) == 0 {
+			continue
+		}
+		kind := seedKind(seed)
+		if best, ok := byKind[kind]; ok {
+			bestAllocatable, _ := Allocatable(best)
+			if cmp.Or(cmp.Compare(allocatable, bestAllocatable), strings.Compare(best.Name, seed.Name)) <= 0 {
+				continue
+			}
+		}
+		byKind[kind] = seed
+	}
+	return slices.SortedFunc(maps.Values(byKind), func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// seedKind is what the predicates and the strategy see of a usable seed besides its name and its capacity:
+// seeds of one kind take the same shoots.
+func seedKind(seed *gardencorev1beta1.Seed) string {
+	kind, err := json.Marshal(struct {
+		Labels                      map[string]string
+		TaintEffects, EmergencyStop string
+		Provider                    gardencorev1beta1.SeedProvider
+		Taints                      []gardencorev1beta1.SeedTaint
+		Networks                    gardencorev1beta1.SeedNetworks
+		DNSDefaults                 []gardencorev1beta1.SeedDNSProviderConfig
+		AccessRestrictions          []gardencorev1beta1.AccessRestriction
+		Settings                    *gardencorev1beta1.SeedSettings
+		Backup                      bool
+	}{
+		Labels:             seed.Labels,
+		TaintEffects:       seed.Annotations[AnnotationTaintEffects],
+		EmergencyStop:      seed.Annotations[v1beta1constants.AnnotationEmergencyStopShootReconciliations],
+		Provider:           seed.Spec.Provider,
+		Taints:             seed.Spec.Taints,
+		Networks:           seed.Spec.Networks,
+		DNSDefaults:        seed.Spec.DNS.Defaults,
+		AccessRestrictions: seed.Spec.AccessRestrictions,
+		Settings:           seed.Spec.Settings,
+		Backup:             seed.Spec.Backup != nil,
+	})
+	if err != nil {
+		// Plain API structs always marshal; a seed that did not would be a kind of its own.
+		return seed.Name
+	}
+	return string(kind)
+}
+
+// usefulTemplates keeps the templates some pending shoot may use that no other template serves at least as
+// well: a template that takes a superset of the shoots, at least as many per seed, replaces it seed for seed.
+// Among equals the first stays.
+func usefulTemplates(w *Window, templates []SeedTemplate) []SeedTemplate {
+	var evaluations []*Evaluation // distinct, in window order
+	seen := map[*Evaluation]bool{}
+	for _, ev := range w.Evaluations {
+		if !seen[ev] {
+			seen[ev] = true
+			evaluations = append(evaluations, ev)
+		}
+	}
+	takes := make([][]uint64, len(templates)) // per template, a bit per distinct evaluation that has an arc to it
+	for t, tmpl := range templates {
+		takes[t] = make([]uint64, (len(evaluations)+63)/64)
+		for e, ev := range evaluations {
+			if _, ok := slices.BinarySearchFunc(ev.Arcs, tmpl.Candidate, func(a Arc, seed int) int { return a.Seed - seed }); ok {
+				takes[t][e/64] |= 1 << (e % 64)
+			}
+		}
+	}
+	serves := func(u, t int) bool { // u takes every shoot t takes, as many per seed
+		if templates[u].PerSeed < templates[t].PerSeed {
+			return false
+		}
+		for i, bits := range takes[t] {
+			if bits&^takes[u][i] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var useful []SeedTemplate
+	for t := range templates {
+		if !slices.ContainsFunc(takes[t], func(b uint64) bool { return b != 0 }) {
+			continue
+		}
+		replaced := false
+		for u := range templates {
+			if u != t && serves(u, t) && (u < t || !serves(t, u)) {
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			useful = append(useful, templates[t])
+		}
+	}
+	return useful
 }
 
 // withSeeds is the snapshot's landscape with more seeds.
@@ -113,20 +217,121 @@ func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error)
 	return NewSnapshot(objs)
 }
 
-// Unplaceable is why the window's i-th shoot can go neither to an existing seed below its target nor to a new
-// seed like a template.
+// Unplaceable is why the window's i-th shoot can go neither to an existing seed at or below its target nor to a
+// new seed like a template, and which kind of seed it lacks.
 func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 	ev := q.Window.Evaluations[i]
-	u := Unschedulable{Shoot: q.Window.Keys[i], Reason: PredicateStrategy,
-		Message: "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy"}
+	u := Unschedulable{Shoot: q.Window.Keys[i], Reason: PredicateStrategy}
 	switch {
 	case ev.Err != nil:
-		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()
+		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; "+q.missingKind(ev)
 	case ev.StrategyErr != nil:
 		u.Message = ev.StrategyErr.Error()
-	case len(ev.Arcs) > 0:
+	case len(ev.Arcs) == 0:
+		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(ev)
+	default:
 		u.Reason = PredicateCapacity
-		u.Message = fmt.Sprintf("the %d seeds the shoot may use are at the target utilization, and a new seed like the template of their provider and region would not pass the shoot's predicates", len(ev.Arcs))
+		u.Message = fmt.Sprintf("the %d seeds the shoot may use have no room left at or below %.2f utilization, and none of them can be copied; %s",
+			len(ev.Arcs), q.Target, q.missingKind(ev))
 	}
 	return u
+}
+
+// missingKind says which kind of seed the shoot lacks: one of its own provider and region, and why new seeds like
+// the usable seeds there would not take it.
+func (q *CapacityPlanning) missingKind(ev *Evaluation) string {
+	shoot := ev.Request.Shoot
+	need := fmt.Sprintf("it needs a new kind of seed (provider %s, region %s): ", shoot.Spec.Provider.Type, shoot.Spec.Region)
+	for _, c := range q.candidates {
+		seed := q.Snapshot.Seeds[c]
+		if seed.Spec.Provider.Type != shoot.Spec.Provider.Type || seed.Spec.Provider.Region != shoot.Spec.Region {
+			continue
+		}
+		if r, ok := ev.Rejection(seed.Name); ok {
+			return need + fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(seed.Name, CandidateSuffix), r.Predicate, r.Reason)
+		}
+	}
+	return need + "the region has no usable seed with room at the target to copy"
+}
+
+// VerifyCapacity checks a capacity answer against the question independently of its window and of any solver:
+// every pending shoot is accounted for exactly once, placed or unplaceable; every placement passes every
+// predicate and the strategy, evaluated afresh; no existing seed ends above its target and no template's new
+// seeds (newSeeds, by template name) take more than their target each; and no new seed of any kind, and no
+// existing seed with room left, would take a shoot called unplaceable. It returns every violation, joined.
+func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[string]int, unplaceable []string) error {
+	snap := q.Snapshot
+	var violations []error
+	pending := map[string]bool{}
+	for _, shoot := range snap.Pending(q.Window.Options.SchedulerName) {
+		pending[ShootKey(shoot)] = true
+	}
+	accounted := map[string]bool{}
+	account := func(shoot string) {
+		switch {
+		case accounted[shoot]:
+			violations = append(violations, fmt.Errorf("shoot %s: accounted for more than once", shoot))
+		case !pending[shoot]:
+			violations = append(violations, fmt.Errorf("shoot %s: not pending", shoot))
+		}
+		accounted[shoot] = true
+	}
+	evaluator := newEvaluator(snap, q.Window.Options)
+	placed := map[string]int{}
+	for _, pl := range placements {
+		account(pl.Shoot)
+		shoot, seed := snap.Shoot(pl.Shoot), snap.Seed(pl.Seed)
+		if shoot == nil || seed == nil {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: not in the landscape", pl.Shoot, pl.Seed))
+			continue
+		}
+		placed[pl.Seed]++
+		if err := evaluator.placementViolation(shoot, seed); err != nil {
+			violations = append(violations, err)
+		}
+	}
+	for _, key := range unplaceable {
+		account(key)
+	}
+	for _, key := range slices.Sorted(maps.Keys(pending)) {
+		if !accounted[key] {
+			violations = append(violations, fmt.Errorf("shoot %s: pending but neither placed nor unplaceable", key))
+		}
+	}
+	left := map[string]int{} // room at the target left on each existing seed, Unlimited without a limit
+	isCandidate := map[string]bool{}
+	for _, c := range q.candidates {
+		isCandidate[snap.Seeds[c].Name] = true
+	}
+	for _, seed := range snap.Seeds {
+		limit, n := TargetLimit(seed, q.Target), placed[seed.Name]
+		switch {
+		case isCandidate[seed.Name]:
+			if seeds := newSeeds[strings.TrimSuffix(seed.Name, CandidateSuffix)]; n > seeds*limit {
+				violations = append(violations, fmt.Errorf("seed kind %s: %d shoots placed on %d new seeds of %d shoots at the target", seed.Name, n, seeds, limit))
+			}
+		case limit == Unlimited:
+			left[seed.Name] = Unlimited
+		default:
+			left[seed.Name] = limit - snap.Usage(seed.Name) - n
+			if left[seed.Name] < 0 && n > 0 {
+				violations = append(violations, fmt.Errorf("seed %s: %d shoots placed leave it above its target of %d", seed.Name, n, limit))
+			}
+		}
+	}
+	// Another new seed can always be opened: a kind of seed that takes a shoot makes it placeable.
+	for _, key := range unplaceable {
+		shoot := snap.Shoot(key)
+		if shoot == nil {
+			continue
+		}
+		for _, seed := range snap.Seeds {
+			room := left[seed.Name]
+			if (isCandidate[seed.Name] || room > 0 || room == Unlimited) && evaluator.placementViolation(shoot, seed) == nil {
+				violations = append(violations, fmt.Errorf("shoot %s: called unplaceable, but seed %s would take it", key, seed.Name))
+				break
+			}
+		}
+	}
+	return errors.Join(violations...)
 }

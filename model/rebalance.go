@@ -71,8 +71,13 @@ func TargetLimit(seed *gardencorev1beta1.Seed, target float64) int {
 	if !ok {
 		return Unlimited
 	}
-	// The epsilon keeps 0.8 × 10 at 8 despite binary fractions.
-	return int(min(max(math.Floor(target*float64(allocatable)+1e-9), 0), float64(allocatable)))
+	// The epsilon keeps 0.8 × 10 at 8 despite binary fractions. Near 2^63 the product rounds up to 2^63, which
+	// no int holds: the limit is then the allocatable itself.
+	limit := max(math.Floor(target*float64(allocatable)+1e-9), 0)
+	if limit >= float64(allocatable) {
+		return int(allocatable)
+	}
+	return int(limit)
 }
 
 // SeedLoad is a seed as rebalancing sees it.

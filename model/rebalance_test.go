@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -87,7 +88,9 @@ func TestTargetLimit(t *testing.T) {
 		allocatable int64
 		target      float64
 		want        int
-	}{{10, 0.8, 8}, {10, 1, 10}, {7, 0.5, 3}, {3, 0.1, 0}, {100, 0.7, 70}}
+	}{{10, 0.8, 8}, {10, 1, 10}, {7, 0.5, 3}, {3, 0.1, 0}, {100, 0.7, 70},
+		// 2^63−1 and its neighbours become 2^63 as floats, which no int holds.
+		{math.MaxInt64, 1, math.MaxInt64}, {math.MaxInt64 - 1, 1, math.MaxInt64 - 1}, {math.MaxInt64, 0.5, 1 << 62}}
 	for _, tc := range tests {
 		if got := TargetLimit(testSeed("s", allocatable(tc.allocatable)), tc.target); got != tc.want {
 			t.Errorf("TargetLimit(%d, %v) = %d, want %d", tc.allocatable, tc.target, got, tc.want)

@@ -2,8 +2,7 @@ package plan
 
 import (
 	"context"
-	"slices"
-	"strings"
+	"fmt"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
@@ -25,6 +24,10 @@ type CapacityAnswer struct {
 	// Unplaceable are the pending shoots no existing seed and no new seed like an existing one may take, by
 	// namespace/name.
 	Unplaceable []model.Unschedulable
+	// Placements are where the other pending shoots go, by namespace/name: an existing seed, or the candidate
+	// (the template's name with model.CandidateSuffix) standing for a template's new seeds. With Unplaceable they
+	// account for every pending shoot once.
+	Placements []model.Placement
 }
 
 // Total is the number of new seeds.
@@ -46,24 +49,46 @@ func Capacity(ctx context.Context, snap *model.Snapshot, p Policy, target float6
 	return SolveCapacity(ctx, q, solver.Capacity{Timeout: p.Budget.Timeout})
 }
 
-// SolveCapacity answers the capacity question with the solver.
+// SolveCapacity answers the capacity question with the solver and verifies the answer (model.VerifyCapacity).
 func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capacity) (*CapacityAnswer, error) {
+	pending := len(q.Window.Shoots)
 	problem := &solver.CapacityPlanning{Window: windowProblem(q.Window), Room: make([]int, len(q.Room))}
 	for i, r := range q.Room {
-		problem.Room[i] = room(r)
+		problem.Room[i] = room(r, pending)
 	}
-	for _, t := range q.Templates {
-		problem.Templates = append(problem.Templates, solver.Template{Candidate: t.Candidate, PerSeed: t.PerSeed})
+	template := map[int]int{} // candidate → template index
+	for t, tmpl := range q.Templates {
+		problem.Templates = append(problem.Templates, solver.Template{Candidate: tmpl.Candidate, PerSeed: room(tmpl.PerSeed, pending)})
+		template[tmpl.Candidate] = t
 	}
 	plan, err := c.Plan(ctx, problem)
 	if err != nil {
 		return nil, err
 	}
-	answer := &CapacityAnswer{Question: q, NewSeeds: plan.NewSeeds, OnNewSeeds: plan.OnNewSeeds, OnExisting: plan.OnExisting,
+	answer := &CapacityAnswer{Question: q, NewSeeds: plan.NewSeeds, OnNewSeeds: make([]int, len(q.Templates)),
 		LowerBound: plan.LowerBound, Optimal: plan.Optimal}
-	for _, i := range plan.Unplaceable {
-		answer.Unplaceable = append(answer.Unplaceable, q.Unplaceable(i))
+	var unplaceable []string
+	for _, i := range q.Window.ByKey {
+		seed := plan.Seed[i]
+		if seed < 0 {
+			answer.Unplaceable = append(answer.Unplaceable, q.Unplaceable(i))
+			unplaceable = append(unplaceable, q.Window.Keys[i])
+			continue
+		}
+		answer.Placements = append(answer.Placements, model.Placement{Shoot: q.Window.Keys[i], Seed: q.Snapshot.Seeds[seed].Name,
+			Distance: q.Window.Evaluations[i].ArcTo(seed).Distance})
+		if t, ok := template[seed]; ok {
+			answer.OnNewSeeds[t]++
+		} else {
+			answer.OnExisting++
+		}
 	}
-	slices.SortFunc(answer.Unplaceable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) })
+	newSeeds := map[string]int{}
+	for t, tmpl := range q.Templates {
+		newSeeds[tmpl.Template] = plan.NewSeeds[t]
+	}
+	if err := model.VerifyCapacity(q, answer.Placements, newSeeds, unplaceable); err != nil {
+		return nil, fmt.Errorf("capacity produced an answer that fails verification, refusing it: %w", err)
+	}
 	return answer, nil
 }

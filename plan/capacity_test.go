@@ -70,6 +70,13 @@ func TestCapacity(t *testing.T) {
 			newSeeds: map[string]int{"eu": 1, "us": 1},
 		},
 		{
+			name:     "the region's largest seed is tainted: new seeds copy the largest one the shoots may use",
+			target:   0.8,
+			seeds:    []*gardencorev1beta1.Seed{Seed("eu-protected", Allocatable(50), Tainted("protected")), Seed("eu-small", Allocatable(10))},
+			shoots:   [][]*gardencorev1beta1.Shoot{hosting("eu-small", "on", 8), pending("p", 10)},
+			newSeeds: map[string]int{"eu-small": 2},
+		},
+		{
 			name:     "a shoot no seed kind may take is listed, not counted",
 			target:   1,
 			seeds:    []*gardencorev1beta1.Seed{Seed("eu", Allocatable(1), Tainted("dedicated"))},
@@ -99,6 +106,13 @@ func TestCapacity(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.newSeeds) || answer.OnExisting != tc.onExisting || len(answer.Unplaceable) != tc.unplaceable {
 				t.Fatalf("new seeds %v, on existing %d, unplaceable %d; want %v, %d, %d", got, answer.OnExisting, len(answer.Unplaceable), tc.newSeeds, tc.onExisting, tc.unplaceable)
+			}
+			onNew := 0
+			for _, n := range answer.OnNewSeeds {
+				onNew += n
+			}
+			if got := answer.OnExisting + onNew + len(answer.Unplaceable); got != len(q.Window.Shoots) {
+				t.Fatalf("%d + %d + %d shoots accounted for, want the %d pending", answer.OnExisting, onNew, len(answer.Unplaceable), len(q.Window.Shoots))
 			}
 			if !answer.Optimal || answer.Total() < answer.LowerBound {
 				t.Fatalf("optimal %v, total %d, lower bound %d", answer.Optimal, answer.Total(), answer.LowerBound)

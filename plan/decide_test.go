@@ -40,7 +40,7 @@ func TestDecideMatchesApplyStrategy(t *testing.T) {
 				for i := range free {
 					free[i] = []int{0, 1, 3, model.Unlimited}[rng.IntN(4)]
 					usage[i] = rng.IntN(5)
-					one.Seeds[i] = solver.Seed{Free: room(free[i]), Usage: usage[i]}
+					one.Seeds[i] = solver.Seed{Free: room(free[i], 1), Usage: usage[i]}
 				}
 				for i, ev := range w.Evaluations {
 					if ev.Err != nil {

@@ -69,9 +69,10 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 // rebalancingProblem is the rebalancing as the solver sees it.
 func rebalancingProblem(r *model.Rebalancing) *solver.Rebalancing {
 	p := &solver.Rebalancing{Seeds: make([]solver.LoadedSeed, len(r.Seeds)), Shoots: make([]solver.BoundShoot, len(r.Shoots))}
+	most := len(r.Shoots)
 	for i, l := range r.Seeds {
 		allocatable, limited := model.Allocatable(r.Snapshot.Seeds[i])
-		p.Seeds[i] = solver.LoadedSeed{Load: l.Load, Limit: room(l.Limit), Room: room(l.Room), Allocatable: allocatable, Limited: limited}
+		p.Seeds[i] = solver.LoadedSeed{Load: l.Load, Limit: room(l.Limit, l.Load+most), Room: room(l.Room, most), Allocatable: allocatable, Limited: limited}
 	}
 	for i, b := range r.Shoots {
 		s := solver.BoundShoot{Seed: b.Seed, MustLeave: b.Leave.Required(), Unmovable: b.Unmovable != "", Destinations: make([]solver.Arc, len(b.Destinations))}

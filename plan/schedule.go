@@ -171,7 +171,7 @@ func windowProblem(w *model.Window) *solver.Window {
 	p := &solver.Window{Seeds: make([]solver.Seed, len(w.Snapshot.Seeds)), Shoots: make([]int, len(w.Shoots))}
 	for i, seed := range w.Snapshot.Seeds {
 		allocatable, limited := model.Allocatable(seed)
-		p.Seeds[i] = solver.Seed{Usage: w.Snapshot.Usage(seed.Name), Free: room(w.Free[i]), Allocatable: allocatable, Limited: limited}
+		p.Seeds[i] = solver.Seed{Usage: w.Snapshot.Usage(seed.Name), Free: room(w.Free[i], len(w.Shoots)), Allocatable: allocatable, Limited: limited}
 	}
 	groups := map[*model.Evaluation]int{}
 	for i, ev := range w.Evaluations {
@@ -206,12 +206,13 @@ func solverArc(a model.Arc, rank solver.Rank) solver.Arc {
 	return solver.Arc{Seed: a.Seed, Distance: a.Distance, SoftViolations: a.SoftViolations, Rank: rank}
 }
 
-// room is a model room as the solvers count it.
-func room(n int) int {
+// room is a model room as the solvers count it, at most most: a problem of n shoots is the same with any room
+// from n up, and an LP's bounds near 2^63 (allocatable up to 2^63−1) would wreck its numerics.
+func room(n, most int) int {
 	if n == model.Unlimited {
 		return solver.Unlimited
 	}
-	return n
+	return min(n, most)
 }
 
 // windowPlan is an assignment in Gardener's terms, listed in namespace/name order without sorting (Window.ByKey),

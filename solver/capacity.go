@@ -45,15 +45,13 @@ type Capacity struct {
 type CapacityPlan struct {
 	// NewSeeds per template, in the order of CapacityPlanning.Templates.
 	NewSeeds []int
-	// OnNewSeeds is how many pending shoots would go to each template's new seeds.
-	OnNewSeeds []int
-	// OnExisting is how many pending shoots fit on existing seeds below their target.
-	OnExisting int
+	// Seed is, per shoot of the window, the seed it goes to — an existing seed or a template's candidate — or -1
+	// when no seed and no new seed may take it. With the new seeds fixed, as many shoots as fit go to existing
+	// seeds: the split does not depend on which branch and bound node found them.
+	Seed []int
 	// LowerBound is the LP's bound on the total of new seeds; Optimal is true when the total is proven minimal.
 	LowerBound int
 	Optimal    bool
-	// Unplaceable are the shoots (window indexes, ascending) no existing seed and no new seed may take.
-	Unplaceable []int
 }
 
 func total(newSeeds []int) int {
@@ -84,32 +82,56 @@ func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan
 	for t, tmpl := range q.Templates {
 		isCandidate[tmpl.Candidate] = t + 1
 	}
-	plan := &CapacityPlan{NewSeeds: make([]int, len(q.Templates)), OnNewSeeds: make([]int, len(q.Templates))}
 	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
-	for _, c := range classes {
-		if len(c.arcs) == 0 {
-			plan.Unplaceable = append(plan.Unplaceable, c.shoots...)
-		}
-	}
-	slices.Sort(plan.Unplaceable)
-
 	search := &capacitySearch{cp: cp, q: q, classes: classes, isCandidate: isCandidate, deadline: Budget{Timeout: cp.Timeout}.Deadline()}
 	best, err := search.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	copy(plan.NewSeeds, best.y)
-	plan.LowerBound, plan.Optimal = best.lowerBound, best.complete || total(best.y) == best.lowerBound
-	for c, cl := range classes {
-		for a, arc := range cl.arcs {
-			if t := isCandidate[arc.Seed]; t > 0 {
-				plan.OnNewSeeds[t-1] += int(math.Round(best.lp.flows[c][a]))
-			} else {
-				plan.OnExisting += int(math.Round(best.lp.flows[c][a]))
-			}
-		}
+	plan := &CapacityPlan{NewSeeds: best.y, LowerBound: best.lowerBound, Optimal: best.complete || total(best.y) == best.lowerBound}
+	if plan.Seed, err = search.assign(best.y); err != nil {
+		return nil, err
 	}
 	return plan, nil
+}
+
+// assign places the shoots on the new seeds found: with each template's seeds fixed, the LP places every shoot
+// it can, on existing seeds before new ones (each shoot on a new seed costs a little), and its counts become
+// shoots, first first.
+func (s *capacitySearch) assign(y []int) ([]int, error) {
+	fixed := make([]float64, len(y))
+	for t, n := range y {
+		fixed[t] = float64(n)
+	}
+	lp, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, fixed, fixed, time.Time{}, 1/float64(len(s.q.Window.Shoots)+1))
+	if err != nil {
+		return nil, err
+	}
+	if !lp.feasible {
+		return nil, fmt.Errorf("capacity: the placement for %d new seeds is infeasible", total(y))
+	}
+	room := slices.Clone(s.q.Room)
+	for t, tmpl := range s.q.Templates {
+		room[tmpl.Candidate] = tmpl.PerSeed * y[t]
+	}
+	seedOf := make([]int, len(s.q.Window.Shoots))
+	for i := range seedOf {
+		seedOf[i] = -1
+	}
+	place := func(shoot int, a Arc) bool {
+		if room[a.Seed] == 0 {
+			return false
+		}
+		take(&room[a.Seed])
+		seedOf[shoot] = a.Seed
+		return true
+	}
+	for c, cl := range s.classes {
+		if !handOut(lp.flows[c], cl.arcs, cl.shoots, place) {
+			repair(cl.shoots, cl.arcs, func(shoot int) bool { return seedOf[shoot] < 0 }, place)
+		}
+	}
+	return seedOf, nil
 }
 
 // capacitySearch is the branch and bound over the new seeds of each template.
@@ -138,7 +160,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	for t := range upper {
 		upper[t] = math.Inf(1)
 	}
-	root, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, lower, upper, s.deadline)
+	root, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, lower, upper, s.deadline, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +168,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", s.cp.Timeout)
 	}
 	best := &capacityBest{y: make([]int, len(root.y)), lp: root, complete: true,
-		lowerBound: int(math.Ceil(root.objective - unplacedCost*root.unplaced - integralityTolerance))}
+		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
 	for t, y := range root.y {
 		best.y[t] = int(math.Ceil(y - integralityTolerance))
 	}
@@ -166,7 +188,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 		stack = stack[:len(stack)-1]
 		lp := root
 		if nodes > 0 {
-			if lp, err = s.cp.solveNode(s.q, s.classes, s.isCandidate, n.lower, n.upper, s.deadline); err != nil {
+			if lp, err = s.cp.solveNode(s.q, s.classes, s.isCandidate, n.lower, n.upper, s.deadline, 0); err != nil {
 				return nil, err
 			}
 		}
@@ -193,6 +215,14 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	return best, nil
 }
 
+func sum(values []float64) float64 {
+	s := 0.0
+	for _, v := range values {
+		s += v
+	}
+	return s
+}
+
 // fractional is the index of the value farthest from an integer, or -1 when all are integral.
 func fractional(values []float64) int {
 	branch, fraction := -1, 0.0
@@ -204,8 +234,9 @@ func fractional(values []float64) int {
 	return branch
 }
 
-// solveNode solves the placement LP with the given bounds on each template's new seeds.
-func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time) (*capacityLP, error) {
+// solveNode solves the placement LP with the given bounds on each template's new seeds; each shoot placed on a
+// new seed costs newSeedArc.
+func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time, newSeedArc float64) (*capacityLP, error) {
 	prog := newProgram()
 	classRow := make([]int, len(classes))
 	for c, cl := range classes {
@@ -236,7 +267,11 @@ func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate [
 			if row, ok := seedRow[a.Seed]; ok {
 				entries = append(entries, clp.Nonzero{Index: row, Value: 1})
 			}
-			flowColumns[c] = append(flowColumns[c], prog.column(entries, 0, n, 0))
+			cost := 0.0
+			if isCandidate[a.Seed] > 0 {
+				cost = newSeedArc
+			}
+			flowColumns[c] = append(flowColumns[c], prog.column(entries, 0, n, cost))
 		}
 		unplacedColumns[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
 	}

@@ -42,7 +42,7 @@ func utilizationSegments(usage, room, capacity int, limited bool) []segment {
 	var segments []segment
 	taken := usage
 	for k := range 10 {
-		upper := (k + 1) * capacity / 10
+		upper := (k+1)*(capacity/10) + (k+1)*(capacity%10)/10 // ⌊(k+1)·capacity/10⌋ without overflow
 		if width := upper - taken; width > 0 {
 			segments = append(segments, segment{width: width, slope: UtilizationSlopes[k]})
 			taken = upper

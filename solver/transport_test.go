@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -55,6 +56,26 @@ func TestLPBreaksTiesByFewestShoots(t *testing.T) {
 			}
 			if !solution.Optimal || solution.Seed[0] != tc.want {
 				t.Errorf("placed on seed %d (optimal %v), want %d", solution.Seed[0], solution.Optimal, tc.want)
+			}
+		})
+	}
+}
+
+// A seed's tenths of utilization are exact whatever its capacity, up to 2^63−1.
+func TestUtilizationSegments(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		usage, room, capacity int
+		want                  string
+	}{
+		{"tenths of 20 from 3 shoots, room 5", 3, 5, 20, "[{1 2 0} {2 4 0} {2 7 0}]"},
+		{"2^63−1: the first tenth holds the room", 0, 5, math.MaxInt64, "[{5 1 0}]"},
+		{"2^63−1, hosting just below the last tenth", math.MaxInt64 / 10 * 9, 2, math.MaxInt64, "[{2 45 0}]"},
+		{"2^63−1, hosting in the last tenth", math.MaxInt64 - 3, 2, math.MaxInt64, "[{2 64 0}]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(utilizationSegments(tc.usage, tc.room, tc.capacity, true)); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
 	}

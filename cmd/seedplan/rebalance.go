@@ -111,11 +111,11 @@ func newCapacityCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "capacity",
 		Short: "How many new seeds per provider and region would let every pending shoot be placed at or below the target utilization",
-		Long: "capacity adds, per provider and region, candidate seeds copied from the existing usable seed with the most " +
-			"allocatable shoots, places every pending shoot with existing seeds filled at most to the target and the " +
+		Long: "capacity adds, per kind of usable seed some pending shoot may use, a candidate copied from the seed of that kind " +
+			"with the most allocatable shoots, places every pending shoot with existing seeds filled at most to the target and the " +
 			"candidates' seeds counted, and minimises the number of new seeds (an LP on CLP with branch and bound): the " +
 			"number to set as ManagedSeedSet replicas or for a seed autoscaler to aim for. Shoots that no seed kind may take " +
-			"are listed with the reason.",
+			"are listed with the reason and the kind of seed they lack; every pending shoot is counted exactly once.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := report.CheckFormat(output, report.CompactFormats); err != nil {

@@ -1,0 +1,77 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/internal/testobjects"
+)
+
+// Templates are chosen among the seeds each shoot may use: a region's largest seed is no template for shoots its
+// taint keeps off, a smaller seed of another kind is; a kind another serves at least as well is left out.
+func TestCapacityTemplates(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{
+		testSeed("big-protected", allocatable(50), testobjects.Tainted("protected")),
+		testSeed("small", allocatable(10)), testSeed("smaller", allocatable(5)),
+		testSeed("tiny-protected", allocatable(2), testobjects.Tainted("protected")),
+	}
+	shoots := []*gardencorev1beta1.Shoot{testShoot("plain"), testShoot("tolerant", testobjects.Tolerating("protected"))}
+	q, err := NewCapacityPlanning(testLandscape(seeds, shoots), Options{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tmpl := range q.Templates {
+		got = append(got, fmt.Sprintf("%s×%d", tmpl.Template, tmpl.PerSeed))
+	}
+	// big-protected and small are of different kinds (the taint); smaller is of small's kind; tiny-protected is
+	// served by big-protected.
+	if want := "big-protected×50 small×10"; strings.Join(got, " ") != want {
+		t.Fatalf("templates %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// VerifyCapacity is the independent checker of capacity answers: each kind of wrong answer is refused, naming
+// the shoot or seed.
+func TestVerifyCapacity(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{testSeed("a", allocatable(10)), testSeed("tainted", allocatable(10), testobjects.Tainted("x"))}
+	shoots := []*gardencorev1beta1.Shoot{testShoot("s1"), testShoot("s2"), testShoot("s3"), testShoot("on-a", boundTo("a"))}
+	q, err := NewCapacityPlanning(testLandscape(seeds, shoots), Options{}, 0.2) // a takes one more at the target
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := func(shoot, seed string) Placement { return Placement{Shoot: "garden-dev/" + shoot, Seed: seed} }
+	right := []Placement{place("s1", "a"), place("s2", "a-new"), place("s3", "a-new")}
+	tests := []struct {
+		name        string
+		placements  []Placement
+		newSeeds    map[string]int
+		unplaceable []string
+		want        string // "" for a right answer
+	}{
+		{"right", right, map[string]int{"a": 1}, nil, ""},
+		{"a shoot left out", right[:2], map[string]int{"a": 1}, nil, "shoot garden-dev/s3: pending but neither placed nor unplaceable"},
+		{"a shoot twice", right, map[string]int{"a": 1}, []string{"garden-dev/s3"}, "shoot garden-dev/s3: accounted for more than once"},
+		{"above the target", []Placement{place("s1", "a"), place("s2", "a"), place("s3", "a-new")}, map[string]int{"a": 1}, nil,
+			"seed a: 2 shoots placed leave it above its target of 2"},
+		{"more than the new seeds take", right, map[string]int{"a": 0}, nil, "seed kind a-new: 2 shoots placed on 0 new seeds"},
+		{"a seed the shoot may not use", []Placement{place("s1", "tainted"), place("s2", "a-new"), place("s3", "a-new")}, map[string]int{"a": 1}, nil,
+			"shoot garden-dev/s1 → seed tainted: violates predicate"},
+		{"unplaceable though a new seed would take it", right[:2], map[string]int{"a": 1}, []string{"garden-dev/s3"},
+			"shoot garden-dev/s3: called unplaceable, but seed a-new would take it"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := VerifyCapacity(q, tc.placements, tc.newSeeds, tc.unplaceable)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused a right answer: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package plan_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/solver"
+)
+
+// TestCapacityAddsUp is the property test of capacity planning on random landscapes that exercise every
+// predicate: every pending shoot is accounted for exactly once — on an existing seed, on a template's new seeds
+// or unplaceable — the answer passes the independent checker (SolveCapacity refuses any that does not), and a
+// search that finishes within its budget gives the same answer whatever the budget.
+func TestCapacityAddsUp(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
+		contention := []float64{0.5, 1.0, 1.5, 3}[seed%4]
+		t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
+			objs, err := generator.Generate(generator.Config{
+				Seeds: 25, Shoots: 200, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix(),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap, err := model.NewSnapshot(objs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: strategy}, 0.8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var answers []string
+			for _, budget := range []time.Duration{0, time.Minute} {
+				answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{Timeout: budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				onNew := 0
+				for _, n := range answer.OnNewSeeds {
+					onNew += n
+				}
+				if got := answer.OnExisting + onNew + len(answer.Unplaceable); got != len(q.Window.Shoots) {
+					t.Fatalf("%d on existing + %d on new seeds + %d unplaceable = %d, want the %d pending",
+						answer.OnExisting, onNew, len(answer.Unplaceable), got, len(q.Window.Shoots))
+				}
+				if answer.Total() < answer.LowerBound {
+					t.Fatalf("%d new seeds, below the LP bound %d", answer.Total(), answer.LowerBound)
+				}
+				answers = append(answers, fmt.Sprint(answer.NewSeeds, answer.Placements, answer.Unplaceable))
+			}
+			if answers[0] != answers[1] {
+				t.Fatalf("the answer depends on the budget:\n%s\n%s", answers[0], answers[1])
+			}
+		})
+	}
+}
