@@ -104,13 +104,14 @@ func (wt Weights) distanceWeight(seeds int) float64 {
 func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 	segments := seedSegments(w, weights)
 	distanceWeight := weights.distanceWeight(len(w.Seeds))
-	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty(windowArcExtremes(w), weights, distanceWeight, len(w.Seeds))
+	extremes := windowArcExtremes(w)
+	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty(extremes, weights, distanceWeight, len(w.Seeds))
 	for i, seed := range a.Seed {
 		if seed < 0 {
 			continue
 		}
 		arc := w.Groups[w.Shoots[i]].arc(seed)
-		total += distanceWeight*float64(arc.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
+		total += distanceWeight*extremes.weighed(arc.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
 	}
 	for seed, n := range a.placedPerSeed(len(w.Seeds)) {
 		total += weights.Balance * balanceCost(segments[seed], n)
@@ -126,11 +127,13 @@ func unplacedPenalty(extremes arcExtremes, weights Weights, distanceWeight float
 
 // windowArcExtremes are the extremes of every group's arcs.
 func windowArcExtremes(w *Window) arcExtremes {
-	var e arcExtremes
-	for _, g := range w.Groups {
-		e.include(g.Arcs)
-	}
-	return e
+	return extremesOf(func(yield func([]Arc) bool) {
+		for _, g := range w.Groups {
+			if !yield(g.Arcs) {
+				return
+			}
+		}
+	})
 }
 
 // CostTerms are the parts of the objective that placing one shoot on a seed adds.

@@ -300,7 +300,7 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		cl := classes[c]
 		n := float64(len(cl.shoots))
 		for _, a := range cl.arcs {
-			cost := distanceWeight*float64(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
+			cost := distanceWeight*extremes.weighed(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
 			prog.column([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
 		}
 		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)

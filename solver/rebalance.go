@@ -172,6 +172,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveCl
 type rebalanceLP struct {
 	prog                                 *program
 	distanceWeight, moveCost, excessCost float64
+	extremes                             arcExtremes
 	// within is, per seed, how many of its movable shoots that may stay can stay at no cost; mayStayOn how many
 	// of its movable shoots may stay at all.
 	within, mayStayOn        []int
@@ -187,7 +188,6 @@ func (rb Rebalancer) newRebalanceLP(r *Rebalancing, classes []moveClass) *rebala
 	// Which seeds take part; how many of each seed's shoots may move, and how many of those may stay.
 	movableOn, mayStayOn := make([]int, len(r.Seeds)), make([]int, len(r.Seeds))
 	involved := map[int]bool{}
-	extremes := arcExtremes{}
 	for _, c := range classes {
 		movableOn[c.seed] += len(c.shoots)
 		if !c.leave {
@@ -197,14 +197,20 @@ func (rb Rebalancer) newRebalanceLP(r *Rebalancing, classes []moveClass) *rebala
 		for _, a := range c.arcs {
 			involved[a.Seed] = true
 		}
-		extremes.include(c.arcs)
 	}
+	extremes := extremesOf(func(yield func([]Arc) bool) {
+		for _, c := range classes {
+			if !yield(c.arcs) {
+				return
+			}
+		}
+	})
 	// Lexicographic objective by the augmenting-cycle argument: a cycle of the flow touches at most every
 	// involved seed twice, so a move costs more than any cycle's distance and balance, and a shoot above the limit
 	// more than any cycle of moves.
 	weights := rb.Weights
 	weights.Lexicographic = true // near moves first, then balance
-	lp := &rebalanceLP{prog: newProgram(), distanceWeight: weights.distanceWeight(len(involved)), mayStayOn: mayStayOn}
+	lp := &rebalanceLP{prog: newProgram(), distanceWeight: weights.distanceWeight(len(involved)), mayStayOn: mayStayOn, extremes: extremes}
 	maxArc := rb.Weights.maxArcCost(extremes, lp.distanceWeight)
 	lp.moveCost = dominating(maxArc, len(involved))
 	lp.excessCost = dominating(lp.moveCost+maxArc, len(involved))
@@ -273,7 +279,7 @@ func (lp *rebalanceLP) addColumns(rb Rebalancer, r *Rebalancing, classes []moveC
 			if lp.totalRow >= 0 {
 				entries = append(entries, clp.Nonzero{Index: lp.totalRow, Value: 1})
 			}
-			cost := lp.moveCost + lp.distanceWeight*float64(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
+			cost := lp.moveCost + lp.distanceWeight*lp.extremes.weighed(a.Distance) + rb.Weights.SoftViolation*float64(a.SoftViolations)
 			lp.moveColumns[i] = append(lp.moveColumns[i], lp.prog.column(entries, 0, n, cost))
 		}
 		// Staying: a shoot that must leave pays for it; one that may stay is charged by its seed's stay row.

@@ -1,26 +1,68 @@
 package solver
 
-import "math"
+import (
+	"iter"
+	"math"
+)
 
 // The transport core: what the window LP and rebalancing share. Both are transportation problems of classes of
 // interchangeable shoots onto seeds with convex utilization costs; they differ in their rows, not in how costs are
 // bounded, how a seed's room becomes segments, or how an LP's counts become shoots.
 
-// arcExtremes are the largest absolute distance and the most soft violations among some arcs.
-type arcExtremes struct{ distance, softViolations int }
+// maxExactDistance bounds the distances the LPs weigh as they are: a float adds a utilization slope to a distance
+// exactly only while the distance stays far below 2^53, and CLP's tolerances need far less. Region ConfigMaps
+// may hold any int, as Gardener's do.
+const maxExactDistance = 1 << 30
 
-// include widens the extremes to the arcs.
-func (e *arcExtremes) include(arcs []Arc) {
-	for _, a := range arcs {
-		e.distance = max(e.distance, a.Distance, -a.Distance)
-		e.softViolations = max(e.softViolations, a.SoftViolations)
+// arcExtremes are the largest absolute distance, as the LPs weigh it, and the most soft violations among some
+// arcs. When some distance is beyond ±maxExactDistance, the LPs weigh every distance of the problem scaled down
+// in proportion, so that the largest is maxExactDistance: distances keep their proportions to each other and
+// still dwarf the utilization slopes, as distances that large do.
+type arcExtremes struct {
+	distance       float64
+	softViolations int
+	// scale multiplies every distance; 0 means 1.
+	scale float64
+}
+
+// extremesOf are the extremes of the arc lists.
+func extremesOf(lists iter.Seq[[]Arc]) arcExtremes {
+	var e arcExtremes
+	var largest uint64
+	for arcs := range lists {
+		for _, a := range arcs {
+			largest = max(largest, absolute(a.Distance))
+			e.softViolations = max(e.softViolations, a.SoftViolations)
+		}
 	}
+	e.distance = float64(largest)
+	if largest > maxExactDistance {
+		e.scale = maxExactDistance / e.distance
+		e.distance = maxExactDistance
+	}
+	return e
+}
+
+// absolute is |d|, also for the smallest int.
+func absolute(d int) uint64 {
+	if d < 0 {
+		return uint64(-(d + 1)) + 1
+	}
+	return uint64(d)
+}
+
+// weighed is a distance as the LPs weigh it.
+func (e arcExtremes) weighed(distance int) float64 {
+	if e.scale == 0 {
+		return float64(distance)
+	}
+	return float64(distance) * e.scale
 }
 
 // maxArcCost bounds what one shoot along any arc within the extremes costs: distance, the steepest utilization
 // slope and its soft violations.
 func (wt Weights) maxArcCost(e arcExtremes, distanceWeight float64) float64 {
-	return distanceWeight*float64(e.distance) + wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+	return distanceWeight*e.distance + wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
 		wt.SoftViolation*float64(e.softViolations)
 }
 

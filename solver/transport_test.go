@@ -80,3 +80,32 @@ func TestUtilizationSegments(t *testing.T) {
 		})
 	}
 }
+
+// Distances anywhere in the int range, as a region ConfigMap may hold them, leave the LP solvable and optimal;
+// a distance far beyond the other outweighs balance, as it does when weighed exactly.
+func TestLPExtremeDistances(t *testing.T) {
+	seed := Seed{Free: 10, Allocatable: 20, Limited: true}
+	for _, tc := range []struct {
+		name      string
+		near, far int
+		allOnNear bool
+	}{
+		{"the int extremes", math.MinInt64, math.MaxInt64, true},
+		{"zero and the largest int", 0, math.MaxInt64, true},
+		{"neighbours at the top", math.MaxInt64 - 1, math.MaxInt64, false},
+		{"neighbours at the bottom", math.MinInt64, math.MinInt64 + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Window{Seeds: []Seed{seed, seed}, Shoots: []int{0, 0, 0},
+				Groups: []Group{{Candidates: []int{0, 1}, Arcs: []Arc{{Seed: 0, Distance: tc.far}, {Seed: 1, Distance: tc.near}}}}}
+			solution, err := (LP{Weights: DefaultWeights()}).Solve(context.Background(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			onNear := solution.placedPerSeed(2)[1]
+			if !solution.Optimal || solution.Placed() != 3 || tc.allOnNear && onNear != 3 {
+				t.Fatalf("optimal %v, placed %d, %d on the near seed", solution.Optimal, solution.Placed(), onNear)
+			}
+		})
+	}
+}
