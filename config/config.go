@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -44,6 +45,7 @@ type SeedPlanConfiguration struct {
 	// StrictNetworks also rejects seeds whose networks overlap a shoot's IPv4 networks.
 	StrictNetworks bool                 `json:"strictNetworks,omitempty"`
 	Solver         SolverConfiguration  `json:"solver"`
+	Placement      PlacementPolicy      `json:"placement"`
 	Window         WindowConfiguration  `json:"window"`
 	Bind           BindConfiguration    `json:"bind"`
 	Client         ClientConnection     `json:"clientConnection"`
@@ -64,14 +66,51 @@ const (
 	WeightsCompat   = "compat"
 )
 
+// DefaultPurposes is the default priority order of spec.purpose values, highest first.
+var DefaultPurposes = []string{"infrastructure", "production", "development", "evaluation", "testing"}
+
 // SolverConfiguration chooses and tunes the solver.
 type SolverConfiguration struct {
 	// Name is lp (the default) or greedy.
 	Name string `json:"name,omitempty"`
 	// Timeout bounds the LP; the greedy plan is used when it runs out.
 	Timeout metav1.Duration `json:"timeout,omitempty"`
-	// Weights is balanced (the default) or compat.
-	Weights string `json:"weights,omitempty"`
+}
+
+// PlacementPolicy is the one placement policy schedule, run, rebalance and capacity share.
+type PlacementPolicy struct {
+	// TargetUtilization is the highest shoots/allocatable a seed should end at, in (0, 1] (default 0.8):
+	// schedule places a shoot above it only when no seed the shoot may use has room at or below it, rebalance
+	// moves shoots off seeds above it, capacity counts the new seeds that keep every seed at or below it.
+	TargetUtilization float64 `json:"targetUtilization,omitempty"`
+	// Weights are the objective's weights.
+	Weights WeightsConfiguration `json:"weights"`
+	// Priority orders the shoots when too little room exists for all.
+	Priority PriorityConfiguration `json:"priority"`
+}
+
+// WeightsConfiguration sets the objective's weights: a preset, and numbers that override its values.
+type WeightsConfiguration struct {
+	// Preset is compat (the default; distance 1, utilization 1, softTaint 200, distanceFirst) or balanced (the
+	// same without distanceFirst).
+	Preset string `json:"preset,omitempty"`
+	// Distance is the cost of a unit of region distance per shoot; Utilization scales the convex utilization
+	// cost; SoftTaint is the cost of each PreferNoSchedule taint a placement does not tolerate.
+	Distance    *float64 `json:"distance,omitempty"`
+	Utilization *float64 `json:"utilization,omitempty"`
+	SoftTaint   *float64 `json:"softTaint,omitempty"`
+	// DistanceFirst makes distance strictly more important than utilization: a shoot leaves its nearest region
+	// only for room at or below the target that the region lacks. Without it, distance and utilization trade
+	// at the weights' rate.
+	DistanceFirst *bool `json:"distanceFirst,omitempty"`
+}
+
+// PriorityConfiguration orders shoots under scarcity: the number placed stays maximal, and among plans that
+// place as many, shoots of an earlier purpose go first, then older ones, then by name.
+type PriorityConfiguration struct {
+	// Purposes lists spec.purpose values from the highest priority down (default: infrastructure, production,
+	// development, evaluation, testing); a shoot whose purpose is not listed comes last.
+	Purposes []string `json:"purposes,omitempty"`
 }
 
 // WindowConfiguration shapes the run loop's windows. They are closed by work: an idle loop plans a shoot the
@@ -138,7 +177,11 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Strategy, string(model.SameRegion))
 	setDefault(&c.Solver.Name, SolverLP)
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
-	setDefault(&c.Solver.Weights, WeightsBalanced)
+	setDefault(&c.Placement.TargetUtilization, 0.8)
+	setDefault(&c.Placement.Weights.Preset, WeightsCompat)
+	if c.Placement.Priority.Purposes == nil {
+		c.Placement.Priority.Purposes = slices.Clone(DefaultPurposes)
+	}
 	setDefault(&c.Window.MaxShoots, 1000)
 	setDefault(&c.Bind.Concurrency, 16)
 	setDefault(&c.Bind.Rounds, 3)
@@ -299,7 +342,26 @@ func (c *SeedPlanConfiguration) Validate() error {
 		}
 	}
 	oneOf("solver.name", c.Solver.Name, SolverLP, SolverGreedy)
-	oneOf("solver.weights", c.Solver.Weights, WeightsBalanced, WeightsCompat)
+	oneOf("placement.weights.preset", c.Placement.Weights.Preset, WeightsCompat, WeightsBalanced)
+	if err := model.CheckTargetUtilization(c.Placement.TargetUtilization); err != nil {
+		invalid("placement.targetUtilization", c.Placement.TargetUtilization, "must be in (0, 1]")
+	}
+	w := c.Placement.Weights
+	for _, weight := range []struct {
+		field string
+		value *float64
+	}{{"distance", w.Distance}, {"utilization", w.Utilization}, {"softTaint", w.SoftTaint}} {
+		if field, value := weight.field, weight.value; value != nil && (*value < 0 || math.IsNaN(*value) || math.IsInf(*value, 0)) {
+			invalid("placement.weights."+field, *value, "must be a finite number, at least 0")
+		}
+	}
+	seen := map[string]bool{}
+	for _, purpose := range c.Placement.Priority.Purposes {
+		if seen[purpose] {
+			invalid("placement.priority.purposes", purpose, "listed twice")
+		}
+		seen[purpose] = true
+	}
 	positive := func(field string, d time.Duration) {
 		if d <= 0 {
 			invalid(field, d, "must be positive")

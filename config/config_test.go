@@ -8,6 +8,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
 )
 
 func TestParseDefaultsAndOverrides(t *testing.T) {
@@ -36,7 +39,9 @@ leaderElection:
 		{"strategy", c.Strategy, "MinimalDistance"},
 		{"solver.name (default)", c.Solver.Name, "lp"},
 		{"solver.timeout", c.Solver.Timeout.Duration, 500 * time.Millisecond},
-		{"solver.weights (default)", c.Solver.Weights, "balanced"},
+		{"placement.weights.preset (default: region first)", c.Placement.Weights.Preset, "compat"},
+		{"placement.targetUtilization (default)", c.Placement.TargetUtilization, 0.8},
+		{"placement.priority.purposes (default)", strings.Join(c.Placement.Priority.Purposes, ","), "infrastructure,production,development,evaluation,testing"},
 		{"window.maxShoots", c.Window.MaxShoots, 50},
 		{"window.maxWait (default: windows closed by work)", c.Window.MaxWait.Duration, time.Duration(0)},
 		{"clientConnection.qps", c.Client.QPS, float32(20)},
@@ -82,7 +87,10 @@ func TestParseRefuses(t *testing.T) {
 		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n", "apiVersion/kind"},
 		{"bad strategy", header + "strategy: Nearest\n", "strategy: Nearest"},
 		{"bad solver", header + "solver:\n  name: simplex\n", "solver.name: simplex"},
-		{"bad weights", header + "solver:\n  weights: heavy\n", "solver.weights: heavy"},
+		{"bad weights", header + "placement:\n  weights: {preset: heavy}\n", "placement.weights.preset: heavy"},
+		{"a negative weight", header + "placement:\n  weights: {distance: -1}\n", "placement.weights.distance: -1: must be a finite number, at least 0"},
+		{"a target above 1", header + "placement:\n  targetUtilization: 1.5\n", "placement.targetUtilization: 1.5: must be in (0, 1]"},
+		{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
 		{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
 		{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
 		{"negative window", header + "window:\n  maxShoots: -5\n", "window.maxShoots: -5"},
@@ -168,5 +176,24 @@ func TestLogger(t *testing.T) {
 		if got := out.String(); tc.wantInfo != (got != "") || !strings.HasPrefix(got, tc.wantPrefix) {
 			t.Errorf("%s/%s: logged %q", tc.level, tc.format, got)
 		}
+	}
+}
+
+// The configuration shipped with the deploy manifests is valid and says what it means to.
+func TestDeployConfigurationParses(t *testing.T) {
+	data, err := os.ReadFile("../examples/deploy/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cm corev1.ConfigMap
+	if err := yaml.UnmarshalStrict(data, &cm); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse([]byte(cm.Data["config.yaml"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SchedulerName != "seedplan" || c.Placement.TargetUtilization != 0.8 || c.Placement.Weights.Preset != WeightsCompat {
+		t.Fatalf("unexpected configuration: %+v", c)
 	}
 }

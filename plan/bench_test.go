@@ -43,14 +43,14 @@ func BenchmarkWindow(b *testing.B) {
 				}
 				modelTime += time.Since(start)
 				start = time.Now()
-				solution, err = plan.Solve(context.Background(), w, lp)
+				solution, err = plan.Solve(context.Background(), w, plan.Policy{Solver: lp})
 				if err != nil {
 					b.Fatal(err)
 				}
 				solveTime += time.Since(start)
 			}
 			start := time.Now()
-			greedy, err := plan.Solve(context.Background(), w, solver.Greedy{})
+			greedy, err := plan.Solve(context.Background(), w, plan.Policy{Solver: solver.Greedy{}})
 			if err != nil {
 				b.Fatal(err)
 			}

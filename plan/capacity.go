@@ -40,9 +40,9 @@ func (a *CapacityAnswer) Total() int {
 }
 
 // Capacity is the use case: how many new seeds of which kind let every pending shoot of the snapshot be placed
-// with every seed at or below the target, under the policy.
-func Capacity(ctx context.Context, snap *model.Snapshot, p Policy, target float64) (*CapacityAnswer, error) {
-	q, err := model.NewCapacityPlanning(snap, p.Options, target)
+// with every seed at or below the policy's target.
+func Capacity(ctx context.Context, snap *model.Snapshot, p Policy) (*CapacityAnswer, error) {
+	q, err := model.NewCapacityPlanning(snap, p.Options, p.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func Capacity(ctx context.Context, snap *model.Snapshot, p Policy, target float6
 // SolveCapacity answers the capacity question with the solver and verifies the answer (model.VerifyCapacity).
 func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capacity) (*CapacityAnswer, error) {
 	pending := len(q.Window.Shoots)
-	problem := &solver.CapacityPlanning{Window: windowProblem(q.Window), Room: make([]int, len(q.Room))}
+	problem := &solver.CapacityPlanning{Window: windowProblem(q.Window, Policy{}), Room: make([]int, len(q.Room))}
 	for i, r := range q.Room {
 		problem.Room[i] = room(r, pending)
 	}

@@ -116,7 +116,7 @@ func TestGreedyHonoursContext(t *testing.T) {
 	w := window(t, model.Options{}, []*gardencorev1beta1.Seed{Seed("a")}, Shoot("s"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := plan.Solve(ctx, w, solver.Greedy{}); err == nil {
+	if _, err := plan.Solve(ctx, w, plan.Policy{Solver: solver.Greedy{}}); err == nil {
 		t.Fatal("want an error from a cancelled context")
 	}
 }
@@ -138,7 +138,7 @@ func TestGreedyMalformedRegionConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	solution, err := plan.Solve(context.Background(), w, solver.Greedy{})
+	solution, err := plan.Solve(context.Background(), w, plan.Policy{Solver: solver.Greedy{}})
 	if err != nil {
 		t.Fatal(err)
 	}

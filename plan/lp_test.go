@@ -28,7 +28,7 @@ func window(t *testing.T, opts model.Options, seeds []*gardencorev1beta1.Seed, s
 
 func solve(t *testing.T, s solver.Solver, w *model.Window) *plan.Solution {
 	t.Helper()
-	solution, err := plan.Solve(context.Background(), w, s)
+	solution, err := plan.Solve(context.Background(), w, plan.Policy{Solver: s})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestHugeAllocatable(t *testing.T) {
 		if len(r.Moves) != 3 || !r.Complete() {
 			t.Errorf("allocatable %d, rebalance: %d moves, complete %v; want 3 off the overloaded seed onto the big one", allocatable, len(r.Moves), r.Complete())
 		}
-		c, err := plan.Capacity(ctx, snap, plan.Policy{}, 0.8)
+		c, err := plan.Capacity(ctx, snap, plan.Policy{Target: 0.8})
 		if err != nil {
 			t.Fatalf("allocatable %d, capacity: %v", allocatable, err)
 		}

@@ -47,7 +47,7 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 				}
 				solutions := map[string]*plan.Solution{}
 				for _, s := range []solver.Solver{solver.Greedy{}, solver.LP{Weights: weights}} {
-					first, err := plan.Solve(context.Background(), w, s)
+					first, err := plan.Solve(context.Background(), w, plan.Policy{Solver: s})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -61,7 +61,7 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 						!slices.IsSortedFunc(first.Plan.Unschedulable, func(a, b model.Unschedulable) int { return strings.Compare(a.Shoot, b.Shoot) }) {
 						t.Fatalf("%s plan does not list its shoots in namespace/name order", s.Name())
 					}
-					second, err := plan.Solve(context.Background(), w, s)
+					second, err := plan.Solve(context.Background(), w, plan.Policy{Solver: s})
 					if err != nil {
 						t.Fatal(err)
 					}

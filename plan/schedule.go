@@ -25,6 +25,10 @@ type Outcome struct {
 	// Objective is the plan's cost (solver.PlanCost) under the weights given; GreedyObjective that of the greedy
 	// plan of the same window, for comparison.
 	Objective, GreedyObjective float64
+	// AboveTarget and GreedyAboveTarget count the shoots the plan and the greedy plan place above their seeds'
+	// target utilization (Policy.Target); Target is that target (0: none).
+	AboveTarget, GreedyAboveTarget int
+	Target                         float64
 	// Weights are the weights the objectives were computed with.
 	Weights solver.Weights
 	// ModelTime is the time to build the window, CollectTime the garbage collection before a solver with a time
@@ -60,7 +64,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 	if err != nil {
 		return nil, fmt.Errorf("building the window: %w", err)
 	}
-	problem := windowProblem(w)
+	problem := windowProblem(w, p)
 	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, ModelTime: time.Since(start)}
 
 	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom {
@@ -86,6 +90,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 	if o.GreedyObjective, err = solution.GreedyCost(ctx, p.Weights); err != nil {
 		return nil, err
 	}
+	o.Target, o.AboveTarget, o.GreedyAboveTarget = p.Target, solver.AboveTarget(problem, solution.assignment), solver.AboveTarget(problem, solution.greedy)
 	return o, nil
 }
 
@@ -101,9 +106,10 @@ type Solution struct {
 	assignment, greedy *solver.Assignment
 }
 
-// Solve solves a built window with the solver and words the plan in Gardener's terms.
-func Solve(ctx context.Context, w *model.Window, s solver.Solver) (*Solution, error) {
-	return solve(ctx, w, windowProblem(w), s)
+// Solve solves a built window with the policy's solver, its target utilization as the seeds' placement target,
+// and words the plan in Gardener's terms.
+func Solve(ctx context.Context, w *model.Window, p Policy) (*Solution, error) {
+	return solve(ctx, w, windowProblem(w, p), p.Solver)
 }
 
 func solve(ctx context.Context, w *model.Window, problem *solver.Window, s solver.Solver) (*Solution, error) {
@@ -166,24 +172,37 @@ func (s *Solution) GreedyCost(ctx context.Context, weights solver.Weights) (floa
 	return solver.PlanCost(s.problem, s.greedy, weights), nil
 }
 
-// windowProblem is the window as the solvers see it: every distinct evaluation is one group.
-func windowProblem(w *model.Window) *solver.Window {
-	p := &solver.Window{Seeds: make([]solver.Seed, len(w.Snapshot.Seeds)), Shoots: make([]int, len(w.Shoots))}
+// windowProblem is the window as the solvers see it under the policy: the shoots of each distinct evaluation and
+// priority are one group; with a target utilization, each seed's room beyond it is above its target.
+func windowProblem(w *model.Window, p Policy) *solver.Window {
+	target := p.Target
+	problem := &solver.Window{Seeds: make([]solver.Seed, len(w.Snapshot.Seeds)), Shoots: make([]int, len(w.Shoots))}
 	for i, seed := range w.Snapshot.Seeds {
 		allocatable, limited := model.Allocatable(seed)
-		p.Seeds[i] = solver.Seed{Usage: w.Snapshot.Usage(seed.Name), Free: room(w.Free[i], len(w.Shoots)), Allocatable: allocatable, Limited: limited}
-	}
-	groups := map[*model.Evaluation]int{}
-	for i, ev := range w.Evaluations {
-		g, ok := groups[ev]
-		if !ok {
-			g = len(p.Groups)
-			groups[ev] = g
-			p.Groups = append(p.Groups, windowGroup(w, ev))
+		usage, free := w.Snapshot.Usage(seed.Name), room(w.Free[i], len(w.Shoots))
+		problem.Seeds[i] = solver.Seed{Usage: usage, Free: free, Allocatable: allocatable, Limited: limited}
+		if limit := model.TargetLimit(seed, target); target > 0 && limit != model.Unlimited && free != solver.Unlimited {
+			problem.Seeds[i].AboveTarget = free - min(max(limit-usage, 0), free)
 		}
-		p.Shoots[i] = g
 	}
-	return p
+	type groupKey struct {
+		ev       *model.Evaluation
+		priority int
+	}
+	groups := map[groupKey]int{}
+	for i, ev := range w.Evaluations {
+		key := groupKey{ev, p.priority(w.Shoots[i])}
+		g, ok := groups[key]
+		if !ok {
+			g = len(problem.Groups)
+			groups[key] = g
+			group := windowGroup(w, ev)
+			group.Priority = key.priority
+			problem.Groups = append(problem.Groups, group)
+		}
+		problem.Shoots[i] = g
+	}
+	return problem
 }
 
 // windowGroup is the group of an evaluation's shoots.

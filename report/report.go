@@ -42,7 +42,12 @@ type WindowReport struct {
 	Objective float64        `json:"objective"`
 	// GreedyObjective is the objective of the gardener-scheduler's greedy plan of the same window.
 	GreedyObjective float64 `json:"greedyObjective"`
-	Seconds         Seconds `json:"seconds"`
+	// TargetUtilization is the policy's target (0: none); AboveTarget the shoots the plan places above their
+	// seed's target, GreedyAboveTarget those the greedy plan would.
+	TargetUtilization float64 `json:"targetUtilization"`
+	AboveTarget       int     `json:"aboveTarget"`
+	GreedyAboveTarget int     `json:"greedyAboveTarget"`
+	Seconds           Seconds `json:"seconds"`
 }
 
 // Seconds are the durations of the phases of a window.
@@ -73,6 +78,7 @@ func NewReport(o *plan.Outcome) *Report {
 		Window: WindowReport{
 			Pending: len(o.Window.Shoots), Seeds: len(o.Window.Snapshot.Seeds), Strategy: o.Window.Options.Strategy,
 			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective, GreedyObjective: o.GreedyObjective,
+			TargetUtilization: o.Target, AboveTarget: o.AboveTarget, GreedyAboveTarget: o.GreedyAboveTarget,
 			Seconds: Seconds{Model: o.ModelTime.Seconds(), Collect: o.CollectTime.Seconds(), Solve: o.SolveTime.Seconds(),
 				Verify: o.VerifyTime.Seconds(), Total: (o.ModelTime + o.CollectTime + o.SolveTime + o.VerifyTime).Seconds()},
 		},
@@ -200,6 +206,13 @@ func (r *Report) Summary() string {
 		fmt.Fprintf(&b, " (greedy: %.0f)", win.GreedyObjective)
 	}
 	b.WriteString(".")
+	if win.TargetUtilization > 0 {
+		fmt.Fprintf(&b, " Above the %.2f target: %d", win.TargetUtilization, win.AboveTarget)
+		if win.Solver != "greedy" {
+			fmt.Fprintf(&b, " (greedy: %d)", win.GreedyAboveTarget)
+		}
+		b.WriteString(".")
+	}
 	if len(r.Unschedulable) > 0 {
 		byReason := map[string]int{}
 		for _, u := range r.Unschedulable {

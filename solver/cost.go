@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -42,6 +43,16 @@ type segment struct {
 	slope float64
 	// extra is the window LP's tie-breaking cost (tieBreak), not part of the objective.
 	extra float64
+	// above marks shoots that would end the seed above the placement target: each costs the above-target penalty.
+	above bool
+}
+
+// String shows a segment as {width slope extra}, with "above" for shoots above the target.
+func (s segment) String() string {
+	if s.above {
+		return fmt.Sprintf("{%d %v %v above}", s.width, s.slope, s.extra)
+	}
+	return fmt.Sprintf("{%d %v %v}", s.width, s.slope, s.extra)
 }
 
 // upper is the segment's width as a column bound: +Inf for an unlimited segment.
@@ -56,9 +67,52 @@ func (s segment) upper() float64 {
 func seedSegments(w *Window, weights Weights) [][]segment {
 	out := make([][]segment, len(w.Seeds))
 	for i, s := range w.Seeds {
-		out[i] = weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited)
+		out[i] = aboveTarget(weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited), s.Free, s.AboveTarget)
 	}
 	return out
+}
+
+// aboveTarget marks the last aboveTarget shoots of a seed's room (free, not Unlimited) as above its target,
+// splitting the segment the target falls in.
+func aboveTarget(segments []segment, free, aboveTarget int) []segment {
+	if aboveTarget <= 0 || free == Unlimited {
+		return segments
+	}
+	headroom := max(free-aboveTarget, 0)
+	out := make([]segment, 0, len(segments)+1)
+	for _, s := range segments {
+		if headroom > 0 && s.width > headroom {
+			out = append(out, segment{width: headroom, slope: s.slope, extra: s.extra})
+			s.width -= headroom
+			headroom = 0
+		} else if headroom > 0 {
+			headroom -= s.width
+			out = append(out, s)
+			continue
+		}
+		s.above = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// aboveCount is how many of n more shoots on a seed with the given segments end it above its target.
+func aboveCount(segments []segment, n int) int {
+	above := 0
+	for _, s := range segments {
+		if n == 0 {
+			break
+		}
+		take := n
+		if s.width != Unlimited {
+			take = min(n, s.width)
+		}
+		if s.above {
+			above += take
+		}
+		n -= take
+	}
+	return above
 }
 
 // segments are the utilization segments of a seed with the given usage, room and allocatable: a seed without
@@ -105,7 +159,8 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 	segments := seedSegments(w, weights)
 	distanceWeight := weights.distanceWeight(len(w.Seeds))
 	extremes := windowArcExtremes(w)
-	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty(extremes, weights, distanceWeight, len(w.Seeds))
+	abovePenalty, unplacedPenalty := penalties(extremes, weights, distanceWeight, len(w.Seeds), targeted(w.Seeds))
+	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty
 	for i, seed := range a.Seed {
 		if seed < 0 {
 			continue
@@ -114,15 +169,43 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 		total += distanceWeight*extremes.weighed(arc.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
 	}
 	for seed, n := range a.placedPerSeed(len(w.Seeds)) {
-		total += weights.Balance * balanceCost(segments[seed], n)
+		total += weights.Balance*balanceCost(segments[seed], n) + abovePenalty*float64(aboveCount(segments[seed], n))
 	}
 	return total
 }
 
-// unplacedPenalty is M: more than any augmenting path through the given number of seeds can cost, so that
-// placing one more shoot always lowers the objective.
-func unplacedPenalty(extremes arcExtremes, weights Weights, distanceWeight float64, seeds int) float64 {
-	return dominating(weights.maxArcCost(extremes, distanceWeight), seeds)
+// AboveTarget counts the shoots an assignment places above their seeds' targets (Seed.AboveTarget).
+func AboveTarget(w *Window, a *Assignment) int {
+	n := 0
+	for seed, placed := range a.placedPerSeed(len(w.Seeds)) {
+		if s := w.Seeds[seed]; s.AboveTarget > 0 && s.Free != Unlimited {
+			n += max(placed-max(s.Free-s.AboveTarget, 0), 0)
+		}
+	}
+	return n
+}
+
+// penalties are what a shoot above its seed's target and an unplaced shoot cost in a part of the window through
+// the given number of seeds. The first is more than any augmenting path of placements can cost, so that no
+// shoot ends a seed above its target while a path to room at or below a target exists; the second is more than
+// any path including those, so that placing one more shoot always lowers the objective. Without targets, the
+// above-target penalty is 0 and the unplaced one is what it always was.
+func penalties(extremes arcExtremes, weights Weights, distanceWeight float64, seeds int, targeted bool) (above, unplaced float64) {
+	maxArc := weights.maxArcCost(extremes, distanceWeight)
+	if targeted {
+		above = dominating(maxArc, seeds)
+	}
+	return above, dominating(maxArc+above, seeds)
+}
+
+// targeted reports whether any of the seeds has room above its target.
+func targeted(seeds []Seed) bool {
+	for _, s := range seeds {
+		if s.AboveTarget > 0 && s.Free != Unlimited {
+			return true
+		}
+	}
+	return false
 }
 
 // windowArcExtremes are the extremes of every group's arcs.

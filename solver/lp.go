@@ -39,8 +39,9 @@ const integralityTolerance = 1e-6
 
 // class is a set of interchangeable shoots, in window order.
 type class struct {
-	shoots []int
-	arcs   []Arc // usable arcs, cheapest first
+	shoots   []int
+	arcs     []Arc // usable arcs, cheapest first
+	priority int   // of its group
 }
 
 // component is a part of the window that shares no seed with any other part.
@@ -101,7 +102,7 @@ func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadlin
 					results[i] = componentResult{stopped: true}
 					return
 				}
-				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline)
+				results[i] = lp.solveFairly(w, classes, comp, segments, extremes, deadline)
 			}()
 		}
 		wg.Wait()
@@ -169,8 +170,9 @@ func buildClasses(w *Window, usable func(Arc) bool) []class {
 				}
 			}
 			var kept []Arc
-			if c, kept = grouper.group(0, arcs); kept != nil {
-				classes = append(classes, class{arcs: kept})
+			priority := w.Groups[g].Priority
+			if c, kept = grouper.group(priority, arcs); kept != nil {
+				classes = append(classes, class{arcs: kept, priority: priority})
 			}
 			byGroup[g] = c
 		}
@@ -258,10 +260,39 @@ func splitComponents(classes []class, seeds int) []component {
 	return components
 }
 
-// solveComponent builds and solves the transportation LP of one component.
-func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
+// solveFairly solves one component and, when it leaves shoots unplaced, makes the placed ones those a fair plan
+// places (fairPlaced) and solves again for where they go.
+func (lp LP) solveFairly(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
+	result := lp.solveComponent(w, classes, comp, segments, extremes, deadline, nil)
+	if result.err != nil || result.stopped || len(comp.classes) < 2 || !leavesUnplaced(classes, comp, result) {
+		return result
+	}
+	return lp.solveComponent(w, classes, comp, segments, extremes, deadline, fairPlaced(w, classes, comp))
+}
+
+// leavesUnplaced reports whether a component's solution leaves some shoot unplaced.
+func leavesUnplaced(classes []class, comp component, result componentResult) bool {
+	for i, c := range comp.classes {
+		placed := 0.0
+		for _, n := range result.counts[i] {
+			placed += n
+		}
+		if placed < float64(len(classes[c].shoots))-integralityTolerance {
+			return true
+		}
+	}
+	return false
+}
+
+// solveComponent builds and solves the transportation LP of one component; placed, when given, fixes how many
+// shoots of each class (by position in comp.classes) are placed.
+func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time, placed []int) componentResult {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
-	penalty := unplacedPenalty(extremes, lp.Weights, distanceWeight, len(comp.seeds))
+	var partSeeds []Seed
+	for _, s := range comp.seeds {
+		partSeeds = append(partSeeds, w.Seeds[s])
+	}
+	abovePenalty, penalty := penalties(extremes, lp.Weights, distanceWeight, len(comp.seeds), targeted(partSeeds))
 	shoots, hosted := 0, 0
 	for _, c := range comp.classes {
 		shoots += len(classes[c].shoots)
@@ -303,11 +334,20 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 			cost := distanceWeight*extremes.weighed(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
 			prog.column([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
 		}
-		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, n, penalty)
+		unplaced := []float64{0, n}
+		if placed != nil {
+			fixed := n - float64(placed[row])
+			unplaced = []float64{fixed, fixed}
+		}
+		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, unplaced[0], unplaced[1], penalty)
 	}
 	for _, s := range comp.seeds {
 		for _, seg := range convex[s] {
-			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), lp.Weights.Balance*seg.slope+seg.extra)
+			cost := lp.Weights.Balance*seg.slope + seg.extra
+			if seg.above {
+				cost += abovePenalty
+			}
+			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), cost)
 		}
 	}
 

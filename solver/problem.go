@@ -11,6 +11,10 @@ type Seed struct {
 	Usage int
 	// Free is how many more shoots it may take, or Unlimited.
 	Free int
+	// AboveTarget is how many of those would end the seed above the placement target utilization (0: none; a
+	// seed with Unlimited Free has no target). Optimising solvers place a shoot there only when no seed the shoot
+	// may use has room at or below its target.
+	AboveTarget int
 	// Allocatable is the seed's capacity in shoots; Limited is false for a seed without one, for which the
 	// utilization cost assumes Weights.NominalCapacity.
 	Allocatable int64
@@ -60,6 +64,9 @@ type Group struct {
 	// Arcs are the seeds the shoots may go to, ascending by seed.
 	Arcs      []Arc
 	Exclusion Exclusion
+	// Priority orders groups under scarcity, lowest first: the LP places as many shoots as it can and, among
+	// plans that place as many, those of lower Priority first, then the earlier ones in window order.
+	Priority int
 }
 
 // Window is a placement problem: shoots in groups, seeds with room.

@@ -177,7 +177,9 @@ func strictlyConvex(segments []segment, usage, units int, tie float64) []segment
 	taken := usage
 	for _, s := range segments {
 		for ; units > 0 && s.width != 0; units-- {
-			out = append(out, segment{width: 1, slope: s.slope, extra: tie * float64(taken)})
+			unit := s
+			unit.width, unit.extra = 1, tie*float64(taken)
+			out = append(out, unit)
 			taken++
 			if s.width != Unlimited {
 				s.width--

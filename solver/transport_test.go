@@ -109,3 +109,25 @@ func TestLPExtremeDistances(t *testing.T) {
 		})
 	}
 }
+
+// The shoots of a seed's room beyond its target are marked, splitting the segment the target falls in.
+func TestAboveTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		segments          []segment
+		free, aboveTarget int
+		want              string
+	}{
+		{"no target", []segment{{width: 4, slope: 1}}, 4, 0, "[{4 1 0}]"},
+		{"the target inside a segment", []segment{{width: 3, slope: 1}, {width: 2, slope: 2}}, 5, 3, "[{2 1 0} {1 1 0 above} {2 2 0 above}]"},
+		{"the target between segments", []segment{{width: 3, slope: 1}, {width: 2, slope: 2}}, 5, 2, "[{3 1 0} {2 2 0 above}]"},
+		{"already above the target", []segment{{width: 2, slope: 64}}, 2, 5, "[{2 64 0 above}]"},
+		{"unlimited room has no target", []segment{{width: Unlimited, slope: 128}}, Unlimited, 3, fmt.Sprintf("[{%d 128 0}]", Unlimited)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(aboveTarget(tc.segments, tc.free, tc.aboveTarget)); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

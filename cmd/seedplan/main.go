@@ -86,6 +86,7 @@ type planFlags struct {
 	solver         string
 	solverTimeout  time.Duration
 	weights        string
+	target         float64
 	schedulerName  string
 	strictNetworks bool
 }
@@ -118,7 +119,11 @@ func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
 			cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", defaults.Solver.Timeout.Duration,
 				"time budget of the LP; when it runs out, schedule uses the greedy plan, rebalance finds the moves greedily, capacity gives its best count unproven")
 		case "weights":
-			cmd.Flags().StringVar(&f.weights, "weights", defaults.Solver.Weights, "objective weights: balanced (distance against utilization) or compat (nearest region first, then emptiest seed)")
+			cmd.Flags().StringVar(&f.weights, "weights", defaults.Placement.Weights.Preset,
+				"objective weights: compat (nearest region first: a shoot leaves it only for room at or below the target its region lacks; then the emptiest seed) or balanced (distance traded against utilization)")
+		case "target-utilization":
+			cmd.Flags().Float64Var(&f.target, "target-utilization", defaults.Placement.TargetUtilization,
+				"highest shoots/allocatable a seed should end at, in (0, 1]: schedule goes above it only where no seed a shoot may use has room below it; rebalance and capacity aim at it")
 		default:
 			panic("unknown solver flag " + name)
 		}
@@ -146,7 +151,10 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		c.Solver.Timeout.Duration = f.solverTimeout
 	}
 	if changed("weights") {
-		c.Solver.Weights = f.weights
+		c.Placement.Weights.Preset = f.weights
+	}
+	if changed("target-utilization") {
+		c.Placement.TargetUtilization = f.target
 	}
 	if changed("scheduler-name") {
 		c.SchedulerName = f.schedulerName
@@ -159,7 +167,8 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if err := c.Validate(); err != nil {
 		// Name the flag when a flag set an invalid field.
-		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.weights": "weights", "solver.timeout": "solver-timeout"}
+		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
+			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization"}
 		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
 		if joined, ok := err.(interface{ Unwrap() []error }); ok {
 			fieldErrs = joined.Unwrap()
@@ -290,7 +299,7 @@ func newScheduleCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, true, "read it, and bind in it unless --dry-run")
-	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL (not on --dry-run: it would replace the real job's metrics)")
@@ -343,7 +352,7 @@ func newRunCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, false, "watch it and bind in it")
-	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	return cmd
 }
 
@@ -369,7 +378,7 @@ func newExplainCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, true, "read it")
-	flags.registerSolver(cmd, "solver", "solver-timeout", "weights")
+	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	return cmd
 }
 

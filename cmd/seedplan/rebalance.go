@@ -62,8 +62,9 @@ func newRebalanceCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
 			}
+			target.TargetUtilization = policy.Target
 			if err := target.Validate(snap); err != nil {
-				return fmt.Errorf("--target-utilization/--drain: %w", err)
+				return fmt.Errorf("--drain: %w", err)
 			}
 			moves, err := plan.Rebalance(cmd.Context(), snap, policy, target, limits)
 			if err != nil {
@@ -91,8 +92,7 @@ func newRebalanceCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, true, "read it, and move shoots in it with --apply")
-	flags.registerSolver(cmd, "solver-timeout", "weights")
-	cmd.Flags().Float64Var(&target.TargetUtilization, "target-utilization", 0.8, "highest shoots/allocatable a seed may end at, in (0, 1]")
+	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
@@ -105,7 +105,6 @@ func newRebalanceCommand() *cobra.Command {
 func newCapacityCommand() *cobra.Command {
 	var (
 		flags  planFlags
-		target float64
 		output string
 	)
 	cmd := &cobra.Command{
@@ -121,9 +120,6 @@ func newCapacityCommand() *cobra.Command {
 			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
-			if err := model.CheckTargetUtilization(target); err != nil {
-				return fmt.Errorf("--target-utilization: %w", err)
-			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
@@ -136,7 +132,7 @@ func newCapacityCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape: %w", err)
 			}
-			answer, err := plan.Capacity(cmd.Context(), snap, policy, target)
+			answer, err := plan.Capacity(cmd.Context(), snap, policy)
 			if err != nil {
 				return err
 			}
@@ -144,8 +140,7 @@ func newCapacityCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, true, "read it")
-	flags.registerSolver(cmd, "solver-timeout")
-	cmd.Flags().Float64Var(&target, "target-utilization", 0.8, "highest shoots/allocatable any seed may end at, in (0, 1]")
+	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
 	return cmd
 }

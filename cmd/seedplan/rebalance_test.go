@@ -52,7 +52,7 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target-utilization", "1.5"}, "--target-utilization/--drain: target utilization 1.5 is not in (0, 1]"},
+		{[]string{"--target-utilization", "1.5"}, "--target-utilization 1.5: must be in (0, 1]"},
 		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
 		{[]string{"--max-moves", "-1"}, "must not be negative"},

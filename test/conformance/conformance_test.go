@@ -128,7 +128,7 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	if err != nil {
 		t.Fatal(err)
 	}
-	solution, err := plan.Solve(context.Background(), w, solver.Greedy{})
+	solution, err := plan.Solve(context.Background(), w, plan.Policy{Solver: solver.Greedy{}})
 	if err != nil {
 		t.Fatal(err)
 	}
