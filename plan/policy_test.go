@@ -15,6 +15,7 @@ import (
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/solver"
 )
 
 // defaultPolicy is the policy of the default configuration, with the strategy given.
@@ -39,16 +40,22 @@ func TestScheduleKeepsHeadroom(t *testing.T) {
 	shoots := append(hosting("fra", "on-fra", 7), pending("p", 3)...)
 	snap := fixture.Landscape(t, seeds, shoots)
 	for _, tc := range []struct {
-		name   string
-		target float64
-		want   map[string]int
+		name     string
+		target   float64
+		balanced bool
+		want     map[string]int
 	}{
-		{"target 0.8: one to the target, the rest to the next region", 0.8, map[string]int{"fra": 1, "zrh": 2}},
-		{"no target: the nearest region up to allocatable", 0, map[string]int{"fra": 3}},
+		{"target 0.8: one to the target, the rest to the next region", 0.8, false, map[string]int{"fra": 1, "zrh": 2}},
+		{"no target: the nearest region up to allocatable", 0, false, map[string]int{"fra": 3}},
+		{"balanced weights: distance 1 is cheaper than fra's eighth tenth", 0.8, true, map[string]int{"zrh": 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := defaultPolicy(t, model.MinimalDistance)
 			p.Target = tc.target
+			if tc.balanced {
+				p.Weights = solver.DefaultWeights()
+				p.Solver = solver.LP{Weights: p.Weights}
+			}
 			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
 			if err != nil {
 				t.Fatal(err)
