@@ -16,6 +16,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/scenario"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -196,6 +197,11 @@ type Result struct {
 	UtilizationStddev float64 `json:"utilizationStddev"`
 	Objective         float64 `json:"objective"`
 	Optimal           bool    `json:"optimal"`
+	// AboveTarget counts the shoots the plan places above their seed's target utilization (the default
+	// policy's); Unavoidable, the same for every solver of a scenario, is how many the plan that places the most
+	// must place there: beyond what capacity says fits at or below the target.
+	AboveTarget int `json:"aboveTarget"`
+	Unavoidable int `json:"unavoidable"`
 	// Fallbacks counts the repeats whose plan was the greedy fallback.
 	Fallbacks int `json:"fallbacks"`
 
@@ -291,7 +297,11 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
 		}
 		pending := snap.Pending(v1beta1constants.DefaultSchedulerName)
-		opts := model.Options{Strategy: j.window.Strategy}
+		policy := defaultPolicy(j.window.Strategy, cfg.Timeout)
+		fitAtTarget, err := capacityAddsUp(ctx, snap, policy)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
+		}
 		var group []Result
 		for _, name := range solvers {
 			s := solverFor(name, cfg.Timeout)
@@ -302,7 +312,9 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				o, err := plan.Schedule(ctx, snap, pending, plan.Policy{Options: opts, Solver: s, Weights: solver.DefaultWeights()})
+				p := policy
+				p.Solver = s
+				o, err := plan.Schedule(ctx, snap, pending, p)
 				if err != nil {
 					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err)
 				}
@@ -324,7 +336,12 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			}
 			group = append(group, r)
 		}
+		mostPlaced := 0
+		for _, r := range group {
+			mostPlaced = max(mostPlaced, r.Placed)
+		}
 		for i := range group {
+			group[i].Unavoidable = mostPlaced - fitAtTarget
 			group[i].PlacedVsGreedy = ratio(float64(group[i].Placed), float64(group[0].Placed))
 			group[i].DistanceVsGreedy = ratio(group[i].MeanDistance, group[0].MeanDistance)
 			group[i].StddevVsGreedy = ratio(group[i].UtilizationStddev, group[0].UtilizationStddev)
@@ -365,18 +382,50 @@ func ScenarioNames() []string {
 func solverFor(name string, timeout time.Duration) solver.Solver {
 	switch name {
 	case SolverLP:
-		return solver.LP{Weights: solver.DefaultWeights(), Timeout: timeout}
+		return solver.LP{Weights: solver.CompatWeights(), Timeout: timeout}
 	case SolverLPTinyTimeout:
-		return solver.LP{Weights: solver.DefaultWeights(), Timeout: time.Millisecond}
+		return solver.LP{Weights: solver.CompatWeights(), Timeout: time.Millisecond}
 	}
 	return solver.Greedy{}
+}
+
+// defaultPolicy is the placement policy of the default configuration, with the strategy and time budget given.
+func defaultPolicy(strategy model.Strategy, timeout time.Duration) plan.Policy {
+	c := config.Default()
+	c.Strategy = string(strategy)
+	if timeout > 0 {
+		c.Solver.Timeout.Duration = timeout
+	}
+	p, err := plan.NewPolicy(c)
+	if err != nil {
+		panic(fmt.Sprintf("the default configuration is invalid: %v", err)) // a bug, not an input
+	}
+	return p
+}
+
+// capacityAddsUp answers the capacity question of the landscape under the policy, checks that it accounts for
+// every pending shoot once, and returns how many fit on existing seeds at or below the target.
+func capacityAddsUp(ctx context.Context, snap *model.Snapshot, p plan.Policy) (int, error) {
+	answer, err := plan.Capacity(ctx, snap, p)
+	if err != nil {
+		return 0, fmt.Errorf("capacity: %w", err)
+	}
+	onNew := 0
+	for _, n := range answer.OnNewSeeds {
+		onNew += n
+	}
+	if pending := len(answer.Question.Window.Shoots); answer.OnExisting+onNew+len(answer.Unplaceable) != pending {
+		return 0, fmt.Errorf("capacity does not add up: %d on existing seeds + %d on new seeds + %d unplaceable ≠ %d pending",
+			answer.OnExisting, onNew, len(answer.Unplaceable), pending)
+	}
+	return answer.OnExisting, nil
 }
 
 // measure fills the quality figures of a result from a solved window.
 func measure(r *Result, o *plan.Outcome) {
 	w, plan := o.Window, o.Plan
 	r.Placed, r.Unscheduled = len(plan.Placements), len(plan.Unschedulable)
-	r.Objective, r.Optimal = o.Objective, o.Optimal
+	r.Objective, r.Optimal, r.AboveTarget = o.Objective, o.Optimal, o.AboveTarget
 	regions := map[string]string{}
 	for _, shoot := range w.Shoots {
 		regions[model.ShootKey(shoot)] = shoot.Spec.Region

@@ -38,12 +38,12 @@ func WriteTable(out io.Writer, results *Results) error {
 
 func writeWindowTable(out io.Writer, results []Result) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "SCENARIO\tSIZE\tSOLVER\tPLACED\tUNSCHED\tMEAN DIST\tX-CONT\tMAX UTIL\tUTIL SD\tMODEL p50\tSOLVE p50\tSOLVE p99\tVERIFY p50\tDECISIONS/s\tFALLBACKS\tPLACED/G\tDIST/G\tSD/G\t")
+	fmt.Fprintln(w, "SCENARIO\tSIZE\tSOLVER\tPLACED\tUNSCHED\tMEAN DIST\tX-CONT\tMAX UTIL\tUTIL SD\tMODEL p50\tSOLVE p50\tSOLVE p99\tVERIFY p50\tDECISIONS/s\tFALLBACKS\tPLACED/G\tDIST/G\tSD/G\tABOVE TARGET\tUNAVOIDABLE\t")
 	for _, r := range results {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t%.2f\t%.4f\t%s\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t%.2f\t%.4f\t%s\t%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t%s\t%d\t%d\t\n",
 			r.Scenario, r.Size, r.Solver, r.Placed, r.Unscheduled, r.MeanDistance, r.CrossContinent, r.MaxUtilization,
 			r.UtilizationStddev, seconds(r.ModelP50), seconds(r.SolveP50), seconds(r.SolveP99), seconds(r.VerifyP50), r.DecisionsPerSecond,
-			r.Fallbacks, ratioText(r.PlacedVsGreedy), ratioText(r.DistanceVsGreedy), ratioText(r.StddevVsGreedy))
+			r.Fallbacks, ratioText(r.PlacedVsGreedy), ratioText(r.DistanceVsGreedy), ratioText(r.StddevVsGreedy), r.AboveTarget, r.Unavoidable)
 	}
 	return w.Flush()
 }
