@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
@@ -65,6 +66,9 @@ func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
 		if cost.Soft > 0 {
 			costText += fmt.Sprintf(" + soft penalty %.0f (%d)", cost.Soft, arc.SoftViolations)
 		}
+		if cost.AboveTarget {
+			costText += fmt.Sprintf(", above the %.2f target", o.Target)
+		}
 		if free := o.Window.Free[i]; free != model.Unlimited && n > free {
 			costText = fmt.Sprintf("full after the window; distance %d (%s)", arc.Distance, arc.Source)
 		}
@@ -78,9 +82,42 @@ func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
 		return err
 	}
 	if chosen != "" {
-		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.\n", chosen)
+		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", chosen, regionTrade(o, index, chosen))
 		return err
 	}
 	_, err := fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", message)
 	return err
+}
+
+// regionTrade says, for a shoot placed outside its own region, why: its region's seeds it may use had no room at
+// or below the target (the policy's rule), none may take it, or the weights traded distance for utilization.
+func regionTrade(o *plan.Outcome, index int, chosen string) string {
+	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
+	if snap.Seed(chosen).Spec.Provider.Region == shoot.Spec.Region {
+		return ""
+	}
+	placed := o.Plan.PlacedPerSeed()
+	var home []string
+	roomAtTarget := false
+	for _, a := range ev.Arcs {
+		seed := snap.Seeds[a.Seed]
+		if seed.Spec.Provider.Region != shoot.Spec.Region {
+			continue
+		}
+		home = append(home, seed.Name)
+		if !o.PlacementCost(a, placed[seed.Name]+1).AboveTarget && (o.Window.Free[a.Seed] == model.Unlimited || placed[seed.Name] < o.Window.Free[a.Seed]) {
+			roomAtTarget = true
+		}
+	}
+	switch {
+	case len(home) == 0:
+		return fmt.Sprintf(" It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
+	case !roomAtTarget && o.Target > 0:
+		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) have no room at or below the %.2f target after the window.",
+			shoot.Spec.Region, strings.Join(home, ", "), o.Target)
+	case !roomAtTarget:
+		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
+	}
+	return fmt.Sprintf(" It leaves its region %s although seeds there have room at or below the target (%s): the weights trade distance for utilization.",
+		shoot.Spec.Region, strings.Join(home, ", "))
 }

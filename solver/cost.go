@@ -227,6 +227,9 @@ type CostTerms struct {
 	Utilization float64
 	// Soft is the penalty for the soft constraints the placement breaks.
 	Soft float64
+	// AboveTarget is set when the shoot ends its seed above the target; the LP then adds a penalty larger than
+	// any distance and utilization (not part of Total).
+	AboveTarget bool
 }
 
 // Total is the cost of the placement.
@@ -235,10 +238,11 @@ func (c CostTerms) Total() float64 { return c.Distance + c.Utilization + c.Soft 
 // PlacementCost is what a shoot costs on the arc's seed when it is the n-th shoot the window places there (n ≥ 1).
 func PlacementCost(w *Window, weights Weights, arc Arc, n int) CostTerms {
 	s := w.Seeds[arc.Seed]
-	segments := weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited)
+	segments := aboveTarget(weights.segments(s.Usage, s.Free, s.Allocatable, s.Limited), s.Free, s.AboveTarget)
 	return CostTerms{
 		Distance:    weights.distanceWeight(len(w.Seeds)) * float64(arc.Distance),
 		Utilization: weights.Balance * (balanceCost(segments, n) - balanceCost(segments, n-1)),
 		Soft:        weights.SoftViolation * float64(arc.SoftViolations),
+		AboveTarget: aboveCount(segments, n) > aboveCount(segments, n-1),
 	}
 }

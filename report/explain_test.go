@@ -1,0 +1,69 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/internal/fixture"
+	. "github.com/seedplan/seedplan/internal/testobjects"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
+)
+
+// explain shows the trade when a shoot leaves its region: which of its seeds there are above the target, and
+// why it went elsewhere.
+func TestExplainShowsTheRegionTrade(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{Seed("fra", Allocatable(10)), Seed("zrh", InRegion("aws", "eu-central-2"), Allocatable(10))}
+	shoots := []*gardencorev1beta1.Shoot{Shoot("p-1"), Shoot("p-2"), Shoot("p-3")}
+	for i := range 7 {
+		shoots = append(shoots, Shoot("on-fra-"+string(rune('a'+i)), BoundTo("fra"), Running()))
+	}
+	snap := fixture.Landscape(t, seeds, shoots)
+	for _, tc := range []struct {
+		name    string
+		weights string
+		want    []string
+	}{
+		{"the default policy: the region has no room below the target", config.WeightsCompat, []string{
+			"above the 0.80 target",
+			"It leaves its region eu-central-1: the seeds there it may use (fra) have no room at or below the 0.80 target after the window.",
+		}},
+		{"balanced weights: distance traded for utilization", config.WeightsBalanced, []string{
+			"It leaves its region eu-central-1 although seeds there have room at or below the target (fra): the weights trade distance for utilization.",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config.Default()
+			c.Strategy, c.Placement.Weights.Preset = string(model.MinimalDistance), tc.weights
+			p, err := plan.NewPolicy(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var left string
+			for _, pl := range o.Plan.Placements {
+				if pl.Seed == "zrh" {
+					left = pl.Shoot
+				}
+			}
+			var out bytes.Buffer
+			if err := report.Explain(&out, o, left); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("explain of %s does not say %q:\n%s", left, want, out.String())
+				}
+			}
+		})
+	}
+}
