@@ -131,7 +131,7 @@ func solve(ctx context.Context, w *model.Window, problem *solver.Window, s solve
 // the fallback of a 10,000 × 500 window came back up to 14 ms late instead of 2 (BenchmarkTimeoutFallback).
 func improve(ctx context.Context, w *model.Window, problem *solver.Window, improver solver.Improver) (*Solution, error) {
 	deadline := improver.Budget().Deadline()
-	greedy, err := (solver.Greedy{}).Solve(ctx, problem)
+	greedy, err := (solver.Greedy{ByPriority: true}).Solve(ctx, problem) // the fallback follows the policy's priorities
 	if err != nil {
 		return nil, fmt.Errorf("solver %s: %w", improver.Name(), err)
 	}

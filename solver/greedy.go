@@ -48,32 +48,44 @@ type Solution struct {
 // among the arcs with room of the lowest rank the seed with the fewest shoots (ties: the lowest index, that is
 // the first by name), and the placement counted before the next shoot is decided. It is seedplan's
 // compatibility mode, its fallback, and the incumbent every other solver must beat.
-type Greedy struct{}
+type Greedy struct {
+	// ByPriority decides the shoots by Group.Priority first, window order within it: the fallback of a policy
+	// with priorities. Without it the window order alone counts, as in the gardener-scheduler.
+	ByPriority bool
+}
 
 // Name implements Solver.
 func (Greedy) Name() string { return "greedy" }
 
 // Solve implements Solver.
-func (Greedy) Solve(ctx context.Context, w *Window) (*Solution, error) {
-	a, err := greedy(ctx, w)
+func (g Greedy) Solve(ctx context.Context, w *Window) (*Solution, error) {
+	a, err := greedy(ctx, w, g.ByPriority)
 	if err != nil {
 		return nil, err
 	}
 	return &Solution{Assignment: *a, Greedy: a}, nil
 }
 
-// greedy decides the window's shoots one at a time.
-func greedy(ctx context.Context, w *Window) (*Assignment, error) {
+// greedy decides the window's shoots one at a time, in window order or, byPriority, by priority first.
+func greedy(ctx context.Context, w *Window, byPriority bool) (*Assignment, error) {
 	free := w.free()
 	usage := make([]int, len(w.Seeds))
 	for i, s := range w.Seeds {
 		usage[i] = s.Usage
 	}
+	order := make([]int, len(w.Shoots))
+	for i := range order {
+		order[i] = i
+	}
+	if byPriority {
+		slices.SortStableFunc(order, func(a, b int) int { return w.Groups[w.Shoots[a]].Priority - w.Groups[w.Shoots[b]].Priority })
+	}
 	a := &Assignment{Seed: make([]int, len(w.Shoots)), Cause: make([]Cause, len(w.Shoots))}
-	for i, g := range w.Shoots {
-		if i%1024 == 0 {
+	for n, i := range order {
+		g := w.Shoots[i]
+		if n%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("greedy stopped after %d of %d shoots: %w", i, len(w.Shoots), err)
+				return nil, fmt.Errorf("greedy stopped after %d of %d shoots: %w", n, len(w.Shoots), err)
 			}
 		}
 		seed, cause := decide(&w.Groups[g], free, usage)

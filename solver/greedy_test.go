@@ -51,3 +51,25 @@ func TestGreedy(t *testing.T) {
 		})
 	}
 }
+
+// By priority, the greedy rule decides higher-priority shoots first: the fallback of a policy with priorities
+// gives scarce room to them, where the window order alone would give it to the earlier shoot.
+func TestGreedyByPriority(t *testing.T) {
+	w := &Window{
+		Seeds:  []Seed{{Free: 1, Allocatable: 1, Limited: true}},
+		Groups: []Group{{Candidates: []int{0}, Arcs: []Arc{{Seed: 0}}, Priority: 3}, {Candidates: []int{0}, Arcs: []Arc{{Seed: 0}}, Priority: 1}},
+		Shoots: []int{0, 1}, // the earlier shoot has the lower priority
+	}
+	for _, tc := range []struct {
+		byPriority bool
+		want       []int
+	}{{false, []int{0, -1}}, {true, []int{-1, 0}}} {
+		solution, err := (Greedy{ByPriority: tc.byPriority}).Solve(context.Background(), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(solution.Seed) != fmt.Sprint(tc.want) {
+			t.Errorf("by priority %v: seeds %v, want %v", tc.byPriority, solution.Seed, tc.want)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func (lp LP) Budget() Budget { return Budget{Timeout: lp.Timeout} }
 // Improve.
 func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
 	deadline := lp.Budget().Deadline()
-	incumbent, err := greedy(ctx, w)
+	incumbent, err := greedy(ctx, w, true)
 	if err != nil {
 		return nil, err
 	}
