@@ -6,9 +6,11 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
@@ -54,12 +56,13 @@ func RESTConfig(opts ClientOptions) (*rest.Config, error) {
 	return cfg, nil
 }
 
-// Scheme returns the types seedplan reads and writes in a garden cluster: Gardener's core API, ConfigMaps,
-// Events and Leases.
+// Scheme returns the types seedplan reads and writes in a garden cluster: Gardener's core API, ManagedSeedSets,
+// ConfigMaps, Events and Leases.
 func Scheme() (*runtime.Scheme, error) {
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{
-		gardencorev1beta1.AddToScheme, corev1.AddToScheme, eventsv1.AddToScheme, coordinationv1.AddToScheme,
+		gardencorev1beta1.AddToScheme, seedmanagementv1alpha1.AddToScheme, corev1.AddToScheme, eventsv1.AddToScheme,
+		coordinationv1.AddToScheme,
 	} {
 		if err := add(scheme); err != nil {
 			return nil, fmt.Errorf("building the client scheme: %w", err)
@@ -90,7 +93,28 @@ const ListPageSize = 500
 // cache holds. pageSize > 0 reads the API server in pages of that size; a cache-backed reader needs 0 (no paging).
 // The objects keep their resourceVersions, which binding relies on.
 func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*Landscape, error) {
-	return loadCluster(ctx, reader, pageSize)
+	landscape, err := loadCluster(ctx, reader, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	if landscape.Objects.ManagedSeedSets, err = managedSeedSets(ctx, reader, pageSize); err != nil {
+		return nil, err
+	}
+	return landscape, nil
+}
+
+// managedSeedSets lists the ManagedSeedSets of the garden namespace; a garden whose API does not serve them has
+// none.
+func managedSeedSets(ctx context.Context, reader client.Reader, pageSize int64) ([]*seedmanagementv1alpha1.ManagedSeedSet, error) {
+	var sets seedmanagementv1alpha1.ManagedSeedSetList
+	err := listAll(ctx, reader, &sets, pageSize, client.InNamespace(v1beta1constants.GardenNamespace))
+	switch {
+	case meta.IsNoMatchError(err) || apierrors.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("listing ManagedSeedSets: %w", err)
+	}
+	return pointers(sets.Items), nil
 }
 
 // LoadShared reads the landscape from an informer cache without copying its objects: they are the cache's own,

@@ -1,5 +1,6 @@
-// Package ingest reads a landscape — Seeds, Shoots, CloudProfiles, NamespacedCloudProfiles, Projects and
-// region-config ConfigMaps — from files or from a garden cluster into model.Objects.
+// Package ingest reads a landscape — Seeds, Shoots, CloudProfiles, NamespacedCloudProfiles, Projects,
+// region-config ConfigMaps and, for capacity planning, ManagedSeedSets — from files or from a garden cluster into
+// model.Objects.
 package ingest
 
 import (
@@ -20,6 +21,7 @@ import (
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
@@ -138,6 +140,11 @@ func (l *Landscape) once(where, object string) error {
 	}
 	l.where[object] = where
 	return nil
+}
+
+// isManagedSeedSet reports whether the header is a ManagedSeedSet's.
+func isManagedSeedSet(h header) bool {
+	return h.APIVersion == seedmanagementv1alpha1.SchemeGroupVersion.String() && h.Kind == "ManagedSeedSet"
 }
 
 // readsKind reports whether seedplan reads objects of the kind.
@@ -371,7 +378,8 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
-	if h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String() && readsKind(h.Kind) || h.APIVersion == "v1" && h.Kind == "ConfigMap" {
+	if h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String() && readsKind(h.Kind) || h.APIVersion == "v1" && h.Kind == "ConfigMap" ||
+		isManagedSeedSet(h) {
 		if err := l.once(where, object); err != nil {
 			return err
 		}
@@ -386,6 +394,13 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 		}
 		l.Objects.ConfigMaps = append(l.Objects.ConfigMaps, cm)
 		return requireName(where, object, cm.ObjectMeta, true)
+	case isManagedSeedSet(h):
+		set := &seedmanagementv1alpha1.ManagedSeedSet{}
+		if err := l.strictDecode(where, object, data, set); err != nil {
+			return err
+		}
+		l.Objects.ManagedSeedSets = append(l.Objects.ManagedSeedSets, set)
+		return requireName(where, object, set.ObjectMeta, true)
 	case group == "core.gardener.cloud":
 		return fmt.Errorf("%s: %s: apiVersion %q is not supported, use %s", where, object, h.APIVersion, gardencorev1beta1.SchemeGroupVersion)
 	case h.APIVersion == "" && readsKind(h.Kind):

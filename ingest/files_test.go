@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/bench/generator"
@@ -38,12 +39,22 @@ spec:
   provider: {type: aws}
 `
 
+const managedSeedSetYAML = "apiVersion: seedmanagement.gardener.cloud/v1alpha1\nkind: ManagedSeedSet\nmetadata: {namespace: garden, name: edge}\nspec: {replicas: 2}\n"
+
 func counts(l *ingest.Landscape) string {
 	o := l.Objects
 	return strings.Join([]string{
 		"seeds=" + itoa(len(o.Seeds)), "shoots=" + itoa(len(o.Shoots)), "profiles=" + itoa(len(o.CloudProfiles)),
 		"nsprofiles=" + itoa(len(o.NamespacedCloudProfiles)), "projects=" + itoa(len(o.Projects)), "configmaps=" + itoa(len(o.ConfigMaps)),
-	}, " ")
+	}, " ") + setCount(o.ManagedSeedSets)
+}
+
+// setCount shows the ManagedSeedSets read, when there are any.
+func setCount(sets []*seedmanagementv1alpha1.ManagedSeedSet) string {
+	if len(sets) == 0 {
+		return ""
+	}
+	return " managedseedsets=" + itoa(len(sets))
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -84,6 +95,8 @@ func TestDecodeFormats(t *testing.T) {
 			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=1 configmaps=0"},
 		{name: "ConfigMaps", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r, namespace: garden}\ndata: {eu-central-1: 'eu-west-1: 5'}\n",
 			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=1"},
+		{name: "ManagedSeedSets, for capacity planning", data: managedSeedSetYAML + "---\n" + seedYAML,
+			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0 managedseedsets=1"},
 		{name: "unknown kinds are skipped with a warning", data: "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: garden}\n---\n" + seedYAML,
 			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
 		{name: "unknown fields are warnings", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  futureField: 1\n", 1),
@@ -131,6 +144,10 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 9223372036854775808"},
 		{name: "fractional allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "2500m"`, 1),
 			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 2500m"},
+		{name: "a ManagedSeedSet twice", data: managedSeedSetYAML + "---\n" + managedSeedSetYAML,
+			want: "in.yaml: document 2: ManagedSeedSet garden/edge: duplicate object, read before at in.yaml: document 1"},
+		{name: "a ManagedSeedSet without namespace", data: strings.Replace(managedSeedSetYAML, "namespace: garden, ", "", 1),
+			want: "in.yaml: document 1: ManagedSeedSet edge: field metadata.namespace: required"},
 		{name: "missing required field", data: strings.Replace(shootYAML, "  region: eu-central-1\n", "", 1),
 			want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: required"},
 		{name: "missing namespace", data: strings.Replace(shootYAML, ", namespace: garden-dev", "", 1),

@@ -12,6 +12,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 )
 
 // SeedTemplate is a kind of seed that could be added: a copy of an existing seed.
@@ -24,6 +25,9 @@ type SeedTemplate struct {
 	Candidate int
 	// PerSeed is how many shoots one new seed takes at the target utilization.
 	PerSeed int
+	// ManagedSeedSet is the set (namespace/name) the template seed is a replica of, or "": new seeds of this
+	// kind are replicas to add to it.
+	ManagedSeedSet string
 }
 
 // CapacityPlanning is the question "how many new seeds of which kind let every pending shoot be placed with all
@@ -75,8 +79,12 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 	for i, seed := range extended.Seeds {
 		if template, ok := templateOf[seed.Name]; ok {
 			c.candidates = append(c.candidates, i)
-			all = append(all, SeedTemplate{Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
-				Template: template, Candidate: i, PerSeed: TargetLimit(seed, target)})
+			tmpl := SeedTemplate{Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
+				Template: template, Candidate: i, PerSeed: TargetLimit(seed, target)}
+			if set := snap.ManagedSeedSetOf(template); set != nil {
+				tmpl.ManagedSeedSet = set.Namespace + "/" + set.Name
+			}
+			all = append(all, tmpl)
 			continue
 		}
 		if limit := TargetLimit(seed, target); limit == Unlimited {
@@ -200,6 +208,18 @@ func usefulTemplates(w *Window, templates []SeedTemplate) []SeedTemplate {
 	return useful
 }
 
+// ManagedSeedSetOf is the ManagedSeedSet the seed is a replica of, or nil. A set's ManagedSeeds, and so their
+// seeds, are named after the set with the replica's ordinal (<set>-0, <set>-1, …), in the garden namespace.
+func (s *Snapshot) ManagedSeedSetOf(seedName string) *seedmanagementv1alpha1.ManagedSeedSet {
+	for _, set := range s.ManagedSeedSets {
+		ordinal, ok := strings.CutPrefix(seedName, set.Name+"-")
+		if ok && set.Namespace == v1beta1constants.GardenNamespace && ordinal != "" && strings.Trim(ordinal, "0123456789") == "" {
+			return set
+		}
+	}
+	return nil
+}
+
 // withSeeds is the snapshot's landscape with more seeds.
 func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error) {
 	objs := Objects{
@@ -207,6 +227,8 @@ func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error)
 		Shoots:        s.Shoots,
 		CloudProfiles: slices.Collect(maps.Values(s.cloudProfiles)),
 		ConfigMaps:    s.RegionConfigs,
+		// ManagedSeedSets, like the rest, are the snapshot's own and already defaulted.
+		ManagedSeedSets: s.ManagedSeedSets,
 	}
 	for _, p := range s.namespacedCloudProfiles {
 		objs.NamespacedCloudProfiles = append(objs.NamespacedCloudProfiles, p)
@@ -307,7 +329,8 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 		limit, n := TargetLimit(seed, q.Target), placed[seed.Name]
 		switch {
 		case isCandidate[seed.Name]:
-			if seeds := newSeeds[strings.TrimSuffix(seed.Name, CandidateSuffix)]; n > seeds*limit {
+			// n > seeds × limit, without the product: limit may be near 2^63.
+			if seeds := newSeeds[strings.TrimSuffix(seed.Name, CandidateSuffix)]; n > 0 && (seeds == 0 || (n+seeds-1)/seeds > limit) {
 				violations = append(violations, fmt.Errorf("seed kind %s: %d shoots placed on %d new seeds of %d shoots at the target", seed.Name, n, seeds, limit))
 			}
 		case limit == Unlimited:

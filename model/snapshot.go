@@ -11,6 +11,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -25,6 +26,8 @@ type Objects struct {
 	// ConfigMaps may hold any ConfigMaps; only region configs (namespace garden, label
 	// scheduling.gardener.cloud/purpose=region-config) are used, exactly as the gardener-scheduler's cache does.
 	ConfigMaps []*corev1.ConfigMap
+	// ManagedSeedSets, when present, tell capacity planning which sets its new seeds belong to.
+	ManagedSeedSets []*seedmanagementv1alpha1.ManagedSeedSet
 	// Defaulted says that every object was defaulted already (Defaulter): NewSnapshot leaves them as they are,
 	// so that objects kept from one snapshot to the next are never written to.
 	Defaulted bool
@@ -57,6 +60,8 @@ type Snapshot struct {
 	Shoots []*gardencorev1beta1.Shoot
 	// RegionConfigs are the region-config ConfigMaps in namespace garden, sorted by name.
 	RegionConfigs []*corev1.ConfigMap
+	// ManagedSeedSets sorted by namespace/name.
+	ManagedSeedSets []*seedmanagementv1alpha1.ManagedSeedSet
 
 	cloudProfiles           map[string]*gardencorev1beta1.CloudProfile
 	namespacedCloudProfiles map[string]*gardencorev1beta1.NamespacedCloudProfile // key namespace/name
@@ -97,7 +102,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 	}
 	seen := objectSet{}
 	for _, add := range []func(func(runtime.Object), objectSet, Objects) error{
-		snap.addSeeds, snap.addShoots, snap.addCloudProfiles, snap.addProjects, snap.addRegionConfigs,
+		snap.addSeeds, snap.addShoots, snap.addCloudProfiles, snap.addProjects, snap.addRegionConfigs, snap.addManagedSeedSets,
 	} {
 		if err := add(defaults, seen, objs); err != nil {
 			return nil, err
@@ -200,6 +205,20 @@ func (snap *Snapshot) addProjects(defaults func(runtime.Object), seen objectSet,
 			snap.projectsByNamespace[*project.Spec.Namespace] = project
 		}
 	}
+	return nil
+}
+
+// addManagedSeedSets keeps the ManagedSeedSets.
+func (snap *Snapshot) addManagedSeedSets(_ func(runtime.Object), seen objectSet, objs Objects) error {
+	for _, set := range objs.ManagedSeedSets {
+		if err := seen.add("ManagedSeedSet", set.Namespace, set.Name); err != nil {
+			return err
+		}
+		snap.ManagedSeedSets = append(snap.ManagedSeedSets, set)
+	}
+	slices.SortFunc(snap.ManagedSeedSets, func(a, b *seedmanagementv1alpha1.ManagedSeedSet) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
 	return nil
 }
 

@@ -24,10 +24,21 @@ type CapacityAnswer struct {
 	// Unplaceable are the pending shoots no existing seed and no new seed like an existing one may take, by
 	// namespace/name.
 	Unplaceable []model.Unschedulable
+	// ManagedSeedSets are the sets whose replicas the new seeds are, with how many to add, by namespace/name.
+	ManagedSeedSets []SetReplicas
 	// Placements are where the other pending shoots go, by namespace/name: an existing seed, or the candidate
 	// (the template's name with model.CandidateSuffix) standing for a template's new seeds. With Unplaceable they
 	// account for every pending shoot once.
 	Placements []model.Placement
+}
+
+// SetReplicas is a ManagedSeedSet that new seeds belong to.
+type SetReplicas struct {
+	// Set is namespace/name; Replicas its spec.replicas now (Gardener's default 1 when unset); Add how many
+	// replicas the new seeds are.
+	Set      string
+	Replicas int32
+	Add      int
 }
 
 // Total is the number of new seeds.
@@ -87,8 +98,29 @@ func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capa
 	for t, tmpl := range q.Templates {
 		newSeeds[tmpl.Template] = plan.NewSeeds[t]
 	}
+	answer.ManagedSeedSets = setReplicas(q, plan.NewSeeds)
 	if err := model.VerifyCapacity(q, answer.Placements, newSeeds, unplaceable); err != nil {
 		return nil, fmt.Errorf("capacity produced an answer that fails verification, refusing it: %w", err)
 	}
 	return answer, nil
+}
+
+// setReplicas sums the new seeds per ManagedSeedSet of their templates.
+func setReplicas(q *model.CapacityPlanning, newSeeds []int) []SetReplicas {
+	var out []SetReplicas
+	for _, set := range q.Snapshot.ManagedSeedSets {
+		r := SetReplicas{Set: set.Namespace + "/" + set.Name, Replicas: 1}
+		if set.Spec.Replicas != nil {
+			r.Replicas = *set.Spec.Replicas
+		}
+		for t, tmpl := range q.Templates {
+			if tmpl.ManagedSeedSet == r.Set {
+				r.Add += newSeeds[t]
+			}
+		}
+		if r.Add > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }

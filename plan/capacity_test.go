@@ -3,9 +3,12 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
@@ -116,6 +119,40 @@ func TestCapacity(t *testing.T) {
 			}
 			if !answer.Optimal || answer.Total() < answer.LowerBound {
 				t.Fatalf("optimal %v, total %d, lower bound %d", answer.Optimal, answer.Total(), answer.LowerBound)
+			}
+		})
+	}
+}
+
+// New seeds like a replica of a ManagedSeedSet (<set>-<ordinal> in namespace garden) are replicas to add to the
+// set; seeds named like a set elsewhere, or with no ordinal, are not its replicas.
+func TestCapacityManagedSeedSetReplicas(t *testing.T) {
+	set := func(namespace, name string, replicas int32) *seedmanagementv1alpha1.ManagedSeedSet {
+		return &seedmanagementv1alpha1.ManagedSeedSet{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+			Spec: seedmanagementv1alpha1.ManagedSeedSetSpec{Replicas: &replicas}}
+	}
+	for _, tc := range []struct {
+		name string
+		sets []*seedmanagementv1alpha1.ManagedSeedSet
+		want string
+	}{
+		{"a replica of the set", []*seedmanagementv1alpha1.ManagedSeedSet{set("garden", "edge", 2)}, "[{garden/edge 2 2}]"},
+		{"a set of that name in another namespace", []*seedmanagementv1alpha1.ManagedSeedSet{set("garden-other", "edge", 2)}, "[]"},
+		{"a set whose name is a prefix, without an ordinal", []*seedmanagementv1alpha1.ManagedSeedSet{set("garden", "ed", 2)}, "[]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seeds := []*gardencorev1beta1.Seed{Seed("edge-0", Allocatable(10)), Seed("edge-1", Allocatable(10))}
+			snap := fixture.Landscape(t, seeds, pending("p", 30), func(o *model.Objects) { o.ManagedSeedSets = tc.sets })
+			answer, err := plan.Capacity(context.Background(), snap, plan.Policy{Target: 0.8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, s := range answer.ManagedSeedSets {
+				got = append(got, fmt.Sprint(s))
+			}
+			if answer.Total() != 2 || "["+strings.Join(got, " ")+"]" != tc.want {
+				t.Fatalf("%d new seeds, sets %v; want 2 new seeds, sets %s", answer.Total(), got, tc.want)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
@@ -23,6 +24,17 @@ type CapacityReport struct {
 	Regions []RegionCapacity `json:"regions"`
 	// Unplaceable are pending shoots no seed and no new seed like an existing one may take, with the reason.
 	Unplaceable []model.Unschedulable `json:"unplaceable"`
+	// ManagedSeedSets are the sets whose replicas new seeds are: the replicas to add to each.
+	ManagedSeedSets []SetCapacity `json:"managedSeedSets"`
+}
+
+// SetCapacity is the replicas to add to one ManagedSeedSet.
+type SetCapacity struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	// Replicas is spec.replicas now; Add how many more the new seeds are.
+	Replicas int32 `json:"replicas"`
+	Add      int   `json:"add"`
 }
 
 // RegionCapacity is the new seeds one provider and region need.
@@ -31,8 +43,10 @@ type RegionCapacity struct {
 	Region   string `json:"region"`
 	// Template is the existing seed the new ones copy; PerSeed the shoots one takes at the target.
 	Template string `json:"template"`
-	PerSeed  int    `json:"perSeed"`
-	NewSeeds int    `json:"newSeeds"`
+	// ManagedSeedSet is namespace/name of the set the template is a replica of, or "".
+	ManagedSeedSet string `json:"managedSeedSet,omitempty"`
+	PerSeed        int    `json:"perSeed"`
+	NewSeeds       int    `json:"newSeeds"`
 	// Shoots is how many pending shoots the new seeds take.
 	Shoots int `json:"shoots"`
 }
@@ -43,7 +57,11 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 	report := &CapacityReport{
 		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting,
 		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal,
-		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable,
+		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable, ManagedSeedSets: []SetCapacity{},
+	}
+	for _, set := range plan.ManagedSeedSets {
+		namespace, name, _ := strings.Cut(set.Set, "/")
+		report.ManagedSeedSets = append(report.ManagedSeedSets, SetCapacity{Namespace: namespace, Name: name, Replicas: set.Replicas, Add: set.Add})
 	}
 	if report.Unplaceable == nil {
 		report.Unplaceable = []model.Unschedulable{}
@@ -53,7 +71,7 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 			continue
 		}
 		report.Regions = append(report.Regions, RegionCapacity{Provider: t.Provider, Region: t.Region, Template: t.Template,
-			PerSeed: t.PerSeed, NewSeeds: plan.NewSeeds[i], Shoots: plan.OnNewSeeds[i]})
+			ManagedSeedSet: t.ManagedSeedSet, PerSeed: t.PerSeed, NewSeeds: plan.NewSeeds[i], Shoots: plan.OnNewSeeds[i]})
 	}
 	return report
 }
@@ -69,6 +87,13 @@ func (r *CapacityReport) printTable(w io.Writer) error {
 		fmt.Fprintln(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
 		for _, c := range r.Regions {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
+		}
+		fmt.Fprintln(tw)
+	}
+	if len(r.ManagedSeedSets) > 0 {
+		fmt.Fprintln(tw, "MANAGEDSEEDSET\tREPLICAS\tADD")
+		for _, s := range r.ManagedSeedSets {
+			fmt.Fprintf(tw, "%s/%s\t%d\t%d\n", s.Namespace, s.Name, s.Replicas, s.Add)
 		}
 		fmt.Fprintln(tw)
 	}

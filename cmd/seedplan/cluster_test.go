@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -152,7 +154,8 @@ func applyManifests(t *testing.T, cp *gardentest.ControlPlane, path string) {
 		if len(obj.Object) == 0 {
 			continue
 		}
-		if err := cp.Client.Create(context.Background(), obj); err != nil {
+		// Tests share the control plane: what an earlier test applied is there already, and the same.
+		if err := cp.Client.Create(context.Background(), obj); err != nil && !apierrors.IsAlreadyExists(err) {
 			t.Fatalf("%s %s: %v", obj.GetKind(), obj.GetName(), err)
 		}
 	}
@@ -239,4 +242,58 @@ func grepLines(text, prefix string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// capacity in a garden with a ManagedSeedSet says how many replicas to add to it: its seeds (edge-0, edge-1) are
+// the template of the new seeds. It reads the set with the deployed RBAC, as the CronJob would.
+func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile("edge", "aws", map[string][]string{"edge-1": {"edge-1a"}})); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := cp.CreateSeed(ctx, gardentest.Seed(fmt.Sprintf("edge-%d", i), "aws", "edge-1", "edge-1a"), 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := gardentest.Project("edge")
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	shoot := gardentest.Shoot(*project.Spec.Namespace, "template", "edge", "aws", "edge-1", "edge-1a")
+	set, err := gardentest.ManagedSeedSet("edge", 2, gardentest.Seed("edge", "aws", "edge-1", "edge-1a"), shoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Create(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 { // 16 fit at the target of 0.8; 4 need one more seed
+		if err := cp.Create(ctx, gardentest.Shoot(*project.Spec.Namespace, fmt.Sprintf("shoot-%d", i), "edge", "aws", "edge-1", "edge-1a")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	out, err := run(t, "capacity", "--kubeconfig", serviceAccountKubeconfig(t, cp, "garden", "seedplan"), "-o", "json")
+	if err != nil {
+		t.Fatalf("capacity: %v\n%s", err, out)
+	}
+	var report struct {
+		Pending, OnExisting, NewSeeds int
+		ManagedSeedSets               []struct {
+			Namespace, Name string
+			Replicas, Add   int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if report.OnExisting != 16 || report.NewSeeds != 1 || fmt.Sprint(report.ManagedSeedSets) != "[{garden edge 2 1}]" {
+		t.Fatalf("want 16 on existing seeds, 1 new seed, 1 replica to add to garden/edge (2 now):\n%s", out)
+	}
 }

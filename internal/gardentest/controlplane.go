@@ -45,6 +45,7 @@ const BinariesEnv = "SEEDPLAN_CONTROL_PLANE"
 var gardenerGroupVersions = []struct{ group, version string }{
 	{"core.gardener.cloud", "v1beta1"},
 	{"security.gardener.cloud", "v1alpha1"},
+	{"seedmanagement.gardener.cloud", "v1alpha1"},
 }
 
 // Admission plugins that need objects a bare garden lacks (as in Gardener's own scheduler integration test).

@@ -2,6 +2,7 @@ package gardentest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,11 +12,15 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	securityv1alpha1 "github.com/gardener/gardener/pkg/apis/security/v1alpha1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -88,6 +93,35 @@ func Seed(name, providerType, region string, zones ...string) *gardencorev1beta1
 			},
 		},
 	}
+}
+
+// ManagedSeedSet returns a set of the given replicas in namespace garden whose ManagedSeeds would register seeds
+// like the given one, on shoots like the given one: what Gardener's validation asks of a set and no more.
+func ManagedSeedSet(name string, replicas int32, seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Shoot) (*seedmanagementv1alpha1.ManagedSeedSet, error) {
+	labels := map[string]string{"seedmanagement.gardener.cloud/set": name}
+	gardenlet, err := json.Marshal(map[string]any{
+		"apiVersion": "gardenlet.config.gardener.cloud/v1alpha1", "kind": "GardenletConfiguration",
+		"seedConfig": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": seed.Spec},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the gardenlet configuration of set %s: %w", name, err)
+	}
+	set := &seedmanagementv1alpha1.ManagedSeedSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: v1beta1constants.GardenNamespace, Name: name},
+		Spec: seedmanagementv1alpha1.ManagedSeedSetSpec{
+			Replicas: &replicas,
+			Selector: metav1.LabelSelector{MatchLabels: labels},
+			Template: seedmanagementv1alpha1.ManagedSeedTemplate{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       seedmanagementv1alpha1.ManagedSeedSpec{Gardenlet: seedmanagementv1alpha1.GardenletConfig{Config: runtime.RawExtension{Raw: gardenlet}}},
+			},
+		},
+	}
+	set.Spec.ShootTemplate.Labels = labels
+	set.Spec.ShootTemplate.Spec = *shoot.Spec.DeepCopy()
+	surge := intstr.FromInt32(1) // a worker of a seed's shoot may not have both maxSurge and maxUnavailable 0
+	set.Spec.ShootTemplate.Spec.Provider.Workers[0].MaxSurge = &surge
+	return set, nil
 }
 
 // Project returns a project owning namespace garden-<name>.
