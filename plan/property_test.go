@@ -20,7 +20,8 @@ import (
 // TestPlansOnRandomLandscapes is the property test of both solvers: on random landscapes that exercise every
 // predicate, under both strategies and at contention from ample to 120 %, every plan passes model.Verify and
 // accounts for every pending shoot, listed in namespace/name order; solving twice gives the same plan; the LP places
-// at least as many shoots as greedy, proves optimality, and its objective is never above greedy's.
+// at least as many shoots as greedy, proves optimality, and where it places the same shoots its objective is never
+// above greedy's.
 func TestPlansOnRandomLandscapes(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
@@ -80,12 +81,25 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 				if len(lp.Placements) < len(greedy.Placements) {
 					t.Fatalf("lp placed %d, greedy %d", len(lp.Placements), len(greedy.Placements))
 				}
-				if lpCost, greedyCost := solutions["lp"].Cost(weights), solutions["greedy"].Cost(weights); lpCost > greedyCost+1e-6 {
-					t.Fatalf("lp objective %.1f above greedy's %.1f", lpCost, greedyCost)
+				// Under scarcity which shoots are placed is fairness's choice (oldest first), not cost's: the LP's
+				// objective is optimal among plans that place its shoots, so it is comparable when greedy placed the
+				// same ones.
+				lpCost, greedyCost := solutions["lp"].Cost(weights), solutions["greedy"].Cost(weights)
+				if placedSet(lp) == placedSet(greedy) && lpCost > greedyCost+1e-6 {
+					t.Fatalf("lp objective %.1f above greedy's %.1f for the same shoots", lpCost, greedyCost)
 				}
 			})
 		}
 	}
+}
+
+// placedSet names the shoots a plan places, in its order.
+func placedSet(p *model.Plan) string {
+	var b strings.Builder
+	for _, pl := range p.Placements {
+		b.WriteString(pl.Shoot + " ")
+	}
+	return b.String()
 }
 
 // TestRebalanceOnRandomLandscapes is the property test of rebalancing, on the benchmark's rebalancing scenarios

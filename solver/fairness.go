@@ -6,39 +6,34 @@ import (
 )
 
 // The sets of a part's shoots that can be placed together form a matroid (a gammoid: each shoot reaches the
-// seeds' room through its arcs). Taking shoots one by one in priority order — lower Group.Priority first, then
-// window order (older first, then by name) — each if it and the shoots taken so far can still all be placed,
-// therefore yields a largest placeable set, and among the largest the one that prefers higher priority, then
-// age, lexicographically. That is what the LP must place under scarcity; where to put them stays its question.
+// seeds' room through its arcs). Taking shoots in priority order — lower Group.Priority first — each if it and
+// the shoots taken so far can still all be placed, therefore yields a largest placeable set, and among the
+// largest the one that prefers higher priority lexicographically. Within a priority the classes go in the order of
+// their oldest shoot and each class's shoots oldest first, so the older go first within a class and nearly so
+// across classes (exactly when classes do not interleave in age). That is what the LP must place; where to put
+// them stays its question.
 
 // fairPlaced is, per class of the component (in comp.classes order), how many of its shoots — its first ones —
-// a fair plan places. It grows a flow of classes to seeds' room along shortest augmenting paths, a shoot at a
-// time, or as many as consecutive shoots of one class and the path allow.
+// a fair plan places. It grows a flow of classes to seeds' room along shortest augmenting paths, each carrying as
+// many shoots as the path allows, so that the work grows with the paths, not with the shoots.
 func fairPlaced(w *Window, classes []class, comp component) []int {
-	type shoot struct{ class, index, priority int }
-	var shoots []shoot
-	for i, c := range comp.classes {
-		for _, s := range classes[c].shoots {
-			shoots = append(shoots, shoot{i, s, classes[c].priority})
-		}
+	order := make([]int, len(comp.classes)) // class positions by priority, then by their oldest shoot
+	for i := range order {
+		order[i] = i
 	}
-	slices.SortFunc(shoots, func(a, b shoot) int {
-		return cmp.Or(cmp.Compare(a.priority, b.priority), cmp.Compare(a.index, b.index))
+	slices.SortStableFunc(order, func(a, b int) int {
+		ca, cb := classes[comp.classes[a]], classes[comp.classes[b]]
+		return cmp.Or(cmp.Compare(ca.priority, cb.priority), cmp.Compare(ca.shoots[0], cb.shoots[0]))
 	})
-
 	f := newFlow(w, classes, comp)
-	full := make([]bool, len(comp.classes)) // a class that could not grow never can: the placed set only grows
-	for next := 0; next < len(shoots); {
-		c, run := shoots[next].class, 1
-		for next+run < len(shoots) && shoots[next+run].class == c {
-			run++
+	for _, c := range order {
+		for want := len(classes[comp.classes[c]].shoots); want > 0; {
+			pushed := f.augment(c, want)
+			if pushed == 0 {
+				break
+			}
+			want -= pushed
 		}
-		for taken := 0; !full[c] && taken < run; {
-			pushed := f.augment(c, run-taken)
-			full[c] = pushed == 0
-			taken += pushed
-		}
-		next += run
 	}
 	return f.placed
 }

@@ -260,28 +260,10 @@ func splitComponents(classes []class, seeds int) []component {
 	return components
 }
 
-// solveFairly solves one component and, when it leaves shoots unplaced, makes the placed ones those a fair plan
-// places (fairPlaced) and solves again for where they go.
+// solveFairly solves one component for where the shoots a fair plan places (fairPlaced) go. When every shoot
+// fits, that is every shoot, and the LP is the same as without fairness.
 func (lp LP) solveFairly(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
-	result := lp.solveComponent(w, classes, comp, segments, extremes, deadline, nil)
-	if result.err != nil || result.stopped || len(comp.classes) < 2 || !leavesUnplaced(classes, comp, result) {
-		return result
-	}
 	return lp.solveComponent(w, classes, comp, segments, extremes, deadline, fairPlaced(w, classes, comp))
-}
-
-// leavesUnplaced reports whether a component's solution leaves some shoot unplaced.
-func leavesUnplaced(classes []class, comp component, result componentResult) bool {
-	for i, c := range comp.classes {
-		placed := 0.0
-		for _, n := range result.counts[i] {
-			placed += n
-		}
-		if placed < float64(len(classes[c].shoots))-integralityTolerance {
-			return true
-		}
-	}
-	return false
 }
 
 // solveComponent builds and solves the transportation LP of one component; placed, when given, fixes how many
