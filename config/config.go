@@ -46,6 +46,7 @@ type SeedPlanConfiguration struct {
 	StrictNetworks bool                 `json:"strictNetworks,omitempty"`
 	Solver         SolverConfiguration  `json:"solver"`
 	Placement      PlacementPolicy      `json:"placement"`
+	Rebalance      RebalanceTriggers    `json:"rebalance"`
 	Window         WindowConfiguration  `json:"window"`
 	Bind           BindConfiguration    `json:"bind"`
 	Client         ClientConnection     `json:"clientConnection"`
@@ -103,6 +104,14 @@ type WeightsConfiguration struct {
 	// only for room at or below the target that the region lacks. Without it, distance and utilization trade
 	// at the weights' rate.
 	DistanceFirst *bool `json:"distanceFirst,omitempty"`
+}
+
+// RebalanceTriggers say when shoots must leave a seed whatever its load.
+type RebalanceTriggers struct {
+	// UnusableGrace is how long a seed must have been unhealthy (gardenlet not ready, backup buckets not ready,
+	// no last operation) before rebalance moves its shoots away (default 5m, kube's eviction default for a
+	// not-ready node). A seed inside its grace is reported with the time left.
+	UnusableGrace *metav1.Duration `json:"unusableGrace,omitempty"`
 }
 
 // PriorityConfiguration orders shoots under scarcity: the number placed stays maximal, and among plans that
@@ -178,6 +187,9 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Solver.Name, SolverLP)
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
 	setDefault(&c.Placement.TargetUtilization, 0.8)
+	if c.Rebalance.UnusableGrace == nil {
+		c.Rebalance.UnusableGrace = &metav1.Duration{Duration: model.DefaultUnusableGrace}
+	}
 	setDefault(&c.Placement.Weights.Preset, WeightsCompat)
 	if c.Placement.Priority.Purposes == nil {
 		c.Placement.Priority.Purposes = slices.Clone(DefaultPurposes)
@@ -354,6 +366,9 @@ func (c *SeedPlanConfiguration) Validate() error {
 		if field, value := weight.field, weight.value; value != nil && (*value < 0 || math.IsNaN(*value) || math.IsInf(*value, 0)) {
 			invalid("placement.weights."+field, *value, "must be a finite number, at least 0")
 		}
+	}
+	if c.Rebalance.UnusableGrace != nil && c.Rebalance.UnusableGrace.Duration < 0 {
+		invalid("rebalance.unusableGrace", c.Rebalance.UnusableGrace.Duration, "must not be negative")
 	}
 	seen := map[string]bool{}
 	for _, purpose := range c.Placement.Priority.Purposes {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -147,21 +148,34 @@ func SeedUnusableReason(seed *gardencorev1beta1.Seed) string {
 	case seed.Spec.Settings == nil || seed.Spec.Settings.Scheduling == nil || !seed.Spec.Settings.Scheduling.Visible:
 		return "seed is not visible for scheduling (spec.settings.scheduling.visible)"
 	}
-	return seedHealthReason(seed)
+	reason, _ := seedHealthReason(seed)
+	return reason
 }
 
 // seedHealthReason is the part of §2.1 about the seed's state: a last operation, a ready gardenlet, and ready
-// backup buckets when the seed has backup.
-func seedHealthReason(seed *gardencorev1beta1.Seed) string {
+// backup buckets when the seed has backup. since is when it became so: the condition's lastTransitionTime, or the
+// seed's creation when the status never said otherwise.
+func seedHealthReason(seed *gardencorev1beta1.Seed) (reason string, since time.Time) {
+	since = seed.CreationTimestamp.Time
 	switch {
 	case seed.Status.LastOperation == nil:
-		return "seed has no status.lastOperation yet"
+		return "seed has no status.lastOperation yet", since
 	case !conditionTrue(seed.Status.Conditions, gardencorev1beta1.GardenletReady):
-		return "seed condition GardenletReady is not True"
+		return "seed condition GardenletReady is not True", conditionSince(seed, gardencorev1beta1.GardenletReady)
 	case seed.Spec.Backup != nil && !conditionTrue(seed.Status.Conditions, gardencorev1beta1.SeedBackupBucketsReady):
-		return "seed has backup but condition BackupBucketsReady is not True"
+		return "seed has backup but condition BackupBucketsReady is not True", conditionSince(seed, gardencorev1beta1.SeedBackupBucketsReady)
 	}
-	return ""
+	return "", time.Time{}
+}
+
+// conditionSince is the condition's lastTransitionTime, or the seed's creation when it has none.
+func conditionSince(seed *gardencorev1beta1.Seed, conditionType gardencorev1beta1.ConditionType) time.Time {
+	for _, c := range seed.Status.Conditions {
+		if c.Type == conditionType && !c.LastTransitionTime.IsZero() {
+			return c.LastTransitionTime.Time
+		}
+	}
+	return seed.CreationTimestamp.Time
 }
 
 func conditionTrue(conditions []gardencorev1beta1.Condition, conditionType gardencorev1beta1.ConditionType) bool {

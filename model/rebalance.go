@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
@@ -34,12 +35,21 @@ type Leave struct {
 // Required reports whether the shoots must leave.
 func (l Leave) Required() bool { return l.Reason != "" }
 
+// DefaultUnusableGrace is how long a seed must have been unhealthy before rebalancing evacuates it: kube's
+// default for evicting pods off a not-ready node. A gardenlet restart must not migrate every shoot of its seed.
+const DefaultUnusableGrace = 5 * time.Minute
+
 // RebalanceOptions say what a balanced landscape is.
 type RebalanceOptions struct {
 	// TargetUtilization is the highest usage/allocatable a seed may end at, in (0, 1].
 	TargetUtilization float64
 	// Drain names seeds to be emptied.
 	Drain []string
+	// UnusableGrace is how long a seed must have been unhealthy (its condition's lastTransitionTime, or its
+	// creation when it never reported) before its shoots must leave; Now is when the landscape was read (zero:
+	// no grace, as for a landscape from files of unknown age). A seed being deleted is evacuated at once.
+	UnusableGrace time.Duration
+	Now           time.Time
 }
 
 // Validate checks the options against the snapshot.
@@ -91,6 +101,16 @@ type SeedLoad struct {
 	// Room is how many shoots the seed may receive: Limit − Load, at least 0, Unlimited without allocatable;
 	// 0 for a seed to drain.
 	Room int
+	// Grace is set for an unhealthy seed whose shoots do not have to leave yet.
+	Grace *SeedGrace
+}
+
+// SeedGrace is an unhealthy seed inside its grace period.
+type SeedGrace struct {
+	// Reason is what is wrong, Since since when; Left is the time until its shoots must leave.
+	Reason string
+	Since  time.Time
+	Left   time.Duration
 }
 
 // Excess is how far the seed is above its limit.
@@ -177,11 +197,16 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 // seedLoad is a seed's load, limit and room under the target; a seed to drain has neither limit nor room.
 func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOptions) SeedLoad {
 	load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
-	switch reason := SeedDrainReason(seed); {
+	reason, since := seedHealthReason(seed)
+	switch {
 	case slices.Contains(target.Drain, seed.Name):
 		load.Drain = Leave{Reason: LeaveDrain, Detail: "the seed is drained (--drain)"}
+	case seed.DeletionTimestamp != nil:
+		load.Drain = Leave{Reason: LeaveUnusable, Detail: "seed is being deleted"}
+	case reason != "" && (target.Now.IsZero() || target.Now.Sub(since) >= target.UnusableGrace):
+		load.Drain = Leave{Reason: LeaveUnusable, Detail: fmt.Sprintf("%s since %s", reason, since.UTC().Format(time.RFC3339))}
 	case reason != "":
-		load.Drain = Leave{Reason: LeaveUnusable, Detail: reason}
+		load.Grace = &SeedGrace{Reason: reason, Since: since, Left: target.UnusableGrace - target.Now.Sub(since)}
 	}
 	// Unusable seeds need no rule here: the chain never offers them as destinations.
 	switch {
@@ -313,7 +338,8 @@ func SeedDrainReason(seed *gardencorev1beta1.Seed) string {
 	if seed.DeletionTimestamp != nil {
 		return "seed is being deleted"
 	}
-	return seedHealthReason(seed)
+	reason, _ := seedHealthReason(seed)
+	return reason
 }
 
 // UnmovableReason says why a bound shoot must not be moved by seedplan, or "" when it may be: it is being
@@ -434,8 +460,10 @@ type Move struct {
 	To    string `json:"to"`
 	// Distance is the move's region distance (MoveDistance).
 	Distance int `json:"distance"`
-	// Reason is why the shoot moves: LeaveOverloaded, LeaveDrain, LeaveUnusable or LeaveNoExecute.
+	// Reason is why the shoot moves: LeaveOverloaded, LeaveDrain, LeaveUnusable or LeaveNoExecute; Detail says
+	// exactly what (which condition since when, which taint).
 	Reason LeaveReason `json:"reason"`
+	Detail string      `json:"detail,omitempty"`
 }
 
 // VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved

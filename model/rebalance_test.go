@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -177,6 +178,51 @@ func TestUnresolved(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := r.Unresolved(tc.moves); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("Unresolved = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// An unhealthy seed's shoots must leave only once its condition has been bad for the grace period, counted from
+// the condition's lastTransitionTime (the seed's creation when it never reported); inside the grace the seed says
+// what is wrong and how long is left. A seed being deleted is evacuated at once.
+func TestUnusableGrace(t *testing.T) {
+	now := testobjects.Created.Add(time.Hour)
+	notReady := func(ago time.Duration) seedOption {
+		return func(s *gardencorev1beta1.Seed) {
+			s.Status.Conditions = []gardencorev1beta1.Condition{{Type: gardencorev1beta1.GardenletReady, Status: gardencorev1beta1.ConditionFalse,
+				LastTransitionTime: metav1.NewTime(now.Add(-ago))}}
+		}
+	}
+	neverReported := func(ago time.Duration) seedOption {
+		return func(s *gardencorev1beta1.Seed) {
+			s.Status = gardencorev1beta1.SeedStatus{Allocatable: s.Status.Allocatable}
+			s.CreationTimestamp = metav1.NewTime(now.Add(-ago))
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		seed      seedOption
+		leave     string // the Leave's detail, "" when the shoots may stay
+		graceLeft time.Duration
+	}{
+		{"not ready for a minute: inside the grace", notReady(time.Minute), "", 4 * time.Minute},
+		{"not ready for ten minutes: evacuated", notReady(10 * time.Minute),
+			"seed condition GardenletReady is not True since " + now.Add(-10*time.Minute).UTC().Format(time.RFC3339), 0},
+		{"brand new, no lastOperation yet: inside the grace", neverReported(30 * time.Second), "", 4*time.Minute + 30*time.Second},
+		{"being deleted: at once", testobjects.Deleting(), "seed is being deleted", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := testLandscape([]*gardencorev1beta1.Seed{testSeed("sick", allocatable(10), tc.seed)}, nil)
+			load := seedLoad(snap, snap.Seeds[0], RebalanceOptions{TargetUtilization: 0.8, UnusableGrace: DefaultUnusableGrace, Now: now})
+			if load.Drain.Detail != tc.leave {
+				t.Fatalf("leave %q, want %q", load.Drain.Detail, tc.leave)
+			}
+			switch {
+			case tc.graceLeft == 0 && load.Grace != nil:
+				t.Fatalf("in grace %+v, want none", load.Grace)
+			case tc.graceLeft != 0 && (load.Grace == nil || load.Grace.Left != tc.graceLeft):
+				t.Fatalf("grace %+v, want %v left", load.Grace, tc.graceLeft)
 			}
 		})
 	}

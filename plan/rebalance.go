@@ -54,7 +54,7 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 	for _, m := range answer.Moves {
 		b := r.Shoots[m.Shoot]
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
-			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason()})
+			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: moveDetail(r, b)})
 	}
 	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, result.Moves); err != nil {
 		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
@@ -64,6 +64,15 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 		result.Unresolved += p.Count()
 	}
 	return result, nil
+}
+
+// moveDetail says exactly why the shoot moves: what its seed's Leave says, or how far the seed is above its target.
+func moveDetail(r *model.Rebalancing, b model.BoundShoot) string {
+	if b.Leave.Required() {
+		return b.Leave.Detail
+	}
+	l := r.Seeds[b.Seed]
+	return fmt.Sprintf("the seed hosts %d shoots, %d above its target of %d", l.Load, l.Excess(), l.Limit)
 }
 
 // rebalancingProblem is the rebalancing as the solver sees it.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -33,6 +34,17 @@ type RebalanceReport struct {
 	Unresolved int `json:"unresolved"`
 	// Applied holds what became of each move with --apply.
 	Applied []model.MoveResult `json:"applied,omitempty"`
+	// InGrace are the unhealthy seeds whose shoots do not have to leave yet.
+	InGrace []SeedInGrace `json:"inGrace"`
+}
+
+// SeedInGrace is an unhealthy seed inside its grace period (rebalance.unusableGrace).
+type SeedInGrace struct {
+	Name   string    `json:"name"`
+	Reason string    `json:"reason"`
+	Since  time.Time `json:"since"`
+	// LeftSeconds is the time until its shoots must leave.
+	LeftSeconds float64 `json:"leftSeconds"`
 }
 
 // SeedChange is a seed's number of shoots before and after the moves (after their migrations completed).
@@ -65,7 +77,12 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		delta[m.From]--
 		delta[m.To]++
 	}
-	report.Seeds = []SeedChange{}
+	report.Seeds, report.InGrace = []SeedChange{}, []SeedInGrace{}
+	for i, l := range r.Seeds {
+		if g := l.Grace; g != nil {
+			report.InGrace = append(report.InGrace, SeedInGrace{Name: r.Snapshot.Seeds[i].Name, Reason: g.Reason, Since: g.Since.UTC(), LeftSeconds: g.Left.Seconds()})
+		}
+	}
 	unresolved := map[string]bool{}
 	for _, p := range plan.Problems {
 		unresolved[p.Seed] = true
@@ -93,9 +110,9 @@ func (r *RebalanceReport) Print(w io.Writer, format string) error {
 func (r *RebalanceReport) printTable(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Moves) > 0 {
-		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tREASON")
+		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tREASON\tDETAIL")
 		for _, m := range r.Moves {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", m.Shoot, m.From, m.To, m.Distance, m.Reason)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\n", m.Shoot, m.From, m.To, m.Distance, m.Reason, m.Detail)
 		}
 		fmt.Fprintln(w)
 	}
@@ -107,6 +124,13 @@ func (r *RebalanceReport) printTable(out io.Writer) error {
 				limit, allocatable = fmt.Sprint(*s.Limit), fmt.Sprint(*s.Allocatable)
 			}
 			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Before, s.After, limit, allocatable)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(r.InGrace) > 0 {
+		fmt.Fprintln(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
+		for _, g := range r.InGrace {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), time.Duration(g.LeftSeconds*float64(time.Second)).Round(time.Second))
 		}
 		fmt.Fprintln(w)
 	}

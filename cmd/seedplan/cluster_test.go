@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -295,5 +297,110 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	}
 	if report.OnExisting != 16 || report.NewSeeds != 1 || fmt.Sprint(report.ManagedSeedSets) != "[{garden edge 2 1}]" {
 		t.Fatalf("want 16 on existing seeds, 1 new seed, 1 replica to add to garden/edge (2 now):\n%s", out)
+	}
+}
+
+// A seed whose gardenlet stopped being ready a minute ago keeps its shoots: rebalance reports it in grace with the
+// time left, and moves nothing off it; once the condition is older than the grace, its shoots move, each move
+// saying which condition since when. The condition's lastTransitionTime is the real gardener-apiserver's.
+func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	const name = "grace"
+	region := name + "-1"
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+		t.Fatal(err)
+	}
+	seed := func(suffix string) *gardencorev1beta1.Seed {
+		s := gardentest.Seed(name+"-"+suffix, "aws", region, region+"a")
+		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com" // a migration keeps the internal domain
+		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+		if err := cp.CreateSeed(ctx, s, 10); err != nil {
+			t.Fatal(err)
+		}
+		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady,
+			Status: gardencorev1beta1.ConditionTrue, LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
+		if err := cp.Client.Status().Update(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	sick, healthy := seed("sick"), seed("healthy")
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := *project.Spec.Namespace
+	for i := range 3 {
+		shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
+		if err := cp.Create(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+		shoot.Spec.SeedName = &sick.Name
+		if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notReadySince := metav1.NewTime(time.Now().Add(-time.Minute).Truncate(time.Second))
+	for i, c := range sick.Status.Conditions {
+		if c.Type == gardencorev1beta1.GardenletReady {
+			sick.Status.Conditions[i].Status, sick.Status.Conditions[i].LastTransitionTime = gardencorev1beta1.ConditionFalse, notReadySince
+		}
+	}
+	if err := cp.Client.Status().Update(ctx, sick); err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig, err := cp.Kubeconfig("grace-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type report struct {
+		Moves   []struct{ Shoot, From, To, Reason, Detail string }
+		InGrace []struct {
+			Name        string
+			LeftSeconds float64
+		}
+	}
+	rebalance := func(args ...string) report {
+		t.Helper()
+		out, err := run(t, append([]string{"rebalance", "--kubeconfig", kubeconfig, "-o", "json"}, args...)...)
+		if err != nil {
+			t.Fatalf("rebalance %v: %v\n%s", args, err, out)
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return r
+	}
+
+	within := rebalance() // the default grace: 5 minutes
+	for _, m := range within.Moves {
+		if m.From == sick.Name {
+			t.Fatalf("a move off %s inside its grace: %+v", sick.Name, m)
+		}
+	}
+	inGrace := false
+	for _, g := range within.InGrace {
+		inGrace = inGrace || g.Name == sick.Name && g.LeftSeconds > 3*60 && g.LeftSeconds <= 4*60
+	}
+	if !inGrace {
+		t.Fatalf("%s not reported in grace with about 4 minutes left: %+v", sick.Name, within.InGrace)
+	}
+
+	after := rebalance("--unusable-grace", "30s")
+	moved := 0
+	want := "seed condition GardenletReady is not True since " + notReadySince.UTC().Format(time.RFC3339)
+	for _, m := range after.Moves {
+		if m.From != sick.Name {
+			continue
+		}
+		moved++
+		if m.To != healthy.Name || m.Reason != "unusable" || m.Detail != want {
+			t.Fatalf("move %+v, want to %s, reason unusable, detail %q", m, healthy.Name, want)
+		}
+	}
+	if moved != 3 {
+		t.Fatalf("%d moves off %s after its grace, want 3: %+v", moved, sick.Name, after.Moves)
 	}
 }

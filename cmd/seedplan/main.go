@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bench"
@@ -87,6 +88,7 @@ type planFlags struct {
 	solverTimeout  time.Duration
 	weights        string
 	target         float64
+	unusableGrace  time.Duration
 	schedulerName  string
 	strictNetworks bool
 }
@@ -156,6 +158,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if changed("target-utilization") {
 		c.Placement.TargetUtilization = f.target
 	}
+	if changed("unusable-grace") {
+		c.Rebalance.UnusableGrace = &metav1.Duration{Duration: f.unusableGrace}
+	}
 	if changed("scheduler-name") {
 		c.SchedulerName = f.schedulerName
 	}
@@ -168,7 +173,8 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if err := c.Validate(); err != nil {
 		// Name the flag when a flag set an invalid field.
 		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
-			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization"}
+			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization",
+			"rebalance.unusableGrace": "unusable-grace"}
 		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
 		if joined, ok := err.(interface{ Unwrap() []error }); ok {
 			fieldErrs = joined.Unwrap()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -62,7 +63,7 @@ func newRebalanceCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
 			}
-			target.TargetUtilization = policy.Target
+			target.TargetUtilization, target.UnusableGrace, target.Now = policy.Target, c.Rebalance.UnusableGrace.Duration, time.Now()
 			if err := target.Validate(snap); err != nil {
 				return fmt.Errorf("--drain: %w", err)
 			}
@@ -94,6 +95,8 @@ func newRebalanceCommand() *cobra.Command {
 	flags.register(cmd, true, "read it, and move shoots in it with --apply")
 	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
+		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
