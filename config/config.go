@@ -143,9 +143,11 @@ type BindConfiguration struct {
 // ClientConnection configures the client of the garden cluster.
 type ClientConnection struct {
 	// Kubeconfig is the path of a kubeconfig; empty means $KUBECONFIG, then the in-cluster configuration.
-	Kubeconfig string  `json:"kubeconfig,omitempty"`
-	QPS        float32 `json:"qps,omitempty"`
-	Burst      int     `json:"burst,omitempty"`
+	Kubeconfig string `json:"kubeconfig,omitempty"`
+	// Context is the kubeconfig context to use; empty means its current context.
+	Context string  `json:"context,omitempty"`
+	QPS     float32 `json:"qps,omitempty"`
+	Burst   int     `json:"burst,omitempty"`
 }
 
 // LeaderElection configures the Lease that makes sure only one run loop binds.

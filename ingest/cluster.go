@@ -26,6 +26,8 @@ type ClientOptions struct {
 	// Kubeconfig is the path of a kubeconfig file; empty means $KUBECONFIG or ~/.kube/config, and the in-cluster
 	// configuration when seedplan runs in a pod without either.
 	Kubeconfig string
+	// Context is the kubeconfig context; empty means the current one.
+	Context string
 	// QPS and Burst bound the client's request rate (0: client-go's defaults).
 	QPS   float32
 	Burst int
@@ -35,14 +37,39 @@ type ClientOptions struct {
 
 // ClientOptionsOf are the client options of a configured connection.
 func ClientOptionsOf(c config.ClientConnection) ClientOptions {
-	return ClientOptions{Kubeconfig: c.Kubeconfig, QPS: c.QPS, Burst: c.Burst, UserAgent: "seedplan"}
+	return ClientOptions{Kubeconfig: c.Kubeconfig, Context: c.Context, QPS: c.QPS, Burst: c.Burst, UserAgent: "seedplan"}
+}
+
+// Garden names the garden cluster the options reach, as an operator checks it before anything is written: the
+// API server and the kubeconfig context ("in-cluster" for a pod's service account).
+func Garden(opts ClientOptions) (server, context string, err error) {
+	cfg, err := RESTConfig(opts)
+	if err != nil {
+		return "", "", err
+	}
+	loader := clientConfig(opts)
+	raw, err := loader.RawConfig()
+	switch {
+	case err != nil || len(raw.Contexts) == 0:
+		context = "in-cluster"
+	case opts.Context != "":
+		context = opts.Context
+	default:
+		context = raw.CurrentContext
+	}
+	return cfg.Host, context, nil
+}
+
+// clientConfig is the kubeconfig the options name, with their context.
+func clientConfig(opts ClientOptions) clientcmd.ClientConfig {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = opts.Kubeconfig
+	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context})
 }
 
 // RESTConfig resolves the client configuration of the garden cluster.
 func RESTConfig(opts ClientOptions) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = opts.Kubeconfig
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	cfg, err := clientConfig(opts).ClientConfig()
 	if err != nil {
 		if opts.Kubeconfig != "" {
 			return nil, fmt.Errorf("kubeconfig %s: %w", opts.Kubeconfig, err)

@@ -27,6 +27,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/internal/gardentest"
 )
@@ -402,5 +403,95 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	}
 	if moved != 3 {
 		t.Fatalf("%d moves off %s after its grace, want 3: %+v", moved, sick.Name, after.Moves)
+	}
+}
+
+// cordon closes a seed to new shoots through Gardener's own switch, which the real gardener-apiserver stores and
+// seedplan's schedule honours; uncordon opens it again. Both say which garden they write to first.
+func TestCordon(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "cordon", []int64{10, 10}, 0, "cordon") // cordon-seed0 in cordon-1, cordon-seed1 in cordon-2
+	cp.CreateShoots(t, namespace, "cordon", 0, 4, "cordon")              // two shoots in each region
+	kubeconfig, err := cp.Kubeconfig("cordon-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	visible := func() bool {
+		t.Helper()
+		seed := &gardencorev1beta1.Seed{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Name: "cordon-seed0"}, seed); err != nil {
+			t.Fatal(err)
+		}
+		return seed.Spec.Settings == nil || seed.Spec.Settings.Scheduling == nil || seed.Spec.Settings.Scheduling.Visible
+	}
+	placedOnSeed0 := func() int {
+		t.Helper()
+		out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--scheduler-name", "cordon", "--dry-run", "-o", "json")
+		if err != nil {
+			t.Fatalf("schedule: %v\n%s", err, out)
+		}
+		var r struct{ Placements []struct{ Seed string } }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		n := 0
+		for _, p := range r.Placements {
+			if p.Seed == "cordon-seed0" {
+				n++
+			}
+		}
+		return n
+	}
+	if !visible() || placedOnSeed0() != 2 {
+		t.Fatal("before cordoning, the seed is visible and takes the two shoots of its region")
+	}
+
+	out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig)
+	if err != nil || !strings.Contains(out, "seed/cordon-seed0 cordoned") || !strings.Contains(out, "in garden https://") {
+		t.Fatalf("cordon: %v\n%s", err, out)
+	}
+	if visible() || placedOnSeed0() != 0 {
+		t.Fatal("a cordoned seed is invisible to the gardener-apiserver and takes no shoot")
+	}
+	if out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "already cordoned") {
+		t.Fatalf("cordon again: %v\n%s", err, out)
+	}
+	if out, err := runCombined(t, "uncordon", "cordon-seed0", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "uncordoned") {
+		t.Fatalf("uncordon: %v\n%s", err, out)
+	}
+	if !visible() || placedOnSeed0() != 2 {
+		t.Fatal("an uncordoned seed is visible again and takes its shoots")
+	}
+}
+
+// --context selects the kubeconfig context of the garden, as kubectl's does; the announcement names it.
+func TestKubeconfigContext(t *testing.T) {
+	cp := garden.Get(t)
+	path, err := cp.Kubeconfig("context-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig, err := clientcmd.LoadFromFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := kubeconfig.Contexts[kubeconfig.CurrentContext]
+	kubeconfig.Contexts = map[string]*clientcmdapi.Context{"garden": good, "elsewhere": {Cluster: "nowhere", AuthInfo: good.AuthInfo}}
+	kubeconfig.Clusters["nowhere"] = &clientcmdapi.Cluster{Server: "https://127.0.0.1:1"}
+	kubeconfig.CurrentContext = "elsewhere"
+	two := filepath.Join(t.TempDir(), "two-contexts.kubeconfig")
+	if err := clientcmd.WriteToFile(*kubeconfig, two); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, "capacity", "--kubeconfig", two, "-o", "json"); err == nil {
+		t.Fatal("the current context points nowhere, yet capacity read a garden")
+	}
+	if out, err := run(t, "capacity", "--kubeconfig", two, "--context", "garden", "-o", "json"); err != nil {
+		t.Fatalf("--context garden: %v\n%s", err, out)
+	}
+	out, err := runCombined(t, "uncordon", "no-such-seed", "--kubeconfig", two, "--context", "garden")
+	if err == nil || !strings.Contains(out, "(context garden)") || !strings.Contains(err.Error(), "no-such-seed") {
+		t.Fatalf("uncordon of a missing seed: %v\n%s", err, out)
 	}
 }

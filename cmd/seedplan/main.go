@@ -72,7 +72,8 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newGenerateCommand(), newBenchCommand())
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newCordonCommand(true), newCordonCommand(false),
+		newGenerateCommand(), newBenchCommand())
 	return root
 }
 
@@ -81,6 +82,7 @@ func newRootCommand() *cobra.Command {
 type planFlags struct {
 	landscape      []string
 	kubeconfig     string
+	kubeContext    string
 	inCluster      bool
 	configFile     string
 	strategy       string
@@ -104,11 +106,17 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 		cluster = "the garden cluster of this kubeconfig, instead of files: "
 	}
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", cluster+inCluster)
-	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
+	f.registerGarden(cmd)
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
 	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
 	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", defaults.SchedulerName, "spec.schedulerName of the shoots to place")
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
+}
+
+// registerGarden adds the flags that choose the garden cluster besides --kubeconfig: --cluster and --context.
+func (f *planFlags) registerGarden(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
+	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
 }
 
 func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
@@ -170,6 +178,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if changed("kubeconfig") {
 		c.Client.Kubeconfig = f.kubeconfig
 	}
+	if changed("context") {
+		c.Client.Context = f.kubeContext
+	}
 	if err := c.Validate(); err != nil {
 		// Name the flag when a flag set an invalid field.
 		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
@@ -196,11 +207,22 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 
 // fromCluster reports whether the garden cluster, not files, is the input.
 func (f *planFlags) fromCluster(c *config.SeedPlanConfiguration) (bool, error) {
-	cluster := f.inCluster || c.Client.Kubeconfig != ""
+	cluster := f.inCluster || c.Client.Kubeconfig != "" || c.Client.Context != ""
 	if cluster && len(f.landscape) > 0 {
-		return false, errors.New("--landscape and a cluster (--kubeconfig, --cluster, clientConnection.kubeconfig) exclude each other")
+		return false, errors.New("--landscape and a cluster (--kubeconfig, --context, --cluster, clientConnection) exclude each other")
 	}
 	return cluster, nil
+}
+
+// announceGarden says, before anything is written, which garden cluster will be: its API server and kubeconfig
+// context, on standard error so that it never mixes into -o json.
+func announceGarden(cmd *cobra.Command, c *config.SeedPlanConfiguration, what string) error {
+	server, context, err := ingest.Garden(ingest.ClientOptionsOf(c.Client))
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.ErrOrStderr(), "%s in garden %s (context %s)\n", what, server, context)
+	return err
 }
 
 // gardenClient is a client of the configured garden cluster.
@@ -295,6 +317,11 @@ func newScheduleCommand() *cobra.Command {
 			if cmd.Flags().Changed("pushgateway") {
 				c.Metrics.Pushgateway = pushgateway
 			}
+			if !dryRun {
+				if err := announceGarden(cmd, c, "Binding shoots"); err != nil {
+					return err
+				}
+			}
 			report, err := scheduleCluster(cmd.Context(), c, dryRun)
 			if report != nil {
 				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil && err == nil {
@@ -351,6 +378,9 @@ func newRunCommand() *cobra.Command {
 			}
 			cfg, err := ingest.RESTConfig(ingest.ClientOptionsOf(c.Client))
 			if err != nil {
+				return err
+			}
+			if err := announceGarden(cmd, c, "Binding shoots as they come"); err != nil {
 				return err
 			}
 			instance, _ := os.Hostname()

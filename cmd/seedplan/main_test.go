@@ -29,6 +29,19 @@ func run(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// runCombined is run with standard error in the output too: what a command says before it writes.
+func runCombined(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	defer slog.SetDefault(slog.Default())
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
 // testLog writes to the test's log; it is safe for concurrent use, as the process-wide logger needs.
 type testLog struct{ t *testing.T }
 

@@ -76,9 +76,18 @@ func newRebalanceCommand() *cobra.Command {
 				if !yes {
 					return fmt.Errorf("--apply would start %d control plane migrations; add --yes to confirm", len(moves.Moves))
 				}
+				if err := announceGarden(cmd, c, fmt.Sprintf("Starting %d control plane migrations", len(moves.Moves))); err != nil {
+					return err
+				}
 				garden, err := gardenClient(c)
 				if err != nil {
 					return err
+				}
+				// Drained seeds are cordoned first, so that no scheduler places new shoots on a seed being emptied.
+				for _, seed := range target.Drain {
+					if _, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, false); err != nil {
+						return err
+					}
 				}
 				instance, _ := os.Hostname()
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: policy.Options, Target: target,
@@ -145,5 +154,52 @@ func newCapacityCommand() *cobra.Command {
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
+	return cmd
+}
+
+// newCordonCommand is `seedplan cordon` (or, !cordon, `uncordon`): Gardener's own switch that closes a seed to new
+// shoots (spec.settings.scheduling.visible), which every scheduler honours, seedplan's as the gardener-scheduler.
+func newCordonCommand(cordon bool) *cobra.Command {
+	var flags planFlags
+	use, short, verb := "cordon SEED...", "Close seeds to new shoots: set spec.settings.scheduling.visible to false", "cordoned"
+	if !cordon {
+		use, short, verb = "uncordon SEED...", "Open seeds to new shoots again: set spec.settings.scheduling.visible to true", "uncordoned"
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long: short + ". The gardener-scheduler and seedplan alike place no new shoot on an invisible seed; its shoots " +
+			"stay where they are (rebalance --drain moves them, and cordons the seed first). The seed is updated under the " +
+			"resourceVersion it was read with, so no other change to it is overwritten.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, seeds []string) error {
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			if err := announceGarden(cmd, c, fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %d seeds", !cordon, len(seeds))); err != nil {
+				return err
+			}
+			garden, err := gardenClient(c)
+			if err != nil {
+				return err
+			}
+			for _, seed := range seeds {
+				changed, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, !cordon)
+				if err != nil {
+					return err
+				}
+				state := verb
+				if !changed {
+					state = "already " + verb
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
+	flags.registerGarden(cmd)
+	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
 	return cmd
 }
