@@ -112,6 +112,9 @@ type RebalanceTriggers struct {
 	// no last operation) before rebalance moves its shoots away (default 5m, kube's eviction default for a
 	// not-ready node). A seed inside its grace is reported with the time left.
 	UnusableGrace *metav1.Duration `json:"unusableGrace,omitempty"`
+	// MaxMoveDistance, when set, bounds the region distance of a move (from the region ConfigMaps), for
+	// landscapes that rely on live migration between near seeds.
+	MaxMoveDistance *int `json:"maxMoveDistance,omitempty"`
 }
 
 // PriorityConfiguration orders shoots under scarcity: the number placed stays maximal, and among plans that

@@ -50,7 +50,13 @@ type RebalanceOptions struct {
 	// no grace, as for a landscape from files of unknown age). A seed being deleted is evacuated at once.
 	UnusableGrace time.Duration
 	Now           time.Time
+	// MaxMoveDistance, when set, bounds the region distance of a move (MoveDistance): for landscapes that rely on
+	// live migration, which only works between seeds close to each other.
+	MaxMoveDistance *int
 }
+
+// AnnotationRebalance set to "false" on a shoot keeps rebalancing from ever moving it.
+const AnnotationRebalance = "seedplan.gardener.cloud/rebalance"
 
 // Validate checks the options against the snapshot.
 func (o RebalanceOptions) Validate(snap *Snapshot) error {
@@ -257,12 +263,13 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 			for _, a := range ev.Arcs {
 				to := snap.Seeds[a.Seed]
 				migration, _ := checkMigration(b.Shoot, from, to)
+				distance := snap.MoveDistance(ev.Request, from, to)
 				switch {
-				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain.Required() || migration != migrationAllowed:
+				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain.Required() || migration != migrationAllowed || r.Target.tooFar(distance):
 				case r.Seeds[a.Seed].Room == 0:
 					d.full++
 				default:
-					a.Distance = snap.MoveDistance(ev.Request, from, to)
+					a.Distance = distance
 					d.arcs = append(d.arcs, a)
 				}
 			}
@@ -271,6 +278,11 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 		b.Destinations, b.FullSeeds = d.arcs, d.full
 	}
 	return nil
+}
+
+// tooFar reports whether a move of the distance is beyond MaxMoveDistance.
+func (o RebalanceOptions) tooFar(distance int) bool {
+	return o.MaxMoveDistance != nil && distance > *o.MaxMoveDistance
 }
 
 // LowerBound is the fewest moves that can bring every seed to its limit: for every seed its excess over the
@@ -360,6 +372,8 @@ func UnmovableReason(shoot *gardencorev1beta1.Shoot, schedulerName string) strin
 		return fmt.Sprintf("the shoot is scheduled by %q, not %q", name, schedulerName)
 	case hostsOwnControlPlane(shoot):
 		return "the shoot hosts its own control plane"
+	case shoot.Annotations[AnnotationRebalance] == "false":
+		return "the shoot opts out of rebalancing (" + AnnotationRebalance + `: "false")`
 	}
 	return ""
 }
@@ -509,6 +523,9 @@ func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []
 		if err := evaluator.placementViolation(shoot, to); err != nil {
 			violations = append(violations, err)
 		}
+		if req, err := snap.NewRequest(shoot, opts); err == nil && target.tooFar(snap.MoveDistance(req, from, to)) {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: moves %d far, beyond the bound of %d", m.Shoot, m.To, snap.MoveDistance(req, from, to), *target.MaxMoveDistance))
+		}
 	}
 	for _, seed := range snap.Seeds {
 		n := received[seed.Name]
@@ -535,8 +552,10 @@ type SeedProblem struct {
 	Unresolved
 	// Unmovable counts its shoots that must not be moved (UnmovableReason).
 	Unmovable int
-	// Stranded counts its movable shoots that no other seed may take by the predicates and migration rules.
-	Stranded int
+	// Stranded counts its movable shoots that no other seed may take by the predicates and migration rules (and
+	// within MaxMoveDistance, when that bounds the moves).
+	Stranded        int
+	MaxMoveDistance *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target.
 	Blocked int
 	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).

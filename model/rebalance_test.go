@@ -30,6 +30,9 @@ func TestUnmovableReason(t *testing.T) {
 			s.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeRestore, State: gardencorev1beta1.LastOperationStateProcessing}
 		}), "in a Restore operation"},
 		{"another scheduler", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = new("custom") }), `scheduled by "custom"`},
+		{"opted out", testShoot("s", boundTo("a"), testobjects.Running(), func(s *gardencorev1beta1.Shoot) {
+			s.Annotations = map[string]string{AnnotationRebalance: "false"}
+		}), "opts out of rebalancing"},
 		{"self-hosted", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) {
 			s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
 		}), "hosts its own control plane"},

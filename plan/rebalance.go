@@ -117,7 +117,7 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 			continue
 		}
 		p := counts[i]
-		p.Seed, p.Limit, p.Unresolved = r.Snapshot.Seeds[i].Name, r.Seeds[i].Limit, u
+		p.Seed, p.Limit, p.Unresolved, p.MaxMoveDistance = r.Snapshot.Seeds[i].Name, r.Seeds[i].Limit, u, r.Target.MaxMoveDistance
 		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
 			p.MaxMoves = rb.MaxMoves
 		}

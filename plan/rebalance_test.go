@@ -105,6 +105,23 @@ func TestRebalance(t *testing.T) {
 			routes: map[string]int{"a→b": 3, "a→c": 3}, bound: 6, complete: true,
 		},
 		{
+			name:   "moves farther than --max-move-distance are not made",
+			target: model.RebalanceOptions{TargetUtilization: 0.5, MaxMoveDistance: new(0)},
+			opts:   model.Options{Strategy: model.MinimalDistance},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 4), seed("b", 4, InRegion("aws", "eu-central-2"))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 4)},
+			routes: map[string]int{}, bound: 2,
+			problem: "4 of its shoots have no other seed within a move distance of 0 that passes every predicate and the migration rules",
+		},
+		{
+			name:   "the same moves without the bound",
+			target: model.RebalanceOptions{TargetUtilization: 0.5},
+			opts:   model.Options{Strategy: model.MinimalDistance},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 4), seed("b", 4, InRegion("aws", "eu-central-2"))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 4)},
+			routes: map[string]int{"a→b": 2}, bound: 2, complete: true,
+		},
+		{
 			name:   "a drained seed ends empty",
 			target: model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a"}},
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10), seed("c", 10)},

@@ -162,7 +162,11 @@ func problemLine(p model.SeedProblem) string {
 		why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", p.Unmovable))
 	}
 	if p.Stranded > 0 {
-		why = append(why, fmt.Sprintf("%d of its shoots have no other seed that passes every predicate and the migration rules", p.Stranded))
+		within := ""
+		if p.MaxMoveDistance != nil {
+			within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
+		}
+		why = append(why, fmt.Sprintf("%d of its shoots have no other seed%s that passes every predicate and the migration rules", p.Stranded, within))
 	}
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))

@@ -80,19 +80,20 @@ func newRootCommand() *cobra.Command {
 // planFlags are the inputs and settings shared by schedule, explain and run: a configuration file (or the
 // defaults) with the flags that were given on top.
 type planFlags struct {
-	landscape      []string
-	kubeconfig     string
-	kubeContext    string
-	inCluster      bool
-	configFile     string
-	strategy       string
-	solver         string
-	solverTimeout  time.Duration
-	weights        string
-	target         float64
-	unusableGrace  time.Duration
-	schedulerName  string
-	strictNetworks bool
+	landscape       []string
+	kubeconfig      string
+	kubeContext     string
+	inCluster       bool
+	configFile      string
+	strategy        string
+	solver          string
+	solverTimeout   time.Duration
+	weights         string
+	target          float64
+	unusableGrace   time.Duration
+	maxMoveDistance int
+	schedulerName   string
+	strictNetworks  bool
 }
 
 // register adds the input and scheduling flags: --landscape when the command reads files too, and --kubeconfig
@@ -165,6 +166,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if changed("target-utilization") {
 		c.Placement.TargetUtilization = f.target
+	}
+	if changed("max-move-distance") {
+		c.Rebalance.MaxMoveDistance = &f.maxMoveDistance
 	}
 	if changed("unusable-grace") {
 		c.Rebalance.UnusableGrace = &metav1.Duration{Duration: f.unusableGrace}

@@ -64,6 +64,7 @@ func newRebalanceCommand() *cobra.Command {
 				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
 			}
 			target.TargetUtilization, target.UnusableGrace, target.Now = policy.Target, c.Rebalance.UnusableGrace.Duration, time.Now()
+			target.MaxMoveDistance = c.Rebalance.MaxMoveDistance
 			if err := target.Validate(snap); err != nil {
 				return fmt.Errorf("--drain: %w", err)
 			}
@@ -106,6 +107,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
 	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
+	cmd.Flags().IntVar(&flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
