@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -44,7 +45,8 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing
 // every predicate and the migration rules, and still below its target counting the moves made so far (their
 // shoots count on both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips
-// it with the reason when not. The binding carries the resourceVersion of that read. It stops when ctx ends, and
+// it with the reason when not. A move whose shoot's maintenance window is closed now waits for it (MoveScheduled,
+// with the time it opens) unless the target ignores maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and
 // returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
 // Gardener's refusal (those are results, not errors).
 func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.MoveResult, error) {
@@ -61,6 +63,19 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 		if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
 			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
 			continue
+		}
+		if !r.Target.IgnoreMaintenanceWindows {
+			now := time.Now()
+			start, err := model.MaintenanceStart(read[m.Shoot], now)
+			if err != nil {
+				results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
+				continue
+			}
+			if start.After(now) {
+				results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveScheduled,
+					Detail: "waits for its maintenance window, which opens at " + start.UTC().Format(time.RFC3339)})
+				continue
+			}
 		}
 		result := r.Binder.Rebind(ctx, read[m.Shoot], m)
 		if result.Result == model.MoveFailed {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
@@ -151,5 +152,64 @@ func TestRebalanceApply(t *testing.T) {
 	refused := binder.Rebind(ctx, read, model.Move{Shoot: model.ShootKey(stay), From: full, To: noBackup, Reason: model.LeaveOverloaded})
 	if refused.Result != model.MoveRefused || want == "" || !strings.Contains(refused.Detail, want) {
 		t.Fatalf("rebinding to a seed without backup: %+v; the model says %q", refused, want)
+	}
+}
+
+// A move waits for its shoot's maintenance window: applied while the window is closed it is scheduled, with the
+// time it opens, and nothing is written; once the window has opened, the same move is made.
+func TestRebalanceWaitsForTheMaintenanceWindow(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	const name = "maint"
+	region := name + "-1"
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []string{name + "-from", name + "-to"} {
+		s := gardentest.Seed(seed, "aws", region, region+"a")
+		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com"
+		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+		if err := cp.CreateSeed(ctx, s, 10); err != nil {
+			t.Fatal(err)
+		}
+		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
+			LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
+		if err := cp.Client.Status().Update(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	opens := time.Now().UTC().Add(4 * time.Second).Truncate(time.Second)
+	shoot := gardentest.Shoot(*project.Spec.Namespace, "waiting", name, "aws", region, region+"a")
+	shoot.Spec.Maintenance = &gardencorev1beta1.Maintenance{TimeWindow: &gardencorev1beta1.MaintenanceTimeWindow{
+		Begin: opens.Format("150405-0700"), End: opens.Add(time.Hour).Format("150405-0700")}}
+	if err := cp.Create(ctx, shoot); err != nil {
+		t.Fatal(err)
+	}
+	shoot.Spec.SeedName = new(name + "-from")
+	if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
+		t.Fatal(err)
+	}
+
+	move := model.Move{Shoot: model.ShootKey(shoot), From: name + "-from", To: name + "-to", Reason: model.LeaveDrain}
+	target := model.RebalanceOptions{TargetUtilization: 1, Drain: []string{name + "-from"}}
+	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target}
+	results, err := mover.Apply(ctx, []model.Move{move})
+	if err != nil || results[0].Result != model.MoveScheduled || !strings.Contains(results[0].Detail, opens.Format(time.RFC3339)) {
+		t.Fatalf("before the window: results %+v, error %v; want scheduled for %s", results, err, opens.Format(time.RFC3339))
+	}
+	if got := snapshot(t, cp.Client).Shoot(move.Shoot).Spec.SeedName; *got != move.From {
+		t.Fatalf("the shoot moved to %s before its window", *got)
+	}
+
+	time.Sleep(time.Until(opens) + 100*time.Millisecond)
+	if results, err = mover.Apply(ctx, []model.Move{move}); err != nil || results[0].Result != model.MoveApplied {
+		t.Fatalf("inside the window: results %+v, error %v; want moved", results, err)
+	}
+	if got := snapshot(t, cp.Client).Shoot(move.Shoot).Spec.SeedName; *got != move.To {
+		t.Fatalf("the shoot is on %s after the move, want %s", *got, move.To)
 	}
 }

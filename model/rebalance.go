@@ -53,6 +53,8 @@ type RebalanceOptions struct {
 	// MaxMoveDistance, when set, bounds the region distance of a move (MoveDistance): for landscapes that rely on
 	// live migration, which only works between seeds close to each other.
 	MaxMoveDistance *int
+	// IgnoreMaintenanceWindows lets moves start outside the shoots' maintenance windows.
+	IgnoreMaintenanceWindows bool
 }
 
 // AnnotationRebalance set to "false" on a shoot keeps rebalancing from ever moving it.
@@ -478,6 +480,9 @@ type Move struct {
 	// exactly what (which condition since when, which taint).
 	Reason LeaveReason `json:"reason"`
 	Detail string      `json:"detail,omitempty"`
+	// StartsAt is when the move may start: the next begin of the shoot's maintenance window when it is closed at
+	// planning time (see MaintenanceStart); nil when it may start at once.
+	StartsAt *time.Time `json:"startsAt,omitempty"`
 }
 
 // VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved

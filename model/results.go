@@ -37,6 +37,9 @@ const (
 	MoveRefused MoveOutcome = "refused"
 	// MoveFailed: the binding failed otherwise.
 	MoveFailed MoveOutcome = "failed"
+	// MoveScheduled: the shoot's maintenance window is closed; the move waits for it (Detail says when), and a
+	// later run makes it.
+	MoveScheduled MoveOutcome = "scheduled"
 )
 
 // MoveResult is what became of one move.

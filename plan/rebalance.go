@@ -56,6 +56,9 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
 			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: moveDetail(r, b)})
 	}
+	if err := scheduleMoves(r, result.Moves); err != nil {
+		return nil, err
+	}
 	if err := model.VerifyMoves(r.Snapshot, r.Options, r.Target, result.Moves); err != nil {
 		return nil, fmt.Errorf("rebalance produced moves that fail verification, refusing them: %w", err)
 	}
@@ -64,6 +67,24 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 		result.Unresolved += p.Count()
 	}
 	return result, nil
+}
+
+// scheduleMoves sets when each move may start: in its shoot's maintenance window, unless the options ignore them
+// or give no time to count from.
+func scheduleMoves(r *model.Rebalancing, moves []model.Move) error {
+	if r.Target.IgnoreMaintenanceWindows || r.Target.Now.IsZero() {
+		return nil
+	}
+	for i, m := range moves {
+		start, err := model.MaintenanceStart(r.Snapshot.Shoot(m.Shoot), r.Target.Now)
+		if err != nil {
+			return fmt.Errorf("shoot %s: %w", m.Shoot, err)
+		}
+		if start.After(r.Target.Now) {
+			moves[i].StartsAt = &start
+		}
+	}
+	return nil
 }
 
 // moveDetail says exactly why the shoot moves: what its seed's Leave says, or how far the seed is above its target.

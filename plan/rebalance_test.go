@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
@@ -268,5 +269,41 @@ func TestRebalance(t *testing.T) {
 				t.Errorf("a second run moves again: %v", second.Moves)
 			}
 		})
+	}
+}
+
+// Each move says when it may start: at once when its shoot's maintenance window is open or ignored, otherwise at
+// the window's next begin.
+func TestMovesWaitForMaintenanceWindows(t *testing.T) {
+	now := Created.Add(10 * time.Hour) // 10:00 UTC
+	window := func(begin, end string) ShootOption {
+		return func(s *gardencorev1beta1.Shoot) {
+			s.Spec.Maintenance = &gardencorev1beta1.Maintenance{TimeWindow: &gardencorev1beta1.MaintenanceTimeWindow{Begin: begin, End: end}}
+		}
+	}
+	seeds := []*gardencorev1beta1.Seed{Seed("a", Allocatable(10), WithBackup()), Seed("b", Allocatable(10), WithBackup())}
+	shoots := [][]*gardencorev1beta1.Shoot{
+		hosting("a", "open", 1, window("090000+0000", "110000+0000")),
+		hosting("a", "closed", 1, window("220000+0000", "230000+0000")),
+	}
+	for _, tc := range []struct {
+		ignore bool
+		want   map[string]string
+	}{
+		{false, map[string]string{"garden-dev/open-1": "now", "garden-dev/closed-1": "2026-11-01T22:00:00Z"}},
+		{true, map[string]string{"garden-dev/open-1": "now", "garden-dev/closed-1": "now"}},
+	} {
+		target := model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a"}, Now: now, IgnoreMaintenanceWindows: tc.ignore}
+		moves := rebalance(t, solver.Rebalancer{Weights: solver.DefaultWeights()}, rebalancing(t, model.Options{}, target, seeds, shoots...)).Moves
+		got := map[string]string{}
+		for _, m := range moves {
+			got[m.Shoot] = "now"
+			if m.StartsAt != nil {
+				got[m.Shoot] = m.StartsAt.UTC().Format(time.RFC3339)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("ignore %v: moves start %v, want %v", tc.ignore, got, tc.want)
+		}
 	}
 }

@@ -110,9 +110,13 @@ func (r *RebalanceReport) Print(w io.Writer, format string) error {
 func (r *RebalanceReport) printTable(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Moves) > 0 {
-		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tREASON\tDETAIL")
+		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON\tDETAIL")
 		for _, m := range r.Moves {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\n", m.Shoot, m.From, m.To, m.Distance, m.Reason, m.Detail)
+			starts := "now"
+			if m.StartsAt != nil {
+				starts = m.StartsAt.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, m.Detail)
 		}
 		fmt.Fprintln(w)
 	}

@@ -108,6 +108,8 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
 	cmd.Flags().IntVar(&flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
+	cmd.Flags().BoolVar(&target.IgnoreMaintenanceWindows, "ignore-maintenance-window", false,
+		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
