@@ -45,7 +45,7 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing
 // every predicate and the migration rules, and still below its target counting the moves made so far (their
 // shoots count on both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips
-// it with the reason when not. A move whose shoot's maintenance window is closed now waits for it (MoveScheduled,
+// it with the reason when not, as it skips a move planned for another resourceVersion of the shoot than it finds. A move whose shoot's maintenance window is closed now waits for it (MoveScheduled,
 // with the time it opens) unless the target ignores maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and
 // returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
 // Gardener's refusal (those are results, not errors).
@@ -62,6 +62,11 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 		}
 		if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
 			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
+			continue
+		}
+		if shoot := read[m.Shoot]; m.ResourceVersion != "" && shoot != nil && shoot.ResourceVersion != m.ResourceVersion {
+			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped,
+				Detail: fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion)})
 			continue
 		}
 		if !r.Target.IgnoreMaintenanceWindows {

@@ -15,6 +15,9 @@ type Placement struct {
 	Seed  string `json:"seed"`
 	// Distance is the region distance of the placement (0 in the shoot's own region).
 	Distance int `json:"distance"`
+	// ResourceVersion is the shoot's when it was planned (from a cluster): `seedplan apply` binds exactly this
+	// version, so that a shoot changed since the plan was reviewed is skipped, not bound blindly.
+	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
 // Unschedulable is a pending shoot the plan leaves unplaced.

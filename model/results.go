@@ -20,6 +20,9 @@ const (
 	// Deferred: the seed changed after the window read it and no longer has room for the shoot (bind.Binder.Recheck);
 	// the shoot stays pending for the next window.
 	Deferred BindResult = "deferred"
+	// Skipped: a reviewed placement (seedplan apply) no longer holds — the shoot changed since it was planned, or
+	// the seed no longer takes it; nothing was written, and nothing is planned instead.
+	Skipped BindResult = "skipped"
 )
 
 // MoveOutcome is what became of applying a move.

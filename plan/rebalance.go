@@ -54,7 +54,8 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 	for _, m := range answer.Moves {
 		b := r.Shoots[m.Shoot]
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
-			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: moveDetail(r, b)})
+			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: moveDetail(r, b),
+			ResourceVersion: b.Shoot.ResourceVersion})
 	}
 	if err := scheduleMoves(r, result.Moves); err != nil {
 		return nil, err

@@ -245,7 +245,8 @@ func windowPlan(w *model.Window, a *solver.Assignment, failures *model.Failures)
 	for _, i := range w.ByKey {
 		ev := w.Evaluations[i]
 		if seed := a.Seed[i]; seed >= 0 {
-			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: ev.ArcTo(seed).Distance})
+			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: ev.ArcTo(seed).Distance,
+				ResourceVersion: w.Shoots[i].ResourceVersion})
 			continue
 		}
 		unschedulable := *failures.Unschedulable(ev, failureOf(a.Cause[i]))

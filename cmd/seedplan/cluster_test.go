@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/model"
 )
 
 var garden gardentest.Shared
@@ -494,4 +495,90 @@ func TestKubeconfigContext(t *testing.T) {
 	if err == nil || !strings.Contains(out, "(context garden)") || !strings.Contains(err.Error(), "no-such-seed") {
 		t.Fatalf("uncordon of a missing seed: %v\n%s", err, out)
 	}
+}
+
+// apply -f binds exactly the plan an operator reviewed: every placement to its planned seed, except the shoot
+// that changed after the plan was made, which is skipped with the reason; applying the same file again binds
+// nothing twice.
+func TestApplyReviewedPlan(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "reviewed", []int64{10, 10}, 4, "reviewed")
+	kubeconfig, err := cp.Kubeconfig("reviewer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--dry-run", "-o", "json")
+	if err != nil {
+		t.Fatalf("schedule --dry-run: %v\n%s", err, planned)
+	}
+	planFile := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(planFile, []byte(planned), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var plan struct{ Placements []model.Placement }
+	if err := json.Unmarshal([]byte(planned), &plan); err != nil || len(plan.Placements) != 4 || plan.Placements[0].ResourceVersion == "" {
+		t.Fatalf("the dry run should place 4 shoots, each with its resourceVersion: %v\n%s", err, planned)
+	}
+	// Someone changes a shoot after the review.
+	changed := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-0"}, changed); err != nil {
+		t.Fatal(err)
+	}
+	changed.Labels = map[string]string{"changed": "after-review"}
+	if err := cp.Client.Update(ctx, changed); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "--yes") {
+		t.Fatalf("apply without --yes: %v", err)
+	}
+	out, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
+	if err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	var applied struct {
+		Applied []struct{ Shoot, To, Result, Detail string }
+	}
+	if err := json.Unmarshal([]byte(out), &applied); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	results := map[string]string{}
+	for _, a := range applied.Applied {
+		results[a.Shoot] = a.Result
+		if a.Shoot == namespace+"/shoot-0" && !strings.Contains(a.Detail, "changed since the plan was made") {
+			t.Errorf("the changed shoot is skipped for %q", a.Detail)
+		}
+	}
+	for _, pl := range plan.Placements {
+		shoot := &gardencorev1beta1.Shoot{}
+		key := strings.SplitN(pl.Shoot, "/", 2)
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: key[0], Name: key[1]}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		want, seed := "bound", ptrString(shoot.Spec.SeedName)
+		if key[1] == "shoot-0" {
+			want = "skipped"
+		}
+		switch {
+		case results[pl.Shoot] != want:
+			t.Errorf("%s: %s, want %s", pl.Shoot, results[pl.Shoot], want)
+		case want == "bound" && seed != pl.Seed:
+			t.Errorf("%s bound to %s, the reviewed plan says %s", pl.Shoot, seed, pl.Seed)
+		case want == "skipped" && seed != "":
+			t.Errorf("%s bound to %s though it changed after the review", pl.Shoot, seed)
+		}
+	}
+
+	out, err = run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
+	if err != nil || strings.Contains(out, `"bound"`) {
+		t.Fatalf("applying the same plan again bound something: %v\n%s", err, out)
+	}
+}
+
+func ptrString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

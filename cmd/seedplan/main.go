@@ -72,7 +72,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newCordonCommand(true), newCordonCommand(false),
+	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newApplyCommand(), newCordonCommand(true), newCordonCommand(false),
 		newGenerateCommand(), newBenchCommand())
 	return root
 }

@@ -1,0 +1,80 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+)
+
+// Reviewed applies a plan an operator reviewed (`schedule -o json`): exactly its placements, none planned anew.
+type Reviewed struct {
+	// Reader reads the API server, not a cache.
+	Reader   client.Reader
+	PageSize int64
+	Binder   *bind.Binder
+	Options  model.Options
+}
+
+// Apply binds each placement only while its shoot still has the resourceVersion the plan recorded and is pending,
+// and its seed still passes every predicate and has room, counting the placements before it (model.Verify on a
+// fresh read); the binding carries that resourceVersion. Anything else is Skipped with the reason. A placement
+// without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded.
+func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
+	for _, pl := range placements {
+		if pl.ResourceVersion == "" {
+			return nil, fmt.Errorf("placement of shoot %s has no resourceVersion: apply plans made from the garden (schedule --kubeconfig --dry-run -o json)", pl.Shoot)
+		}
+	}
+	landscape, err := ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+	if err != nil {
+		return nil, fmt.Errorf("reading the garden cluster: %w", err)
+	}
+	read := make(map[string]*gardencorev1beta1.Shoot, len(landscape.Objects.Shoots))
+	for _, shoot := range landscape.Objects.Shoots {
+		read[model.ShootKey(shoot)] = shoot.DeepCopy() // as read: the snapshot defaults its objects in place
+	}
+	snap, err := model.NewSnapshot(landscape.Objects)
+	if err != nil {
+		return nil, fmt.Errorf("reading the garden cluster: %w", err)
+	}
+	var skipped []bind.Result
+	kept := &model.Plan{}
+	placedOn := map[string]int{} // the placements kept so far count against their seed's room: they go first
+	for _, pl := range placements {
+		if reason := r.check(snap, read[pl.Shoot], placedOn[pl.Seed], pl); reason != "" {
+			skipped = append(skipped, bind.Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Skipped, Err: errors.New(reason)})
+			continue
+		}
+		kept.Placements = append(kept.Placements, pl)
+		placedOn[pl.Seed]++
+	}
+	results, err := r.Binder.Apply(ctx, read, kept)
+	r.Binder.Flush()
+	return append(skipped, results...), err
+}
+
+// check says why a reviewed placement no longer holds, or "": placed is how many shoots the placements kept
+// before it put on its seed.
+func (r *Reviewed) check(snap *model.Snapshot, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
+	switch {
+	case shoot == nil:
+		return "the shoot no longer exists"
+	case shoot.ResourceVersion != pl.ResourceVersion:
+		return fmt.Sprintf("the shoot changed since the plan was made (resourceVersion %s, now %s)", pl.ResourceVersion, shoot.ResourceVersion)
+	}
+	if err := model.Verify(snap, r.Options, &model.Plan{Placements: []model.Placement{pl}}); err != nil {
+		return err.Error()
+	}
+	seed := snap.Seed(pl.Seed)
+	if free := model.FreeCapacity(seed, snap.Usage(pl.Seed)); free != model.Unlimited && placed >= free {
+		return fmt.Sprintf("seed %s has no room left: %d free, %d taken by the placements before", pl.Seed, free, placed)
+	}
+	return ""
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
+)
+
+// reviewedPlan is what `apply -f` reads: the output of `schedule -o json|yaml` (placements) or of `rebalance -o
+// json|yaml` (moves).
+type reviewedPlan struct {
+	Window *struct {
+		Strategy model.Strategy `json:"strategy"`
+	} `json:"window"`
+	Placements        []model.Placement `json:"placements"`
+	Moves             []model.Move      `json:"moves"`
+	TargetUtilization float64           `json:"targetUtilization"`
+	LowerBound        *int              `json:"lowerBound"`
+}
+
+// readReviewed reads a reviewed plan file; it says which kind it is, or why it is none.
+func readReviewed(path string) (*reviewedPlan, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("-f: %w", err)
+	}
+	if !info.Mode().IsRegular() || info.Size() > config.MaxFileSize*64 {
+		return nil, fmt.Errorf("-f %s: not a regular file of at most %d bytes", path, config.MaxFileSize*64)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-f: %w", err)
+	}
+	if err := model.CheckBudget(data); err != nil {
+		return nil, fmt.Errorf("-f %s: %w", path, err)
+	}
+	if data, err = yaml.YAMLToJSON(data); err != nil {
+		return nil, fmt.Errorf("-f %s: not YAML or JSON: %w", path, err)
+	}
+	plan := &reviewedPlan{}
+	decoder := json.NewDecoder(bytes.NewReader(data))
+	if err := decoder.Decode(plan); err != nil {
+		return nil, fmt.Errorf("-f %s: %w", path, err)
+	}
+	switch {
+	case plan.Window != nil && plan.LowerBound == nil:
+		return plan, nil
+	case plan.LowerBound != nil && plan.Window == nil:
+		return plan, nil
+	}
+	return nil, fmt.Errorf("-f %s: neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)", path)
+}
+
+func newApplyCommand() *cobra.Command {
+	var (
+		flags             planFlags
+		file, output      string
+		yes, ignoreWindow bool
+	)
+	cmd := &cobra.Command{
+		Use:   "apply -f FILE",
+		Short: "Apply exactly a reviewed plan: the placements of schedule -o json or the moves of rebalance -o json",
+		Long: "apply binds exactly the placements, or makes exactly the moves, of a plan saved with -o json (or yaml) from a " +
+			"garden, nothing planned anew: each only while its shoot still has the resourceVersion the plan recorded, and " +
+			"its seed still passes every predicate and has room (moves: the migration rules, the target, and the shoot's " +
+			"maintenance window unless --ignore-maintenance-window). Anything that changed since is skipped with its " +
+			"reason. It names the garden it writes to first, and asks for --yes.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
+				return fmt.Errorf("-o: %w", err)
+			}
+			reviewed, err := readReviewed(file)
+			if err != nil {
+				return err
+			}
+			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			what := fmt.Sprintf("Binding %d reviewed placements", len(reviewed.Placements))
+			if reviewed.Window == nil {
+				what = fmt.Sprintf("Starting %d reviewed control plane migrations", len(reviewed.Moves))
+			}
+			if !yes {
+				return fmt.Errorf("%s: add --yes to confirm", strings.ToLower(what[:1])+what[1:])
+			}
+			if err := announceGarden(cmd, c, what); err != nil {
+				return err
+			}
+			garden, err := gardenClient(c)
+			if err != nil {
+				return err
+			}
+			instance, _ := os.Hostname()
+			binder := &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance, QPS: c.Client.QPS}
+			opts := model.Options{SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks}
+			var applied *report.AppliedReport
+			var applyErr error
+			if reviewed.Window != nil {
+				opts.Strategy = reviewed.Window.Strategy
+				results, err := (&cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts}).Apply(cmd.Context(), reviewed.Placements)
+				if results == nil && err != nil {
+					return err
+				}
+				applied, applyErr = placementsApplied(results), err
+			} else {
+				if err := checkMovesRecorded(reviewed.Moves); err != nil {
+					return err
+				}
+				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts,
+					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow}}
+				results, err := mover.Apply(cmd.Context(), reviewed.Moves)
+				applied, applyErr = report.NewMovesApplied(results), err
+			}
+			return errors.Join(applyErr, applied.Print(cmd.OutOrStdout(), output))
+		},
+	}
+	cmd.Flags().StringVarP(&file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml (required)")
+	_ = cmd.MarkFlagRequired("filename")
+	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
+	flags.registerGarden(cmd)
+	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
+	cmd.Flags().StringVar(&flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
+	cmd.Flags().BoolVar(&yes, "yes", false, "confirm: write to the garden")
+	cmd.Flags().BoolVar(&ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
+	return cmd
+}
+
+// checkMovesRecorded refuses moves planned from files: without the resourceVersion they cannot be guarded.
+func checkMovesRecorded(moves []model.Move) error {
+	for _, m := range moves {
+		if m.ResourceVersion == "" {
+			return fmt.Errorf("move of shoot %s has no resourceVersion: apply moves planned from the garden (rebalance --kubeconfig -o json)", m.Shoot)
+		}
+	}
+	return nil
+}
+
+// placementsApplied reports the bindings of reviewed placements.
+func placementsApplied(results []bind.Result) *report.AppliedReport {
+	r := &report.AppliedReport{Kind: "placements", Applied: []report.AppliedResult{}}
+	for _, b := range results {
+		a := report.AppliedResult{Shoot: b.Shoot, To: b.Seed, Result: string(b.Result)}
+		if b.Err != nil {
+			a.Detail = b.Err.Error()
+		}
+		r.Applied = append(r.Applied, a)
+	}
+	return r
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// AppliedReport is the output of `seedplan apply`: what became of each reviewed placement or move.
+type AppliedReport struct {
+	// Kind is "placements" or "moves".
+	Kind    string          `json:"kind"`
+	Applied []AppliedResult `json:"applied"`
+}
+
+// AppliedResult is one placement or move: its outcome, and why when it was not made.
+type AppliedResult struct {
+	Shoot  string `json:"shoot"`
+	To     string `json:"to"`
+	Result string `json:"result"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// NewMovesApplied reports reviewed moves.
+func NewMovesApplied(results []model.MoveResult) *AppliedReport {
+	r := &AppliedReport{Kind: "moves", Applied: []AppliedResult{}}
+	for _, m := range results {
+		r.Applied = append(r.Applied, AppliedResult{Shoot: m.Shoot, To: m.To, Result: string(m.Result), Detail: m.Detail})
+	}
+	return r
+}
+
+// Print writes the report as a table, YAML or JSON.
+func (r *AppliedReport) Print(w io.Writer, format string) error {
+	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
+}
+
+func (r *AppliedReport) printTable(out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SHOOT\tTO\tRESULT\tDETAIL")
+	counts := map[string]int{}
+	for _, a := range r.Applied {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
+		counts[a.Result]++
+	}
+	var parts []string
+	for _, result := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", result, counts[result]))
+	}
+	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", len(r.Applied), r.Kind, strings.Join(parts, ", "))
+	return w.Flush()
+}
