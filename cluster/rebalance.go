@@ -22,6 +22,9 @@ type Rebalance struct {
 	Binder   *bind.Binder
 	Options  model.Options
 	Target   model.RebalanceOptions
+	// Pacing, when set, bounds the migrations in flight and waits for each to finish; without it the moves are
+	// started one after another and their migrations not awaited.
+	Pacing *Pacing
 }
 
 // read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place).
@@ -48,45 +51,68 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // it with the reason when not, as it skips a move planned for another resourceVersion of the shoot than it finds. A move whose shoot's maintenance window is closed now waits for it (MoveScheduled,
 // with the time it opens) unless the target ignores maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and
 // returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
-// Gardener's refusal (those are results, not errors).
+// Gardener's refusal (those are results, not errors). With Pacing a move starts only while the migrations in
+// flight allow it, Apply waits for every migration it started, and a migration that does not finish in time stops
+// it: the moves not started are not in the results, and running the same moves again skips the finished ones (their
+// shoots are no longer where the moves start).
 func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.MoveResult, error) {
-	var results []model.MoveResult
+	results := make([]model.MoveResult, 0, len(moves))
 	var failed []error
+	var paced *flight
+	if r.Pacing != nil {
+		paced = newFlight(*r.Pacing, r.Reader)
+	}
 	for _, m := range moves {
 		if err := ctx.Err(); err != nil {
 			return results, fmt.Errorf("applying moves: %w", err)
 		}
-		snap, read, err := r.read(ctx)
-		if err != nil {
-			return results, err
-		}
-		if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
-			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
-			continue
-		}
-		if shoot := read[m.Shoot]; m.ResourceVersion != "" && shoot != nil && shoot.ResourceVersion != m.ResourceVersion {
-			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped,
-				Detail: fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion)})
-			continue
-		}
-		if !r.Target.IgnoreMaintenanceWindows {
-			now := time.Now()
-			start, err := model.MaintenanceStart(read[m.Shoot], now)
-			if err != nil {
-				results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: err.Error()})
-				continue
-			}
-			if start.After(now) {
-				results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveScheduled,
-					Detail: "waits for its maintenance window, which opens at " + start.UTC().Format(time.RFC3339)})
-				continue
+		if paced != nil {
+			if err := paced.waitFor(ctx, func() bool { return paced.admits(m) }, results); err != nil {
+				return results, err
 			}
 		}
-		result := r.Binder.Rebind(ctx, read[m.Shoot], m)
+		result := r.start(ctx, m)
 		if result.Result == model.MoveFailed {
 			failed = append(failed, fmt.Errorf("moving shoot %s to seed %s: %s", m.Shoot, m.To, result.Detail))
 		}
+		if paced != nil && result.Result == model.MoveApplied {
+			paced.add(len(results), m)
+		}
 		results = append(results, result)
 	}
+	if paced != nil {
+		if err := paced.waitFor(ctx, func() bool { return len(paced.moves) == 0 }, results); err != nil {
+			return results, err
+		}
+	}
 	return results, errors.Join(failed...)
+}
+
+// start checks a move against a fresh read and, when it still holds, rebinds its shoot.
+func (r *Rebalance) start(ctx context.Context, m model.Move) model.MoveResult {
+	snap, read, err := r.read(ctx)
+	if err != nil {
+		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}
+	}
+	skip := func(detail string) model.MoveResult {
+		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: detail}
+	}
+	if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
+		return skip(err.Error())
+	}
+	if shoot := read[m.Shoot]; m.ResourceVersion != "" && shoot.ResourceVersion != m.ResourceVersion {
+		return skip(fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion))
+	}
+	if !r.Target.IgnoreMaintenanceWindows {
+		now := time.Now()
+		start, err := model.MaintenanceStart(read[m.Shoot], now)
+		if err != nil {
+			return skip(err.Error())
+		}
+		if start.After(now) {
+			return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveScheduled,
+				Detail: "waits for its maintenance window, which opens at " + start.UTC().Format(time.RFC3339)}
+		}
+	}
+	return r.Binder.Rebind(ctx, read[m.Shoot], m)
 }

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -212,5 +215,190 @@ func TestRebalanceWaitsForTheMaintenanceWindow(t *testing.T) {
 	}
 	if got := snapshot(t, cp.Client).Shoot(move.Shoot).Spec.SeedName; *got != move.To {
 		t.Fatalf("the shoot is on %s after the move, want %s", *got, move.To)
+	}
+}
+
+// gardenlet plays the gardenlets of a test garden: a shoot whose control plane is to move (spec.seedName not its
+// status.seedName) reports, after delay, its restore on the new seed — unless stuck says it never will. Every tick
+// it also observes the migrations in flight, per source and per destination seed.
+type gardenlet struct {
+	c        client.Client
+	ns       string
+	delay    time.Duration
+	stuck    func(name string) bool
+	mu       sync.Mutex
+	seen     map[string]time.Time
+	maxTotal int
+	maxFrom  int
+	maxTo    int
+}
+
+func (g *gardenlet) run(ctx context.Context, t *testing.T) {
+	for ctx.Err() == nil {
+		var shoots gardencorev1beta1.ShootList
+		if err := g.c.List(ctx, &shoots, client.InNamespace(g.ns)); err != nil {
+			if ctx.Err() == nil {
+				t.Errorf("gardenlet: %v", err)
+			}
+			return
+		}
+		total, from, to := 0, map[string]int{}, map[string]int{}
+		for i := range shoots.Items {
+			shoot := &shoots.Items[i]
+			spec, status := ptr.Deref(shoot.Spec.SeedName, ""), ptr.Deref(shoot.Status.SeedName, "")
+			if spec == status || status == "" {
+				continue
+			}
+			total++
+			from[status]++
+			to[spec]++
+			g.mu.Lock()
+			first, ok := g.seen[shoot.Name]
+			if !ok {
+				g.seen[shoot.Name], first = time.Now(), time.Now()
+			}
+			g.mu.Unlock()
+			if g.stuck(shoot.Name) || time.Since(first) < g.delay {
+				continue
+			}
+			shoot.Status.SeedName = shoot.Spec.SeedName
+			shoot.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeRestore,
+				State: gardencorev1beta1.LastOperationStateSucceeded, Progress: 100, LastUpdateTime: metav1.Now(), Description: "restored"}
+			if err := g.c.Status().Update(ctx, shoot); err != nil && ctx.Err() == nil && !apierrors.IsConflict(err) {
+				t.Errorf("gardenlet: %v", err)
+			}
+		}
+		g.mu.Lock()
+		g.maxTotal = max(g.maxTotal, total)
+		for _, n := range from {
+			g.maxFrom = max(g.maxFrom, n)
+		}
+		for _, n := range to {
+			g.maxTo = max(g.maxTo, n)
+		}
+		g.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Paced apply on the real gardener-apiserver, with the test as the gardenlets: never more migrations in flight than
+// allowed in all, off one seed or onto one seed (an observer independent of seedplan counts them from the shoots);
+// a migration that does not finish in time stops the run with a report; running the same moves again continues
+// where it stopped and repeats no finished move.
+func TestRebalancePaced(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	const name = "paced"
+	region := name + "-1"
+	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+		t.Fatal(err)
+	}
+	seeds := []string{name + "-a", name + "-b", name + "-c", name + "-d"}
+	for _, seed := range seeds {
+		s := gardentest.Seed(seed, "aws", region, region+"a")
+		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com"
+		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+		if err := cp.CreateSeed(ctx, s, 10); err != nil {
+			t.Fatal(err)
+		}
+		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
+			LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
+		if err := cp.Client.Status().Update(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	project := gardentest.Project(name)
+	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := *project.Spec.Namespace
+	for i := range 6 { // three running on each of the two seeds to drain
+		shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
+		if err := cp.Create(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+		shoot.Spec.SeedName = &seeds[i%2]
+		if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+		shoot.Status.SeedName = shoot.Spec.SeedName
+		shoot.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeReconcile,
+			State: gardencorev1beta1.LastOperationStateSucceeded, Progress: 100, LastUpdateTime: metav1.Now()}
+		if err := cp.Client.Status().Update(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	target := model.RebalanceOptions{TargetUtilization: 1, Drain: seeds[:2], IgnoreMaintenanceWindows: true}
+	r, err := model.NewRebalancing(snapshot(t, cp.Client), model.Options{}, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rebalanced, err := plan.SolveRebalancing(ctx, r, solver.Rebalancer{Weights: solver.DefaultWeights()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []model.Move
+	for _, m := range rebalanced.Moves {
+		if strings.HasPrefix(m.Shoot, namespace+"/") {
+			moves = append(moves, m)
+		}
+	}
+	if len(moves) != 6 {
+		t.Fatalf("%d moves, want the 6 shoots off the drained seeds", len(moves))
+	}
+
+	stuck := moves[3].Shoot[len(namespace)+1:]
+	recovered := atomic.Bool{}
+	g := &gardenlet{c: cp.Client, ns: namespace, delay: 300 * time.Millisecond, seen: map[string]time.Time{},
+		stuck: func(name string) bool { return name == stuck && !recovered.Load() }}
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go g.run(gctx, t)
+
+	pacing := &cluster.Pacing{MaxInFlight: 2, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}
+	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target, Pacing: pacing}
+	results, err := mover.Apply(ctx, moves)
+	if err == nil || !strings.Contains(err.Error(), "did not finish within 3s") || !strings.Contains(err.Error(), stuck) {
+		t.Fatalf("a stuck migration should stop the run: %v, results %+v", err, results)
+	}
+	finished, stalled := 0, 0
+	for _, res := range results {
+		switch res.Result {
+		case model.MoveFinished:
+			finished++
+		case model.MoveStalled:
+			stalled++
+		}
+	}
+	if stalled != 1 {
+		t.Fatalf("results %+v: want the stuck move stalled", results)
+	}
+
+	recovered.Store(true) // the gardenlet comes back; the same moves again continue where the run stopped
+	results, err = mover.Apply(ctx, moves)
+	if err != nil {
+		t.Fatalf("the second run: %v, results %+v", err, results)
+	}
+	again := 0
+	for _, res := range results {
+		if res.Result == model.MoveFinished || res.Result == model.MoveApplied {
+			again++
+		}
+	}
+	if again != len(moves)-finished-1 {
+		t.Fatalf("the second run moved %d shoots, want the %d the first did not start: %+v", again, len(moves)-finished-1, results)
+	}
+	after := snapshot(t, cp.Client)
+	if after.Usage(seeds[0])+after.Usage(seeds[1]) != 0 {
+		t.Fatalf("the drained seeds still host shoots")
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.maxTotal > 2 || g.maxFrom > 1 || g.maxTo > 1 {
+		t.Fatalf("observed up to %d migrations in flight, %d off one seed, %d onto one seed; the limits are 2, 1, 1", g.maxTotal, g.maxFrom, g.maxTo)
+	}
+	if g.maxTotal < 2 {
+		t.Fatalf("never more than %d migration in flight: the pacing did not run two at once", g.maxTotal)
 	}
 }

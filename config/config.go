@@ -115,6 +115,22 @@ type RebalanceTriggers struct {
 	// MaxMoveDistance, when set, bounds the region distance of a move (from the region ConfigMaps), for
 	// landscapes that rely on live migration between near seeds.
 	MaxMoveDistance *int `json:"maxMoveDistance,omitempty"`
+	// Pacing bounds the migrations rebalance --apply and apply -f run at once.
+	Pacing PacingConfiguration `json:"pacing"`
+}
+
+// PacingConfiguration bounds the control plane migrations in flight: a move is in flight from its binding until
+// the shoot reports its restore on the new seed.
+type PacingConfiguration struct {
+	// MaxInFlight bounds the migrations in flight in all (default 2); MaxPerSeed those off one seed and those
+	// onto one seed (default 1).
+	MaxInFlight int `json:"maxInFlight,omitempty"`
+	MaxPerSeed  int `json:"maxPerSeed,omitempty"`
+	// Timeout bounds one migration: one that does not finish in time stops the run (default 30m; GEP-39 gives
+	// 10–20 minutes for a classic migration).
+	Timeout metav1.Duration `json:"timeout,omitempty"`
+	// Poll is how often the shoots in migration are read (default 10s).
+	Poll metav1.Duration `json:"poll,omitempty"`
 }
 
 // PriorityConfiguration orders shoots under scarcity: the number placed stays maximal, and among plans that
@@ -192,6 +208,10 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Solver.Name, SolverLP)
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
 	setDefault(&c.Placement.TargetUtilization, 0.8)
+	setDefault(&c.Rebalance.Pacing.MaxInFlight, 2)
+	setDefault(&c.Rebalance.Pacing.MaxPerSeed, 1)
+	setDefault(&c.Rebalance.Pacing.Timeout.Duration, 30*time.Minute)
+	setDefault(&c.Rebalance.Pacing.Poll.Duration, 10*time.Second)
 	if c.Rebalance.UnusableGrace == nil {
 		c.Rebalance.UnusableGrace = &metav1.Duration{Duration: model.DefaultUnusableGrace}
 	}
@@ -388,6 +408,12 @@ func (c *SeedPlanConfiguration) Validate() error {
 		}
 	}
 	positive("solver.timeout", c.Solver.Timeout.Duration)
+	if p := c.Rebalance.Pacing; p.MaxInFlight < 1 || p.MaxPerSeed < 1 {
+		invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
+	}
+	positive("rebalance.pacing.timeout", c.Rebalance.Pacing.Timeout.Duration)
+	positive("rebalance.pacing.poll", c.Rebalance.Pacing.Poll.Duration)
+
 	if c.Window.MaxWait.Duration < 0 {
 		invalid("window.maxWait", c.Window.MaxWait.Duration, "must not be negative")
 	}

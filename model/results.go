@@ -40,6 +40,10 @@ const (
 	MoveRefused MoveOutcome = "refused"
 	// MoveFailed: the binding failed otherwise.
 	MoveFailed MoveOutcome = "failed"
+	// MoveFinished: the shoot was rebound and reports its restore on the new seed: its migration is complete.
+	MoveFinished MoveOutcome = "finished"
+	// MoveStalled: the shoot was rebound but did not report its restore on the new seed in time; the run stopped.
+	MoveStalled MoveOutcome = "stalled"
 	// MoveScheduled: the shoot's maintenance window is closed; the move waits for it (Detail says when), and a
 	// later run makes it.
 	MoveScheduled MoveOutcome = "scheduled"

@@ -122,7 +122,8 @@ func newApplyCommand() *cobra.Command {
 					return err
 				}
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts,
-					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow}}
+					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow},
+					Pacing: pacingOf(c)}
 				results, err := mover.Apply(cmd.Context(), reviewed.Moves)
 				applied, applyErr = report.NewMovesApplied(results), err
 			}
@@ -137,6 +138,7 @@ func newApplyCommand() *cobra.Command {
 	cmd.Flags().StringVar(&flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm: write to the garden")
 	cmd.Flags().BoolVar(&ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
+	flags.registerPacing(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
 	return cmd
 }

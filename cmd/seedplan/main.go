@@ -92,6 +92,7 @@ type planFlags struct {
 	target          float64
 	unusableGrace   time.Duration
 	maxMoveDistance int
+	pacing          config.PacingConfiguration
 	schedulerName   string
 	strictNetworks  bool
 }
@@ -118,6 +119,14 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
+}
+
+// registerPacing adds the flags that pace migrations.
+func (f *planFlags) registerPacing(cmd *cobra.Command) {
+	defaults := config.Default().Rebalance.Pacing
+	cmd.Flags().IntVar(&f.pacing.MaxInFlight, "max-in-flight", defaults.MaxInFlight, "at most this many control plane migrations in flight (from the binding until the shoot reports its restore on the new seed)")
+	cmd.Flags().IntVar(&f.pacing.MaxPerSeed, "max-in-flight-per-seed", defaults.MaxPerSeed, "at most this many migrations in flight off any one seed, and onto any one seed")
+	cmd.Flags().DurationVar(&f.pacing.Timeout.Duration, "migration-timeout", defaults.Timeout.Duration, "a migration not finished in this time stops the run; a later run continues where it stopped")
 }
 
 func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
@@ -166,6 +175,15 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if changed("target-utilization") {
 		c.Placement.TargetUtilization = f.target
+	}
+	if changed("max-in-flight") {
+		c.Rebalance.Pacing.MaxInFlight = f.pacing.MaxInFlight
+	}
+	if changed("max-in-flight-per-seed") {
+		c.Rebalance.Pacing.MaxPerSeed = f.pacing.MaxPerSeed
+	}
+	if changed("migration-timeout") {
+		c.Rebalance.Pacing.Timeout = f.pacing.Timeout
 	}
 	if changed("max-move-distance") {
 		c.Rebalance.MaxMoveDistance = &f.maxMoveDistance

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -92,7 +93,7 @@ func newRebalanceCommand() *cobra.Command {
 				}
 				instance, _ := os.Hostname()
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: policy.Options, Target: target,
-					Binder: &bind.Binder{Client: garden, Instance: instance}}
+					Binder: &bind.Binder{Client: garden, Instance: instance}, Pacing: pacingOf(c)}
 				report.Applied, err = mover.Apply(cmd.Context(), moves.Moves)
 				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
 					return errors.Join(err, printErr)
@@ -108,6 +109,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
 	cmd.Flags().IntVar(&flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
+	flags.registerPacing(cmd)
 	cmd.Flags().BoolVar(&target.IgnoreMaintenanceWindows, "ignore-maintenance-window", false,
 		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
@@ -206,4 +208,10 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	flags.registerGarden(cmd)
 	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
 	return cmd
+}
+
+// pacingOf is the configured pacing of migrations.
+func pacingOf(c *config.SeedPlanConfiguration) *cluster.Pacing {
+	p := c.Rebalance.Pacing
+	return &cluster.Pacing{MaxInFlight: p.MaxInFlight, MaxPerSeed: p.MaxPerSeed, Timeout: p.Timeout.Duration, Poll: p.Poll.Duration}
 }
