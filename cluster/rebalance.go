@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -25,6 +26,8 @@ type Rebalance struct {
 	// Pacing, when set, bounds the migrations in flight and waits for each to finish; without it the moves are
 	// started one after another and their migrations not awaited.
 	Pacing *Pacing
+	// MaxMovesPerProject, when positive, bounds the moves of one project's shoots (a namespace) in one run.
+	MaxMovesPerProject int
 }
 
 // read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place).
@@ -62,9 +65,16 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 	if r.Pacing != nil {
 		paced = newFlight(*r.Pacing, r.Reader)
 	}
+	perProject := map[string]int{}
 	for _, m := range moves {
 		if err := ctx.Err(); err != nil {
 			return results, fmt.Errorf("applying moves: %w", err)
+		}
+		project, _, _ := strings.Cut(m.Shoot, "/")
+		if r.MaxMovesPerProject > 0 && perProject[project] == r.MaxMovesPerProject {
+			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveCapped,
+				Detail: fmt.Sprintf("namespace %s had its %d moves of this run; a later run moves it", project, r.MaxMovesPerProject)})
+			continue
 		}
 		if paced != nil {
 			if err := paced.waitFor(ctx, func() bool { return paced.admits(m) }, results); err != nil {
@@ -72,6 +82,9 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 			}
 		}
 		result := r.start(ctx, m)
+		if result.Result == model.MoveApplied {
+			perProject[project]++
+		}
 		if result.Result == model.MoveFailed {
 			failed = append(failed, fmt.Errorf("moving shoot %s to seed %s: %s", m.Shoot, m.To, result.Detail))
 		}

@@ -350,7 +350,7 @@ func TestRebalancePaced(t *testing.T) {
 
 	stuck := moves[3].Shoot[len(namespace)+1:]
 	recovered := atomic.Bool{}
-	g := &gardenlet{c: cp.Client, ns: namespace, delay: 300 * time.Millisecond, seen: map[string]time.Time{},
+	g := &gardenlet{c: cp.Client, ns: namespace, delay: time.Second, seen: map[string]time.Time{},
 		stuck: func(name string) bool { return name == stuck && !recovered.Load() }}
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -376,18 +376,30 @@ func TestRebalancePaced(t *testing.T) {
 	}
 
 	recovered.Store(true) // the gardenlet comes back; the same moves again continue where the run stopped
-	results, err = mover.Apply(ctx, moves)
-	if err != nil {
-		t.Fatalf("the second run: %v, results %+v", err, results)
+	moved := func(results []model.MoveResult) (n int) {
+		for _, res := range results {
+			if res.Result == model.MoveFinished || res.Result == model.MoveApplied {
+				n++
+			}
+		}
+		return n
 	}
-	again := 0
+	left := len(moves) - finished - 1 // the moves the stopped run did not start (the stalled one it did)
+	capped := *mover
+	capped.MaxMovesPerProject = 1 // first a run that may move one shoot of the project
+	results, err = capped.Apply(ctx, moves)
+	cappedOnes := 0
 	for _, res := range results {
-		if res.Result == model.MoveFinished || res.Result == model.MoveApplied {
-			again++
+		if res.Result == model.MoveCapped {
+			cappedOnes++
 		}
 	}
-	if again != len(moves)-finished-1 {
-		t.Fatalf("the second run moved %d shoots, want the %d the first did not start: %+v", again, len(moves)-finished-1, results)
+	if err != nil || moved(results) != min(left, 1) || cappedOnes != max(left-1, 0) {
+		t.Fatalf("a run capped at one move per project, %d moves left: %v, results %+v", left, err, results)
+	}
+	results, err = mover.Apply(ctx, moves)
+	if err != nil || moved(results) != max(left-1, 0) {
+		t.Fatalf("the last run should move the %d shoots left: %v, results %+v", max(left-1, 0), err, results)
 	}
 	after := snapshot(t, cp.Client)
 	if after.Usage(seeds[0])+after.Usage(seeds[1]) != 0 {

@@ -115,6 +115,9 @@ type RebalanceTriggers struct {
 	// MaxMoveDistance, when set, bounds the region distance of a move (from the region ConfigMaps), for
 	// landscapes that rely on live migration between near seeds.
 	MaxMoveDistance *int `json:"maxMoveDistance,omitempty"`
+	// MaxMovesPerProject, when positive, bounds the moves of one project's shoots in one run of rebalance
+	// --apply or apply -f; the rest come back "capped" for a later run.
+	MaxMovesPerProject int `json:"maxMovesPerProject,omitempty"`
 	// Pacing bounds the migrations rebalance --apply and apply -f run at once.
 	Pacing PacingConfiguration `json:"pacing"`
 }
@@ -412,6 +415,9 @@ func (c *SeedPlanConfiguration) Validate() error {
 		invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
 	}
 	positive("rebalance.pacing.timeout", c.Rebalance.Pacing.Timeout.Duration)
+	if c.Rebalance.MaxMovesPerProject < 0 {
+		invalid("rebalance.maxMovesPerProject", c.Rebalance.MaxMovesPerProject, "must not be negative")
+	}
 	positive("rebalance.pacing.poll", c.Rebalance.Pacing.Poll.Duration)
 
 	if c.Window.MaxWait.Duration < 0 {

@@ -44,6 +44,8 @@ const (
 	MoveFinished MoveOutcome = "finished"
 	// MoveStalled: the shoot was rebound but did not report its restore on the new seed in time; the run stopped.
 	MoveStalled MoveOutcome = "stalled"
+	// MoveCapped: the shoot's project had as many moves in this run as its cap allows; a later run moves it.
+	MoveCapped MoveOutcome = "capped"
 	// MoveScheduled: the shoot's maintenance window is closed; the move waits for it (Detail says when), and a
 	// later run makes it.
 	MoveScheduled MoveOutcome = "scheduled"

@@ -123,7 +123,7 @@ func newApplyCommand() *cobra.Command {
 				}
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts,
 					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow},
-					Pacing: pacingOf(c)}
+					Pacing: pacingOf(c), MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
 				results, err := mover.Apply(cmd.Context(), reviewed.Moves)
 				applied, applyErr = report.NewMovesApplied(results), err
 			}

@@ -80,21 +80,22 @@ func newRootCommand() *cobra.Command {
 // planFlags are the inputs and settings shared by schedule, explain and run: a configuration file (or the
 // defaults) with the flags that were given on top.
 type planFlags struct {
-	landscape       []string
-	kubeconfig      string
-	kubeContext     string
-	inCluster       bool
-	configFile      string
-	strategy        string
-	solver          string
-	solverTimeout   time.Duration
-	weights         string
-	target          float64
-	unusableGrace   time.Duration
-	maxMoveDistance int
-	pacing          config.PacingConfiguration
-	schedulerName   string
-	strictNetworks  bool
+	landscape          []string
+	kubeconfig         string
+	kubeContext        string
+	inCluster          bool
+	configFile         string
+	strategy           string
+	solver             string
+	solverTimeout      time.Duration
+	weights            string
+	target             float64
+	unusableGrace      time.Duration
+	maxMoveDistance    int
+	pacing             config.PacingConfiguration
+	maxMovesPerProject int
+	schedulerName      string
+	strictNetworks     bool
 }
 
 // register adds the input and scheduling flags: --landscape when the command reads files too, and --kubeconfig
@@ -127,6 +128,7 @@ func (f *planFlags) registerPacing(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.pacing.MaxInFlight, "max-in-flight", defaults.MaxInFlight, "at most this many control plane migrations in flight (from the binding until the shoot reports its restore on the new seed)")
 	cmd.Flags().IntVar(&f.pacing.MaxPerSeed, "max-in-flight-per-seed", defaults.MaxPerSeed, "at most this many migrations in flight off any one seed, and onto any one seed")
 	cmd.Flags().DurationVar(&f.pacing.Timeout.Duration, "migration-timeout", defaults.Timeout.Duration, "a migration not finished in this time stops the run; a later run continues where it stopped")
+	cmd.Flags().IntVar(&f.maxMovesPerProject, "max-moves-per-project", 0, "make at most this many moves of one project's shoots in this run (0: no limit); the rest wait for a later run")
 }
 
 func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
@@ -175,6 +177,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if changed("target-utilization") {
 		c.Placement.TargetUtilization = f.target
+	}
+	if changed("max-moves-per-project") {
+		c.Rebalance.MaxMovesPerProject = f.maxMovesPerProject
 	}
 	if changed("max-in-flight") {
 		c.Rebalance.Pacing.MaxInFlight = f.pacing.MaxInFlight

@@ -93,7 +93,7 @@ func newRebalanceCommand() *cobra.Command {
 				}
 				instance, _ := os.Hostname()
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: policy.Options, Target: target,
-					Binder: &bind.Binder{Client: garden, Instance: instance}, Pacing: pacingOf(c)}
+					Binder: &bind.Binder{Client: garden, Instance: instance}, Pacing: pacingOf(c), MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
 				report.Applied, err = mover.Apply(cmd.Context(), moves.Moves)
 				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
 					return errors.Join(err, printErr)
