@@ -115,6 +115,10 @@ type RebalanceTriggers struct {
 	// MaxMoveDistance, when set, bounds the region distance of a move (from the region ConfigMaps), for
 	// landscapes that rely on live migration between near seeds.
 	MaxMoveDistance *int `json:"maxMoveDistance,omitempty"`
+	// Triggers are the reasons besides an explicit --drain that move shoots: overloaded (above the target),
+	// NoExecute (a taint the shoot does not tolerate), unusable (a seed deleted, or unhealthy past its grace).
+	// Default: all three.
+	Triggers []string `json:"triggers,omitempty"`
 	// MaxMovesPerProject, when positive, bounds the moves of one project's shoots in one run of rebalance
 	// --apply or apply -f; the rest come back "capped" for a later run.
 	MaxMovesPerProject int `json:"maxMovesPerProject,omitempty"`
@@ -211,6 +215,11 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Solver.Name, SolverLP)
 	setDefault(&c.Solver.Timeout.Duration, 2*time.Second)
 	setDefault(&c.Placement.TargetUtilization, 0.8)
+	if c.Rebalance.Triggers == nil {
+		for _, t := range model.AllTriggers() {
+			c.Rebalance.Triggers = append(c.Rebalance.Triggers, string(t))
+		}
+	}
 	setDefault(&c.Rebalance.Pacing.MaxInFlight, 2)
 	setDefault(&c.Rebalance.Pacing.MaxPerSeed, 1)
 	setDefault(&c.Rebalance.Pacing.Timeout.Duration, 30*time.Minute)
@@ -415,6 +424,9 @@ func (c *SeedPlanConfiguration) Validate() error {
 		invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
 	}
 	positive("rebalance.pacing.timeout", c.Rebalance.Pacing.Timeout.Duration)
+	for _, trigger := range c.Rebalance.Triggers {
+		oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
+	}
 	if c.Rebalance.MaxMovesPerProject < 0 {
 		invalid("rebalance.maxMovesPerProject", c.Rebalance.MaxMovesPerProject, "must not be negative")
 	}

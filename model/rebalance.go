@@ -55,6 +55,19 @@ type RebalanceOptions struct {
 	MaxMoveDistance *int
 	// IgnoreMaintenanceWindows lets moves start outside the shoots' maintenance windows.
 	IgnoreMaintenanceWindows bool
+	// Triggers are the reasons besides Drain that make shoots move — LeaveOverloaded, LeaveNoExecute,
+	// LeaveUnusable; nil means all of them.
+	Triggers []LeaveReason
+}
+
+// AllTriggers are the reasons that may make shoots move besides an explicit drain.
+func AllTriggers() []LeaveReason {
+	return []LeaveReason{LeaveOverloaded, LeaveNoExecute, LeaveUnusable}
+}
+
+// triggers reports whether the reason may make shoots move.
+func (o RebalanceOptions) triggers(reason LeaveReason) bool {
+	return o.Triggers == nil || slices.Contains(o.Triggers, reason)
 }
 
 // AnnotationRebalance set to "false" on a shoot keeps rebalancing from ever moving it.
@@ -188,7 +201,7 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 		b := BoundShoot{Shoot: shoot, Seed: seed, Unmovable: UnmovableReason(shoot, opts.SchedulerName)}
 		if drain := r.Seeds[seed].Drain; drain.Required() {
 			b.Leave = drain
-		} else if reason := snap.NoExecuteReason(shoot); reason != "" {
+		} else if reason := snap.NoExecuteReason(shoot); reason != "" && target.triggers(LeaveNoExecute) {
 			b.Leave = Leave{Reason: LeaveNoExecute, Detail: reason}
 		}
 		if b.Unmovable == "" {
@@ -206,15 +219,21 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOptions) SeedLoad {
 	load := SeedLoad{Load: snap.Usage(seed.Name), Limit: TargetLimit(seed, target.TargetUtilization)}
 	reason, since := seedHealthReason(seed)
+	if !target.triggers(LeaveUnusable) {
+		reason = ""
+	}
 	switch {
 	case slices.Contains(target.Drain, seed.Name):
 		load.Drain = Leave{Reason: LeaveDrain, Detail: "the seed is drained (--drain)"}
-	case seed.DeletionTimestamp != nil:
+	case seed.DeletionTimestamp != nil && target.triggers(LeaveUnusable):
 		load.Drain = Leave{Reason: LeaveUnusable, Detail: "seed is being deleted"}
 	case reason != "" && (target.Now.IsZero() || target.Now.Sub(since) >= target.UnusableGrace):
 		load.Drain = Leave{Reason: LeaveUnusable, Detail: fmt.Sprintf("%s since %s", reason, since.UTC().Format(time.RFC3339))}
 	case reason != "":
 		load.Grace = &SeedGrace{Reason: reason, Since: since, Left: target.UnusableGrace - target.Now.Sub(since)}
+	}
+	if !target.triggers(LeaveOverloaded) && load.Limit != Unlimited {
+		load.Limit = max(load.Limit, load.Load) // no excess to shed; still no room above the target
 	}
 	// Unusable seeds need no rule here: the chain never offers them as destinations.
 	switch {

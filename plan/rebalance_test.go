@@ -115,6 +115,13 @@ func TestRebalance(t *testing.T) {
 			problem: "4 of its shoots have no other seed within a move distance of 0 that passes every predicate and the migration rules",
 		},
 		{
+			name:   "overload is no trigger: nothing moves",
+			target: model.RebalanceOptions{TargetUtilization: 0.5, Triggers: []model.LeaveReason{model.LeaveUnusable, model.LeaveNoExecute}},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 4), seed("b", 4)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 4)},
+			routes: map[string]int{}, bound: 0, complete: true,
+		},
+		{
 			name:   "the same moves without the bound",
 			target: model.RebalanceOptions{TargetUtilization: 0.5},
 			opts:   model.Options{Strategy: model.MinimalDistance},

@@ -94,6 +94,7 @@ type planFlags struct {
 	maxMoveDistance    int
 	pacing             config.PacingConfiguration
 	maxMovesPerProject int
+	triggers           []string
 	schedulerName      string
 	strictNetworks     bool
 }
@@ -178,6 +179,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if changed("target-utilization") {
 		c.Placement.TargetUtilization = f.target
 	}
+	if changed("triggers") {
+		c.Rebalance.Triggers = f.triggers
+	}
 	if changed("max-moves-per-project") {
 		c.Rebalance.MaxMovesPerProject = f.maxMovesPerProject
 	}
@@ -212,7 +216,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		// Name the flag when a flag set an invalid field.
 		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
 			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization",
-			"rebalance.unusableGrace": "unusable-grace"}
+			"rebalance.unusableGrace": "unusable-grace", "rebalance.triggers": "triggers"}
 		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
 		if joined, ok := err.(interface{ Unwrap() []error }); ok {
 			fieldErrs = joined.Unwrap()

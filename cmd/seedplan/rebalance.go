@@ -66,6 +66,10 @@ func newRebalanceCommand() *cobra.Command {
 			}
 			target.TargetUtilization, target.UnusableGrace, target.Now = policy.Target, c.Rebalance.UnusableGrace.Duration, time.Now()
 			target.MaxMoveDistance = c.Rebalance.MaxMoveDistance
+			target.Triggers = nil
+			for _, trigger := range c.Rebalance.Triggers {
+				target.Triggers = append(target.Triggers, model.LeaveReason(trigger))
+			}
 			if err := target.Validate(snap); err != nil {
 				return fmt.Errorf("--drain: %w", err)
 			}
@@ -106,6 +110,7 @@ func newRebalanceCommand() *cobra.Command {
 	flags.register(cmd, true, "read it, and move shoots in it with --apply")
 	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	cmd.Flags().StringSliceVar(&flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
 	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
 	cmd.Flags().IntVar(&flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
