@@ -48,3 +48,23 @@ func TestMaintenanceStart(t *testing.T) {
 		t.Fatal("an unreadable window is no error")
 	}
 }
+
+// Defaulting leaves a shoot without a maintenance window without one — Gardener's defaulting would draw a random
+// one, and the same landscape must give the same plan — and keeps a window the shoot has.
+func TestDefaultingKeepsMaintenanceWindows(t *testing.T) {
+	defaulter, err := NewDefaulter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	without := testShoot("without")
+	with := testShoot("with")
+	with.Spec.Maintenance = &gardencorev1beta1.Maintenance{TimeWindow: &gardencorev1beta1.MaintenanceTimeWindow{Begin: "220000+0000", End: "230000+0000"}}
+	defaulter.Default(without)
+	defaulter.Default(with)
+	if without.Spec.Maintenance != nil && without.Spec.Maintenance.TimeWindow != nil {
+		t.Fatalf("a shoot without a window got %+v", without.Spec.Maintenance.TimeWindow)
+	}
+	if w := with.Spec.Maintenance.TimeWindow; w == nil || w.Begin != "220000+0000" {
+		t.Fatalf("the shoot's window became %+v", w)
+	}
+}

@@ -48,7 +48,17 @@ func NewDefaulter() (*Defaulter, error) {
 }
 
 // Default defaults the object in place.
-func (d *Defaulter) Default(obj runtime.Object) { d.scheme.Default(obj) }
+func (d *Defaulter) Default(obj runtime.Object) {
+	shoot, isShoot := obj.(*gardencorev1beta1.Shoot)
+	noWindow := isShoot && (shoot.Spec.Maintenance == nil || shoot.Spec.Maintenance.TimeWindow == nil)
+	d.scheme.Default(obj)
+	if noWindow && shoot.Spec.Maintenance != nil {
+		// Gardener's defaulting draws a random maintenance window; the gardener-apiserver stores it once, but a
+		// landscape from files would get a new one per run, and the same input must give the same plan. A shoot
+		// without a window may be migrated at any time.
+		shoot.Spec.Maintenance.TimeWindow = nil
+	}
+}
 
 // Snapshot is a defaulted, indexed and immutable view of a landscape: what the gardener-scheduler's informer
 // cache holds when it makes a decision. Lists are in the order of controller-runtime's cache listing in tests

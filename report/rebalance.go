@@ -11,7 +11,7 @@ import (
 	"github.com/seedplan/seedplan/plan"
 )
 
-// CompactFormats are the output formats of the rebalance and capacity reports, which have no wide form.
+// CompactFormats are the output formats of the reports that have no wide form (capacity, apply).
 var CompactFormats = []string{"table", "yaml", "json"}
 
 // RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
@@ -104,19 +104,28 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *RebalanceReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
+	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(Inert(w), wide) })
 }
 
-func (r *RebalanceReport) printTable(out io.Writer) error {
+// printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
+func (r *RebalanceReport) printTable(out io.Writer, wide bool) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Moves) > 0 {
-		fmt.Fprintln(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON\tDETAIL")
+		header := "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"
+		if wide {
+			header += "\tDETAIL"
+		}
+		fmt.Fprintln(w, header)
 		for _, m := range r.Moves {
 			starts := "now"
 			if m.StartsAt != nil {
 				starts = m.StartsAt.UTC().Format(time.RFC3339)
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, m.Detail)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason)
+			if wide {
+				fmt.Fprintf(w, "\t%s", m.Detail)
+			}
+			fmt.Fprintln(w)
 		}
 		fmt.Fprintln(w)
 	}

@@ -405,6 +405,18 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	if moved != 3 {
 		t.Fatalf("%d moves off %s after its grace, want 3: %+v", moved, sick.Name, after.Moves)
 	}
+
+	// Draining the healthy seed (nowhere to go while the other is sick) cordons it, moves or not.
+	if out, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--drain", healthy.Name, "--apply", "--yes", "-o", "json"); err != nil {
+		t.Fatalf("rebalance --drain --apply: %v\n%s", err, out)
+	}
+	drained := &gardencorev1beta1.Seed{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: healthy.Name}, drained); err != nil {
+		t.Fatal(err)
+	}
+	if drained.Spec.Settings.Scheduling.Visible {
+		t.Fatalf("seed %s is drained but still visible for scheduling", healthy.Name)
+	}
 }
 
 // cordon closes a seed to new shoots through Gardener's own switch, which the real gardener-apiserver stores and

@@ -39,7 +39,7 @@ func newRebalanceCommand() *cobra.Command {
 			"each move against a fresh read first.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
+			if err := report.CheckFormat(output, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			if limits.MaxMoves < 0 || limits.MaxMovesPerSeed < 0 {
@@ -78,11 +78,12 @@ func newRebalanceCommand() *cobra.Command {
 				return err
 			}
 			report := report.NewRebalanceReport(moves)
-			if apply && len(moves.Moves) > 0 {
+			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
+				what := fmt.Sprintf("Cordoning %d seeds to drain and starting %d control plane migrations", len(target.Drain), len(moves.Moves))
 				if !yes {
-					return fmt.Errorf("--apply would start %d control plane migrations; add --yes to confirm", len(moves.Moves))
+					return fmt.Errorf("--apply: %s; add --yes to confirm", strings.ToLower(what[:1])+what[1:])
 				}
-				if err := announceGarden(cmd, c, fmt.Sprintf("Starting %d control plane migrations", len(moves.Moves))); err != nil {
+				if err := announceGarden(cmd, c, what); err != nil {
 					return err
 				}
 				garden, err := gardenClient(c)
@@ -119,7 +120,7 @@ func newRebalanceCommand() *cobra.Command {
 		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, one at a time (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd

@@ -56,7 +56,7 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
 		{[]string{"--max-moves", "-1"}, "must not be negative"},
-		{[]string{"-o", "wide"}, `-o: unknown output format "wide"`},
+		{[]string{"-o", "xml"}, `-o: unknown output format "xml"`},
 	}
 	for _, tc := range tests {
 		if _, err := run(t, append([]string{"rebalance"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
