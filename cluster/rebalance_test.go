@@ -11,7 +11,6 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -40,19 +39,15 @@ func TestRebalanceApply(t *testing.T) {
 	}
 	seed := func(i int, allocatable int64, backup bool) string {
 		s := gardentest.Seed(fmt.Sprintf("%s-seed%d", name, i), "aws", region, region+"a")
-		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com" // a migration keeps the internal domain
+		var err error
 		if backup {
-			s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+			err = cp.CreateMigratableSeed(ctx, s, name, allocatable)
+		} else {
+			s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com" // the same domain, no backup: no migration
+			err = cp.CreateSeed(ctx, s, allocatable)
 		}
-		if err := cp.CreateSeed(ctx, s, allocatable); err != nil {
+		if err != nil {
 			t.Fatal(err)
-		}
-		if backup {
-			s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
-				LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
-			if err := cp.Client.Status().Update(ctx, s); err != nil {
-				t.Fatal(err)
-			}
 		}
 		return s.Name
 	}
@@ -170,15 +165,7 @@ func TestRebalanceWaitsForTheMaintenanceWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, seed := range []string{name + "-from", name + "-to"} {
-		s := gardentest.Seed(seed, "aws", region, region+"a")
-		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com"
-		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
-		if err := cp.CreateSeed(ctx, s, 10); err != nil {
-			t.Fatal(err)
-		}
-		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
-			LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
-		if err := cp.Client.Status().Update(ctx, s); err != nil {
+		if err := cp.CreateMigratableSeed(ctx, gardentest.Seed(seed, "aws", region, region+"a"), name, 10); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -295,15 +282,7 @@ func TestRebalancePaced(t *testing.T) {
 	}
 	seeds := []string{name + "-a", name + "-b", name + "-c", name + "-d"}
 	for _, seed := range seeds {
-		s := gardentest.Seed(seed, "aws", region, region+"a")
-		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com"
-		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
-		if err := cp.CreateSeed(ctx, s, 10); err != nil {
-			t.Fatal(err)
-		}
-		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: gardencorev1beta1.ConditionTrue,
-			LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
-		if err := cp.Client.Status().Update(ctx, s); err != nil {
+		if err := cp.CreateMigratableSeed(ctx, gardentest.Seed(seed, "aws", region, region+"a"), name, 10); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -98,21 +98,12 @@ func aboveTarget(segments []segment, free, aboveTarget int) []segment {
 
 // aboveCount is how many of n more shoots on a seed with the given segments end it above its target.
 func aboveCount(segments []segment, n int) int {
-	above := 0
-	for _, s := range segments {
-		if n == 0 {
-			break
-		}
-		take := n
-		if s.width != Unlimited {
-			take = min(n, s.width)
-		}
+	return int(fill(segments, n, func(s segment) float64 {
 		if s.above {
-			above += take
+			return 1
 		}
-		n -= take
-	}
-	return above
+		return 0
+	}))
 }
 
 // segments are the utilization segments of a seed with the given usage, room and allocatable: a seed without
@@ -127,7 +118,13 @@ func (wt Weights) segments(usage, room int, allocatable int64, limited bool) []s
 
 // balanceCost is the utilization cost of placing n more shoots on a seed with the given segments.
 func balanceCost(segments []segment, n int) float64 {
-	cost := 0.0
+	return fill(segments, n, func(s segment) float64 { return s.slope })
+}
+
+// fill sums, over the next n shoots placed on a seed with the given segments (filled in order), what each costs
+// in the segment it falls in.
+func fill(segments []segment, n int, each func(segment) float64) float64 {
+	total := 0.0
 	for _, s := range segments {
 		if n == 0 {
 			break
@@ -136,10 +133,10 @@ func balanceCost(segments []segment, n int) float64 {
 		if s.width != Unlimited {
 			take = min(n, s.width)
 		}
-		cost += float64(take) * s.slope
+		total += float64(take) * each(s)
 		n -= take
 	}
-	return cost
+	return total
 }
 
 // distanceWeight is the weight of a distance unit in a window part touching the given number of seeds: the

@@ -19,7 +19,6 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -315,14 +314,7 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	}
 	seed := func(suffix string) *gardencorev1beta1.Seed {
 		s := gardentest.Seed(name+"-"+suffix, "aws", region, region+"a")
-		s.Spec.DNS.Internal.Domain = "internal." + name + ".example.com" // a migration keeps the internal domain
-		s.Spec.Backup = &gardencorev1beta1.Backup{Provider: "aws", CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
-		if err := cp.CreateSeed(ctx, s, 10); err != nil {
-			t.Fatal(err)
-		}
-		s.Status.Conditions = append(s.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady,
-			Status: gardencorev1beta1.ConditionTrue, LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
-		if err := cp.Client.Status().Update(ctx, s); err != nil {
+		if err := cp.CreateMigratableSeed(ctx, s, name, 10); err != nil {
 			t.Fatal(err)
 		}
 		return s

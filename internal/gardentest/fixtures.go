@@ -154,6 +154,24 @@ func Shoot(namespace, name, cloudProfile, providerType, region string, zones ...
 	}
 }
 
+// CreateMigratableSeed creates a healthy seed (CreateSeed) between which and every other seed of the same domain
+// a shoot's control plane may move: it has backup with ready buckets, and the internal domain
+// internal.<domain>.example.com, which a migration keeps.
+func (cp *ControlPlane) CreateMigratableSeed(ctx context.Context, seed *gardencorev1beta1.Seed, domain string, allocatable int64) error {
+	seed.Spec.DNS.Internal.Domain = "internal." + domain + ".example.com"
+	seed.Spec.Backup = &gardencorev1beta1.Backup{Provider: seed.Spec.Provider.Type,
+		CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup"}}
+	if err := cp.CreateSeed(ctx, seed, allocatable); err != nil {
+		return err
+	}
+	seed.Status.Conditions = append(seed.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady,
+		Status: gardencorev1beta1.ConditionTrue, LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
+	if err := cp.Client.Status().Update(ctx, seed); err != nil {
+		return fmt.Errorf("writing the backup status of seed %s: %w", seed.Name, err)
+	}
+	return nil
+}
+
 // CreateSeed creates the seed and writes the status a healthy gardenlet would: GardenletReady, a succeeded last
 // operation and, when allocatable >= 0, status.allocatable.shoots.
 func (cp *ControlPlane) CreateSeed(ctx context.Context, seed *gardencorev1beta1.Seed, allocatable int64) error {
