@@ -27,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -568,6 +569,12 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	if err := requireName(where, object, seed.ObjectMeta, false); err != nil {
 		return err
 	}
+	if err := labelLength(where, object, "metadata.name", seed.Name); err != nil {
+		return err
+	}
+	if err := regionLength(where, object, "spec.provider.region", seed.Spec.Provider.Region); err != nil {
+		return err
+	}
 	switch {
 	case seed.Spec.Provider.Type == "":
 		return fmt.Errorf("%s: %s: field spec.provider.type: required", where, object)
@@ -602,11 +609,40 @@ func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
 	if err := requireName(where, object, shoot.ObjectMeta, true); err != nil {
 		return err
 	}
+	if err := labelLength(where, object, "metadata.name", shoot.Name); err != nil {
+		return err
+	}
+	if err := labelLength(where, object, "metadata.namespace", shoot.Namespace); err != nil {
+		return err
+	}
+	if err := regionLength(where, object, "spec.region", shoot.Spec.Region); err != nil {
+		return err
+	}
 	switch {
 	case shoot.Spec.Provider.Type == "":
 		return fmt.Errorf("%s: %s: field spec.provider.type: required", where, object)
 	case shoot.Spec.Region == "":
 		return fmt.Errorf("%s: %s: field spec.region: required", where, object)
+	}
+	return nil
+}
+
+// labelLength refuses a name longer than a DNS label: the gardener-apiserver validates seed and shoot names, and
+// Kubernetes namespaces, as DNS labels, so no garden holds a longer one.
+func labelLength(where, object, field, value string) error {
+	if len(value) > validation.DNS1123LabelMaxLength {
+		return fmt.Errorf("%s: %s: field %s: must be no more than %d characters (a DNS label, as Gardener validates it), is %d",
+			where, object, field, validation.DNS1123LabelMaxLength, len(value))
+	}
+	return nil
+}
+
+// regionLength refuses a region longer than a ConfigMap key may be: Gardener's region ConfigMaps hold regions as
+// keys, and the distance fallback between two regions costs the product of their lengths.
+func regionLength(where, object, field, value string) error {
+	if len(value) > validation.DNS1123SubdomainMaxLength {
+		return fmt.Errorf("%s: %s: field %s: must be no more than %d characters (a region ConfigMap key), is %d",
+			where, object, field, validation.DNS1123SubdomainMaxLength, len(value))
 	}
 	return nil
 }
@@ -621,15 +657,26 @@ func requireName(where, object string, meta metav1.ObjectMeta, namespaced bool) 
 	return nil
 }
 
-// objectName is kind namespace/name as messages print it.
+// objectName is kind namespace/name as messages print it; a name or namespace beyond any Kubernetes name is cut,
+// so that one error stays one line.
 func objectName(kind, namespace, name string) string {
 	if name == "" {
 		name = "<unnamed>"
 	}
+	name = shortened(name)
 	if namespace != "" {
-		name = namespace + "/" + name
+		name = shortened(namespace) + "/" + name
 	}
 	return kind + " " + name
+}
+
+// shortened is s, or its start and its length when it is longer than a Kubernetes name may be.
+func shortened(s string) string {
+	const most = 253 // a DNS subdomain, the longest Kubernetes name
+	if len(s) <= most {
+		return s
+	}
+	return fmt.Sprintf("%s…(%d characters)", strings.ToValidUTF8(s[:64], ""), len(s))
 }
 
 // withDefaultType sets apiVersion and kind on a list item that lacks them.
