@@ -73,28 +73,35 @@ func (r Result) Retry() bool {
 	return r.Result == model.Conflict || r.Result == model.Refused || r.Result == model.Failed || r.Result == model.Deferred
 }
 
-// Recheck re-reads the seeds from the API server just before binding: a seed whose
-// allocatable shoots were lowered since the window read it keeps, in plan order, the placements that still fit
-// beside the shoots it hosted then (hosted), and a seed deleted meanwhile none; the others are returned as
-// model.Deferred and stay pending for the next window. Gardener's ShootValidator refuses a binding to a full seed too,
-// but it counts from its informer cache, so bindings in flight together pass it beyond the allocatable.
-func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int) (*model.Plan, []Result, error) {
+// Recheck re-reads the seeds and the shoots just before binding: a seed keeps, in plan order, the placements that
+// still fit beside the shoots it hosts now — the more of what the window counted (hosted) and what the fresh read
+// counts, with the bindings in flight that it does not show yet (assumed: shoot → seed) — and a seed deleted
+// meanwhile none; the others are returned as model.Deferred and stay pending for the next window. So another
+// scheduler binding to the same seeds meanwhile cannot make seedplan overfill them. Gardener's ShootValidator
+// refuses a binding to a full seed too, but it counts from its informer cache, so bindings in flight together
+// pass it beyond the allocatable.
+func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int, assumed map[string]string) (*model.Plan, []Result, error) {
 	if len(plan.Placements) == 0 {
 		return plan, nil, nil
 	}
-	var seeds gardencorev1beta1.SeedList // one list, not a read per seed: a window may use hundreds
-	seedReader := b.Seeds
-	if seedReader == nil {
-		seedReader = b.reader()
+	reader := b.Seeds
+	if reader == nil {
+		reader = b.reader()
 	}
-	if err := seedReader.List(ctx, &seeds); err != nil {
+	var seeds gardencorev1beta1.SeedList // one list, not a read per seed: a window may use hundreds
+	if err := reader.List(ctx, &seeds); err != nil {
 		return nil, nil, fmt.Errorf("re-reading the seeds before binding: %w", err)
 	}
+	var shoots gardencorev1beta1.ShootList // only counted: a cache's own objects will do
+	if err := reader.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, nil, fmt.Errorf("re-reading the shoots before binding: %w", err)
+	}
+	now := model.SeedUsage(model.Assume(pointers(shoots.Items), assumed))
 	room := map[string]int{} // a seed missing here was deleted or is being deleted: no room
 	for i := range seeds.Items {
 		seed := &seeds.Items[i]
 		if seed.DeletionTimestamp == nil {
-			room[seed.Name] = model.FreeCapacity(seed, hosted(seed.Name))
+			room[seed.Name] = model.FreeCapacity(seed, max(hosted(seed.Name), now[seed.Name]))
 		}
 	}
 	kept := &model.Plan{Unschedulable: plan.Unschedulable}
@@ -113,6 +120,15 @@ func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed
 		slog.InfoContext(ctx, "Seeds changed since the window read them; placements deferred to the next window", "placements", len(deferred))
 	}
 	return kept, deferred, nil
+}
+
+// pointers are the addresses of the items.
+func pointers[T any](items []T) []*T {
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out
 }
 
 // reader is where the Binder reads the API server.

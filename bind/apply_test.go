@@ -298,7 +298,7 @@ func TestRecheck(t *testing.T) {
 	plan := &model.Plan{Placements: placements("recheck-full", "a", "recheck-unlimited", "b", "recheck-full", "c",
 		"recheck-gone", "d", "recheck-full", "e", "recheck-unlimited", "f")}
 	hosted := func(seed string) int { return map[string]int{"recheck-full": 1, "recheck-unlimited": 50}[seed] }
-	kept, deferred, err := (&bind.Binder{Client: cp.Client}).Recheck(ctx, plan, hosted)
+	kept, deferred, err := (&bind.Binder{Client: cp.Client}).Recheck(ctx, plan, hosted, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

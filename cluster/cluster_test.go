@@ -479,3 +479,44 @@ func TestLoopPlansWhileBinding(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// Another scheduler binds shoots to the same seeds between seedplan's plan and its bindings (the
+// gardener-scheduler, for shoots of its own): the re-check before binding counts them from a fresh read, so
+// seedplan binds only what still fits and defers the rest to its next window, and no seed ends above its
+// allocatable.
+func TestBindingCountsAnotherSchedulersBindings(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	// A seed of 4 slots in each of two regions, 3 of our shoots in each region, and shoots of another scheduler.
+	namespace := cp.Landscape(t, "concurrent", []int64{4, 4}, 6, "concurrent")
+	cp.CreateShoots(t, namespace, "concurrent", 6, 10, "other")
+	s := newScheduler(t, cp.Client, namespace, false)
+	planned, err := s.Plan(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(planned.Plan().Placements); n != 6 {
+		t.Fatalf("planned %d placements, want 6", n)
+	}
+	for _, i := range []int{6, 8} { // the other scheduler binds two shoots of region 1 now: 2 of seed0's 4 slots left
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: fmt.Sprintf("shoot-%d", i)}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		shoot.Spec.SeedName = new("concurrent-seed0")
+		if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result, err := s.Bind(ctx, planned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bind.Summarize(result.Results)
+	if got[model.Bound] != 5 || got[model.Deferred] != 1 {
+		t.Fatalf("bindings %v; want 5 bound and 1 deferred: the other scheduler took 2 of seed0's 4 slots", got)
+	}
+	if usage := snapshot(t, cp.Client).Usage("concurrent-seed0"); usage != 4 {
+		t.Fatalf("the seed hosts %d shoots, want its allocatable of 4", usage)
+	}
+}

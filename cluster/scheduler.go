@@ -61,8 +61,10 @@ type Planned struct {
 	outcome *plan.Outcome
 	// read are the pending shoots as read, by namespace/name: a binding carries the object as read.
 	read map[string]*gardencorev1beta1.Shoot
-	// hosted is the usage of every seed the window counted, the placements of earlier windows included.
+	// hosted is the usage of every seed the window counted, the placements of earlier windows included; bound
+	// are those placements (shoot → seed), which a fresh read may not show yet.
 	hosted func(seed string) int
+	bound  map[string]string
 	start  time.Time
 }
 
@@ -104,7 +106,7 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 			return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
 		}
 	}
-	assume(landscape.Objects.Shoots, bound)
+	landscape.Objects.Shoots = model.Assume(landscape.Objects.Shoots, bound)
 	snap, err := model.NewSnapshot(landscape.Objects)
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
@@ -124,7 +126,7 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 	if s.Metrics != nil {
 		s.Metrics.ObserveWindow(report)
 	}
-	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, start: start}, nil
+	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, bound: bound, start: start}, nil
 }
 
 // load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy.
@@ -137,15 +139,6 @@ func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 
 // assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
 // yet, by a copy bound to that seed; the objects read are never changed.
-func assume(shoots []*gardencorev1beta1.Shoot, bound map[string]string) {
-	for i, shoot := range shoots {
-		if seed, ok := bound[shoot.Namespace+"/"+shoot.Name]; ok && shoot.Spec.SeedName == nil {
-			assumed := *shoot
-			assumed.Spec.SeedName = &seed
-			shoots[i] = &assumed
-		}
-	}
-}
 
 // Bind binds a planned window unless DryRun: it re-checks the seeds (Binder.Recheck) and applies what still fits.
 func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error) {
@@ -154,7 +147,7 @@ func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error)
 		return result, nil
 	}
 	bindStart := time.Now()
-	kept, deferred, err := s.Binder.Recheck(ctx, p.Plan(), p.hosted)
+	kept, deferred, err := s.Binder.Recheck(ctx, p.Plan(), p.hosted, p.bound)
 	if err != nil {
 		return nil, fmt.Errorf("nothing was bound: %w", err)
 	}

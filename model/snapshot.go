@@ -274,6 +274,24 @@ func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
 	return usage
 }
 
+// Assume is the shoots with those that bound names (namespace/name → seed) bound there, when they show no seed
+// yet: a binding in flight, or one a cache does not show yet, counts as made — as kube-scheduler assumes a pod on
+// its node. The shoots given are not changed; an assumed one is a shallow copy.
+func Assume(shoots []*gardencorev1beta1.Shoot, bound map[string]string) []*gardencorev1beta1.Shoot {
+	if len(bound) == 0 {
+		return shoots
+	}
+	out := slices.Clone(shoots)
+	for i, shoot := range out {
+		if seed, ok := bound[shoot.Namespace+"/"+shoot.Name]; ok && shoot.Spec.SeedName == nil {
+			assumed := *shoot
+			assumed.Spec.SeedName = &seed
+			out[i] = &assumed
+		}
+	}
+	return out
+}
+
 // Usage is the number of shoots the seed hosts now (see SeedUsage).
 func (s *Snapshot) Usage(seedName string) int { return s.usage[seedName] }
 
