@@ -17,6 +17,8 @@ var CompactFormats = []string{"table", "yaml", "json"}
 // RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
 type RebalanceReport struct {
 	TargetUtilization float64 `json:"targetUtilization"`
+	// Strategy is the candidate determination strategy the moves were planned under (apply -f checks them so).
+	Strategy model.Strategy `json:"strategy"`
 	// LowerBound is the fewest moves any plan needs: per seed its excess over the target or the shoots that must
 	// leave it, whichever is more.
 	LowerBound int          `json:"lowerBound"`
@@ -66,7 +68,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		lines[i] = problemLine(p)
 	}
 	report := &RebalanceReport{
-		TargetUtilization: r.Target.TargetUtilization, LowerBound: plan.LowerBound, Moves: plan.Moves,
+		TargetUtilization: r.Target.TargetUtilization, Strategy: r.Options.Strategy, LowerBound: plan.LowerBound, Moves: plan.Moves,
 		Complete: plan.Complete(), Message: strings.Join(lines, "\n"), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
 	}
 	if report.Moves == nil {

@@ -28,6 +28,7 @@ type reviewedPlan struct {
 	Placements        []model.Placement `json:"placements"`
 	Moves             []model.Move      `json:"moves"`
 	TargetUtilization float64           `json:"targetUtilization"`
+	Strategy          model.Strategy    `json:"strategy"`
 	LowerBound        *int              `json:"lowerBound"`
 }
 
@@ -121,6 +122,7 @@ func newApplyCommand() *cobra.Command {
 				if err := checkMovesRecorded(reviewed.Moves); err != nil {
 					return err
 				}
+				opts.Strategy = reviewed.Strategy
 				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts,
 					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow},
 					Pacing: pacingOf(c), MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}

@@ -398,6 +398,36 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 		t.Fatalf("%d moves off %s after its grace, want 3: %+v", moved, sick.Name, after.Moves)
 	}
 
+	// The reviewed moves, applied: the first migration starts exactly as planned; with no gardenlet to finish it,
+	// the run stops after the migration timeout, saying so, and starts nothing beyond the pacing.
+	out, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--unusable-grace", "30s", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	movesFile := filepath.Join(t.TempDir(), "moves.json")
+	if err := os.WriteFile(movesFile, []byte(out), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "apply", "-f", movesFile, "--kubeconfig", kubeconfig, "--yes", "--ignore-maintenance-window",
+		"--migration-timeout", "1s", "-o", "json")
+	if err == nil || !strings.Contains(err.Error(), "did not finish within 1s") {
+		t.Fatalf("apply -f of moves no gardenlet finishes: %v\n%s", err, out)
+	}
+	rebound := 0
+	for _, m := range after.Moves {
+		key := strings.SplitN(m.Shoot, "/", 2)
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: key[0], Name: key[1]}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		if ptrString(shoot.Spec.SeedName) == m.To {
+			rebound++
+		}
+	}
+	if rebound != 1 {
+		t.Fatalf("%d shoots rebound; the pacing allows one migration off a seed at a time", rebound)
+	}
+
 	// Draining the healthy seed (nowhere to go while the other is sick) cordons it, moves or not.
 	if out, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--drain", healthy.Name, "--apply", "--yes", "-o", "json"); err != nil {
 		t.Fatalf("rebalance --drain --apply: %v\n%s", err, out)
