@@ -98,4 +98,6 @@ fuzz: deps
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzLevenshteinDistance$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseTaintEffects$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzShootSeedSelector$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./model -run '^$$' -fuzz '^FuzzMaintenanceStart$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/seedplan -run '^$$' -fuzz '^FuzzParseReviewed$$' -fuzztime $(FUZZTIME)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -155,6 +156,28 @@ func FuzzShootSeedSelector(f *testing.F) {
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("selector %v admits seeds %v, want %v (err %v)", selector, got, want, ev.Err)
+		}
+	})
+}
+
+// FuzzMaintenanceStart: any maintenance window either parses — and then a move may start now or at a begin
+// within the next day, never in the past — or is an error naming the field; never a panic.
+func FuzzMaintenanceStart(f *testing.F) {
+	for _, w := range [][2]string{{"220000+0000", "230000+0000"}, {"230000+0100", "010000+0100"}, {"000000+1400", "000000-1200"}, {"", ""}, {"25", "x"}} {
+		f.Add(w[0], w[1], int64(1_795_000_000))
+	}
+	f.Fuzz(func(t *testing.T, begin, end string, unix int64) {
+		now := time.Unix(unix%(1<<40), 0)
+		shoot := testShoot("s")
+		shoot.Spec.Maintenance = &gardencorev1beta1.Maintenance{TimeWindow: &gardencorev1beta1.MaintenanceTimeWindow{Begin: begin, End: end}}
+		start, err := MaintenanceStart(shoot, now)
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "spec.maintenance.timeWindow.") {
+				t.Fatalf("error %q names no field", err)
+			}
+		case start.Before(now) || start.After(now.Add(24*time.Hour)):
+			t.Fatalf("window %q–%q at %v starts at %v", begin, end, now, start)
 		}
 	})
 }

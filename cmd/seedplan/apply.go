@@ -45,16 +45,25 @@ func readReviewed(path string) (*reviewedPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-f: %w", err)
 	}
-	if err := model.CheckBudget(data); err != nil {
+	plan, err := parseReviewed(data)
+	if err != nil {
 		return nil, fmt.Errorf("-f %s: %w", path, err)
 	}
-	if data, err = yaml.YAMLToJSON(data); err != nil {
-		return nil, fmt.Errorf("-f %s: not YAML or JSON: %w", path, err)
+	return plan, nil
+}
+
+// parseReviewed decodes a reviewed plan, within the input budget.
+func parseReviewed(data []byte) (*reviewedPlan, error) {
+	if err := model.CheckBudget(data); err != nil {
+		return nil, err
+	}
+	data, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("not YAML or JSON: %w", err)
 	}
 	plan := &reviewedPlan{}
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	if err := decoder.Decode(plan); err != nil {
-		return nil, fmt.Errorf("-f %s: %w", path, err)
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(plan); err != nil {
+		return nil, err
 	}
 	switch {
 	case plan.Window != nil && plan.LowerBound == nil:
@@ -62,7 +71,7 @@ func readReviewed(path string) (*reviewedPlan, error) {
 	case plan.LowerBound != nil && plan.Window == nil:
 		return plan, nil
 	}
-	return nil, fmt.Errorf("-f %s: neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)", path)
+	return nil, errors.New("neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)")
 }
 
 func newApplyCommand() *cobra.Command {
