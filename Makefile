@@ -14,7 +14,7 @@ deps:
 	@hack/install-deps.sh
 
 build: deps
-	$(GO) build -o $(BIN) ./cmd/seedplan
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/seedplan # the commit for seedplan version and seedplan_build_info
 
 run: build
 	./$(BIN) schedule -o wide
@@ -52,7 +52,7 @@ test-conformance:
 example: build
 	rm -rf examples/landscape
 	./$(BIN) generate --seeds 40 --shoots 400 --existing 400 --contention 0.8 --seed 7 -o examples/landscape
-	$(GO) build -o $(BIN) ./cmd/seedplan
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/seedplan # the commit for seedplan version and seedplan_build_info
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/push"
 
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/internal/buildinfo"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 )
@@ -79,8 +80,14 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned.",
 		}),
 	}
+	build := buildinfo.Read()
+	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "seedplan_build_info", Help: "1, labelled with the version, commit, Go and Gardener API versions seedplan was built from.",
+		ConstLabels: prometheus.Labels{"version": build.Version, "revision": build.Revision, "goversion": build.GoVersion, "gardener": build.Gardener},
+	})
+	buildInfo.Set(1)
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
-		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow)
+		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow, buildInfo)
 	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}

@@ -42,3 +42,15 @@ func FuzzParseReviewed(f *testing.F) {
 		}
 	})
 }
+
+// version says which seedplan this is, with the Gardener API it was built with, as text and as JSON.
+func TestVersion(t *testing.T) {
+	out, err := run(t, "version")
+	if err != nil || !strings.HasPrefix(out, "seedplan ") || !strings.Contains(out, "Gardener API v1.150.0") {
+		t.Fatalf("version: %v\n%s", err, out)
+	}
+	out, err = run(t, "version", "-o", "json")
+	if err != nil || !strings.Contains(out, `"gardener":"v1.150.0"`) {
+		t.Fatalf("version -o json: %v\n%s", err, out)
+	}
+}

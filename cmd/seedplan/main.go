@@ -73,7 +73,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newApplyCommand(), newCordonCommand(true), newCordonCommand(false),
-		newGenerateCommand(), newBenchCommand())
+		newGenerateCommand(), newBenchCommand(), newVersionCommand())
 	return root
 }
 

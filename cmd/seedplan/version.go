@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/internal/buildinfo"
+)
+
+func newVersionCommand() *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print seedplan's version, the commit it was built from, and its Go and Gardener API versions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			info := buildinfo.Read()
+			switch output {
+			case "", "text":
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "seedplan %s (commit %s), built with %s, Gardener API %s\n",
+					info.Version, info.Revision, info.GoVersion, info.Gardener)
+				return err
+			case "json", "yaml":
+				data, err := yaml.Marshal(info)
+				if err == nil && output == "json" {
+					data, err = yaml.YAMLToJSON(data)
+					data = append(data, '\n')
+				}
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(data)
+				return err
+			}
+			return fmt.Errorf("-o %s: want one of %s", output, strings.Join([]string{"text", "json", "yaml"}, ", "))
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text, json, yaml")
+	return cmd
+}
