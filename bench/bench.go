@@ -232,7 +232,7 @@ type Results struct {
 }
 
 // Run plans every job: a window scenario with every solver, a rebalancing scenario with the LP and the naive
-// descheduler.
+// descheduler. When ctx ends it returns the jobs finished so far with the interruption.
 func Run(ctx context.Context, cfg Config) (*Results, error) {
 	if cfg.Repeats < 1 {
 		cfg.Repeats = 1
@@ -274,7 +274,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		if j.rebalance != nil {
 			group, err := runRebalance(ctx, cfg, *j.rebalance, j.size, progress)
 			if err != nil {
-				return nil, err
+				return stopped(ctx, results, done, total, err)
 			}
 			results.Rebalances = append(results.Rebalances, group...)
 			continue
@@ -310,13 +310,13 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 			var last *plan.Outcome
 			for range cfg.Repeats {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return stopped(ctx, results, done, total, err)
 				}
 				p := policy
 				p.Solver = s
 				o, err := plan.Schedule(ctx, snap, pending, p)
 				if err != nil {
-					return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err)
+					return stopped(ctx, results, done, total, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err))
 				}
 				modelTimes = append(modelTimes, o.ModelTime.Seconds())
 				solveTimes = append(solveTimes, o.SolveTime.Seconds())
@@ -350,6 +350,15 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		results.Windows = append(results.Windows, group...)
 	}
 	return results, nil
+}
+
+// stopped is what Run returns when a job fails: when ctx ended (an interrupt), the results of the jobs finished
+// before, which are worth keeping, and the interruption; otherwise the job's error alone.
+func stopped(ctx context.Context, results *Results, done, total int, err error) (*Results, error) {
+	if ctx.Err() != nil {
+		return results, fmt.Errorf("interrupted after %d of %d windows: %w", done, total, context.Cause(ctx))
+	}
+	return nil, err
 }
 
 // selectScenario finds a window or a rebalancing scenario by name.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,5 +151,27 @@ func TestScenarioMutations(t *testing.T) {
 	}
 	if tainted != 1 {
 		t.Fatalf("%d seeds tainted for draining, want 1", tainted)
+	}
+}
+
+// Interrupted, a run keeps the scenarios it finished: an operator who stops a long bench still gets their rows.
+func TestRunKeepsFinishedWorkWhenInterrupted(t *testing.T) {
+	jobs, err := Jobs([]string{"contention-1.0", "drain", "steady"}, []Size{{200, 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results, err := Run(ctx, Config{Jobs: jobs, Repeats: 1, Seed: 3, Timeout: 10 * time.Second,
+		Progress: func(done, _ int, _ string) {
+			if done == 4 { // the first scenario's three solvers, and one of the second's
+				cancel()
+			}
+		}})
+	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted after 4 of 9 windows") {
+		t.Fatalf("error %v, want the interruption after 4 of 9 windows", err)
+	}
+	if results == nil || len(results.Windows) != 3 || results.Windows[0].Scenario != "contention-1.0" {
+		t.Fatalf("kept %+v, want the first scenario's three rows", results)
 	}
 }

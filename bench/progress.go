@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -39,4 +40,27 @@ func (p *ProgressBar) Finish() {
 		fmt.Fprint(p.out, "\r\x1b[K")
 		p.drawn = false
 	}
+}
+
+// ProgressLog logs a line of progress at most every interval: a bench piped or in CI is not silent for minutes.
+type ProgressLog struct {
+	start    time.Time
+	last     time.Time
+	interval time.Duration
+}
+
+// NewProgressLog starts the clock of a progress log.
+func NewProgressLog(interval time.Duration) *ProgressLog {
+	now := time.Now()
+	return &ProgressLog{start: now, last: now, interval: interval}
+}
+
+// Update logs done of total windows planned, and what was planned last, when interval has passed since the last
+// line, and always for the last window.
+func (p *ProgressLog) Update(done, total int, label string) {
+	if time.Since(p.last) < p.interval && done != total {
+		return
+	}
+	p.last = time.Now()
+	slog.Info("bench progress", "done", done, "total", total, "last", label, "elapsed", time.Since(p.start).Round(time.Second))
 }

@@ -551,29 +551,21 @@ func newBenchCommand() *cobra.Command {
 			if term.IsTerminal(int(os.Stderr.Fd())) {
 				bar = bench.NewProgressBar(os.Stderr, 2*time.Second)
 				cfg.Progress = bar.Update
+			} else {
+				cfg.Progress = bench.NewProgressLog(10 * time.Second).Update // piped or in CI: a log line now and then
 			}
 			results, err := bench.Run(cmd.Context(), cfg)
 			if bar != nil {
 				bar.Finish() // before the table or the error is printed
 			}
-			if err != nil {
+			if results == nil {
 				return err
 			}
-			if err := bench.WriteTable(cmd.OutOrStdout(), results); err != nil {
-				return err
+			// Interrupted, Run returns the jobs finished so far with the error: they are written all the same.
+			if writeErr := writeBench(cmd, results, out); writeErr != nil {
+				return errors.Join(err, writeErr)
 			}
-			if out == "" {
-				return nil
-			}
-			if err := bench.WriteFiles(out, results); err != nil {
-				return err
-			}
-			plots, err := bench.WritePlots(out, results)
-			if err != nil {
-				return err
-			}
-			slog.InfoContext(cmd.Context(), "results written", "dir", out, "plots", strings.Join(plots, ", "))
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
@@ -586,4 +578,23 @@ func newBenchCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
 	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv/json, rebalance.csv/json and the plots")
 	return cmd
+}
+
+// writeBench writes the bench's table and, with --out, its files and plots.
+func writeBench(cmd *cobra.Command, results *bench.Results, out string) error {
+	if err := bench.WriteTable(cmd.OutOrStdout(), results); err != nil {
+		return err
+	}
+	if out == "" {
+		return nil
+	}
+	if err := bench.WriteFiles(out, results); err != nil {
+		return err
+	}
+	plots, err := bench.WritePlots(out, results)
+	if err != nil {
+		return err
+	}
+	slog.InfoContext(cmd.Context(), "results written", "dir", out, "plots", strings.Join(plots, ", "))
+	return nil
 }
