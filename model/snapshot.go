@@ -348,6 +348,18 @@ func IsPending(shoot *gardencorev1beta1.Shoot, schedulerName string) bool {
 	return !hostsOwnControlPlane(shoot)
 }
 
+// PendingForOthers counts, by spec.schedulerName, the shoots other schedulers than schedulerName would place:
+// what an operator who finds nothing pending for seedplan wants to know.
+func (s *Snapshot) PendingForOthers(schedulerName string) map[string]int {
+	others := map[string]int{}
+	for _, shoot := range s.Shoots {
+		if name := schedulerNameOf(shoot); name != schedulerName && IsPending(shoot, name) {
+			others[name]++
+		}
+	}
+	return others
+}
+
 // hostsOwnControlPlane reports a self-hosted shoot (a worker pool runs its control plane): no scheduler places it.
 func hostsOwnControlPlane(shoot *gardencorev1beta1.Shoot) bool {
 	return slices.ContainsFunc(shoot.Spec.Provider.Workers, func(w gardencorev1beta1.Worker) bool { return w.ControlPlane != nil })

@@ -29,6 +29,9 @@ type Outcome struct {
 	// target utilization (Policy.Target); Target is that target (0: none).
 	AboveTarget, GreedyAboveTarget int
 	Target                         float64
+	// PendingForOthers counts, when the window is empty, the pending shoots of other schedulers by
+	// spec.schedulerName (model.Snapshot.PendingForOthers): the hint for a scheduler name set wrong.
+	PendingForOthers map[string]int
 	// Weights are the weights the objectives were computed with.
 	Weights solver.Weights
 	// ModelTime is the time to build the window, CollectTime the garbage collection before a solver with a time
@@ -91,6 +94,9 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, err
 	}
 	o.Target, o.AboveTarget, o.GreedyAboveTarget = p.Target, solver.AboveTarget(problem, solution.assignment), solver.AboveTarget(problem, solution.greedy)
+	if len(pending) == 0 {
+		o.PendingForOthers = snap.PendingForOthers(w.Options.SchedulerName)
+	}
 	return o, nil
 }
 

@@ -29,6 +29,9 @@ type Report struct {
 	// shoots that changed while being bound).
 	Bindings map[model.BindResult]int `json:"bindings,omitempty"`
 	Rounds   int                      `json:"rounds,omitempty"`
+	// PendingForOthers counts, when nothing is pending for this scheduler, the shoots pending for others by
+	// spec.schedulerName.
+	PendingForOthers map[string]int `json:"pendingForOtherSchedulers,omitempty"`
 }
 
 // WindowReport describes the solved window.
@@ -82,9 +85,10 @@ func NewReport(o *plan.Outcome) *Report {
 			Seconds: Seconds{Model: o.ModelTime.Seconds(), Collect: o.CollectTime.Seconds(), Solve: o.SolveTime.Seconds(),
 				Verify: o.VerifyTime.Seconds(), Total: (o.ModelTime + o.CollectTime + o.SolveTime + o.VerifyTime).Seconds()},
 		},
-		Placements:    nonNil(o.Plan.Placements),
-		Unschedulable: nonNil(o.Plan.Unschedulable),
-		Seeds:         []SeedReport{},
+		Placements:       nonNil(o.Plan.Placements),
+		PendingForOthers: o.PendingForOthers,
+		Unschedulable:    nonNil(o.Plan.Unschedulable),
+		Seeds:            []SeedReport{},
 	}
 	for _, seed := range o.Window.Snapshot.Seeds {
 		sr := SeedReport{Name: seed.Name, Usage: o.Window.Snapshot.Usage(seed.Name), Placed: placed[seed.Name]}
@@ -234,6 +238,13 @@ func (r *Report) Summary() string {
 			fmt.Fprintf(&b, " in %d rounds", r.Rounds)
 		}
 		b.WriteString(".")
+	}
+	if win.Pending == 0 && len(r.PendingForOthers) > 0 {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(r.PendingForOthers)) {
+			parts = append(parts, fmt.Sprintf("%d for %q", r.PendingForOthers[name], name))
+		}
+		fmt.Fprintf(&b, " Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).", strings.Join(parts, ", "))
 	}
 	return b.String()
 }

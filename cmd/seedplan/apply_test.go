@@ -54,3 +54,12 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("version -o json: %v\n%s", err, out)
 	}
 }
+
+// With nothing pending for its scheduler name, schedule says which names the pending shoots do have: the deploy
+// configuration's schedulerName: seedplan against an example whose 400 shoots ask for default-scheduler.
+func TestScheduleHintsAtOtherSchedulerNames(t *testing.T) {
+	out, err := run(t, "schedule", "--scheduler-name", "seedplan")
+	if err != nil || !strings.Contains(out, `Placed 0 of 0`) || !strings.Contains(out, `400 for "default-scheduler"`) {
+		t.Fatalf("schedule for a name no shoot has: %v\n%s", err, out)
+	}
+}
