@@ -10,10 +10,48 @@ import (
 	"github.com/seedplan/seedplan/plan"
 )
 
-// Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
-// for the seeds it may go to, the terms of its cost; then the decision.
-func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
-	out = Inert(out)
+// Explanation is the decision for one pending shoot of a solved window as data (explain -o json|yaml): every
+// seed with the predicate that excluded it or, for the seeds the shoot may go to, the terms of its cost.
+type Explanation struct {
+	Shoot    string         `json:"shoot"`
+	Provider string         `json:"provider"`
+	Region   string         `json:"region"`
+	Strategy model.Strategy `json:"strategy"`
+	Solver   string         `json:"solver"`
+	// TargetUtilization is the policy's target (0: none).
+	TargetUtilization float64 `json:"targetUtilization"`
+	// Seed is the seed the plan binds the shoot to ("" when unschedulable); Message then Gardener's message.
+	Seed    string `json:"seed,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Trade says why a shoot placed outside its region left it ("" otherwise).
+	Trade string        `json:"trade,omitempty"`
+	Seeds []SeedVerdict `json:"seeds"`
+}
+
+// SeedVerdict is one seed as the decision saw it.
+type SeedVerdict struct {
+	Name string `json:"name"`
+	// Verdict is chosen, feasible or rejected; Predicate and Reason say why a rejected seed was.
+	Verdict   string `json:"verdict"`
+	Predicate string `json:"predicate,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	// Cost is one more shoot's cost on a feasible seed (the shoot's own on the chosen one); Full says the window
+	// filled it.
+	Cost *plan.CostTerms `json:"cost,omitempty"`
+	Full bool            `json:"full,omitempty"`
+	// Distance is the placement's region distance and DistanceSource where it comes from.
+	Distance       int    `json:"distance,omitempty"`
+	DistanceSource string `json:"distanceSource,omitempty"`
+	// Hosted is the shoots on the seed before the window; Free its room then and Allocatable its limit (both
+	// null without allocatable); Placed what the window put there.
+	Hosted      int    `json:"hosted"`
+	Free        *int   `json:"free"`
+	Allocatable *int64 `json:"allocatable"`
+	Placed      int    `json:"placed"`
+}
+
+// NewExplanation explains the decision for one pending shoot of a solved window.
+func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	index := -1
 	for i, shoot := range o.Window.Shoots {
 		if model.ShootKey(shoot) == shootKey {
@@ -23,70 +61,118 @@ func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
 	}
 	if index < 0 {
 		if o.Window.Snapshot.Shoot(shootKey) == nil {
-			return fmt.Errorf("shoot %s is not in the landscape", shootKey)
+			return nil, fmt.Errorf("shoot %s is not in the landscape", shootKey)
 		}
-		return fmt.Errorf("shoot %s is not pending for scheduler %q: it has a seed, is being deleted, is self-hosted or has another schedulerName", shootKey, o.Window.Options.SchedulerName)
+		return nil, fmt.Errorf("shoot %s is not pending for scheduler %q: it has a seed, is being deleted, is self-hosted or has another schedulerName", shootKey, o.Window.Options.SchedulerName)
 	}
-	shoot, ev := o.Window.Shoots[index], o.Window.Evaluations[index]
-	snap := o.Window.Snapshot
-
-	chosen, message := "", ""
+	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
+	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
+		Strategy: o.Window.Options.Strategy, Solver: o.Solver, TargetUtilization: o.Target, Seeds: []SeedVerdict{}}
 	for _, p := range o.Plan.Placements {
 		if p.Shoot == shootKey {
-			chosen = p.Seed
+			e.Seed = p.Seed
 		}
 	}
 	for _, u := range o.Plan.Unschedulable {
 		if u.Shoot == shootKey {
-			message = u.Message
+			e.Message = u.Message
 		}
 	}
-
-	fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", shootKey, shoot.Spec.Provider.Type, shoot.Spec.Region, o.Window.Options.Strategy, o.Solver)
 	arcs := map[int]model.Arc{}
 	for _, a := range ev.Arcs {
 		arcs[a.Seed] = a
 	}
 	placed := o.Plan.PlacedPerSeed()
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "SEED\tVERDICT\tDETAIL")
 	for i, seed := range snap.Seeds {
+		v := SeedVerdict{Name: seed.Name, Hosted: snap.Usage(seed.Name), Placed: placed[seed.Name]}
+		if free := o.Window.Free[i]; free != model.Unlimited {
+			v.Free = &free
+		}
+		if allocatable, ok := model.Allocatable(seed); ok {
+			v.Allocatable = &allocatable
+		}
 		arc, feasible := arcs[i]
 		if !feasible {
 			r, _ := ev.Rejection(seed.Name)
-			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", seed.Name, r.Predicate, r.Reason)
+			v.Verdict, v.Predicate, v.Reason = "rejected", r.Predicate, r.Reason
+			e.Seeds = append(e.Seeds, v)
 			continue
 		}
-		verdict, n := "feasible", placed[seed.Name]+1
-		if seed.Name == chosen {
-			verdict, n = "CHOSEN", placed[seed.Name]
+		v.Verdict, v.Distance, v.DistanceSource = "feasible", arc.Distance, string(arc.Source)
+		n := placed[seed.Name] + 1
+		if seed.Name == e.Seed {
+			v.Verdict, n = "chosen", placed[seed.Name]
 		}
-		cost := o.PlacementCost(arc, n)
-		costText := fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", cost.Total(), cost.Distance, arc.Distance, arc.Source, cost.Utilization)
-		if cost.Soft > 0 {
-			costText += fmt.Sprintf(" + soft penalty %.0f (%d)", cost.Soft, arc.SoftViolations)
+		if v.Free != nil && n > *v.Free {
+			v.Full = true
+		} else {
+			cost := o.PlacementCost(arc, n)
+			v.Cost = &cost
 		}
-		if cost.AboveTarget {
-			costText += fmt.Sprintf(", above the %.2f target", o.Target)
+		e.Seeds = append(e.Seeds, v)
+	}
+	if e.Seed != "" {
+		e.Trade = regionTrade(o, index, e.Seed)
+	}
+	return e, nil
+}
+
+// ExplainFormats are explain's output formats.
+var ExplainFormats = []string{"table", "yaml", "json"}
+
+// Print writes the explanation as a table, YAML or JSON.
+func (e *Explanation) Print(w io.Writer, format string) error {
+	return printAs(w, format, ExplainFormats, e, func(bool) error { return e.printTable(Inert(w)) })
+}
+
+func (e *Explanation) printTable(out io.Writer) error {
+	fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "SEED\tVERDICT\tDETAIL")
+	for _, v := range e.Seeds {
+		if v.Verdict == "rejected" {
+			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", v.Name, v.Predicate, v.Reason)
+			continue
 		}
-		if free := o.Window.Free[i]; free != model.Unlimited && n > free {
-			costText = fmt.Sprintf("full after the window; distance %d (%s)", arc.Distance, arc.Source)
+		verdict := "feasible"
+		if v.Verdict == "chosen" {
+			verdict = "CHOSEN"
+		}
+		costText := fmt.Sprintf("full after the window; distance %d (%s)", v.Distance, v.DistanceSource)
+		if v.Cost != nil {
+			costText = fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", v.Cost.Total(), v.Cost.Distance, v.Distance, v.DistanceSource, v.Cost.Utilization)
+			if v.Cost.Soft > 0 {
+				costText += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
+			}
+			if v.Cost.AboveTarget {
+				costText += fmt.Sprintf(", above the %.2f target", e.TargetUtilization)
+			}
 		}
 		capacity := "no allocatable limit"
-		if a, ok := model.Allocatable(seed); ok {
-			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", o.Window.Free[i], a, placed[seed.Name])
+		if v.Free != nil && v.Allocatable != nil {
+			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", seed.Name, verdict, costText, snap.Usage(seed.Name), capacity)
+		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", v.Name, verdict, costText, v.Hosted, capacity)
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if chosen != "" {
-		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", chosen, regionTrade(o, index, chosen))
+	if e.Seed != "" {
+		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", e.Seed, e.Trade)
 		return err
 	}
-	_, err := fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", message)
+	_, err := fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", e.Message)
 	return err
+}
+
+// Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
+// for the seeds it may go to, the terms of its cost; then the decision.
+func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
+	e, err := NewExplanation(o, shootKey)
+	if err != nil {
+		return err
+	}
+	return e.printTable(Inert(out))
 }
 
 // regionTrade says, for a shoot placed outside its own region, why: its region's seeds it may use had no room at

@@ -219,14 +219,14 @@ func windowArcExtremes(w *Window) arcExtremes {
 // CostTerms are the parts of the objective that placing one shoot on a seed adds.
 type CostTerms struct {
 	// Distance is the weighted region distance.
-	Distance float64
+	Distance float64 `json:"distance"`
 	// Utilization is the marginal utilization cost at the seed's fill level.
-	Utilization float64
+	Utilization float64 `json:"utilization"`
 	// Soft is the penalty for the soft constraints the placement breaks.
-	Soft float64
+	Soft float64 `json:"soft"`
 	// AboveTarget is set when the shoot ends its seed above the target; the LP then adds a penalty larger than
 	// any distance and utilization (not part of Total).
-	AboveTarget bool
+	AboveTarget bool `json:"aboveTarget"`
 }
 
 // Total is the cost of the placement.

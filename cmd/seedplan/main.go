@@ -424,7 +424,10 @@ func newRunCommand() *cobra.Command {
 }
 
 func newExplainCommand() *cobra.Command {
-	var flags planFlags
+	var (
+		flags  planFlags
+		output string
+	)
 	cmd := &cobra.Command{
 		Use:   "explain NAMESPACE/NAME",
 		Short: "Explain the decision for one pending shoot: why this seed, why not the others",
@@ -432,6 +435,9 @@ func newExplainCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !strings.Contains(args[0], "/") {
 				return errors.New("the shoot must be given as NAMESPACE/NAME")
+			}
+			if err := report.CheckFormat(output, report.ExplainFormats); err != nil {
+				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
@@ -441,11 +447,16 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return report.Explain(cmd.OutOrStdout(), outcome, args[0])
+			explanation, err := report.NewExplanation(outcome, args[0])
+			if err != nil {
+				return err
+			}
+			return explanation.Print(cmd.OutOrStdout(), output)
 		},
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
+	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.ExplainFormats, ", "))
 	return cmd
 }
 

@@ -186,6 +186,31 @@ func TestExplain(t *testing.T) {
 	if _, err := run(t, "explain", "garden-dev/does-not-exist"); err == nil || !strings.Contains(err.Error(), "not in the landscape") {
 		t.Fatalf("want an error for an unknown shoot, got %v", err)
 	}
+	// The same decision as data: the chosen seed with its cost, every other seed with its verdict.
+	out, err = run(t, "explain", placed.Shoot, "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var explanation struct {
+		Seed  string
+		Seeds []struct {
+			Name, Verdict, Predicate string
+			Cost                     *struct{ Distance, Utilization float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &explanation); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	verdicts := map[string]int{}
+	for _, s := range explanation.Seeds {
+		verdicts[s.Verdict]++
+		if s.Verdict == "chosen" && (s.Name != placed.Seed || s.Cost == nil) || s.Verdict == "rejected" && s.Predicate == "" {
+			t.Fatalf("seed %+v", s)
+		}
+	}
+	if explanation.Seed != placed.Seed || verdicts["chosen"] != 1 || verdicts["rejected"] == 0 || len(explanation.Seeds) != 40 {
+		t.Fatalf("explanation of %s: seed %s, verdicts %v over %d seeds", placed.Shoot, explanation.Seed, verdicts, len(explanation.Seeds))
+	}
 }
 
 // A malformed manifest produces one error line naming the file, the object and the field, and no plan.
