@@ -320,7 +320,7 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 			violations = append(violations, fmt.Errorf("shoot %s: pending but neither placed nor unplaceable", key))
 		}
 	}
-	left := map[string]int{} // room at the target left on each existing seed, Unlimited without a limit
+	hasRoom := map[string]bool{} // existing seeds with room at the target left
 	isCandidate := map[string]bool{}
 	for _, c := range q.candidates {
 		isCandidate[snap.Seeds[c].Name] = true
@@ -334,10 +334,11 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 				violations = append(violations, fmt.Errorf("seed kind %s: %d shoots placed on %d new seeds of %d shoots at the target", seed.Name, n, seeds, limit))
 			}
 		case limit == Unlimited:
-			left[seed.Name] = Unlimited
+			hasRoom[seed.Name] = true
 		default:
-			left[seed.Name] = limit - snap.Usage(seed.Name) - n
-			if left[seed.Name] < 0 && n > 0 {
+			left := limit - snap.Usage(seed.Name) - n
+			hasRoom[seed.Name] = left > 0
+			if left < 0 && n > 0 {
 				violations = append(violations, fmt.Errorf("seed %s: %d shoots placed leave it above its target of %d", seed.Name, n, limit))
 			}
 		}
@@ -349,8 +350,7 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 			continue
 		}
 		for _, seed := range snap.Seeds {
-			room := left[seed.Name]
-			if (isCandidate[seed.Name] || room > 0 || room == Unlimited) && evaluator.placementViolation(shoot, seed) == nil {
+			if (isCandidate[seed.Name] || hasRoom[seed.Name]) && evaluator.placementViolation(shoot, seed) == nil {
 				violations = append(violations, fmt.Errorf("shoot %s: called unplaceable, but seed %s would take it", key, seed.Name))
 				break
 			}

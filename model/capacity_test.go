@@ -75,3 +75,17 @@ func TestVerifyCapacity(t *testing.T) {
 		})
 	}
 }
+
+// A seed already one shoot above its target has no room, though its room then reads −1: the checker must not
+// take that for a seed without a limit and refuse a right answer.
+func TestVerifyCapacityOneAboveTarget(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{testSeed("tiny", allocatable(1))} // target 0.5: limit 0, so no template
+	shoots := []*gardencorev1beta1.Shoot{testShoot("on-tiny", boundTo("tiny")), testShoot("s")}
+	q, err := NewCapacityPlanning(testLandscape(seeds, shoots), Options{}, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyCapacity(q, nil, map[string]int{}, []string{"garden-dev/s"}); err != nil {
+		t.Fatalf("refused a right answer: %v", err)
+	}
+}
