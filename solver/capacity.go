@@ -145,9 +145,8 @@ type capacitySearch struct {
 
 // capacityBest is the best integral answer a search found.
 type capacityBest struct {
-	// y is the new seeds per template; lp the node whose flows place the shoots.
-	y  []int
-	lp *capacityLP
+	// y is the new seeds per template (assign places the shoots for them).
+	y []int
 	// lowerBound is the root LP's bound on the total; complete says the search ended without a limit.
 	lowerBound int
 	complete   bool
@@ -167,7 +166,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	if root.timedOut {
 		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", s.cp.Timeout)
 	}
-	best := &capacityBest{y: make([]int, len(root.y)), lp: root, complete: true,
+	best := &capacityBest{y: make([]int, len(root.y)), complete: true,
 		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
 	for t, y := range root.y {
 		best.y[t] = int(math.Ceil(y - integralityTolerance))
@@ -204,7 +203,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 			for t, y := range lp.y {
 				best.y[t] = int(math.Round(y))
 			}
-			bestObjective, best.lp = lp.objective, lp
+			bestObjective = lp.objective
 			continue
 		}
 		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
