@@ -165,16 +165,6 @@ func (e *Explanation) printTable(out io.Writer) error {
 	return err
 }
 
-// Explain prints, for one pending shoot of a solved window, every seed with the predicate that excluded it or,
-// for the seeds it may go to, the terms of its cost; then the decision.
-func Explain(out io.Writer, o *plan.Outcome, shootKey string) error {
-	e, err := NewExplanation(o, shootKey)
-	if err != nil {
-		return err
-	}
-	return e.printTable(Inert(out))
-}
-
 // regionTrade says, for a shoot placed outside its own region, why: its region's seeds it may use had no room at
 // or below the target (the policy's rule), none may take it, or the weights traded distance for utilization.
 func regionTrade(o *plan.Outcome, index int, chosen string) string {

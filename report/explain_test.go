@@ -55,8 +55,12 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 					left = pl.Shoot
 				}
 			}
+			explanation, err := report.NewExplanation(o, left)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var out bytes.Buffer
-			if err := report.Explain(&out, o, left); err != nil {
+			if err := explanation.Print(&out, "table"); err != nil {
 				t.Fatal(err)
 			}
 			for _, want := range tc.want {
