@@ -14,9 +14,10 @@ import (
 )
 
 // LP places a window globally: shoots that the scheduler cannot tell apart form classes, and the classes and
-// seeds form a transportation problem — each class's shoots go to its feasible seeds or stay unplaced at a
-// penalty larger than any placement costs, no seed takes more than its free capacity, and every placement costs
-// its weighted region distance plus a convex piecewise-linear utilization cost of its seed. Parts of the window
+// seeds form a transportation problem — which shoots of each class are placed is fixed first (fairPlaced: as
+// many as can be, the fairest among those), no seed takes more than its free capacity, and every placement costs
+// its weighted region distance plus a convex piecewise-linear utilization cost of its seed, and a penalty larger
+// than any of those when it ends its seed above the target. Parts of the window
 // that share no seed are solved separately and concurrently by COIN-OR CLP. The greedy plan is computed first;
 // it is returned (with Solution.Fallback set) when CLP does not finish within Timeout or places fewer shoots.
 type LP struct {
@@ -102,7 +103,7 @@ func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadlin
 					results[i] = componentResult{stopped: true}
 					return
 				}
-				results[i] = lp.solveFairly(w, classes, comp, segments, extremes, deadline)
+				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, fairPlaced(w, classes, comp))
 			}()
 		}
 		wg.Wait()
@@ -260,21 +261,17 @@ func splitComponents(classes []class, seeds int) []component {
 	return components
 }
 
-// solveFairly solves one component for where the shoots a fair plan places (fairPlaced) go. When every shoot
-// fits, that is every shoot, and the LP is the same as without fairness.
-func (lp LP) solveFairly(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time) componentResult {
-	return lp.solveComponent(w, classes, comp, segments, extremes, deadline, fairPlaced(w, classes, comp))
-}
-
-// solveComponent builds and solves the transportation LP of one component; placed, when given, fixes how many
-// shoots of each class (by position in comp.classes) are placed.
+// solveComponent builds and solves the transportation LP of one component for where the shoots go that placed
+// says, per class (by position in comp.classes), are placed: those a fair plan places (fairPlaced), which are
+// as many as can be — all of them when every shoot fits.
 func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time, placed []int) componentResult {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
 	var partSeeds []Seed
 	for _, s := range comp.seeds {
 		partSeeds = append(partSeeds, w.Seeds[s])
 	}
-	abovePenalty, penalty := penalties(extremes, lp.Weights, distanceWeight, len(comp.seeds), targeted(partSeeds))
+	// The shoots to place are fixed, so the unplaced penalty plays no part; a shoot above its target still does.
+	abovePenalty, _ := penalties(extremes, lp.Weights, distanceWeight, len(comp.seeds), targeted(partSeeds))
 	shoots, hosted := 0, 0
 	for _, c := range comp.classes {
 		shoots += len(classes[c].shoots)
@@ -288,11 +285,10 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		convex[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie)
 	}
 
-	// Rows: one per class (its shoots are placed or unplaced), then one per seed (placed = segment fill).
+	// Rows: one per class (its shoots to place), then one per seed (placed = segment fill).
 	prog := newProgram()
-	for _, c := range comp.classes {
-		n := float64(len(classes[c].shoots))
-		prog.row(n, n)
+	for i := range comp.classes {
+		prog.row(float64(placed[i]), float64(placed[i]))
 	}
 	seedRow := map[int]int{}
 	for _, s := range comp.seeds {
@@ -300,8 +296,8 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 	}
 	columns, nonzeros := 0, 0
 	for _, c := range comp.classes {
-		columns += len(classes[c].arcs) + 1
-		nonzeros += 2*len(classes[c].arcs) + 1
+		columns += len(classes[c].arcs)
+		nonzeros += 2 * len(classes[c].arcs)
 	}
 	for _, s := range comp.seeds {
 		columns += len(convex[s])
@@ -316,12 +312,6 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 			cost := distanceWeight*extremes.weighed(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
 			prog.column([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
 		}
-		unplaced := []float64{0, n}
-		if placed != nil {
-			fixed := n - float64(placed[row])
-			unplaced = []float64{fixed, fixed}
-		}
-		prog.column([]clp.Nonzero{{Index: row, Value: 1}}, unplaced[0], unplaced[1], penalty)
 	}
 	for _, s := range comp.seeds {
 		for _, seg := range convex[s] {
@@ -340,14 +330,14 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 	case solution.status == lpStopped:
 		return componentResult{stopped: true}
 	case solution.status != lpOptimal:
-		// Never: every class may stay unplaced and every seed's segments can take zero.
+		// Never: the shoots to place are a flow within every seed's room, which its segments hold.
 		return componentResult{err: fmt.Errorf("lp: infeasible on a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds))}
 	}
 	result := componentResult{counts: make([][]float64, len(comp.classes)), optimal: true}
 	col := 0
 	for i, c := range comp.classes {
 		result.counts[i] = solution.values[col : col+len(classes[c].arcs)]
-		col += len(classes[c].arcs) + 1
+		col += len(classes[c].arcs)
 	}
 	return result
 }
