@@ -7,6 +7,8 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/model"
@@ -55,6 +57,14 @@ func (f *flight) add(i int, m model.Move) {
 	f.to[m.To]++
 }
 
+// remove frees the slots of the i-th move, no longer in flight.
+func (f *flight) remove(i int) {
+	m := f.moves[i].move
+	delete(f.moves, i)
+	f.from[m.From]--
+	f.to[m.To]--
+}
+
 // waitFor waits until ready() holds, reading the moves in flight every Poll and setting the result of each that
 // finished; a move in flight longer than Timeout stops it with an error that says what the shoot reports.
 func (f *flight) waitFor(ctx context.Context, ready func() bool, results []model.MoveResult) error {
@@ -66,15 +76,15 @@ func (f *flight) waitFor(ctx context.Context, ready func() bool, results []model
 		}
 		for i, m := range f.moves {
 			done, state, err := f.finished(ctx, m.move)
-			if err != nil {
-				return err
-			}
 			switch {
+			case apierrors.IsNotFound(err):
+				results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
+				f.remove(i)
+			case err != nil:
+				return err
 			case done:
 				results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
-				delete(f.moves, i)
-				f.from[m.move.From]--
-				f.to[m.move.To]--
+				f.remove(i)
 			case time.Since(m.started) > f.pacing.Timeout:
 				results[i].Result, results[i].Detail = model.MoveStalled, fmt.Sprintf("not restored on seed %s after %v: %s", m.move.To, f.pacing.Timeout, state)
 				return fmt.Errorf("the migration of shoot %s to seed %s did not finish within %v (%s); stopping, a later run continues where this one stopped",
@@ -90,21 +100,14 @@ func (f *flight) finished(ctx context.Context, m model.Move) (done bool, state s
 	namespace, name, _ := strings.Cut(m.Shoot, "/")
 	shoot := &gardencorev1beta1.Shoot{}
 	if err := f.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
-		return false, "", fmt.Errorf("reading shoot %s in migration: %w", m.Shoot, err)
+		return false, "", fmt.Errorf("reading shoot %s in migration: %w", m.Shoot, err) // NotFound stays recognisable
 	}
 	op := shoot.Status.LastOperation
-	state = fmt.Sprintf("status.seedName %q", deref(shoot.Status.SeedName))
+	state = fmt.Sprintf("status.seedName %q", ptr.Deref(shoot.Status.SeedName, ""))
 	if op != nil {
 		state += fmt.Sprintf(", lastOperation %s %s", op.Type, op.State)
 	}
-	onNewSeed := deref(shoot.Status.SeedName) == m.To
+	onNewSeed := ptr.Deref(shoot.Status.SeedName, "") == m.To
 	restored := op != nil && op.State == gardencorev1beta1.LastOperationStateSucceeded && op.Type != gardencorev1beta1.LastOperationTypeMigrate
 	return onNewSeed && restored, state, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
