@@ -16,6 +16,7 @@ import (
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/report"
 )
 
@@ -101,6 +102,9 @@ func newApplyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkMovesRecorded(reviewed.Moves); err != nil {
+				return err
+			}
 			what := fmt.Sprintf("Binding %d reviewed placements", len(reviewed.Placements))
 			if reviewed.Window == nil {
 				what = fmt.Sprintf("Starting %d reviewed control plane migrations", len(reviewed.Moves))
@@ -115,27 +119,25 @@ func newApplyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			instance, _ := os.Hostname()
-			binder := &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance, QPS: c.Client.QPS}
-			opts := model.Options{SchedulerName: c.SchedulerName, StrictNetworks: c.StrictNetworks}
+			policy, err := plan.NewPolicy(c)
+			if err != nil {
+				return err
+			}
+			opts := policy.Options
 			var applied *report.AppliedReport
 			var applyErr error
 			if reviewed.Window != nil {
 				opts.Strategy = reviewed.Window.Strategy
-				results, err := (&cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts}).Apply(cmd.Context(), reviewed.Placements)
+				reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts}
+				results, err := reviewer.Apply(cmd.Context(), reviewed.Placements)
 				if results == nil && err != nil {
 					return err
 				}
 				applied, applyErr = placementsApplied(results), err
 			} else {
-				if err := checkMovesRecorded(reviewed.Moves); err != nil {
-					return err
-				}
 				opts.Strategy = reviewed.Strategy
-				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts,
-					Target: model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow},
-					Pacing: pacingOf(c), MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
-				results, err := mover.Apply(cmd.Context(), reviewed.Moves)
+				target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow}
+				results, err := moverOf(c, garden, opts, target).Apply(cmd.Context(), reviewed.Moves)
 				applied, applyErr = report.NewMovesApplied(results), err
 			}
 			return errors.Join(applyErr, applied.Print(cmd.OutOrStdout(), output))

@@ -256,6 +256,13 @@ func announceGarden(cmd *cobra.Command, c *config.SeedPlanConfiguration, what st
 	return err
 }
 
+// binderOf is the Binder that writes to the configured garden: this host's name in its events, the configured
+// concurrency and rate.
+func binderOf(c *config.SeedPlanConfiguration, garden client.Client) *bind.Binder {
+	instance, _ := os.Hostname()
+	return &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance, QPS: c.Client.QPS}
+}
+
 // gardenClient is a client of the configured garden cluster.
 func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
 	cfg, err := ingest.RESTConfig(ingest.ClientOptionsOf(c.Client))
@@ -380,11 +387,10 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 	if err != nil {
 		return nil, err
 	}
-	instance, _ := os.Hostname()
 	jobMetrics := metrics.NewMetrics(false)
 	scheduler := &cluster.Scheduler{
 		Reader: garden, PageSize: ingest.ListPageSize,
-		Binder:  &bind.Binder{Client: garden, Concurrency: c.Bind.Concurrency, Instance: instance, QPS: c.Client.QPS},
+		Binder:  binderOf(c, garden),
 		Metrics: jobMetrics, Policy: policy, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)

@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
@@ -96,10 +96,7 @@ func newRebalanceCommand() *cobra.Command {
 						return err
 					}
 				}
-				instance, _ := os.Hostname()
-				mover := &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Options: policy.Options, Target: target,
-					Binder: &bind.Binder{Client: garden, Instance: instance}, Pacing: pacingOf(c), MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
-				report.Applied, err = mover.Apply(cmd.Context(), moves.Moves)
+				report.Applied, err = moverOf(c, garden, policy.Options, target).Apply(cmd.Context(), moves.Moves)
 				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
 					return errors.Join(err, printErr)
 				}
@@ -216,8 +213,10 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	return cmd
 }
 
-// pacingOf is the configured pacing of migrations.
-func pacingOf(c *config.SeedPlanConfiguration) *cluster.Pacing {
+// moverOf makes moves in the configured garden, paced and capped as configured.
+func moverOf(c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, target model.RebalanceOptions) *cluster.Rebalance {
 	p := c.Rebalance.Pacing
-	return &cluster.Pacing{MaxInFlight: p.MaxInFlight, MaxPerSeed: p.MaxPerSeed, Timeout: p.Timeout.Duration, Poll: p.Poll.Duration}
+	return &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts, Target: target,
+		Pacing:             &cluster.Pacing{MaxInFlight: p.MaxInFlight, MaxPerSeed: p.MaxPerSeed, Timeout: p.Timeout.Duration, Poll: p.Poll.Duration},
+		MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
 }
