@@ -260,25 +260,36 @@ func setDefault[T comparable](field *T, value T) {
 
 // Load reads a configuration file, refusing unknown fields, then defaults and validates it.
 func Load(path string) (*SeedPlanConfiguration, error) {
-	info, err := os.Stat(path)
+	data, err := ReadRegularFile(path, MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
-	}
-	if !info.Mode().IsRegular() { // opening a named pipe would block until someone writes to it
-		return nil, fmt.Errorf("configuration %s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
-	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("configuration %s: %d bytes, more than the limit of %d", path, info.Size(), MaxFileSize)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
+		return nil, fmt.Errorf("configuration %w", err)
 	}
 	c, err := Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// ReadRegularFile reads an operator's file — a configuration, a reviewed plan — of at most limit bytes. It must
+// be a regular file (or a link to one): opening a named pipe would block until someone writes to it. Errors
+// start with the path.
+func ReadRegularFile(path string, limit int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, more than the limit of %d", path, info.Size(), limit)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
 }
 
 // oneDocument refuses a configuration of several documents, and duplicate keys, which the YAML-to-JSON

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,16 +34,9 @@ type reviewedPlan struct {
 
 // readReviewed reads a reviewed plan file; it says which kind it is, or why it is none.
 func readReviewed(path string) (*reviewedPlan, error) {
-	info, err := os.Stat(path)
+	data, err := config.ReadRegularFile(path, 64*config.MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("-f: %w", err)
-	}
-	if !info.Mode().IsRegular() || info.Size() > config.MaxFileSize*64 {
-		return nil, fmt.Errorf("-f %s: not a regular file of at most %d bytes", path, config.MaxFileSize*64)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("-f: %w", err)
+		return nil, fmt.Errorf("-f %w", err)
 	}
 	plan, err := parseReviewed(data)
 	if err != nil {
