@@ -110,6 +110,8 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 		cluster = "the garden cluster of this kubeconfig, instead of files: "
 	}
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", cluster+inCluster)
+	// Only where files are the alternative: a command that only writes to a garden reads it anyway.
+	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	f.registerGarden(cmd)
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
 	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
@@ -117,9 +119,8 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
 }
 
-// registerGarden adds the flags that choose the garden cluster besides --kubeconfig: --cluster and --context.
+// registerGarden adds --context, which picks the garden cluster's kubeconfig context.
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
 }
 
