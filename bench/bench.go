@@ -304,7 +304,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		}
 		var group []Result
 		for _, name := range solvers {
-			s := solverFor(name, cfg.Timeout)
+			s := solverFor(name, policy)
 			r := Result{Scenario: j.window.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
 			var modelTimes, solveTimes, verifyTimes []float64
 			var last *plan.Outcome
@@ -388,27 +388,28 @@ func ScenarioNames() []string {
 	return names
 }
 
-func solverFor(name string, timeout time.Duration) solver.Solver {
+// solverFor is the named solver under the policy: its LP, the same LP with a budget it cannot meet, or greedy.
+func solverFor(name string, p plan.Policy) solver.Solver {
 	switch name {
 	case SolverLP:
-		return solver.LP{Weights: solver.CompatWeights(), Timeout: timeout}
+		return p.Solver
 	case SolverLPTinyTimeout:
-		return solver.LP{Weights: solver.CompatWeights(), Timeout: time.Millisecond}
+		return solver.LP{Weights: p.Weights, Timeout: time.Millisecond}
 	}
 	return solver.Greedy{}
 }
 
-// defaultPolicy is the placement policy of the default configuration, with the strategy and time budget given.
+// defaultPolicy is the placement policy of the default configuration, with the strategy and the LP's time
+// budget given (0: none).
 func defaultPolicy(strategy model.Strategy, timeout time.Duration) plan.Policy {
 	c := config.Default()
 	c.Strategy = string(strategy)
-	if timeout > 0 {
-		c.Solver.Timeout.Duration = timeout
-	}
 	p, err := plan.NewPolicy(c)
 	if err != nil {
 		panic(fmt.Sprintf("the default configuration is invalid: %v", err)) // a bug, not an input
 	}
+	p.Budget.Timeout = timeout
+	p.Solver = solver.LP{Weights: p.Weights, Timeout: timeout}
 	return p
 }
 
