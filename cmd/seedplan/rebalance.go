@@ -30,13 +30,15 @@ func newRebalanceCommand() *cobra.Command {
 		Use:   "rebalance",
 		Short: "Recommend the fewest moves of shoots off overloaded and draining seeds (and, with --apply --yes, make them)",
 		Long: "rebalance finds seeds above their target utilization (shoots/allocatable), seeds to drain (--drain, being " +
-			"deleted or no longer healthy) and shoots on seeds with a NoExecute taint they do not tolerate (see the " +
+			"deleted, or unhealthy for longer than --unusable-grace) and shoots on seeds with a NoExecute taint they do not " +
+			"tolerate (see the " +
 			model.AnnotationTaintEffects + " annotation), and computes with an LP the fewest moves that bring every seed to " +
 			"at most the target: each moved shoot goes to a seed that passes every predicate of the gardener-scheduler and " +
 			"the gardener-apiserver's migration rules and ends at most at the target; near moves first, then balance. It " +
-			"prints the moves, every affected seed before and after, and the lower bound on the number of moves. With " +
-			"--apply --yes on a cluster it rebinds the shoots one at a time (a control plane migration each), re-checking " +
-			"each move against a fresh read first.",
+			"prints the moves with when each may start (its shoot's maintenance window), every affected seed before and " +
+			"after, and the lower bound on the number of moves. With --apply --yes on a cluster it cordons the seeds to " +
+			"drain and starts the moves whose window is open, paced (--max-in-flight, --max-in-flight-per-seed), each a " +
+			"control plane migration re-checked against a fresh read first, and waits for each to finish on its new seed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := report.CheckFormat(output, report.Formats); err != nil {
@@ -118,7 +120,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
-	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, one at a time (never the default; needs --yes)")
+	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd
 }
