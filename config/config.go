@@ -293,29 +293,22 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 }
 
 // oneDocument refuses a configuration of several documents, and duplicate keys, which the YAML-to-JSON
-// conversion would silently drop: what an operator wrote is either the configuration or an error.
-func oneDocument(data []byte) error {
-	decoder := yaml3.NewDecoder(bytes.NewReader(data))
-	documents := 0
-	for {
-		var document yaml3.Node
-		err := decoder.Decode(&document)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return nil // the conversion that follows words the syntax error
-		}
+// conversion would silently drop: what an operator wrote is either the configuration or an error. documents are
+// the file's, as model.BudgetedDocuments parsed them.
+func oneDocument(documents []*yaml3.Node) error {
+	n := 0
+	for _, document := range documents {
 		if len(document.Content) == 0 {
 			continue // comments only
 		}
-		if documents++; documents > 1 {
-			return fmt.Errorf("document %d: a configuration file holds one document", documents)
+		if n++; n > 1 {
+			return fmt.Errorf("document %d: a configuration file holds one document", n)
 		}
 		if err := uniqueKeys(document.Content[0], ""); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 // uniqueKeys refuses a mapping, at path or below, that has a key twice.
@@ -349,10 +342,11 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 	}
 	c := &SeedPlanConfiguration{}
 	if len(bytes.TrimSpace(data)) > 0 {
-		if err := model.CheckBudget(data); err != nil {
+		documents, err := model.BudgetedDocuments(data)
+		if err != nil {
 			return nil, err
 		}
-		if err := oneDocument(data); err != nil {
+		if err := oneDocument(documents); err != nil {
 			return nil, err
 		}
 		jsonData, err := yaml.YAMLToJSON(data)

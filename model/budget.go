@@ -29,35 +29,44 @@ var ErrBudget = errors.New("beyond the input budget")
 // its nesting, and its size with every alias expanded, counted without expanding anything. Every error is
 // ErrBudget. Input this parser cannot read is left to the decoder, which words the syntax error as before
 // (Gardener's own words for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
-func CheckBudget(document []byte) error {
-	limit := int64(maxExpansion)*int64(len(document)) + expansionAllowance
+func CheckBudget(input []byte) error {
+	_, err := BudgetedDocuments(input)
+	return err
+}
+
+// BudgetedDocuments is CheckBudget that also returns the documents it parsed (their aliases not expanded), for a
+// caller that looks at their structure too: up to the first it cannot read, when that is left to the decoder.
+func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
+	limit := int64(maxExpansion)*int64(len(input)) + expansionAllowance
 	// Every document of the input counts: a decoder handed the whole input may read past the first.
-	decoder := yaml.NewDecoder(bytes.NewReader(document))
+	decoder := yaml.NewDecoder(bytes.NewReader(input))
+	var documents []*yaml.Node
 	var size int64
 	for {
-		var root yaml.Node
-		err := decoder.Decode(&root)
+		root := &yaml.Node{}
+		err := decoder.Decode(root)
 		if errors.Is(err, io.EOF) {
-			return nil
+			return documents, nil
 		}
 		if err != nil {
-			if bytes.IndexByte(document, '*') < 0 {
-				return nil
+			if bytes.IndexByte(input, '*') < 0 {
+				return documents, nil
 			}
-			return fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
+			return nil, fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
 		}
 		m := measure{known: map[*yaml.Node]extent{}, open: map[*yaml.Node]bool{}}
-		e, err := m.extent(&root)
+		e, err := m.extent(root)
 		switch {
 		case err != nil:
-			return err
+			return nil, err
 		case e.height > MaxNesting:
-			return fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+			return nil, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
 		}
 		if size = min(size+e.size, sizeCap); size > limit {
-			return fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
-				limit, maxExpansion, len(document), expansionAllowance)
+			return nil, fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
+				limit, maxExpansion, len(input), expansionAllowance)
 		}
+		documents = append(documents, root)
 	}
 }
 
