@@ -10,7 +10,7 @@ type Weights struct {
 	// Distance is the cost of one unit of region distance per placed shoot.
 	Distance float64
 	// Balance scales the utilization cost: a shoot placed while its seed's utilization is in the k-th tenth
-	// (0-based) costs Balance × UtilizationSlopes[k].
+	// (0-based) costs Balance × utilizationSlopes[k].
 	Balance float64
 	// NominalCapacity is the capacity assumed, for the balance term only, of seeds without allocatable.
 	NominalCapacity int
@@ -32,10 +32,10 @@ func CompatWeights() Weights {
 	return Weights{Distance: 1, Balance: 1, NominalCapacity: 100, SoftViolation: 200, Lexicographic: true}
 }
 
-// UtilizationSlopes are the marginal costs of one more shoot on a seed whose utilization is in the 1st, 2nd, …
+// utilizationSlopes are the marginal costs of one more shoot on a seed whose utilization is in the 1st, 2nd, …
 // 10th tenth, and, for seeds without allocatable, beyond their nominal capacity. They rise convexly, so the
 // cheapest way to place shoots fills the emptiest seeds first, and the problem stays a network problem.
-var UtilizationSlopes = []float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
+var utilizationSlopes = [...]float64{1, 2, 4, 7, 11, 16, 23, 32, 45, 64, 128}
 
 // segment is a range of additional shoots on a seed with one marginal cost: Balance × slope, plus extra.
 type segment struct {
@@ -146,7 +146,7 @@ func (wt Weights) distanceWeight(seeds int) float64 {
 	if !wt.Lexicographic {
 		return wt.Distance
 	}
-	return wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1]*float64(seeds+1) + 1
+	return wt.Balance*utilizationSlopes[len(utilizationSlopes)-1]*float64(seeds+1) + 1
 }
 
 // PlanCost is the objective value of an assignment: weighted distance, utilization cost and a penalty per

@@ -62,7 +62,7 @@ func (e arcExtremes) weighed(distance int) float64 {
 // maxArcCost bounds what one shoot along any arc within the extremes costs: distance, the steepest utilization
 // slope and its soft violations.
 func (wt Weights) maxArcCost(e arcExtremes, distanceWeight float64) float64 {
-	return distanceWeight*e.distance + wt.Balance*UtilizationSlopes[len(UtilizationSlopes)-1] +
+	return distanceWeight*e.distance + wt.Balance*utilizationSlopes[len(utilizationSlopes)-1] +
 		wt.SoftViolation*float64(e.softViolations)
 }
 
@@ -86,12 +86,12 @@ func utilizationSegments(usage, room, capacity int, limited bool) []segment {
 	for k := range 10 {
 		upper := (k+1)*(capacity/10) + (k+1)*(capacity%10)/10 // ⌊(k+1)·capacity/10⌋ without overflow
 		if width := upper - taken; width > 0 {
-			segments = append(segments, segment{width: width, slope: UtilizationSlopes[k]})
+			segments = append(segments, segment{width: width, slope: utilizationSlopes[k]})
 			taken = upper
 		}
 	}
 	if !limited {
-		segments = append(segments, segment{width: Unlimited, slope: UtilizationSlopes[10]})
+		segments = append(segments, segment{width: Unlimited, slope: utilizationSlopes[10]})
 	}
 	if room == Unlimited {
 		return segments
