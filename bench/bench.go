@@ -420,10 +420,7 @@ func capacityAddsUp(ctx context.Context, snap *model.Snapshot, p plan.Policy) (i
 	if err != nil {
 		return 0, fmt.Errorf("capacity: %w", err)
 	}
-	onNew := 0
-	for _, n := range answer.OnNewSeeds {
-		onNew += n
-	}
+	onNew := answer.OnNew()
 	if pending := len(answer.Question.Window.Shoots); answer.OnExisting+onNew+len(answer.Unplaceable) != pending {
 		return 0, fmt.Errorf("capacity does not add up: %d on existing seeds + %d on new seeds + %d unplaceable ≠ %d pending",
 			answer.OnExisting, onNew, len(answer.Unplaceable), pending)

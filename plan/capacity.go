@@ -42,10 +42,15 @@ type SetReplicas struct {
 }
 
 // Total is the number of new seeds.
-func (a *CapacityAnswer) Total() int {
+func (a *CapacityAnswer) Total() int { return sum(a.NewSeeds) }
+
+// OnNew is how many pending shoots go to new seeds.
+func (a *CapacityAnswer) OnNew() int { return sum(a.OnNewSeeds) }
+
+func sum(counts []int) int {
 	n := 0
-	for _, seeds := range a.NewSeeds {
-		n += seeds
+	for _, c := range counts {
+		n += c
 	}
 	return n
 }

@@ -41,10 +41,7 @@ func TestCapacityAddsUp(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				onNew := 0
-				for _, n := range answer.OnNewSeeds {
-					onNew += n
-				}
+				onNew := answer.OnNew()
 				if got := answer.OnExisting + onNew + len(answer.Unplaceable); got != len(q.Window.Shoots) {
 					t.Fatalf("%d on existing + %d on new seeds + %d unplaceable = %d, want the %d pending",
 						answer.OnExisting, onNew, len(answer.Unplaceable), got, len(q.Window.Shoots))

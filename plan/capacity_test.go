@@ -110,10 +110,7 @@ func TestCapacity(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(tc.newSeeds) || answer.OnExisting != tc.onExisting || len(answer.Unplaceable) != tc.unplaceable {
 				t.Fatalf("new seeds %v, on existing %d, unplaceable %d; want %v, %d, %d", got, answer.OnExisting, len(answer.Unplaceable), tc.newSeeds, tc.onExisting, tc.unplaceable)
 			}
-			onNew := 0
-			for _, n := range answer.OnNewSeeds {
-				onNew += n
-			}
+			onNew := answer.OnNew()
 			if got := answer.OnExisting + onNew + len(answer.Unplaceable); got != len(q.Window.Shoots) {
 				t.Fatalf("%d + %d + %d shoots accounted for, want the %d pending", answer.OnExisting, onNew, len(answer.Unplaceable), len(q.Window.Shoots))
 			}
