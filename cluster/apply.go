@@ -46,9 +46,10 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 	}
 	var skipped []bind.Result
 	kept := &model.Plan{}
+	verifier := model.NewVerifier(snap, r.Options)
 	placedOn := map[string]int{} // the placements kept so far count against their seed's room: they go first
 	for _, pl := range placements {
-		if reason := r.check(snap, read[pl.Shoot], placedOn[pl.Seed], pl); reason != "" {
+		if reason := check(snap, verifier, read[pl.Shoot], placedOn[pl.Seed], pl); reason != "" {
 			skipped = append(skipped, bind.Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Skipped, Err: errors.New(reason)})
 			continue
 		}
@@ -61,18 +62,21 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 }
 
 // check says why a reviewed placement no longer holds, or "": placed is how many shoots the placements kept
-// before it put on its seed.
-func (r *Reviewed) check(snap *model.Snapshot, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
+// before it put on its seed. A shoot with the resourceVersion it was planned at is still as pending as it was.
+func check(snap *model.Snapshot, verifier *model.Verifier, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
+	seed := snap.Seed(pl.Seed)
 	switch {
 	case shoot == nil:
 		return "the shoot no longer exists"
 	case shoot.ResourceVersion != pl.ResourceVersion:
 		return fmt.Sprintf("the shoot changed since the plan was made (resourceVersion %s, now %s)", pl.ResourceVersion, shoot.ResourceVersion)
+	case seed == nil:
+		return fmt.Sprintf("seed %s no longer exists", pl.Seed)
 	}
-	if err := model.Verify(snap, r.Options, &model.Plan{Placements: []model.Placement{pl}}); err != nil {
+	// The snapshot's own, defaulted shoot: the one read is kept as read for the binding.
+	if err := verifier.Placement(snap.Shoot(pl.Shoot), seed); err != nil {
 		return err.Error()
 	}
-	seed := snap.Seed(pl.Seed)
 	if free := model.FreeCapacity(seed, snap.Usage(pl.Seed)); free != model.Unlimited && placed >= free {
 		return fmt.Sprintf("seed %s has no room left: %d free, %d taken by the placements before", pl.Seed, free, placed)
 	}

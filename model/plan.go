@@ -102,6 +102,24 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 	return errors.Join(violations...)
 }
 
+// Verifier checks placements one at a time, afresh and independently of any window, as Verify does: every
+// predicate of the chain and the strategy's region rule. Shoots the scheduler cannot tell apart share their
+// evaluation, so checking many placements costs what their distinct shoots cost.
+type Verifier struct {
+	evaluator *evaluator
+}
+
+// NewVerifier is a Verifier of placements in the snapshot.
+func NewVerifier(snap *Snapshot, opts Options) *Verifier {
+	return &Verifier{evaluator: newEvaluator(snap, opts.WithDefaults())}
+}
+
+// Placement says why the shoot may not go to the seed, or nil when it may. Whether the seed has room is the
+// caller's to count.
+func (v *Verifier) Placement(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
+	return v.evaluator.placementViolation(shoot, seed)
+}
+
 // placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
 func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
 	key := ShootKey(shoot)
