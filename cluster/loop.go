@@ -65,7 +65,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	le := c.LeaderElection
-	mgr, err := manager.New(l.REST, manager.Options{
+	// Watches last minutes by design: the request timeout bounds the binder's requests, never the informers'.
+	watching := rest.CopyConfig(l.REST)
+	watching.Timeout = 0
+	writer, err := ingest.NewClient(l.REST)
+	if err != nil {
+		return err
+	}
+	mgr, err := manager.New(watching, manager.Options{
 		Scheme: scheme,
 		Logger: logr.FromSlogHandler(slog.Default().Handler()),
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
@@ -114,7 +121,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		scheduler: &Scheduler{
 			Reader: mgr.GetCache(), Copies: copies,
 			Binder: &bind.Binder{
-				Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Seeds: mgr.GetCache(),
+				Client: writer, Reader: writer, Seeds: mgr.GetCache(),
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 			},
 			Metrics: loopMetrics, Policy: policy,

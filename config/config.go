@@ -67,6 +67,10 @@ const (
 	WeightsCompat   = "compat"
 )
 
+// DefaultRequestTimeout bounds one request to the garden: far above a healthy API server's answer to a page of
+// a list or a binding, short enough that a hung server fails a job within a minute.
+const DefaultRequestTimeout = 30 * time.Second
+
 // DefaultPurposes is the default priority order of spec.purpose values, highest first.
 var DefaultPurposes = []string{"infrastructure", "production", "development", "evaluation", "testing"}
 
@@ -174,6 +178,9 @@ type ClientConnection struct {
 	Context string  `json:"context,omitempty"`
 	QPS     float32 `json:"qps,omitempty"`
 	Burst   int     `json:"burst,omitempty"`
+	// RequestTimeout bounds every request but the run loop's watches, so that a hung API server fails a job
+	// instead of stopping it forever; 0 means no bound, as kubectl's --request-timeout.
+	RequestTimeout *metav1.Duration `json:"requestTimeout,omitempty"`
 }
 
 // LeaderElection configures the Lease that makes sure only one run loop binds.
@@ -236,6 +243,9 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	setDefault(&c.Bind.Rounds, 3)
 	setDefault(&c.Client.QPS, 200)
 	setDefault(&c.Client.Burst, 400)
+	if c.Client.RequestTimeout == nil {
+		c.Client.RequestTimeout = &metav1.Duration{Duration: DefaultRequestTimeout}
+	}
 	if c.LeaderElection.LeaderElect == nil {
 		leaderElect := true
 		c.LeaderElection.LeaderElect = &leaderElect
@@ -451,6 +461,9 @@ func (c *SeedPlanConfiguration) Validate() error {
 	}
 	if c.Client.QPS < 0 || c.Client.Burst < 0 {
 		invalid("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), "must not be negative")
+	}
+	if c.Client.RequestTimeout != nil && c.Client.RequestTimeout.Duration < 0 {
+		invalid("clientConnection.requestTimeout", c.Client.RequestTimeout.Duration, "must not be negative (0: no timeout)")
 	}
 	le := c.LeaderElection
 	positive("leaderElection.leaseDuration", le.LeaseDuration.Duration)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -31,13 +32,19 @@ type ClientOptions struct {
 	// QPS and Burst bound the client's request rate (0: client-go's defaults).
 	QPS   float32
 	Burst int
+	// RequestTimeout bounds each request (0: none); a watch must not use it, as it would end every watch.
+	RequestTimeout time.Duration
 	// UserAgent names seedplan in the API server's logs and audit events.
 	UserAgent string
 }
 
 // ClientOptionsOf are the client options of a configured connection.
 func ClientOptionsOf(c config.ClientConnection) ClientOptions {
-	return ClientOptions{Kubeconfig: c.Kubeconfig, Context: c.Context, QPS: c.QPS, Burst: c.Burst, UserAgent: "seedplan"}
+	opts := ClientOptions{Kubeconfig: c.Kubeconfig, Context: c.Context, QPS: c.QPS, Burst: c.Burst, UserAgent: "seedplan"}
+	if c.RequestTimeout != nil {
+		opts.RequestTimeout = c.RequestTimeout.Duration
+	}
+	return opts
 }
 
 // Garden names the garden cluster the options reach, as an operator checks it before anything is written: the
@@ -76,7 +83,7 @@ func RESTConfig(opts ClientOptions) (*rest.Config, error) {
 		}
 		return nil, fmt.Errorf("no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: %w", err)
 	}
-	cfg.QPS, cfg.Burst = opts.QPS, opts.Burst
+	cfg.QPS, cfg.Burst, cfg.Timeout = opts.QPS, opts.Burst, opts.RequestTimeout
 	if opts.UserAgent != "" {
 		cfg.UserAgent = opts.UserAgent
 	}

@@ -83,6 +83,7 @@ type planFlags struct {
 	landscape          []string
 	kubeconfig         string
 	kubeContext        string
+	requestTimeout     time.Duration
 	inCluster          bool
 	configFile         string
 	strategy           string
@@ -122,6 +123,7 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 // registerGarden adds --context, which picks the garden cluster's kubeconfig context.
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
+	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the garden's answer to one request before failing it (0: wait forever; never bounds the run loop's watches)")
 }
 
 // registerPacing adds the flags that pace migrations.
@@ -213,11 +215,15 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if changed("context") {
 		c.Client.Context = f.kubeContext
 	}
+	if changed("request-timeout") {
+		c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout}
+	}
 	if err := c.Validate(); err != nil {
 		// Name the flag when a flag set an invalid field.
 		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
 			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization",
-			"rebalance.unusableGrace": "unusable-grace", "rebalance.triggers": "triggers"}
+			"rebalance.unusableGrace": "unusable-grace", "rebalance.triggers": "triggers",
+			"clientConnection.requestTimeout": "request-timeout"}
 		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
 		if joined, ok := err.(interface{ Unwrap() []error }); ok {
 			fieldErrs = joined.Unwrap()
