@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -367,7 +368,7 @@ func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Sho
 	patched.Status.LastOperation.State = gardencorev1beta1.LastOperationStatePending
 	patched.Status.LastOperation.LastUpdateTime = now
 	patched.Status.LastOperation.Description = description
-	if err := b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)); err != nil {
+	if err := retryTransient(ctx, func() error { return b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)) }); err != nil {
 		slog.ErrorContext(ctx, "Could not update the shoot's last operation", "shoot", client.ObjectKeyFromObject(shoot).String(), "error", err)
 	}
 }
@@ -397,15 +398,55 @@ func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, even
 		Note: note,
 		Type: eventType,
 	}
-	if err := b.Client.Create(ctx, event); err != nil {
+	err := retryTransient(ctx, func() error {
+		// A create whose response was lost may have landed: the event is there, which is all that matters.
+		if err := b.Client.Create(ctx, event); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
 		slog.ErrorContext(ctx, "Could not record an event", "shoot", types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}.String(), "reason", reason, "error", err)
 	}
 }
 
 // reportContext lets the report of something done finish when ctx ends meanwhile (a stopping loop still writes
-// the event of a binding it made), within a bound.
+// the event of a binding it made), within a bound long enough to outlast an API server's restart.
 func reportContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	return context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
+}
+
+// reportTimeout bounds the writing of one report, retries included.
+const reportTimeout = 30 * time.Second
+
+// retryTransient calls write until it succeeds, fails for a reason a retry cannot change (the API server
+// refused it), or ctx ends: an unreachable, restarting or overloaded API server (a network error, 429 or 5xx)
+// is waited for with exponential backoff, as client-go's event recorder does, so that no report is lost to it.
+func retryTransient(ctx context.Context, write func() error) error {
+	delay := 50 * time.Millisecond
+	for {
+		err := write()
+		if err == nil || !transient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (retried until %w)", err, context.Cause(ctx))
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// transient reports whether a failed request may succeed when repeated: the API server did not decide on it
+// (a network error or timeout has no status; 429 and 5xx say so).
+func transient(err error) bool {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		code := status.Status().Code
+		return code == http.StatusTooManyRequests || code >= http.StatusInternalServerError
+	}
+	return true
 }
 
 func (b *Binder) now() time.Time {

@@ -1,9 +1,15 @@
 package bind
 
 import (
+	"context"
+	"errors"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Events of bindings wait while an Apply binds, and are all written once none does; while bindings go on, a queue
@@ -62,5 +68,49 @@ func waitForWriters(t *testing.T, r *reports) {
 			t.Fatal("writers still running after 10 s")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// A report is written again while the API server cannot decide on it (unreachable, overloaded, failing) and
+// never when it refused it.
+func TestRetryTransient(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	for _, tc := range []struct {
+		name     string
+		failures []error
+		calls    int
+		fails    bool
+	}{
+		{name: "written at once", calls: 1},
+		{name: "connection refused, then written", failures: []error{syscall.ECONNREFUSED}, calls: 2},
+		{name: "503 and 429, then written", failures: []error{apierrors.NewServiceUnavailable("restarting"),
+			apierrors.NewTooManyRequests("slow down", 1)}, calls: 3},
+		{name: "a server timeout, then written", failures: []error{apierrors.NewServerTimeout(shoots, "create", 1)}, calls: 2},
+		{name: "refused by validation", failures: []error{apierrors.NewInvalid(schema.GroupKind{Kind: "Event"}, "e", nil)}, calls: 1, fails: true},
+		{name: "forbidden", failures: []error{apierrors.NewForbidden(shoots, "s", errors.New("no"))}, calls: 1, fails: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			err := retryTransient(context.Background(), func() error {
+				calls++
+				if calls <= len(tc.failures) {
+					return tc.failures[calls-1]
+				}
+				return nil
+			})
+			if calls != tc.calls || (err != nil) != tc.fails {
+				t.Fatalf("%d calls, error %v; want %d calls, failing %v", calls, err, tc.calls, tc.fails)
+			}
+		})
+	}
+}
+
+// Retries end with the report's context, saying what failed last.
+func TestRetryTransientEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := retryTransient(ctx, func() error { return syscall.ECONNREFUSED })
+	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v; want the last failure and the deadline", err)
 	}
 }
