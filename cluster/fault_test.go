@@ -12,10 +12,13 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -58,6 +61,22 @@ func checkAfterFault(t *testing.T, c client.Client, before *model.Snapshot, name
 	return n
 }
 
+// successEvents counts the namespace's SchedulingSuccessful events.
+func successEvents(t *testing.T, c client.Client, namespace string) int {
+	t.Helper()
+	var events eventsv1.EventList
+	if err := c.List(context.Background(), &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range events.Items {
+		if e.Reason == bind.ReasonSchedulingSuccessful {
+			n++
+		}
+	}
+	return n
+}
+
 // afterReadingShoots is a reader for the scheduler that runs change once, right after the first window has
 // listed the shoots: between reading the garden and binding.
 func afterReadingShoots(c client.WithWatch, change func(context.Context, client.Client)) client.WithWatch {
@@ -75,39 +94,121 @@ func afterReadingShoots(c client.WithWatch, change func(context.Context, client.
 	})
 }
 
-// gardener-apiserver crashes in the middle of a batch of bindings and comes back two seconds later: the job
-// reports the failure (it cannot even re-read the garden for its next round), and the next run binds the rest.
-func TestJobSurvivesGardenerAPIServerRestart(t *testing.T) {
+// A part of the garden API crashes in the middle of a batch of bindings and comes back: the job either reports
+// the failure (it cannot re-read the garden for its next round) or, when the part came back within a request,
+// finishes; either way the next run binds the rest and nothing is bound twice.
+func TestJobSurvivesRestarts(t *testing.T) {
+	cp := garden.Get(t)
+	for _, tc := range []struct {
+		name    string
+		project string // Gardener allows 10 characters
+		crash   func() (restart func(context.Context) error, err error)
+		mayPass bool // etcd's clients wait for it, so the job may not notice at all
+	}{
+		{name: "gardener-apiserver", project: "crash-ga", crash: func() (func(context.Context) error, error) {
+			return cp.RestartGardenerAPIServer, cp.KillGardenerAPIServer()
+		}},
+		{name: "kube-apiserver", project: "crash-ka", crash: crashOf(cp, gardentest.KubeAPIServer)},
+		{name: "etcd", project: "crash-etcd", crash: crashOf(cp, gardentest.Etcd), mayPass: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			namespace := cp.Landscape(t, tc.project, []int64{20, 20}, 30, tc.project)
+			before := snapshot(t, cp.Client)
+			var calls atomic.Int32
+			restarted := make(chan error, 1)
+			crashing := interceptor.NewClient(cp.Client, interceptor.Funcs{
+				SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+					if subResource == "binding" && calls.Add(1) == 10 {
+						restart, err := tc.crash()
+						if err != nil {
+							t.Error(err)
+						}
+						go func() {
+							time.Sleep(2 * time.Second)
+							restarted <- restart(context.Background())
+						}()
+					}
+					return c.SubResource(subResource).Update(ctx, obj, opts...)
+				},
+			})
+			report, err := newScheduler(t, crashing, namespace, false).RunJob(ctx, 3)
+			if err == nil && !tc.mayPass {
+				t.Fatalf("the job succeeded through a crash of %s: %v", tc.name, report.Bindings)
+			}
+			t.Logf("run during the crash: bindings %v; %v", report.Bindings, err)
+			if err := <-restarted; err != nil {
+				t.Fatal(err)
+			}
+			next, err := newScheduler(t, cp.Client, namespace, false).RunJob(ctx, 3)
+			if err != nil {
+				t.Fatalf("the run after the restart: %v", err)
+			}
+			if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 30 {
+				t.Fatalf("%d of 30 shoots bound after the next run", n)
+			}
+			// The events of bindings made while the part was down were written once it was back.
+			if bound, events := report.Bindings[model.Bound]+next.Bindings[model.Bound], successEvents(t, cp.Client, namespace); events != bound {
+				t.Fatalf("%d SchedulingSuccessful events for %d bindings", events, bound)
+			}
+		})
+	}
+}
+
+// crashOf crashes a component envtest runs; the function it returns starts it again.
+func crashOf(cp *gardentest.ControlPlane, c gardentest.Component) func() (func(context.Context) error, error) {
+	return func() (func(context.Context) error, error) {
+		args, err := cp.Crash(c)
+		return func(ctx context.Context) error { return cp.Restart(ctx, c, args) }, err
+	}
+}
+
+// kube-apiserver hangs for 3 s (SIGSTOP) in the middle of a batch of bindings, with a 1 s request timeout:
+// requests time out instead of stopping the job, bindings the server applies after it wakes up are found bound
+// by the next round or run, and nothing is bound twice.
+func TestJobSurvivesAHungAPIServer(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := cp.Landscape(t, "restart", []int64{20, 20}, 30, "restart")
+	namespace := cp.Landscape(t, "hung", []int64{20, 20}, 30, "hung")
 	before := snapshot(t, cp.Client)
+	timed := rest.CopyConfig(cp.Config)
+	timed.Timeout = time.Second
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	garden, err := client.NewWithWatch(timed, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var calls atomic.Int32
-	restarted := make(chan error, 1)
-	crashing := interceptor.NewClient(cp.Client, interceptor.Funcs{
+	resumed := make(chan error, 1)
+	hanging := interceptor.NewClient(garden, interceptor.Funcs{
 		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			if subResource == "binding" && calls.Add(1) == 10 {
-				if err := cp.KillGardenerAPIServer(); err != nil {
+				resume, err := cp.Pause(gardentest.KubeAPIServer)
+				if err != nil {
 					t.Error(err)
 				}
 				go func() {
-					time.Sleep(2 * time.Second)
-					restarted <- cp.RestartGardenerAPIServer(context.Background())
+					time.Sleep(3 * time.Second)
+					resumed <- resume()
 				}()
 			}
 			return c.SubResource(subResource).Update(ctx, obj, opts...)
 		},
 	})
-	report, err := newScheduler(t, crashing, namespace, false).RunJob(ctx, 3)
-	if err == nil {
-		t.Fatalf("the job succeeded through a crash of gardener-apiserver: %v", report.Bindings)
-	}
-	t.Logf("run during the crash: bindings %v; %v", report.Bindings, err)
-	if err := <-restarted; err != nil {
+	start := time.Now()
+	report, err := newScheduler(t, hanging, namespace, false).RunJob(ctx, 3)
+	t.Logf("run during the hang (%v): bindings %v; %v", time.Since(start).Round(time.Millisecond), report.Bindings, err)
+	if err := <-resumed; err != nil {
 		t.Fatal(err)
 	}
+	if report.Bindings[model.Failed] == 0 && err == nil {
+		t.Fatalf("no request timed out while kube-apiserver hung: %v", report.Bindings)
+	}
 	if _, err := newScheduler(t, cp.Client, namespace, false).RunJob(ctx, 3); err != nil {
-		t.Fatalf("the run after the restart: %v", err)
+		t.Fatalf("the run after the hang: %v", err)
 	}
 	if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 30 {
 		t.Fatalf("%d of 30 shoots bound after the next run", n)

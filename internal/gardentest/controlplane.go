@@ -66,6 +66,7 @@ type ControlPlane struct {
 	certs    *certificates
 	gardener *exec.Cmd
 	exited   chan struct{}
+	replaced map[Component]*replacement
 	stopOnce sync.Once
 }
 
@@ -368,11 +369,14 @@ func (cp *ControlPlane) Stop() error {
 				<-cp.exited
 			}
 		}
+		// kube-apiserver before etcd, whichever of them envtest still owns.
+		errs = append(errs, cp.stopReplacement(KubeAPIServer))
 		if cp.env != nil {
 			if err := cp.env.Stop(); err != nil {
 				errs = append(errs, err)
 			}
 		}
+		errs = append(errs, cp.stopReplacement(Etcd))
 		if err := os.RemoveAll(cp.dir); err != nil {
 			errs = append(errs, err)
 		}
