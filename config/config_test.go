@@ -75,38 +75,44 @@ var laughs = func() string {
 	return b
 }()
 
+// header starts every configuration file.
+const header = "apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"
+
+// refusedConfigurations is one case of every kind of bad configuration file, each with what its error must say;
+// FuzzParse starts from them.
+var refusedConfigurations = []struct {
+	name, yaml, want string
+}{
+	{"unknown field", header + "strategi: SameRegion\n", `unknown field "strategi"`},
+	{"unknown nested field", header + "window:\n  maxShots: 3\n", `unknown field "window.maxShots"`},
+	{"wrong type", header + "window:\n  maxShoots: many\n", "window.maxShoots"},
+	{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n", "apiVersion/kind"},
+	{"bad strategy", header + "strategy: Nearest\n", "strategy: Nearest"},
+	{"bad solver", header + "solver:\n  name: simplex\n", "solver.name: simplex"},
+	{"bad weights", header + "placement:\n  weights: {preset: heavy}\n", "placement.weights.preset: heavy"},
+	{"a negative weight", header + "placement:\n  weights: {distance: -1}\n", "placement.weights.distance: -1: must be a finite number, at least 0"},
+	{"a target above 1", header + "placement:\n  targetUtilization: 1.5\n", "placement.targetUtilization: 1.5: must be in (0, 1]"},
+	{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
+	{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
+	{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
+	{"negative window", header + "window:\n  maxShoots: -5\n", "window.maxShoots: -5"},
+	{"negative coalescing delay", header + "window:\n  maxWait: -1s\n", "window.maxWait: -1s: must not be negative"},
+	{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
+	{"log level", header + "logLevel: loud\n", "logLevel: loud"},
+	{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
+	{"negative request timeout", header + "clientConnection:\n  requestTimeout: -1s\n", "clientConnection.requestTimeout: -1s: must not be negative"},
+	{"aliases beyond the input budget", header + laughs, "beyond the input budget: its aliases expand it"},
+	{"a second document", header + "schedulerName: a\n---\n" + header + "schedulerName: b\n", "document 2: a configuration file holds one document"},
+	{"a duplicate key", header + "window:\n  maxShoots: 5\n  maxShoots: 6\n", "window.maxShoots: duplicate key"},
+	{"a landscape given as the configuration", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: a}\n",
+		`apiVersion/kind: "core.gardener.cloud/v1beta1"/"Seed", want seedplan.gardener.cloud/v1alpha1/SeedPlanConfiguration`},
+	{"nesting beyond the input budget", header + "schedulerName: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
+		"beyond the input budget: collections nest more than 100 deep"},
+}
+
 // Every bad configuration is refused with the field's path in the error.
 func TestParseRefuses(t *testing.T) {
-	const header = "apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"
-	cases := []struct {
-		name, yaml, want string
-	}{
-		{"unknown field", header + "strategi: SameRegion\n", `unknown field "strategi"`},
-		{"unknown nested field", header + "window:\n  maxShots: 3\n", `unknown field "window.maxShots"`},
-		{"wrong type", header + "window:\n  maxShoots: many\n", "window.maxShoots"},
-		{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n", "apiVersion/kind"},
-		{"bad strategy", header + "strategy: Nearest\n", "strategy: Nearest"},
-		{"bad solver", header + "solver:\n  name: simplex\n", "solver.name: simplex"},
-		{"bad weights", header + "placement:\n  weights: {preset: heavy}\n", "placement.weights.preset: heavy"},
-		{"a negative weight", header + "placement:\n  weights: {distance: -1}\n", "placement.weights.distance: -1: must be a finite number, at least 0"},
-		{"a target above 1", header + "placement:\n  targetUtilization: 1.5\n", "placement.targetUtilization: 1.5: must be in (0, 1]"},
-		{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
-		{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
-		{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
-		{"negative window", header + "window:\n  maxShoots: -5\n", "window.maxShoots: -5"},
-		{"negative coalescing delay", header + "window:\n  maxWait: -1s\n", "window.maxWait: -1s: must not be negative"},
-		{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
-		{"log level", header + "logLevel: loud\n", "logLevel: loud"},
-		{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
-		{"aliases beyond the input budget", header + laughs, "beyond the input budget: its aliases expand it"},
-		{"a second document", header + "schedulerName: a\n---\n" + header + "schedulerName: b\n", "document 2: a configuration file holds one document"},
-		{"a duplicate key", header + "window:\n  maxShoots: 5\n  maxShoots: 6\n", "window.maxShoots: duplicate key"},
-		{"a landscape given as the configuration", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: a}\n",
-			`apiVersion/kind: "core.gardener.cloud/v1beta1"/"Seed", want seedplan.gardener.cloud/v1alpha1/SeedPlanConfiguration`},
-		{"nesting beyond the input budget", header + "schedulerName: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
-			"beyond the input budget: collections nest more than 100 deep"},
-	}
-	for _, tc := range cases {
+	for _, tc := range refusedConfigurations {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.yaml))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -145,6 +151,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nwindow:\n  maxShoots: 3\n"))
 	f.Add([]byte("{\"apiVersion\":\"seedplan.gardener.cloud/v1alpha1\",\"kind\":\"SeedPlanConfiguration\",\"solver\":{\"timeout\":\"1s\"}}"))
 	f.Add([]byte("kind: [\n"))
+	for _, tc := range refusedConfigurations {
+		f.Add([]byte(tc.yaml))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse(data)
 		if err != nil {

@@ -68,40 +68,43 @@ func jsonOf(manifest string) string {
 	return string(data)
 }
 
+// decodeFormats is every form of input kubectl accepts, each loading completely; FuzzDecode starts from them.
+var decodeFormats = []struct {
+	name, data, want string
+	warnings         int
+}{
+	{name: "multi-document YAML", data: seedYAML + "---\n" + shootYAML, want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "allocatable 2^63-1 written out", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775807"`, 1),
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "a List of Lists", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - " +
+		strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n    ") + "\n",
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "YAML documents ended by ...", data: seedYAML + "...\n" + shootYAML + "...\n---\n" + strings.Replace(shootYAML, "web", "api", 1) + "...\n",
+		want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
+		want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "JSON with an escaped surrogate pair", data: strings.Replace(jsonOf(seedYAML), `"metadata":{`, `"metadata":{"annotations":{"note":"\ud83c\udf31"},`, 1),
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "kind: List as kubectl prints it", data: "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n- " +
+		strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.TrimSpace(shootYAML), "\n", "\n  ") + "\n",
+		want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "typed SeedList items without kind", data: "apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n- metadata: {name: a}\n  spec: {provider: {type: aws, region: r}}\n",
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "JSON", data: `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Project","metadata":{"name":"dev"},"spec":{"namespace":"garden-dev"}}`,
+		want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=1 configmaps=0"},
+	{name: "ConfigMaps", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r, namespace: garden}\ndata: {eu-central-1: 'eu-west-1: 5'}\n",
+		want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=1"},
+	{name: "ManagedSeedSets, for capacity planning", data: managedSeedSetYAML + "---\n" + seedYAML,
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0 managedseedsets=1"},
+	{name: "unknown kinds are skipped with a warning", data: "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: garden}\n---\n" + seedYAML,
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
+	{name: "unknown fields are warnings", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  futureField: 1\n", 1),
+		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
+}
+
 func TestDecodeFormats(t *testing.T) {
-	for _, tc := range []struct {
-		name, data, want string
-		warnings         int
-	}{
-		{name: "multi-document YAML", data: seedYAML + "---\n" + shootYAML, want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "comment-only documents are ignored", data: "# header\n---\n" + seedYAML + "---\n# trailer\n", want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "allocatable 2^63-1 written out", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775807"`, 1),
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "a List of Lists", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - " +
-			strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n    ") + "\n",
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "YAML documents ended by ...", data: seedYAML + "...\n" + shootYAML + "...\n---\n" + strings.Replace(shootYAML, "web", "api", 1) + "...\n",
-			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
-			want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "JSON with an escaped surrogate pair", data: strings.Replace(jsonOf(seedYAML), `"metadata":{`, `"metadata":{"annotations":{"note":"\ud83c\udf31"},`, 1),
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "kind: List as kubectl prints it", data: "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n- " +
-			strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n- " + strings.ReplaceAll(strings.TrimSpace(shootYAML), "\n", "\n  ") + "\n",
-			want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "typed SeedList items without kind", data: "apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n- metadata: {name: a}\n  spec: {provider: {type: aws, region: r}}\n",
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
-		{name: "JSON", data: `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Project","metadata":{"name":"dev"},"spec":{"namespace":"garden-dev"}}`,
-			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=1 configmaps=0"},
-		{name: "ConfigMaps", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r, namespace: garden}\ndata: {eu-central-1: 'eu-west-1: 5'}\n",
-			want: "seeds=0 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=1"},
-		{name: "ManagedSeedSets, for capacity planning", data: managedSeedSetYAML + "---\n" + seedYAML,
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0 managedseedsets=1"},
-		{name: "unknown kinds are skipped with a warning", data: "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: garden}\n---\n" + seedYAML,
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
-		{name: "unknown fields are warnings", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  futureField: 1\n", 1),
-			want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0", warnings: 1},
-	} {
+	for _, tc := range decodeFormats {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &ingest.Landscape{}
 			if err := l.Decode("in.yaml", []byte(tc.data)); err != nil {
@@ -127,64 +130,68 @@ var laughs = func() string {
 	return "[" + strings.Join(levels, ", ") + "]"
 }()
 
+// hostileDocuments is one case of each class of malformed or hostile input; each must give one error line naming
+// file, document, object and field. FuzzDecode starts from them.
+var hostileDocuments = []struct{ name, data, want string }{
+	{name: "wrong type", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: eu-central-1a", 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"},
+	{name: "wrong type in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Shoot\n  metadata: {name: web, namespace: dev}\n  spec: {region: 5}\n",
+		want: "in.yaml: document 1: List item 0: Shoot dev/web: field spec.region: cannot unmarshal number into string"},
+	{name: "unparsable quantity", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "lots"`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: quantities must match the regular expression"},
+	{name: "negative allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "-3"`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must not be negative, is -3"},
+	{name: "absurd allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "1e30"`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 1e30"},
+	{name: "allocatable 2^63", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775808"`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 9223372036854775808"},
+	{name: "fractional allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "2500m"`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 2500m"},
+	{name: "a shoot name longer than a DNS label", data: strings.Replace(shootYAML, "name: web", "name: "+strings.Repeat("w", 64), 1),
+		want: "in.yaml: document 1: Shoot garden-dev/" + strings.Repeat("w", 64) + ": field metadata.name: must be no more than 63 characters"},
+	{name: "a 100,000-character seed name", data: strings.Replace(seedYAML, "name: aws-eu1", "name: "+strings.Repeat("s", 100000), 1),
+		want: "in.yaml: document 1: Seed " + strings.Repeat("s", 64) + "…(100000 characters): field metadata.name: must be no more than 63 characters"},
+	{name: "a 100,000-character region", data: strings.Replace(shootYAML, "region: eu-central-1", "region: "+strings.Repeat("r", 100000), 1),
+		want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: must be no more than 253 characters (a region ConfigMap key), is 100000"},
+	{name: "a ManagedSeedSet twice", data: managedSeedSetYAML + "---\n" + managedSeedSetYAML,
+		want: "in.yaml: document 2: ManagedSeedSet garden/edge: duplicate object, read before at in.yaml: document 1"},
+	{name: "a ManagedSeedSet without namespace", data: strings.Replace(managedSeedSetYAML, "namespace: garden, ", "", 1),
+		want: "in.yaml: document 1: ManagedSeedSet edge: field metadata.namespace: required"},
+	{name: "missing required field", data: strings.Replace(shootYAML, "  region: eu-central-1\n", "", 1),
+		want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: required"},
+	{name: "missing namespace", data: strings.Replace(shootYAML, ", namespace: garden-dev", "", 1),
+		want: "in.yaml: document 1: Shoot web: field metadata.namespace: required"},
+	{name: "second document broken", data: seedYAML + "---\nkind: [\n",
+		want: "in.yaml: document 2: not valid YAML or JSON"},
+	{name: "aliases beyond the input budget", data: seedYAML + "---\n" + strings.Replace(shootYAML, "spec:\n", "spec:\n  laughs: "+laughs+"\n", 1),
+		want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
+	{name: "JSON nesting beyond the input budget", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
+		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "NaN", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: .nan`, 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: NaN and infinities are not numbers JSON holds"},
+	{name: "an infinity in a list", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: [eu-central-1a, -.inf]", 1),
+		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones[1]: NaN and infinities"},
+	{name: "a timestamp", data: strings.Replace(seedYAML, "  name: aws-eu1\n", "  name: aws-eu1\n  creationTimestamp: yesterday\n", 1),
+		want: `in.yaml: document 1: Seed aws-eu1: field metadata.creationTimestamp: parsing time "yesterday"`},
+	{name: "base64 data", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: garden}\nbinaryData: {x: '!!!'}\n",
+		want: "in.yaml: document 1: ConfigMap garden/a: field binaryData.x: illegal base64 data"},
+	{name: "a duration", data: strings.Replace(shootYAML, "spec:\n", "spec:\n  kubernetes: {kubeControllerManager: {nodeMonitorGracePeriod: soon}}\n", 1),
+		want: "in.yaml: document 1: Shoot garden-dev/web: field spec.kubernetes.kubeControllerManager.nodeMonitorGracePeriod: "},
+	{name: "a malformed taint-effects annotation", data: strings.Replace(seedYAML, "metadata:\n  name: aws-eu1\n", "metadata:\n  name: aws-eu1\n  annotations: {seedplan.gardener.cloud/taint-effects: \"a=Sometimes\"}\n", 1),
+		want: `in.yaml: document 1: Seed aws-eu1: field metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "a" has unknown effect "Sometimes"`},
+	{name: "a duplicate object names both places", data: seedYAML + "---\n" + shootYAML + "---\n" + seedYAML,
+		want: "in.yaml: document 3: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
+	{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
+		want: "in.yaml: document 1: Shoot garden-dev/web: field apiVersion: required"},
+	{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
+		want: `in.yaml: document 1: Seed aws-eu1: apiVersion "core.gardener.cloud/v1alpha1" is not supported`},
+}
+
 // A malformed manifest gives one error line naming file, object and field, and nothing is loaded.
 func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
-	for _, tc := range []struct{ name, data, want string }{
-		{name: "wrong type", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: eu-central-1a", 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"},
-		{name: "wrong type in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Shoot\n  metadata: {name: web, namespace: dev}\n  spec: {region: 5}\n",
-			want: "in.yaml: document 1: List item 0: Shoot dev/web: field spec.region: cannot unmarshal number into string"},
-		{name: "unparsable quantity", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "lots"`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: quantities must match the regular expression"},
-		{name: "negative allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "-3"`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must not be negative, is -3"},
-		{name: "absurd allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "1e30"`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 1e30"},
-		{name: "allocatable 2^63", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "9223372036854775808"`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 9223372036854775808"},
-		{name: "fractional allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "2500m"`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 2500m"},
-		{name: "a shoot name longer than a DNS label", data: strings.Replace(shootYAML, "name: web", "name: "+strings.Repeat("w", 64), 1),
-			want: "in.yaml: document 1: Shoot garden-dev/" + strings.Repeat("w", 64) + ": field metadata.name: must be no more than 63 characters"},
-		{name: "a 100,000-character seed name", data: strings.Replace(seedYAML, "name: aws-eu1", "name: "+strings.Repeat("s", 100000), 1),
-			want: "in.yaml: document 1: Seed " + strings.Repeat("s", 64) + "…(100000 characters): field metadata.name: must be no more than 63 characters"},
-		{name: "a 100,000-character region", data: strings.Replace(shootYAML, "region: eu-central-1", "region: "+strings.Repeat("r", 100000), 1),
-			want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: must be no more than 253 characters (a region ConfigMap key), is 100000"},
-		{name: "a ManagedSeedSet twice", data: managedSeedSetYAML + "---\n" + managedSeedSetYAML,
-			want: "in.yaml: document 2: ManagedSeedSet garden/edge: duplicate object, read before at in.yaml: document 1"},
-		{name: "a ManagedSeedSet without namespace", data: strings.Replace(managedSeedSetYAML, "namespace: garden, ", "", 1),
-			want: "in.yaml: document 1: ManagedSeedSet edge: field metadata.namespace: required"},
-		{name: "missing required field", data: strings.Replace(shootYAML, "  region: eu-central-1\n", "", 1),
-			want: "in.yaml: document 1: Shoot garden-dev/web: field spec.region: required"},
-		{name: "missing namespace", data: strings.Replace(shootYAML, ", namespace: garden-dev", "", 1),
-			want: "in.yaml: document 1: Shoot web: field metadata.namespace: required"},
-		{name: "second document broken", data: seedYAML + "---\nkind: [\n",
-			want: "in.yaml: document 2: not valid YAML or JSON"},
-		{name: "aliases beyond the input budget", data: seedYAML + "---\n" + strings.Replace(shootYAML, "spec:\n", "spec:\n  laughs: "+laughs+"\n", 1),
-			want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
-		{name: "JSON nesting beyond the input budget", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
-		{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
-			want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
-		{name: "NaN", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: .nan`, 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: NaN and infinities are not numbers JSON holds"},
-		{name: "an infinity in a list", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: [eu-central-1a, -.inf]", 1),
-			want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones[1]: NaN and infinities"},
-		{name: "a timestamp", data: strings.Replace(seedYAML, "  name: aws-eu1\n", "  name: aws-eu1\n  creationTimestamp: yesterday\n", 1),
-			want: `in.yaml: document 1: Seed aws-eu1: field metadata.creationTimestamp: parsing time "yesterday"`},
-		{name: "base64 data", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: garden}\nbinaryData: {x: '!!!'}\n",
-			want: "in.yaml: document 1: ConfigMap garden/a: field binaryData.x: illegal base64 data"},
-		{name: "a duration", data: strings.Replace(shootYAML, "spec:\n", "spec:\n  kubernetes: {kubeControllerManager: {nodeMonitorGracePeriod: soon}}\n", 1),
-			want: "in.yaml: document 1: Shoot garden-dev/web: field spec.kubernetes.kubeControllerManager.nodeMonitorGracePeriod: "},
-		{name: "a malformed taint-effects annotation", data: strings.Replace(seedYAML, "metadata:\n  name: aws-eu1\n", "metadata:\n  name: aws-eu1\n  annotations: {seedplan.gardener.cloud/taint-effects: \"a=Sometimes\"}\n", 1),
-			want: `in.yaml: document 1: Seed aws-eu1: field metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "a" has unknown effect "Sometimes"`},
-		{name: "a duplicate object names both places", data: seedYAML + "---\n" + shootYAML + "---\n" + seedYAML,
-			want: "in.yaml: document 3: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
-		{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
-			want: "in.yaml: document 1: Shoot garden-dev/web: field apiVersion: required"},
-		{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
-			want: `in.yaml: document 1: Seed aws-eu1: apiVersion "core.gardener.cloud/v1alpha1" is not supported`},
-	} {
+	for _, tc := range hostileDocuments {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &ingest.Landscape{}
 			err := l.Decode("in.yaml", []byte(tc.data))

@@ -11,8 +11,15 @@ import (
 )
 
 // FuzzDecode feeds arbitrary bytes to the landscape reader: it must never panic, and whatever it accepts must
-// go through the whole pipeline — snapshot, window, greedy and LP — to plans that pass model.Verify.
+// go through the whole pipeline — snapshot, window, greedy and LP — to plans that pass model.Verify. Its corpus
+// starts from every input form kubectl accepts and one case of every class of hostile input.
 func FuzzDecode(f *testing.F) {
+	for _, tc := range decodeFormats {
+		f.Add([]byte(tc.data))
+	}
+	for _, tc := range hostileDocuments {
+		f.Add([]byte(tc.data))
+	}
 	for _, seed := range []string{
 		seedYAML, shootYAML, seedYAML + "---\n" + shootYAML,
 		"apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Project\n  metadata: {name: dev}\n  spec: {namespace: garden-dev}\n",

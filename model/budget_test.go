@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,18 +10,8 @@ import (
 	"github.com/seedplan/seedplan/model"
 )
 
-// laughs is the billion laughs: levels of anchors, each aliasing the one before ten times.
-func laughs(levels int) string {
-	var b strings.Builder
-	b.WriteString("l0: &l0 [lol]\n")
-	for i := 1; i <= levels; i++ {
-		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 10), ","))
-	}
-	return b.String()
-}
-
-// nested is a flow sequence nested depth deep.
-func nested(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
+// The hostile documents of the fuzz corpora (model/fuzz_test.go).
+var laughs, nested = model.Laughs, model.Nested
 
 // The input budget refuses documents that would expand or nest beyond it, and admits what Kubernetes objects
 // look like, shared blocks included.

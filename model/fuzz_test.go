@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -14,10 +15,28 @@ import (
 	"github.com/seedplan/seedplan/internal/testobjects"
 )
 
+// laughs is the billion laughs: levels of anchors, each aliasing the one before ten times.
+func laughs(levels int) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d,", i-1), 10), ","))
+	}
+	return b.String()
+}
+
+// nested is a flow sequence nested depth deep.
+func nested(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
+
 // FuzzParseRegionDistances: any region ConfigMap entry either parses into distances that include the shoot's
 // own region, or is an error — never a panic.
 func FuzzParseRegionDistances(f *testing.F) {
-	for _, seed := range []string{"eu-west-1: 20\nus-east-1: 90\n", "eu-central-1: 7", "a: -5", "a: 2147483648", "a: [1]", "a: far", "{", ""} {
+	// Well-formed entries and one of each class of hostile ConfigMap data: aliases beyond the input budget, deep
+	// nesting, duplicate keys, NaN and infinities, integers beyond int32, a region beyond a ConfigMap key's
+	// bound, control characters, JSON, several documents.
+	for _, seed := range []string{"eu-west-1: 20\nus-east-1: 90\n", "eu-central-1: 7", "a: -5", "a: 2147483648", "a: [1]", "a: far", "{", "",
+		laughs(6), nested(150), "a: 1\na: 2\n", "a: .nan\nb: -.inf\n", "a: 9223372036854775807\n", strings.Repeat("r", 300) + ": 1\n",
+		"\"a\\x1b[2J\": 1\n", `{"eu-west-1": 20, "us-east-1": 90}`, "a: 1\n---\nb: 2\n", "a: 1\n...\n", "&x a: *x\n"} {
 		f.Add(seed, "eu-central-1")
 	}
 	f.Fuzz(func(t *testing.T, data, region string) {
