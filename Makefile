@@ -51,7 +51,7 @@ test-conformance:
 # Regenerates the embedded example landscape (deterministic).
 example: build
 	rm -rf examples/landscape
-	./$(BIN) generate --seeds 40 --shoots 400 --existing 400 --contention 0.8 --seed 7 -o examples/landscape
+	./$(BIN) generate --seeds 40 --shoots 400 --existing 400 --contention 0.8 --seed 7 --dir examples/landscape
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/seedplan # the commit for seedplan version and seedplan_build_info
 
 fmt:

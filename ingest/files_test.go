@@ -253,7 +253,7 @@ func TestGeneratorRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := generator.Write(dir, objs); err != nil {
+	if err := generator.Write(dir, objs, "yaml"); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ingest.LoadPaths([]string{dir})

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -478,12 +479,12 @@ func newGenerateCommand() *cobra.Command {
 		cfg           generator.Config
 		mix           string
 		providers     []string
-		out           string
+		dir, output   string
 		crossProvider bool
 	)
 	cmd := &cobra.Command{
-		Use:   "generate -o DIR",
-		Short: "Write a synthetic landscape as kubectl-style YAML",
+		Use:   "generate [--dir DIR]",
+		Short: "Write a synthetic landscape as kubectl-style Lists: to standard output, or one file per kind into --dir",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch mix {
@@ -494,8 +495,8 @@ func newGenerateCommand() *cobra.Command {
 			default:
 				return fmt.Errorf("--mix: unknown mix %q (realistic or stress)", mix)
 			}
-			if out == "" {
-				return errors.New("-o DIR is required")
+			if !slices.Contains(generator.Formats, output) {
+				return fmt.Errorf("--output: unknown format %q (%s)", output, strings.Join(generator.Formats, " or "))
 			}
 			cfg.Providers = providers
 			cfg.Mix.CrossProvider = crossProvider
@@ -503,10 +504,13 @@ func newGenerateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := generator.Write(out, objs); err != nil {
+			if dir == "" {
+				return generator.Encode(cmd.OutOrStdout(), objs, output)
+			}
+			if err := generator.Write(dir, objs, output); err != nil {
 				return err
 			}
-			slog.InfoContext(cmd.Context(), "landscape written", "dir", out, "seeds", len(objs.Seeds), "shoots", len(objs.Shoots))
+			slog.InfoContext(cmd.Context(), "landscape written", "dir", dir, "seeds", len(objs.Seeds), "shoots", len(objs.Shoots))
 			return nil
 		},
 	}
@@ -518,7 +522,8 @@ func newGenerateCommand() *cobra.Command {
 	cmd.Flags().StringVar(&mix, "mix", "realistic", "feature mix: realistic or stress")
 	cmd.Flags().StringSliceVar(&providers, "providers", nil, "providers (default aws,gcp,azure,openstack,alicloud)")
 	cmd.Flags().BoolVar(&crossProvider, "cross-provider", false, `let the aws cloud profile admit seeds of every provider (providerTypes: ["*"])`)
-	cmd.Flags().StringVarP(&out, "output", "o", "", "directory to write the landscape to")
+	cmd.Flags().StringVar(&dir, "dir", "", "write one file per kind into this directory instead of one stream to standard output")
+	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: "+strings.Join(generator.Formats, ", "))
 	return cmd
 }
 

@@ -231,23 +231,56 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	}
 }
 
+// generate writes a landscape that schedule reads back whole, whichever way it is written: one file per kind
+// into --dir, or one stream on standard output, in YAML or JSON.
 func TestGenerateThenSchedule(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := run(t, "generate", "--seeds", "10", "--shoots", "50", "--existing", "20", "--contention", "1.1", "--seed", "3", "-o", dir); err != nil {
-		t.Fatal(err)
+	generate := []string{"generate", "--seeds", "10", "--shoots", "50", "--existing", "20", "--contention", "1.1", "--seed", "3"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		dir  bool // else the stream is stored as stream.<format>
+	}{
+		{name: "dir in YAML", args: []string{"--dir", "DIR"}, dir: true},
+		{name: "dir in JSON", args: []string{"--dir", "DIR", "-o", "json"}, dir: true},
+		{name: "a YAML stream", args: []string{"-o", "yaml"}},
+		{name: "a JSON stream", args: []string{"-o", "json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := slices.Clone(generate)
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "DIR", dir))
+			}
+			stream, err := run(t, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			landscape := dir
+			if !tc.dir {
+				landscape = filepath.Join(dir, "stream."+args[len(args)-1])
+				if err := os.WriteFile(landscape, []byte(stream), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if stream != "" {
+				t.Fatalf("--dir wrote to standard output too: %q", stream)
+			}
+			out, err := run(t, "schedule", "--landscape", landscape, "-o", "json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var report struct {
+				Window struct{ Pending, Seeds int }
+			}
+			if err := json.Unmarshal([]byte(out), &report); err != nil {
+				t.Fatal(err)
+			}
+			if report.Window.Pending != 50 || report.Window.Seeds != 10 {
+				t.Fatalf("window %+v, want 50 pending shoots on 10 seeds", report.Window)
+			}
+		})
 	}
-	out, err := run(t, "schedule", "--landscape", dir, "-o", "json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var report struct {
-		Window struct{ Pending, Seeds int }
-	}
-	if err := json.Unmarshal([]byte(out), &report); err != nil {
-		t.Fatal(err)
-	}
-	if report.Window.Pending != 50 || report.Window.Seeds != 10 {
-		t.Fatalf("window %+v, want 50 pending shoots on 10 seeds", report.Window)
+	if _, err := run(t, "generate", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `--output: unknown format "xml"`) {
+		t.Fatalf("an unknown format: %v", err)
 	}
 }
 
@@ -278,7 +311,7 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 // those are listed as unschedulable with Gardener's error, and every other shoot is scheduled.
 func TestScheduleListsShootsOfBadObjectsAndSchedulesTheRest(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := run(t, "generate", "--seeds", "20", "--shoots", "60", "--seed", "5", "-o", dir); err != nil {
+	if _, err := run(t, "generate", "--seeds", "20", "--shoots", "60", "--seed", "5", "--dir", dir); err != nil {
 		t.Fatal(err)
 	}
 	edit := func(file string, change func(items []any)) {

@@ -98,7 +98,7 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 func roundTrip(t *testing.T, objs model.Objects) model.Objects {
 	t.Helper()
 	dir := t.TempDir()
-	if err := generator.Write(dir, objs); err != nil {
+	if err := generator.Write(dir, objs, "yaml"); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ingest.LoadPaths([]string{dir})
