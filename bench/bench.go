@@ -6,7 +6,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/config"
@@ -328,9 +328,9 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 				progress(fmt.Sprintf("%s %s %s", j.window.Name, r.Size, name))
 			}
 			measure(&r, last)
-			r.ModelP50, r.ModelP99 = percentile(modelTimes, 0.5), percentile(modelTimes, 0.99)
-			r.SolveP50, r.SolveP99 = percentile(solveTimes, 0.5), percentile(solveTimes, 0.99)
-			r.VerifyP50 = percentile(verifyTimes, 0.5)
+			r.ModelP50, r.ModelP99 = Quantile(modelTimes, 0.5), Quantile(modelTimes, 0.99)
+			r.SolveP50, r.SolveP99 = Quantile(solveTimes, 0.5), Quantile(solveTimes, 0.99)
+			r.VerifyP50 = Quantile(verifyTimes, 0.5)
 			if t := r.ModelP50 + r.SolveP50; t > 0 {
 				r.DecisionsPerSecond = float64(r.Pending) / t
 			}
@@ -480,32 +480,23 @@ func Utilizations(w *model.Window, plan *model.Plan) []float64 {
 	return out
 }
 
-// Stddev is the population standard deviation.
+// Stddev is the population standard deviation, 0 for no values.
 func Stddev(values []float64) float64 {
 	if len(values) == 0 {
 		return 0
 	}
-	mean := 0.0
-	for _, v := range values {
-		mean += v
-	}
-	mean /= float64(len(values))
-	variance := 0.0
-	for _, v := range values {
-		variance += (v - mean) * (v - mean)
-	}
-	return math.Sqrt(variance / float64(len(values)))
+	return stat.PopStdDev(values, nil)
 }
 
-// percentile is the nearest-rank percentile.
-func percentile(values []float64, p float64) float64 {
+// Quantile is the nearest-rank quantile p of values (gonum's empirical quantile: the least value at or above
+// the fraction p of them), 0 for no values.
+func Quantile(values []float64, p float64) float64 {
 	if len(values) == 0 {
 		return 0
 	}
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
-	rank := int(math.Ceil(p*float64(len(sorted)))) - 1
-	return sorted[max(0, min(rank, len(sorted)-1))]
+	return stat.Quantile(p, stat.Empirical, sorted, nil)
 }
 
 // ratio is a/b, 1 when both are 0, and nil when only b is.

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,5 +174,28 @@ func TestRunKeepsFinishedWorkWhenInterrupted(t *testing.T) {
 	}
 	if results == nil || len(results.Windows) != 3 || results.Windows[0].Scenario != "contention-1.0" {
 		t.Fatalf("kept %+v, want the first scenario's three rows", results)
+	}
+}
+
+// Quantile is the nearest rank: the least value at or above the fraction p of the values, whatever their order.
+func TestQuantileAndStddev(t *testing.T) {
+	for _, tc := range []struct {
+		values     []float64
+		p, want    float64
+		wantStddev float64
+	}{
+		{values: nil, p: 0.5, want: 0, wantStddev: 0},
+		{values: []float64{7}, p: 0.99, want: 7, wantStddev: 0},
+		{values: []float64{4, 1, 3, 2}, p: 0.5, want: 2, wantStddev: math.Sqrt(1.25)},
+		{values: []float64{4, 1, 3, 2}, p: 0.51, want: 3, wantStddev: math.Sqrt(1.25)},
+		{values: []float64{4, 1, 3, 2}, p: 1, want: 4, wantStddev: math.Sqrt(1.25)},
+		{values: []float64{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, p: 0.9, want: 90, wantStddev: math.Sqrt(825)},
+	} {
+		if got := Quantile(tc.values, tc.p); got != tc.want {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", tc.values, tc.p, got, tc.want)
+		}
+		if got := Stddev(tc.values); math.Abs(got-tc.wantStddev) > 1e-12 {
+			t.Errorf("Stddev(%v) = %v, want %v", tc.values, got, tc.wantStddev)
+		}
 	}
 }

@@ -103,7 +103,7 @@ func plotSolveTime(file string, results []Result) error {
 		}
 		var points plotter.XYs
 		for _, pending := range slices.Sorted(maps.Keys(bySize)) {
-			points = append(points, plotter.XY{X: float64(pending), Y: max(percentile(bySize[pending], 0.5), 1e-4)})
+			points = append(points, plotter.XY{X: float64(pending), Y: max(Quantile(bySize[pending], 0.5), 1e-4)})
 		}
 		lines = append(lines, solverName, points)
 	}

@@ -155,11 +155,11 @@ func runRebalance(ctx context.Context, cfg Config, sc scenario.Rebalance, size S
 			measureRebalance(&res, r, moves)
 			progress(fmt.Sprintf("%s %s %s", sc.Name, size, method))
 		}
-		res.SolveP50, res.SolveP99 = percentile(solveTimes, 0.5), percentile(solveTimes, 0.99)
+		res.SolveP50, res.SolveP99 = Quantile(solveTimes, 0.5), Quantile(solveTimes, 0.99)
 		results = append(results, res)
 	}
 	for i := range results {
-		results[i].ModelP50 = percentile(modelTimes, 0.5)
+		results[i].ModelP50 = Quantile(modelTimes, 0.5)
 	}
 	return results, nil
 }

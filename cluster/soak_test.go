@@ -16,6 +16,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/gardentest"
@@ -192,13 +193,12 @@ func TestLoopSoak(t *testing.T) {
 	if len(created) == 0 {
 		t.Fatal("no shoot was created")
 	}
-	var latencies []time.Duration
+	var latencies []float64
 	for name, at := range created {
-		latencies = append(latencies, boundAt[name].Sub(at))
+		latencies = append(latencies, boundAt[name].Sub(at).Seconds())
 	}
-	slices.Sort(latencies)
 	quantile := func(q float64) time.Duration {
-		return latencies[int(q*float64(len(latencies)-1))].Round(time.Millisecond)
+		return time.Duration(bench.Quantile(latencies, q) * float64(time.Second)).Round(time.Millisecond)
 	}
 	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one bound once; creation→binding p50 %s, p99 %s, max %s "+
 		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB (middle → last third, max)\n%s",
