@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
@@ -313,4 +314,38 @@ func TestJobRespectsAllocatableLoweredBeforeBinding(t *testing.T) {
 		t.Fatalf("seed lowered-seed0 hosts %d shoots, want its allocatable of 3", usage)
 	}
 	checkAfterFault(t, cp.Client, before, namespace, nil)
+}
+
+// The run loop keeps running through a crash of kube-apiserver shorter than its lease's renew deadline: its
+// informers watch again once the server is back, the shoots created meanwhile are bound, nothing twice.
+func TestLoopSurvivesKubeAPIServerRestart(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := cp.Landscape(t, "loopcrash", []int64{20, 20}, 10, "loopcrash")
+	before := snapshot(t, cp.Client)
+	c := config.Default()
+	c.SchedulerName = "loopcrash"
+	c.LeaderElection.ResourceName = "seedplan-loopcrash"
+	loop := startLoop(t, cp.Config, c, "loopcrash")
+	waitFor(t, 60*time.Second, "the loop binds the first ten shoots", func() bool { return boundCount(t, cp.Client, namespace) == 10 })
+	args, err := cp.Crash(gardentest.KubeAPIServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if err := cp.Restart(ctx, gardentest.KubeAPIServer, args); err != nil {
+		t.Fatal(err)
+	}
+	cp.CreateShoots(t, namespace, "loopcrash", 10, 20, "loopcrash")
+	waitFor(t, 60*time.Second, "the loop binds the shoots created after the restart", func() bool { return boundCount(t, cp.Client, namespace) == 20 })
+	loop.stop(t)
+	if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 10 {
+		t.Fatalf("%d of the first 10 shoots bound", n)
+	}
+	if events := successEvents(t, cp.Client, namespace); events != 20 {
+		t.Fatalf("%d SchedulingSuccessful events for 20 bindings", events)
+	}
 }
