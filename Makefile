@@ -28,8 +28,9 @@ vet:
 	cd $(CONFORMANCE) && $(GO) vet ./...
 
 # Unit, property and fuzz-seed tests, and the integration tests of ingest, bind, cluster and the CLI against a
-# real garden API (etcd, kube-apiserver, gardener-apiserver) and Pushgateway, built once by
-# hack/build-control-plane.sh (~15 min on a fresh machine, cached in ~/.cache/seedplan afterwards).
+# real garden API (etcd, kube-apiserver, gardener-apiserver), beside the real gardener-scheduler, and a
+# Pushgateway, built once by hack/build-control-plane.sh (~18 min on a fresh machine, cached in
+# ~/.cache/seedplan afterwards).
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
 
@@ -85,7 +86,7 @@ bench-binding: control-plane
 # burst, with the burst planned as one window by LP and greedy; writes bench/results/peer.{txt,json}.
 # About 14 minutes, most of it the gardener-scheduler's burst.
 bench-peer: build control-plane
-	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh gardener-scheduler) SEEDPLAN_BIN=$(CURDIR)/$(BIN) SEEDPLAN_PEER_OUT=$(CURDIR)/bench/results \
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) SEEDPLAN_BIN=$(CURDIR)/$(BIN) SEEDPLAN_PEER_OUT=$(CURDIR)/bench/results \
 		$(GO) test ./bench/peer -run '^$$' -bench '^BenchmarkPeer$$' -benchtime 1x -timeout 90m -v 2>&1 | grep -vE '^(=== |goos|goarch|pkg|cpu)'
 
 # Fuzzes every parser target for FUZZTIME each (make test runs only their seed corpora).

@@ -376,13 +376,21 @@ func boundCount(t testing.TB, c client.Client, namespace string) int {
 
 func waitFor(t testing.TB, timeout time.Duration, what string, condition func() bool) {
 	t.Helper()
+	if !waitUntil(timeout, condition) {
+		t.Fatalf("timed out after %s waiting until %s", timeout, what)
+	}
+}
+
+// waitUntil polls condition every 100 ms until it holds or the timeout passes; it reports whether it held.
+func waitUntil(timeout time.Duration, condition func() bool) bool {
 	deadline := time.Now().Add(timeout)
 	for !condition() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting until %s", timeout, what)
+			return false
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	return true
 }
 
 func get(address, path string) string {

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Builds the real components the integration tests run against, from the Go module proxy (no prebuilt
-# binaries can be downloaded here): etcd, kube-apiserver, gardener-apiserver and a Prometheus Pushgateway.
+# binaries can be downloaded here): etcd, kube-apiserver, gardener-apiserver, the real gardener-scheduler (the
+# tests run it beside seedplan, make bench-peer against it) and a Prometheus Pushgateway.
 # Idempotent and cached by version: a binary that exists is not rebuilt. Prints the directory holding them.
 #
 #   hack/build-control-plane.sh            build what is missing, print the directory
-#   hack/build-control-plane.sh gardener-scheduler
-#                                          also build the real gardener-scheduler (make bench-peer runs it)
 #   SEEDPLAN_TOOLS=/dir hack/...           build into /dir instead of ~/.cache/seedplan/tools
 #
 # Built without -trimpath and with the default cgo setting on purpose: the k8s.io packages compiled here then
@@ -89,8 +88,7 @@ build_gardener_apiserver() {
   build gardener-apiserver github.com/gardener/gardener/cmd/gardener-apiserver "$(version_ldflags "$GARDENER_VERSION")"
 }
 
-# The gardener-scheduler is built like the gardener-apiserver, from the same module and version, only when asked
-# for: the tests do not run it.
+# The gardener-scheduler is built like the gardener-apiserver, from the same module and version.
 build_gardener_scheduler() {
   scratch_gardener gardener-scheduler
   go get "github.com/gardener/gardener/cmd/gardener-scheduler@$GARDENER_VERSION" >/dev/null
@@ -102,11 +100,11 @@ build_pushgateway() {
   build pushgateway github.com/prometheus/pushgateway
 }
 
-for component in etcd kube-apiserver gardener-apiserver pushgateway "$@"; do
+for component in etcd kube-apiserver gardener-apiserver gardener-scheduler pushgateway; do
   if [ -x "$bin/$component" ]; then
     continue
   fi
-  log "building $component (first time only; all four take ~16 CPU-minutes)"
+  log "building $component (first time only; all five take ~20 CPU-minutes)"
   start=$(date +%s)
   ( "build_${component//-/_}" )
   log "built $component in $(( $(date +%s) - start ))s"

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 )
@@ -171,7 +172,7 @@ func run(b *testing.B, scheduler, seedplan string) ([]Result, []Quality) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e.start = func() func() { return startProcess(b, scheduler, seedplan, kubeconfig) }
+	e.start = func() func() { return startProcess(b, cp, scheduler, seedplan, kubeconfig) }
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	e.watch(watchCtx)
@@ -216,24 +217,20 @@ func (e *env) quality(seedplan, kubeconfig, solver string) Quality {
 }
 
 // startProcess starts the scheduler as a process against the control plane and returns what stops it.
-func startProcess(b *testing.B, scheduler, seedplan, kubeconfig string) func() {
+func startProcess(b *testing.B, cp *gardentest.ControlPlane, scheduler, seedplan, kubeconfig string) func() {
 	dir := b.TempDir()
 	var cmd *exec.Cmd
 	switch scheduler {
 	case "gardener-scheduler":
-		config := `apiVersion: scheduler.config.gardener.cloud/v1alpha1
-kind: SchedulerConfiguration
-clientConnection: {qps: 100, burst: 130}
-leaderElection: {leaderElect: false}
-logLevel: error
-schedulers: {shoot: {candidateDeterminationStrategy: SameRegion}}
-`
-		file := filepath.Join(dir, "scheduler.yaml")
-		if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+		stop, err := cp.StartGardenerScheduler(kubeconfig, dir)
+		if err != nil {
 			b.Fatal(err)
 		}
-		cmd = exec.Command(filepath.Join(os.Getenv(gardentest.BinariesEnv), "gardener-scheduler"), "--config", file)
-		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+		return func() {
+			if err := stop(); err != nil {
+				b.Log(err) // as before: only seedplan's job must end cleanly
+			}
+		}
 	case seedplanJob:
 		cmd = exec.Command(seedplan, "schedule", "--kubeconfig", kubeconfig, "-o", "json")
 	default:
@@ -421,8 +418,7 @@ func (e *env) result(scheduler, workload string, created map[string]time.Time, s
 		}
 		exactlyOnce = exactlyOnce && !e.rebound[name]
 	}
-	slices.Sort(latencies)
-	quantile := func(q float64) float64 { return latencies[int(q*float64(len(latencies)-1))] }
+	quantile := func(q float64) float64 { return bench.Quantile(latencies, q) }
 	perSeed := map[string]int{}
 	for _, seed := range e.seedOf {
 		perSeed[seed]++

@@ -174,3 +174,44 @@ func (cp *ControlPlane) stopReplacement(c Component) error {
 		return errors.New(string(c) + " did not stop on SIGTERM within 30s")
 	}
 }
+
+// gardenerSchedulerConfig is the real gardener-scheduler's configuration beside seedplan: Gardener's
+// defaults for its shoots (schedulerName default-scheduler or none), SameRegion, no leader election.
+const gardenerSchedulerConfig = `apiVersion: scheduler.config.gardener.cloud/v1alpha1
+kind: SchedulerConfiguration
+clientConnection: {qps: 100, burst: 130}
+leaderElection: {leaderElect: false}
+logLevel: error
+schedulers: {shoot: {candidateDeterminationStrategy: SameRegion}}
+`
+
+// StartGardenerScheduler runs the real gardener-scheduler v1.150.0 (built by hack/build-control-plane.sh) against
+// the garden of kubeconfig, logging into dir; stop interrupts it and waits for it to end.
+func (cp *ControlPlane) StartGardenerScheduler(kubeconfig, dir string) (stop func() error, err error) {
+	file := filepath.Join(dir, "gardener-scheduler.yaml")
+	if err := os.WriteFile(file, []byte(gardenerSchedulerConfig), 0o600); err != nil {
+		return nil, err
+	}
+	logFile, err := os.Create(filepath.Join(dir, "gardener-scheduler.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(filepath.Join(cp.Binaries, "gardener-scheduler"), "--config", file)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return nil, fmt.Errorf("starting gardener-scheduler: %w", err)
+	}
+	return func() error {
+		defer logFile.Close()
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return err
+		}
+		if err := cmd.Wait(); err != nil {
+			return fmt.Errorf("gardener-scheduler: %w; see %s", err, logFile.Name())
+		}
+		return nil
+	}, nil
+}

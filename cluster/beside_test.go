@@ -1,0 +1,212 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	eventsv1 "k8s.io/api/events/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/ingest"
+)
+
+// seedWatch is the independent observer of the test beside gardener-scheduler: an informer of every shoot that,
+// after each change it delivers (the API server's order), counts the shoots on each of the test's seeds. A
+// binding that takes a seed above its allocatable is seedplan's fault unless another scheduler's binding landed
+// on that seed within the last second (faster than any cache can tell: a race no check before binding closes);
+// it is the other scheduler's otherwise. It also records any shoot whose seed changed once set.
+type seedWatch struct {
+	allocatable map[string]int
+	ours        string // seedplan's scheduler name
+
+	mu        sync.Mutex
+	seedOf    map[string]string    // shoot key → seed
+	lastBound map[string]time.Time // seed → when its latest binding was seen
+	faults    []string             // seedplan's bindings above allocatable
+	raced     []string             // seedplan's, within a second of another's
+	others    []string             // the other scheduler's
+	rebound   []string
+}
+
+func (w *seedWatch) observe(obj any) {
+	shoot, ok := obj.(*gardencorev1beta1.Shoot)
+	if !ok || shoot.Spec.SeedName == nil {
+		return
+	}
+	key, seed := shoot.Namespace+"/"+shoot.Name, *shoot.Spec.SeedName
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	previous, known := w.seedOf[key]
+	if known && previous != seed {
+		w.rebound = append(w.rebound, fmt.Sprintf("%s: %s → %s", key, previous, seed))
+	}
+	allocatable, ours := w.allocatable[seed]
+	if known || !ours {
+		w.seedOf[key] = seed
+		return
+	}
+	w.seedOf[key] = seed
+	now, last := time.Now(), w.lastBound[seed]
+	w.lastBound[seed] = now
+	usage := 0
+	for _, s := range w.seedOf {
+		if s == seed {
+			usage++
+		}
+	}
+	if usage <= allocatable {
+		return
+	}
+	finding := fmt.Sprintf("seed %s hosts %d of %d after %s (%s) was bound, %v after the binding before",
+		seed, usage, allocatable, key, ptr.Deref(shoot.Spec.SchedulerName, ""), now.Sub(last).Round(time.Millisecond))
+	switch {
+	case ptr.Deref(shoot.Spec.SchedulerName, "") != w.ours:
+		w.others = append(w.others, finding)
+	case now.Sub(last) < time.Second:
+		w.raced = append(w.raced, finding)
+	default:
+		w.faults = append(w.faults, finding)
+	}
+}
+
+func (w *seedWatch) forget(obj any) {
+	if tombstone, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok {
+		w.mu.Lock()
+		delete(w.seedOf, shoot.Namespace+"/"+shoot.Name)
+		w.mu.Unlock()
+	}
+}
+
+// The real gardener-scheduler places the shoots of its scheduler name while seedplan's run loop places its own
+// onto the same seeds, both at full speed, with more shoots than room: no seed ever exceeds its allocatable (seen
+// continuously by an informer of its own), because seedplan's check before binding counts live usage; no shoot
+// is bound twice; and every slot is taken in the end.
+func TestBesideGardenerScheduler(t *testing.T) {
+	cp := garden.Get(t)
+	const name, perScheduler = "beside", 30
+	seeds := []int64{10, 10, 10, 10} // 40 slots for 60 shoots
+	namespace := cp.Landscape(t, name, seeds, 0, name)
+	w := &seedWatch{allocatable: map[string]int{}, ours: name, seedOf: map[string]string{}, lastBound: map[string]time.Time{}}
+	for i, allocatable := range seeds {
+		w.allocatable[fmt.Sprintf("%s-seed%d", name, i)] = int(allocatable)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoots, err := cache.New(cp.Config, cache.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	informer, err := shoots.GetInformer(ctx, &gardencorev1beta1.Shoot{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: w.observe, UpdateFunc: func(_, obj any) { w.observe(obj) }, DeleteFunc: w.forget,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = shoots.Start(ctx) }()
+	if !shoots.WaitForCacheSync(ctx) {
+		t.Fatal("the observer's informer did not sync")
+	}
+
+	kubeconfig, err := cp.Kubeconfig("gardener-scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := t.TempDir()
+	stopGardener, err := cp.StartGardenerScheduler(kubeconfig, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(logs, "gardener-scheduler.log"))
+			t.Logf("gardener-scheduler's log:\n%s", log)
+		}
+	}()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil { // of the leader Lease
+		t.Fatal(err)
+	}
+	c := config.Default()
+	c.SchedulerName = name
+	c.LeaderElection.ResourceName = "seedplan-" + name
+	loop := startLoop(t, cp.Config, c, name)
+
+	// Both schedulers' shoots arrive interleaved, six of each at a time.
+	for from := 0; from < perScheduler; from += 6 {
+		cp.CreateShoots(t, namespace, name, from, from+6, "default-scheduler")
+		cp.CreateShoots(t, namespace, name, perScheduler+from, perScheduler+from+6, name)
+	}
+	full := waitUntil(90*time.Second, func() bool { return boundCount(t, cp.Client, namespace) >= 40 })
+	time.Sleep(2 * time.Second) // anything still in flight lands
+	loop.stop(t)
+	if err := stopGardener(); err != nil {
+		t.Error(err)
+	}
+
+	bySeed, byScheduler := map[string]int{}, map[string]int{}
+	var list gardencorev1beta1.ShootList
+	if err := cp.Client.List(ctx, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, shoot := range list.Items {
+		if shoot.Namespace == namespace && shoot.Spec.SeedName != nil {
+			bySeed[*shoot.Spec.SeedName]++
+			byScheduler[*shoot.Spec.SchedulerName]++
+		}
+	}
+	t.Logf("bound by scheduler %v, per seed %v", byScheduler, bySeed)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.others)+len(w.raced) > 0 {
+		t.Logf("seeds above allocatable through gardener-scheduler's bindings (its decision and Gardener's admission count from caches):\n%s\nthrough races within a second:\n%s",
+			strings.Join(w.others, "\n"), strings.Join(w.raced, "\n"))
+	}
+	if len(w.faults) > 0 || len(w.rebound) > 0 {
+		t.Fatalf("seedplan's bindings above allocatable:\n%s\nshoots bound twice:\n%s", strings.Join(w.faults, "\n"), strings.Join(w.rebound, "\n"))
+	}
+	if !full {
+		t.Fatal("not every slot was taken within 90 s")
+	}
+	for seed, allocatable := range w.allocatable {
+		if bySeed[seed] < allocatable {
+			t.Errorf("seed %s hosts %d shoots, has room for %d", seed, bySeed[seed], allocatable)
+		}
+	}
+	if byScheduler[name] == 0 || byScheduler["default-scheduler"] == 0 {
+		t.Fatalf("one scheduler placed nothing (%v): they did not run side by side", byScheduler)
+	}
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	ours := 0
+	for _, e := range events.Items {
+		if e.Reason == bind.ReasonSchedulingSuccessful && e.ReportingController == bind.ReportingController {
+			ours++
+		}
+	}
+	if ours != byScheduler[name] {
+		t.Errorf("seedplan wrote %d SchedulingSuccessful events for its %d bindings", ours, byScheduler[name])
+	}
+}
