@@ -34,6 +34,7 @@ type seedWatch struct {
 	mu        sync.Mutex
 	seedOf    map[string]string    // shoot key → seed
 	lastBound map[string]time.Time // seed → when its latest binding was seen
+	lastBy    map[string]string    // seed → the scheduler of that binding
 	faults    []string             // seedplan's bindings above allocatable
 	raced     []string             // seedplan's, within a second of another's
 	others    []string             // the other scheduler's
@@ -58,8 +59,8 @@ func (w *seedWatch) observe(obj any) {
 		return
 	}
 	w.seedOf[key] = seed
-	now, last := time.Now(), w.lastBound[seed]
-	w.lastBound[seed] = now
+	now, last, lastBy := time.Now(), w.lastBound[seed], w.lastBy[seed]
+	w.lastBound[seed], w.lastBy[seed] = now, ptr.Deref(shoot.Spec.SchedulerName, "")
 	usage := 0
 	for _, s := range w.seedOf {
 		if s == seed {
@@ -69,8 +70,8 @@ func (w *seedWatch) observe(obj any) {
 	if usage <= allocatable {
 		return
 	}
-	finding := fmt.Sprintf("seed %s hosts %d of %d after %s (%s) was bound, %v after the binding before",
-		seed, usage, allocatable, key, ptr.Deref(shoot.Spec.SchedulerName, ""), now.Sub(last).Round(time.Millisecond))
+	finding := fmt.Sprintf("seed %s hosts %d of %d after %s (%s) was bound, %v after the binding before (%s's)",
+		seed, usage, allocatable, key, ptr.Deref(shoot.Spec.SchedulerName, ""), now.Sub(last).Round(time.Millisecond), lastBy)
 	switch {
 	case ptr.Deref(shoot.Spec.SchedulerName, "") != w.ours:
 		w.others = append(w.others, finding)
@@ -93,15 +94,17 @@ func (w *seedWatch) forget(obj any) {
 }
 
 // The real gardener-scheduler places the shoots of its scheduler name while seedplan's run loop places its own
-// onto the same seeds, both at full speed, with more shoots than room: no seed ever exceeds its allocatable (seen
-// continuously by an informer of its own), because seedplan's check before binding counts live usage; no shoot
-// is bound twice; and every slot is taken in the end.
+// onto the same seeds, both at full speed, with more shoots than room: no binding of seedplan's ever takes a seed
+// above its allocatable (seen continuously by an informer of its own), because its check before binding counts
+// live usage; no shoot is bound twice; and every slot is taken in the end. Found: the gardener-scheduler's own
+// bindings overfill a seed now and then, milliseconds after its own previous binding there (its workers and
+// Gardener's admission count from caches); those are logged, not failed, as no other writer can prevent them.
 func TestBesideGardenerScheduler(t *testing.T) {
 	cp := garden.Get(t)
 	const name, perScheduler = "beside", 30
 	seeds := []int64{10, 10, 10, 10} // 40 slots for 60 shoots
 	namespace := cp.Landscape(t, name, seeds, 0, name)
-	w := &seedWatch{allocatable: map[string]int{}, ours: name, seedOf: map[string]string{}, lastBound: map[string]time.Time{}}
+	w := &seedWatch{allocatable: map[string]int{}, ours: name, seedOf: map[string]string{}, lastBound: map[string]time.Time{}, lastBy: map[string]string{}}
 	for i, allocatable := range seeds {
 		w.allocatable[fmt.Sprintf("%s-seed%d", name, i)] = int(allocatable)
 	}
