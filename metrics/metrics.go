@@ -16,6 +16,9 @@ import (
 	"github.com/seedplan/seedplan/report"
 )
 
+// seedLabels label every per-seed metric, so that dashboards and alerts can sum by provider and region.
+func seedLabels() []string { return []string{"seed", "provider", "region"} }
+
 // Metrics are seedplan's Prometheus metrics, all named seedplan_*. The schedule job pushes them to a
 // Pushgateway; the run loop serves them on /metrics.
 type Metrics struct {
@@ -32,6 +35,7 @@ type Metrics struct {
 	unschedulable   *prometheus.GaugeVec
 	seedUtilization *prometheus.GaugeVec
 	seedShoots      *prometheus.GaugeVec
+	seedAllocatable *prometheus.GaugeVec
 	lastWindow      prometheus.Gauge
 	// Run loop only:
 	leader     prometheus.Gauge
@@ -71,23 +75,20 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
 		}, []string{"reason"}),
 		seedUtilization: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "seedplan_seed_utilization", Help: "Shoots on the seed divided by its allocatable shoots, after the last window's plan (seeds with allocatable only).",
-		}, []string{"seed"}),
+			Name: "seedplan_seed_utilization_ratio", Help: "Shoots on the seed divided by its allocatable shoots, after the last window's plan (seeds with allocatable only).",
+		}, seedLabels()),
 		seedShoots: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "seedplan_seed_shoots", Help: "Shoots on the seed after the last window's plan.",
-		}, []string{"seed"}),
+		}, seedLabels()),
+		seedAllocatable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "seedplan_seed_allocatable_shoots", Help: "The seed's status.allocatable.shoots when the last window was planned (seeds with allocatable only).",
+		}, seedLabels()),
 		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned.",
 		}),
 	}
-	build := buildinfo.Read()
-	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "seedplan_build_info", Help: "1, labelled with the version, commit, Go and Gardener API versions seedplan was built from.",
-		ConstLabels: prometheus.Labels{"version": build.Version, "revision": build.Revision, "goversion": build.GoVersion, "gardener": build.Gardener},
-	})
-	buildInfo.Set(1)
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
-		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.lastWindow, buildInfo)
+		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, buildInfo())
 	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
@@ -112,6 +113,17 @@ func NewMetrics(loop bool) *Metrics {
 	return m
 }
 
+// buildInfo is seedplan_build_info: 1, labelled with what seedplan was built from.
+func buildInfo() prometheus.Gauge {
+	build := buildinfo.Read()
+	info := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "seedplan_build_info", Help: "1, labelled with the version, commit, Go and Gardener API versions seedplan was built from.",
+		ConstLabels: prometheus.Labels{"version": build.Version, "revision": build.Revision, "goversion": build.GoVersion, "gardener": build.Gardener},
+	})
+	info.Set(1)
+	return info
+}
+
 // ObserveWindow records a planned window from its report.
 func (m *Metrics) ObserveWindow(r *report.Report) {
 	m.windows.WithLabelValues(r.Window.Solver).Inc()
@@ -127,11 +139,16 @@ func (m *Metrics) ObserveWindow(r *report.Report) {
 	}
 	m.seedShoots.Reset()
 	m.seedUtilization.Reset()
+	m.seedAllocatable.Reset()
 	for _, seed := range r.Seeds {
+		labels := []string{seed.Name, seed.Provider, seed.Region}
 		shoots := float64(seed.Usage + seed.Placed)
-		m.seedShoots.WithLabelValues(seed.Name).Set(shoots)
-		if seed.Allocatable != nil && *seed.Allocatable > 0 {
-			m.seedUtilization.WithLabelValues(seed.Name).Set(shoots / float64(*seed.Allocatable))
+		m.seedShoots.WithLabelValues(labels...).Set(shoots)
+		if seed.Allocatable != nil {
+			m.seedAllocatable.WithLabelValues(labels...).Set(float64(*seed.Allocatable))
+			if *seed.Allocatable > 0 {
+				m.seedUtilization.WithLabelValues(labels...).Set(shoots / float64(*seed.Allocatable))
+			}
 		}
 	}
 	m.lastWindow.SetToCurrentTime()

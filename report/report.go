@@ -66,6 +66,9 @@ type Seconds struct {
 // SeedReport is one seed before and after the plan.
 type SeedReport struct {
 	Name string `json:"name"`
+	// Provider and Region are the seed's spec.provider type and region.
+	Provider string `json:"provider"`
+	Region   string `json:"region"`
 	// Usage is the number of shoots the seed hosts before the plan.
 	Usage int `json:"usage"`
 	// Allocatable is status.allocatable.shoots, or null when the seed has no limit.
@@ -91,7 +94,8 @@ func NewReport(o *plan.Outcome) *Report {
 		Seeds:            []SeedReport{},
 	}
 	for _, seed := range o.Window.Snapshot.Seeds {
-		sr := SeedReport{Name: seed.Name, Usage: o.Window.Snapshot.Usage(seed.Name), Placed: placed[seed.Name]}
+		sr := SeedReport{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
+			Usage: o.Window.Snapshot.Usage(seed.Name), Placed: placed[seed.Name]}
 		if a, ok := model.Allocatable(seed); ok {
 			sr.Allocatable = &a
 		}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,7 +97,8 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		`seedplan_bindings_total{instance="",job="seedplan-test",result="bound"} 6`,
 		`seedplan_windows_total{instance="",job="seedplan-test",solver="lp"} 1`,
 		`seedplan_unschedulable_shoots{instance="",job="seedplan-test",reason="Capacity"} 2`,
-		`seedplan_seed_utilization{instance="",job="seedplan-test",seed="cli-seed0"} 1`,
+		`seedplan_seed_utilization_ratio{instance="",job="seedplan-test",provider="aws",region="cli-1",seed="cli-seed0"} 1`,
+		`seedplan_seed_allocatable_shoots{instance="",job="seedplan-test",provider="aws",region="cli-2",seed="cli-seed1"} 3`,
 	} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("the Pushgateway lacks %s; it has:\n%s", want, grepLines(metrics, "seedplan_"))
@@ -615,4 +617,69 @@ func ptrString(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// capacity and rebalance push their answers to a Pushgateway, each under its own grouping key: the gauges there
+// add up to what the command printed, and the second push does not replace the first.
+func TestAnswersArePushed(t *testing.T) {
+	binaries, err := gardentest.Binaries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushgateway := startPushgateway(t, binaries)
+	out, err := run(t, "capacity", "--pushgateway", pushgateway, "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var capacity struct {
+		Pending, OnExisting, NewSeeds int
+		Unplaceable                   []any
+	}
+	if err := json.Unmarshal([]byte(out), &capacity); err != nil {
+		t.Fatal(err)
+	}
+	if out, err = run(t, "rebalance", "--pushgateway", pushgateway, "-o", "json"); err != nil {
+		t.Fatal(err)
+	}
+	var rebalance struct{ Moves []any }
+	if err := json.Unmarshal([]byte(out), &rebalance); err != nil {
+		t.Fatal(err)
+	}
+	metrics := httpGet(t, pushgateway+"/metrics")
+	for name, want := range map[string]int{
+		"seedplan_capacity_new_seeds":             capacity.NewSeeds,
+		"seedplan_capacity_new_seeds_total":       capacity.NewSeeds,
+		"seedplan_capacity_pending_shoots":        capacity.Pending,
+		"seedplan_capacity_existing_seeds_shoots": capacity.OnExisting,
+		"seedplan_capacity_unplaceable_shoots":    len(capacity.Unplaceable),
+		"seedplan_rebalance_moves":                len(rebalance.Moves),
+	} {
+		if got := sumSamples(metrics, name); got != float64(want) {
+			t.Errorf("%s sums to %v on the Pushgateway, want %d:\n%s", name, got, want, grepLines(metrics, name))
+		}
+	}
+	if capacity.NewSeeds == 0 || len(rebalance.Moves) == 0 {
+		t.Fatalf("the example asks for %d new seeds and %d moves: the test proves nothing", capacity.NewSeeds, len(rebalance.Moves))
+	}
+	for _, group := range []string{`answer="capacity"`, `answer="rebalance"`} {
+		if !strings.Contains(grepLines(metrics, "seedplan_build_info"), group) {
+			t.Errorf("no seedplan_build_info grouped by %s:\n%s", group, grepLines(metrics, "seedplan_build_info"))
+		}
+	}
+}
+
+// sumSamples is the sum of every sample of the metric in an exposition text.
+func sumSamples(text, name string) float64 {
+	sum := 0.0
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, name+"{") && !strings.HasPrefix(line, name+" ") {
+			continue
+		}
+		fields := strings.Fields(line)
+		value, err := strconv.ParseFloat(fields[len(fields)-1], 64)
+		if err == nil {
+			sum += value
+		}
+	}
+	return sum
 }

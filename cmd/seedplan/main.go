@@ -85,6 +85,7 @@ type planFlags struct {
 	kubeconfig         string
 	kubeContext        string
 	requestTimeout     time.Duration
+	pushgateway        string
 	inCluster          bool
 	configFile         string
 	strategy           string
@@ -125,6 +126,19 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
 	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the garden's answer to one request before failing it (0: wait forever; never bounds the run loop's watches)")
+}
+
+// registerPushgateway adds --pushgateway, saying what the command pushes.
+func (f *planFlags) registerPushgateway(cmd *cobra.Command, what string) {
+	cmd.Flags().StringVar(&f.pushgateway, "pushgateway", "", "push "+what+" to this Prometheus Pushgateway URL")
+}
+
+// pushAnswer pushes a capacity or rebalance answer when a Pushgateway is configured.
+func pushAnswer(ctx context.Context, c *config.SeedPlanConfiguration, answer *metrics.Answer) error {
+	if c.Metrics.Pushgateway == "" {
+		return nil
+	}
+	return answer.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job)
 }
 
 // registerPacing adds the flags that pace migrations.
@@ -215,6 +229,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if changed("context") {
 		c.Client.Context = f.kubeContext
+	}
+	if changed("pushgateway") {
+		c.Metrics.Pushgateway = f.pushgateway
 	}
 	if changed("request-timeout") {
 		c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout}
@@ -324,10 +341,9 @@ func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*
 
 func newScheduleCommand() *cobra.Command {
 	var (
-		flags       planFlags
-		output      string
-		dryRun      bool
-		pushgateway string
+		flags  planFlags
+		output string
+		dryRun bool
 	)
 	cmd := &cobra.Command{
 		Use:   "schedule",
@@ -351,7 +367,7 @@ func newScheduleCommand() *cobra.Command {
 				return err
 			}
 			if !cluster {
-				if dryRun || pushgateway != "" {
+				if dryRun || flags.pushgateway != "" {
 					return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
 				}
 				outcome, err := flags.plan(cmd, c)
@@ -359,9 +375,6 @@ func newScheduleCommand() *cobra.Command {
 					return err
 				}
 				return report.NewReport(outcome).Print(cmd.OutOrStdout(), output)
-			}
-			if cmd.Flags().Changed("pushgateway") {
-				c.Metrics.Pushgateway = pushgateway
 			}
 			if !dryRun {
 				if err := announceGarden(cmd, c, "Binding shoots"); err != nil {
@@ -381,7 +394,7 @@ func newScheduleCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
-	cmd.Flags().StringVar(&pushgateway, "pushgateway", "", "push the job's metrics to this Prometheus Pushgateway URL (not on --dry-run: it would replace the real job's metrics)")
+	flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
 	return cmd
 }
 

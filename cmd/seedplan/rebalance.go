@@ -13,6 +13,7 @@ import (
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/report"
@@ -80,6 +81,9 @@ func newRebalanceCommand() *cobra.Command {
 				return err
 			}
 			report := report.NewRebalanceReport(moves)
+			if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(report)); err != nil {
+				return err
+			}
 			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
 				what := fmt.Sprintf("Cordoning %d seeds to drain and starting %d control plane migrations", len(target.Drain), len(moves.Moves))
 				if !yes {
@@ -108,6 +112,7 @@ func newRebalanceCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, true, "read it, and move shoots in it with --apply")
+	flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
 	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
 	cmd.Flags().StringSliceVar(&flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
@@ -159,11 +164,16 @@ func newCapacityCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return report.NewCapacityReport(answer).Print(cmd.OutOrStdout(), output)
+			capacity := report.NewCapacityReport(answer)
+			if err := pushAnswer(cmd.Context(), c, metrics.CapacityAnswer(capacity)); err != nil {
+				return err
+			}
+			return capacity.Print(cmd.OutOrStdout(), output)
 		},
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
+	flags.registerPushgateway(cmd, "the answer (seedplan_capacity_*, grouped by answer=\"capacity\"), for a seed autoscaler")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
 	return cmd
 }
