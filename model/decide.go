@@ -1,6 +1,8 @@
 package model
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -74,8 +76,37 @@ func (f *Failures) Unschedulable(ev *Evaluation, failure Failure) *Unschedulable
 	default:
 		u = &Unschedulable{Message: ev.Request.NoCandidateError().Error(), Reason: PredicateStrategy}
 	}
+	u.Rejections = f.rejections(ev)
 	f.outcomes[key] = u
 	return u
+}
+
+// rejections counts, over every seed, the predicate that excluded it for the evaluation's shoot: Capacity for
+// the seeds the strategy admits (the shoot is unplaced, so none of them had room left for it), otherwise the
+// first predicate that failed for the seed. Most seeds first, ties by predicate name.
+func (f *Failures) rejections(ev *Evaluation) []SeedCount {
+	counts := map[string]int{}
+	arcs := ev.Arcs
+	for i, seed := range f.w.Snapshot.Seeds {
+		if len(arcs) > 0 && arcs[0].Seed == i {
+			counts[PredicateCapacity]++
+			arcs = arcs[1:]
+			continue
+		}
+		r, ok := ev.Rejection(seed.Name)
+		if !ok {
+			r.Predicate = PredicateStrategy // a candidate the strategy did not admit
+		}
+		counts[r.Predicate]++
+	}
+	out := make([]SeedCount, 0, len(counts))
+	for predicate, n := range counts {
+		out = append(out, SeedCount{Predicate: predicate, Seeds: n})
+	}
+	slices.SortFunc(out, func(a, b SeedCount) int {
+		return cmp.Or(cmp.Compare(b.Seeds, a.Seeds), strings.Compare(a.Predicate, b.Predicate))
+	})
+	return out
 }
 
 // candidatesFull is Gardener's "0/N seed cluster candidate(s)" outcome of §2.10 when every candidate is full:

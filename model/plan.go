@@ -28,6 +28,16 @@ type Unschedulable struct {
 	Message string `json:"message"`
 	// Reason is the predicate that made the shoot unschedulable (a metric label).
 	Reason string `json:"reason"`
+	// Rejections count, over every seed of the landscape, the seeds each predicate excluded (the first that
+	// failed for the seed; Capacity for candidates without room): kube-scheduler's "0/8 nodes are available".
+	// Most seeds first. Shared between shoots of the same outcome: read only.
+	Rejections []SeedCount `json:"rejections,omitempty"`
+}
+
+// SeedCount is how many seeds one predicate excluded.
+type SeedCount struct {
+	Predicate string `json:"predicate"`
+	Seeds     int    `json:"seeds"`
 }
 
 // Plan is a solver's answer for a window. Both lists are in namespace/name order, as every output shows them

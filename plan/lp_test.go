@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -145,7 +146,7 @@ func TestLPUnschedulableMessages(t *testing.T) {
 		t.Fatalf("want 2 unschedulable, got %+v", lp.Plan.Unschedulable)
 	}
 	for i, u := range lp.Plan.Unschedulable {
-		if u != greedy.Plan.Unschedulable[i] {
+		if !reflect.DeepEqual(u, greedy.Plan.Unschedulable[i]) {
 			t.Errorf("lp says %+v, greedy (Gardener) says %+v", u, greedy.Plan.Unschedulable[i])
 		}
 	}

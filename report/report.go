@@ -161,16 +161,16 @@ func (r *Report) printTable(out io.Writer, wide bool) error {
 	}
 	if len(r.Unschedulable) > 0 {
 		if wide {
-			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tMESSAGE")
+			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tSEEDS\tMESSAGE")
 		} else {
-			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON")
+			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tSEEDS")
 		}
 		for _, u := range r.Unschedulable {
+			fmt.Fprintf(w, "%s\t%s\t%s", u.Shoot, u.Reason, SeedsSummary(u.Rejections, r.Window.Seeds))
 			if wide {
-				fmt.Fprintf(w, "%s\t%s\t%s\n", u.Shoot, u.Reason, u.Message)
-			} else {
-				fmt.Fprintf(w, "%s\t%s\n", u.Shoot, u.Reason)
+				fmt.Fprintf(w, "\t%s", u.Message)
 			}
+			fmt.Fprintln(w)
 		}
 		fmt.Fprintln(w)
 	}
@@ -193,6 +193,16 @@ func (r *Report) printTable(out io.Writer, wide bool) error {
 	}
 	_, err := fmt.Fprintln(out, r.Summary())
 	return err
+}
+
+// SeedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",
+// most seeds first; Gardener's own message, which lists every seed, stays in wide output, JSON and events.
+func SeedsSummary(rejections []model.SeedCount, seeds int) string {
+	parts := make([]string, 0, len(rejections))
+	for _, c := range rejections {
+		parts = append(parts, fmt.Sprintf("%d %s", c.Seeds, c.Predicate))
+	}
+	return fmt.Sprintf("0/%d seeds: %s", seeds, strings.Join(parts, ", "))
 }
 
 // Summary is one paragraph saying what the plan does.
