@@ -99,6 +99,11 @@ func (f *Failures) rejections(ev *Evaluation) []SeedCount {
 		}
 		counts[r.Predicate]++
 	}
+	return SeedCounts(counts)
+}
+
+// SeedCounts lists seed counts by predicate, most seeds first, ties by predicate name.
+func SeedCounts(counts map[string]int) []SeedCount {
 	out := make([]SeedCount, 0, len(counts))
 	for predicate, n := range counts {
 		out = append(out, SeedCount{Predicate: predicate, Seeds: n})

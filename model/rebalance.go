@@ -380,7 +380,7 @@ func SeedDrainReason(seed *gardencorev1beta1.Seed) string {
 func UnmovableReason(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
 	spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
 	op := shoot.Status.LastOperation
-	name := schedulerNameOf(shoot)
+	name := SchedulerName(shoot)
 	switch {
 	case shoot.DeletionTimestamp != nil:
 		return "the shoot is being deleted"

@@ -339,13 +339,34 @@ func (s *Snapshot) Project(namespace string) *gardencorev1beta1.Project {
 // IsPending reports whether the gardener-scheduler (configured with schedulerName) would pick the shoot up
 // (spec §1): no seed assigned, handled by this scheduler, not self-hosted and not being deleted.
 func IsPending(shoot *gardencorev1beta1.Shoot, schedulerName string) bool {
-	if shoot.Spec.SeedName != nil || shoot.DeletionTimestamp != nil {
-		return false
+	return WhyNotPending(shoot, schedulerName) == ""
+}
+
+// NotPending is why a scheduler does not place a shoot.
+type NotPending string
+
+// The reasons a shoot is not pending for a scheduler, in the order they are checked.
+const (
+	NotPendingBound          NotPending = "Bound"
+	NotPendingDeleting       NotPending = "Deleting"
+	NotPendingOtherScheduler NotPending = "OtherScheduler"
+	NotPendingSelfHosted     NotPending = "SelfHosted"
+)
+
+// WhyNotPending is the one reason the scheduler named schedulerName does not place the shoot, "" when it does:
+// it has a seed, is being deleted, names another scheduler, or hosts its own control plane.
+func WhyNotPending(shoot *gardencorev1beta1.Shoot, schedulerName string) NotPending {
+	switch {
+	case shoot.Spec.SeedName != nil:
+		return NotPendingBound
+	case shoot.DeletionTimestamp != nil:
+		return NotPendingDeleting
+	case SchedulerName(shoot) != schedulerName:
+		return NotPendingOtherScheduler
+	case hostsOwnControlPlane(shoot):
+		return NotPendingSelfHosted
 	}
-	if schedulerNameOf(shoot) != schedulerName {
-		return false
-	}
-	return !hostsOwnControlPlane(shoot)
+	return ""
 }
 
 // PendingForOthers counts, by spec.schedulerName, the shoots other schedulers than schedulerName would place:
@@ -353,7 +374,7 @@ func IsPending(shoot *gardencorev1beta1.Shoot, schedulerName string) bool {
 func (s *Snapshot) PendingForOthers(schedulerName string) map[string]int {
 	others := map[string]int{}
 	for _, shoot := range s.Shoots {
-		if name := schedulerNameOf(shoot); name != schedulerName && IsPending(shoot, name) {
+		if name := SchedulerName(shoot); name != schedulerName && IsPending(shoot, name) {
 			others[name]++
 		}
 	}
@@ -380,8 +401,8 @@ func (s *Snapshot) Pending(schedulerName string) []*gardencorev1beta1.Shoot {
 	return pending
 }
 
-// schedulerNameOf is the shoot's spec.schedulerName, defaulted.
-func schedulerNameOf(shoot *gardencorev1beta1.Shoot) string {
+// SchedulerName is the shoot's spec.schedulerName, defaulted as Gardener does.
+func SchedulerName(shoot *gardencorev1beta1.Shoot) string {
 	if name := deref(shoot.Spec.SchedulerName); name != "" {
 		return name
 	}

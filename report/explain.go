@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 )
@@ -24,8 +26,12 @@ type Explanation struct {
 	Seed    string `json:"seed,omitempty"`
 	Message string `json:"message,omitempty"`
 	// Trade says why a shoot placed outside its region left it ("" otherwise).
-	Trade string        `json:"trade,omitempty"`
-	Seeds []SeedVerdict `json:"seeds"`
+	Trade string `json:"trade,omitempty"`
+	// Feasible counts the seeds the shoot may go to (the chosen one included); Rejections the others by the
+	// predicate that excluded them, most first. Both count every seed, also under --seed.
+	Feasible   int               `json:"feasible"`
+	Rejections []model.SeedCount `json:"rejections"`
+	Seeds      []SeedVerdict     `json:"seeds"`
 }
 
 // SeedVerdict is one seed as the decision saw it.
@@ -60,10 +66,12 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 		}
 	}
 	if index < 0 {
-		if o.Window.Snapshot.Shoot(shootKey) == nil {
+		shoot := o.Window.Snapshot.Shoot(shootKey)
+		if shoot == nil {
 			return nil, fmt.Errorf("shoot %s is not in the landscape", shootKey)
 		}
-		return nil, fmt.Errorf("shoot %s is not pending for scheduler %q: it has a seed, is being deleted, is self-hosted or has another schedulerName", shootKey, o.Window.Options.SchedulerName)
+		return nil, fmt.Errorf("shoot %s is not pending for scheduler %q: %s", shootKey, o.Window.Options.SchedulerName,
+			notPending(shoot, o.Window.Options.SchedulerName))
 	}
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
@@ -114,7 +122,47 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	if e.Seed != "" {
 		e.Trade = regionTrade(o, index, e.Seed)
 	}
+	e.Feasible, e.Rejections = summarize(e.Seeds)
 	return e, nil
+}
+
+// summarize counts the feasible seeds and the rejected ones by predicate, most first.
+func summarize(seeds []SeedVerdict) (feasible int, rejections []model.SeedCount) {
+	counts := map[string]int{}
+	for _, v := range seeds {
+		if v.Verdict == "rejected" {
+			counts[v.Predicate]++
+		} else {
+			feasible++
+		}
+	}
+	return feasible, model.SeedCounts(counts)
+}
+
+// notPending words the one reason the scheduler does not place the shoot.
+func notPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
+	switch model.WhyNotPending(shoot, schedulerName) {
+	case model.NotPendingBound:
+		return fmt.Sprintf("it is bound to seed %s (seedplan moves bound shoots only when rebalancing)", *shoot.Spec.SeedName)
+	case model.NotPendingDeleting:
+		return "it is being deleted"
+	case model.NotPendingOtherScheduler:
+		return fmt.Sprintf("its spec.schedulerName is %q (--scheduler-name %s explains it)", model.SchedulerName(shoot), model.SchedulerName(shoot))
+	case model.NotPendingSelfHosted:
+		return "it hosts its own control plane (a worker pool has controlPlane set): no scheduler places it"
+	}
+	return "it is pending, but not in the window"
+}
+
+// Focus narrows the explanation to one seed (explain --seed); the summary still counts every seed.
+func (e *Explanation) Focus(seed string) error {
+	for _, v := range e.Seeds {
+		if v.Name == seed {
+			e.Seeds = []SeedVerdict{v}
+			return nil
+		}
+	}
+	return fmt.Errorf("seed %s is not in the landscape", seed)
 }
 
 // ExplainFormats are explain's output formats.
@@ -153,6 +201,12 @@ func (e *Explanation) printTable(out io.Writer) error {
 			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", v.Name, verdict, costText, v.Hosted, capacity)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "SEEDS\tVERDICT")
+	fmt.Fprintf(w, "%d\tfeasible\n", e.Feasible)
+	for _, r := range e.Rejections {
+		fmt.Fprintf(w, "%d\trejected by %s\n", r.Seeds, r.Predicate)
 	}
 	if err := w.Flush(); err != nil {
 		return err

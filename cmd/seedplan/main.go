@@ -452,8 +452,8 @@ func newRunCommand() *cobra.Command {
 
 func newExplainCommand() *cobra.Command {
 	var (
-		flags  planFlags
-		output string
+		flags        planFlags
+		output, seed string
 	)
 	cmd := &cobra.Command{
 		Use:   "explain NAMESPACE/NAME",
@@ -478,12 +478,18 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if seed != "" {
+				if err := explanation.Focus(seed); err != nil {
+					return fmt.Errorf("--seed: %w", err)
+				}
+			}
 			return explanation.Print(cmd.OutOrStdout(), output)
 		},
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.ExplainFormats, ", "))
+	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
 	return cmd
 }
 

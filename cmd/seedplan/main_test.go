@@ -211,6 +211,36 @@ func TestExplain(t *testing.T) {
 	if explanation.Seed != placed.Seed || verdicts["chosen"] != 1 || verdicts["rejected"] == 0 || len(explanation.Seeds) != 40 {
 		t.Fatalf("explanation of %s: seed %s, verdicts %v over %d seeds", placed.Shoot, explanation.Seed, verdicts, len(explanation.Seeds))
 	}
+	// The summary counts every seed once, --seed included, and agrees with the verdicts.
+	var summary struct {
+		Feasible   int
+		Rejections []struct {
+			Predicate string
+			Seeds     int
+		}
+		Seeds []struct{ Name string }
+	}
+	if out, err = run(t, "explain", placed.Shoot, "--seed", placed.Seed, "-o", "json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(out), &summary); err != nil {
+		t.Fatal(err)
+	}
+	rejected := 0
+	for _, r := range summary.Rejections {
+		rejected += r.Seeds
+	}
+	if summary.Feasible != verdicts["chosen"]+verdicts["feasible"] || rejected != verdicts["rejected"] || len(summary.Seeds) != 1 || summary.Seeds[0].Name != placed.Seed {
+		t.Fatalf("explain --seed %s: %+v; want %d feasible, %d rejected, one seed", placed.Seed, summary, verdicts["chosen"]+verdicts["feasible"], verdicts["rejected"])
+	}
+	if _, err := run(t, "explain", placed.Shoot, "--seed", "no-such-seed"); err == nil || err.Error() != "--seed: seed no-such-seed is not in the landscape" {
+		t.Fatalf("want an error for an unknown seed, got %v", err)
+	}
+	// A shoot that is not pending: the one reason that applies.
+	bound := "garden-ml/live-ml-web-0"
+	if _, err := run(t, "explain", bound); err == nil || !strings.Contains(err.Error(), "it is bound to seed aws-eu-west-1-1") {
+		t.Fatalf("explain of a bound shoot: %v", err)
+	}
 }
 
 // A malformed manifest produces one error line naming the file, the object and the field, and no plan.
