@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding bench-peer fuzz soak control-plane
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding bench-peer fuzz soak control-plane image
 
 all: build
 
@@ -15,6 +15,12 @@ deps:
 
 build: deps
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/seedplan # the commit for seedplan version and seedplan_build_info
+
+# The OCI image, without a registry or base image: the binary, the CLP libraries it links and the loader, as an
+# OCI layout (bin/image) and a tarball for docker/podman load or kind load image-archive (bin/seedplan-image.tar),
+# tagged seedplan:latest (what examples/deploy runs) and seedplan:<commit>.
+image: build
+	$(GO) run ./hack/image --binary $(BIN) --dir bin/image --tar bin/seedplan-image.tar
 
 run: build
 	./$(BIN) schedule -o wide

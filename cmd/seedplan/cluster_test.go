@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/internal/gardentest"
+	"github.com/seedplan/seedplan/internal/image"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -682,4 +683,50 @@ func sumSamples(text, name string) float64 {
 		}
 	}
 	return sum
+}
+
+// The deploy manifests are what the real kube-apiserver accepts: server-side apply with dry run of every object
+// (RBAC, the configuration, the CronJob, the Deployment), and the workloads run the image `make image` builds.
+func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	workloads := 0
+	for _, file := range []string{"rbac.yaml", "config.yaml", "cronjob.yaml", "deployment.yaml"} {
+		data, err := os.ReadFile(filepath.Join("../../examples/deploy", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			obj := &unstructured.Unstructured{}
+			if err := decoder.Decode(&obj.Object); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if len(obj.Object) == 0 {
+				continue
+			}
+			if err := cp.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.DryRunAll,
+				client.FieldOwner("seedplan-deploy-test"), client.ForceOwnership); err != nil {
+				t.Fatalf("%s: %s %s: %v", file, obj.GetKind(), obj.GetName(), err)
+			}
+			containers, _, _ := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+			if obj.GetKind() == "CronJob" {
+				containers, _, _ = unstructured.NestedSlice(obj.Object, "spec", "jobTemplate", "spec", "template", "spec", "containers")
+			}
+			for _, c := range containers {
+				workloads++
+				if img := c.(map[string]any)["image"]; img != image.Name {
+					t.Errorf("%s: %s runs image %v, want %s (what make image builds)", file, obj.GetName(), img, image.Name)
+				}
+			}
+		}
+	}
+	if workloads != 2 {
+		t.Fatalf("%d containers in the CronJob and the Deployment, want 2", workloads)
+	}
 }
