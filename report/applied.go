@@ -36,17 +36,29 @@ func NewMovesApplied(results []model.MoveResult) *AppliedReport {
 }
 
 // Print writes the report as a table, YAML or JSON.
-func (r *AppliedReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
+func (r *AppliedReport) Print(w io.Writer, out Output) error {
+	return printAs(w, out, CompactFormats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
-func (r *AppliedReport) printTable(out io.Writer) error {
+// names are the shoots of the reviewed plan (-o name).
+func (r *AppliedReport) names() []string {
+	names := make([]string, 0, len(r.Applied))
+	for _, a := range r.Applied {
+		names = append(names, ShootName(a.Shoot))
+	}
+	return names
+}
+
+func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "SHOOT\tTO\tRESULT\tDETAIL")
+	t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")
 	counts := map[string]int{}
 	for _, a := range r.Applied {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
 		counts[a.Result]++
+	}
+	if !t.headers {
+		return w.Flush()
 	}
 	var parts []string
 	for _, result := range slices.Sorted(maps.Keys(counts)) {

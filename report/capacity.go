@@ -77,32 +77,46 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 }
 
 // Print writes the report as a table, YAML or JSON.
-func (r *CapacityReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, CompactFormats, r, func(bool) error { return r.printTable(Inert(w)) })
+func (r *CapacityReport) Print(w io.Writer, out Output) error {
+	return printAs(w, out, CompactFormats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
-func (r *CapacityReport) printTable(w io.Writer) error {
+// names are the ManagedSeedSets to scale up (-o name).
+func (r *CapacityReport) names() []string {
+	names := make([]string, 0, len(r.ManagedSeedSets))
+	for _, s := range r.ManagedSeedSets {
+		if s.Add > 0 {
+			names = append(names, "managedseedset/"+s.Namespace+"/"+s.Name)
+		}
+	}
+	return names
+}
+
+func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if len(r.Regions) > 0 {
-		fmt.Fprintln(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
+		t.header(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
 		for _, c := range r.Regions {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
 		}
 		fmt.Fprintln(tw)
 	}
 	if len(r.ManagedSeedSets) > 0 {
-		fmt.Fprintln(tw, "MANAGEDSEEDSET\tREPLICAS\tADD")
+		t.header(tw, "MANAGEDSEEDSET\tREPLICAS\tADD")
 		for _, s := range r.ManagedSeedSets {
 			fmt.Fprintf(tw, "%s/%s\t%d\t%d\n", s.Namespace, s.Name, s.Replicas, s.Add)
 		}
 		fmt.Fprintln(tw)
 	}
 	if len(r.Unplaceable) > 0 {
-		fmt.Fprintln(tw, "UNPLACEABLE\tMESSAGE")
+		t.header(tw, "UNPLACEABLE\tMESSAGE")
 		for _, u := range r.Unplaceable {
 			fmt.Fprintf(tw, "%s\t%s\n", u.Shoot, u.Message)
 		}
 		fmt.Fprintln(tw)
+	}
+	if !t.headers {
+		return tw.Flush()
 	}
 	proof := "not proven minimal"
 	if r.Optimal {

@@ -166,17 +166,27 @@ func (e *Explanation) Focus(seed string) error {
 }
 
 // ExplainFormats are explain's output formats.
-var ExplainFormats = []string{"table", "yaml", "json"}
+var ExplainFormats = []string{"table", "yaml", "json", "name"}
 
 // Print writes the explanation as a table, YAML or JSON.
-func (e *Explanation) Print(w io.Writer, format string) error {
-	return printAs(w, format, ExplainFormats, e, func(bool) error { return e.printTable(Inert(w)) })
+func (e *Explanation) Print(w io.Writer, out Output) error {
+	return printAs(w, out, ExplainFormats, e, e.names, func(t table) error { return e.printTable(Inert(w), t) })
 }
 
-func (e *Explanation) printTable(out io.Writer) error {
-	fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
+// names is the seed the decision binds the shoot to (-o name), none when it is unschedulable.
+func (e *Explanation) names() []string {
+	if e.Seed == "" {
+		return nil
+	}
+	return []string{"seed/" + e.Seed}
+}
+
+func (e *Explanation) printTable(out io.Writer, t table) error {
+	if t.headers {
+		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
+	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "SEED\tVERDICT\tDETAIL")
+	t.header(w, "SEED\tVERDICT\tDETAIL")
 	for _, v := range e.Seeds {
 		if v.Verdict == "rejected" {
 			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", v.Name, v.Predicate, v.Reason)
@@ -201,6 +211,9 @@ func (e *Explanation) printTable(out io.Writer) error {
 			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", v.Name, verdict, costText, v.Hosted, capacity)
+	}
+	if !t.headers {
+		return w.Flush()
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "SEEDS\tVERDICT")

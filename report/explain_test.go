@@ -60,7 +60,7 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := explanation.Print(&out, "table"); err != nil {
+			if err := explanation.Print(&out, report.Output{Format: "table"}); err != nil {
 				t.Fatal(err)
 			}
 			for _, want := range tc.want {

@@ -42,7 +42,7 @@ func TestReportOutputIsInert(t *testing.T) {
 	}
 	for _, format := range []string{"table", "wide", "json", "yaml"} {
 		var out bytes.Buffer
-		if err := r.Print(&out, format); err != nil {
+		if err := r.Print(&out, report.Output{Format: format}); err != nil {
 			t.Fatal(err)
 		}
 		if bytes.ContainsAny(out.Bytes(), "\x1b\x07") {

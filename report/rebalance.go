@@ -12,7 +12,7 @@ import (
 )
 
 // CompactFormats are the output formats of the reports that have no wide form (capacity, apply).
-var CompactFormats = []string{"table", "yaml", "json"}
+var CompactFormats = []string{"table", "yaml", "json", "name"}
 
 // RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
 type RebalanceReport struct {
@@ -105,19 +105,29 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 }
 
 // Print writes the report as a table, YAML or JSON.
-func (r *RebalanceReport) Print(w io.Writer, format string) error {
-	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(Inert(w), wide) })
+func (r *RebalanceReport) Print(w io.Writer, out Output) error {
+	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+}
+
+// names are the shoots the moves move (-o name).
+func (r *RebalanceReport) names() []string {
+	names := make([]string, 0, len(r.Moves))
+	for _, m := range r.Moves {
+		names = append(names, ShootName(m.Shoot))
+	}
+	return names
 }
 
 // printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
-func (r *RebalanceReport) printTable(out io.Writer, wide bool) error {
+func (r *RebalanceReport) printTable(out io.Writer, t table) error {
+	wide := t.wide
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Moves) > 0 {
 		header := "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"
 		if wide {
 			header += "\tDETAIL"
 		}
-		fmt.Fprintln(w, header)
+		t.header(w, header)
 		for _, m := range r.Moves {
 			starts := "now"
 			if m.StartsAt != nil {
@@ -132,7 +142,7 @@ func (r *RebalanceReport) printTable(out io.Writer, wide bool) error {
 		fmt.Fprintln(w)
 	}
 	if len(r.Seeds) > 0 {
-		fmt.Fprintln(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE")
+		t.header(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE")
 		for _, s := range r.Seeds {
 			limit, allocatable := "-", "-"
 			if s.Allocatable != nil {
@@ -143,18 +153,21 @@ func (r *RebalanceReport) printTable(out io.Writer, wide bool) error {
 		fmt.Fprintln(w)
 	}
 	if len(r.InGrace) > 0 {
-		fmt.Fprintln(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
+		t.header(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
 		for _, g := range r.InGrace {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), time.Duration(g.LeftSeconds*float64(time.Second)).Round(time.Second))
 		}
 		fmt.Fprintln(w)
 	}
 	if len(r.Applied) > 0 {
-		fmt.Fprintln(w, "APPLIED\tTO\tRESULT\tDETAIL")
+		t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
 		for _, a := range r.Applied {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
 		}
 		fmt.Fprintln(w)
+	}
+	if !t.headers {
+		return w.Flush()
 	}
 	fmt.Fprintf(w, "%d moves (lower bound %d, target utilization %.2f", len(r.Moves), r.LowerBound, r.TargetUtilization)
 	if r.Optimal {

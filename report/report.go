@@ -112,12 +112,36 @@ func nonNil[T any](s []T) []T {
 }
 
 // Formats are the output formats of Print.
-var Formats = []string{"table", "wide", "yaml", "json"}
+var Formats = []string{"table", "wide", "yaml", "json", "name"}
 
-// Print writes the report in the given format.
-func (r *Report) Print(w io.Writer, format string) error {
-	return printAs(w, format, Formats, r, func(wide bool) error { return r.printTable(Inert(w), wide) })
+// Output is how a report is printed: one of the command's formats and, for tables, whether header and summary
+// lines are left out (--no-headers), as kubectl's.
+type Output struct {
+	Format    string
+	NoHeaders bool
 }
+
+// table says how a table is printed.
+type table struct {
+	wide, headers bool
+}
+
+// Print writes the report in the given output.
+func (r *Report) Print(w io.Writer, out Output) error {
+	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+}
+
+// names are the shoots the plan places (-o name).
+func (r *Report) names() []string {
+	names := make([]string, 0, len(r.Placements))
+	for _, p := range r.Placements {
+		names = append(names, ShootName(p.Shoot))
+	}
+	return names
+}
+
+// ShootName is a shoot as -o name prints it: shoot/NAMESPACE/NAME (explain takes it as it is).
+func ShootName(key string) string { return "shoot/" + key }
 
 // CheckFormat says whether format is one of formats, so that a command can refuse an output format before it does
 // any work.
@@ -128,13 +152,13 @@ func CheckFormat(format string, formats []string) error {
 	return nil
 }
 
-// printAs writes a report as JSON or YAML, or calls table for "table" and "wide"; a format not among formats is
-// an error.
-func printAs(w io.Writer, format string, formats []string, report any, table func(wide bool) error) error {
-	if err := CheckFormat(format, formats); err != nil {
+// printAs writes a report as JSON, YAML or names (one a line, -o name), or calls table for "table" and "wide"; a
+// format not among formats is an error.
+func printAs(w io.Writer, out Output, formats []string, report any, names func() []string, print func(table) error) error {
+	if err := CheckFormat(out.Format, formats); err != nil {
 		return err
 	}
-	switch format {
+	switch out.Format {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -146,14 +170,22 @@ func printAs(w io.Writer, format string, formats []string, report any, table fun
 		}
 		_, err = w.Write(b)
 		return err
+	case "name":
+		for _, name := range names() {
+			if _, err := fmt.Fprintln(Inert(w), name); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return table(format == "wide")
+	return print(table{wide: out.Format == "wide", headers: !out.NoHeaders})
 }
 
-func (r *Report) printTable(out io.Writer, wide bool) error {
+func (r *Report) printTable(out io.Writer, t table) error {
+	wide := t.wide
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Placements) > 0 {
-		fmt.Fprintln(w, "SHOOT\tSEED\tDISTANCE")
+		t.header(w, "SHOOT\tSEED\tDISTANCE")
 		for _, p := range r.Placements {
 			fmt.Fprintf(w, "%s\t%s\t%d\n", p.Shoot, p.Seed, p.Distance)
 		}
@@ -161,9 +193,9 @@ func (r *Report) printTable(out io.Writer, wide bool) error {
 	}
 	if len(r.Unschedulable) > 0 {
 		if wide {
-			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tSEEDS\tMESSAGE")
+			t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS\tMESSAGE")
 		} else {
-			fmt.Fprintln(w, "UNSCHEDULABLE\tREASON\tSEEDS")
+			t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS")
 		}
 		for _, u := range r.Unschedulable {
 			fmt.Fprintf(w, "%s\t%s\t%s", u.Shoot, u.Reason, SeedsSummary(u.Rejections, r.Window.Seeds))
@@ -175,7 +207,7 @@ func (r *Report) printTable(out io.Writer, wide bool) error {
 		fmt.Fprintln(w)
 	}
 	if wide {
-		fmt.Fprintln(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
+		t.header(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
 		for _, s := range r.Seeds {
 			allocatable, utilization := "-", "-"
 			if s.Allocatable != nil {
@@ -188,11 +220,18 @@ func (r *Report) printTable(out io.Writer, wide bool) error {
 		}
 		fmt.Fprintln(w)
 	}
-	if err := w.Flush(); err != nil {
+	if err := w.Flush(); err != nil || !t.headers {
 		return err
 	}
 	_, err := fmt.Fprintln(out, r.Summary())
 	return err
+}
+
+// header writes a table's header line unless headers are left out.
+func (t table) header(w io.Writer, line string) {
+	if t.headers {
+		fmt.Fprintln(w, line)
+	}
 }
 
 // SeedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",

@@ -26,7 +26,7 @@ func TestUnschedulableShootsSummarizeTheirSeeds(t *testing.T) {
 		{format: "json", want: `"rejections": [`},
 	} {
 		var out bytes.Buffer
-		if err := r.Print(&out, tc.format); err != nil {
+		if err := r.Print(&out, report.Output{Format: tc.format}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), tc.want) || (tc.notWant != "" && strings.Contains(out.String(), tc.notWant)) {

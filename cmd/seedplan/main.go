@@ -128,6 +128,12 @@ func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the garden's answer to one request before failing it (0: wait forever; never bounds the run loop's watches)")
 }
 
+// registerOutput adds -o, one of formats, and --no-headers, as kubectl's.
+func registerOutput(cmd *cobra.Command, out *report.Output, formats []string) {
+	cmd.Flags().StringVarP(&out.Format, "output", "o", "table", "output format: "+strings.Join(formats, ", "))
+	cmd.Flags().BoolVar(&out.NoHeaders, "no-headers", false, "leave out the header and summary lines of table and wide output")
+}
+
 // registerPushgateway adds --pushgateway, saying what the command pushes.
 func (f *planFlags) registerPushgateway(cmd *cobra.Command, what string) {
 	cmd.Flags().StringVar(&f.pushgateway, "pushgateway", "", "push "+what+" to this Prometheus Pushgateway URL")
@@ -342,7 +348,7 @@ func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*
 func newScheduleCommand() *cobra.Command {
 	var (
 		flags  planFlags
-		output string
+		output report.Output
 		dryRun bool
 	)
 	cmd := &cobra.Command{
@@ -355,7 +361,7 @@ func newScheduleCommand() *cobra.Command {
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output, report.Formats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -392,7 +398,7 @@ func newScheduleCommand() *cobra.Command {
 	}
 	flags.register(cmd, true, "read it, and bind in it unless --dry-run")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
+	registerOutput(cmd, &output, report.Formats)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
 	return cmd
@@ -452,18 +458,20 @@ func newRunCommand() *cobra.Command {
 
 func newExplainCommand() *cobra.Command {
 	var (
-		flags        planFlags
-		output, seed string
+		flags  planFlags
+		output report.Output
+		seed   string
 	)
 	cmd := &cobra.Command{
 		Use:   "explain NAMESPACE/NAME",
 		Short: "Explain the decision for one pending shoot: why this seed, why not the others",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
 			if !strings.Contains(args[0], "/") {
 				return errors.New("the shoot must be given as NAMESPACE/NAME")
 			}
-			if err := report.CheckFormat(output, report.ExplainFormats); err != nil {
+			if err := report.CheckFormat(output.Format, report.ExplainFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -488,7 +496,7 @@ func newExplainCommand() *cobra.Command {
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.ExplainFormats, ", "))
+	registerOutput(cmd, &output, report.ExplainFormats)
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
 	return cmd
 }

@@ -452,3 +452,49 @@ func TestInterruptibleLoad(t *testing.T) {
 		t.Fatalf("an uninterrupted load returned %d, %v", got, err)
 	}
 }
+
+// -o name prints what a command decides on, one a line, as kubectl's: the shoots schedule places (which explain
+// takes as they are), the shoots rebalance moves, the seed explain chooses; --no-headers leaves out header and
+// summary lines.
+func TestOutputNameAndNoHeaders(t *testing.T) {
+	asJSON, err := run(t, "schedule", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		Placements []struct{ Shoot, Seed string }
+	}
+	if err := json.Unmarshal([]byte(asJSON), &plan); err != nil {
+		t.Fatal(err)
+	}
+	names, err := run(t, "schedule", "-o", "name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(names), "\n")
+	if len(lines) != len(plan.Placements) || lines[0] != "shoot/"+plan.Placements[0].Shoot {
+		t.Fatalf("schedule -o name: %d lines starting %q; want %d, shoot/%s", len(lines), lines[0], len(plan.Placements), plan.Placements[0].Shoot)
+	}
+	if chosen, err := run(t, "explain", lines[0], "-o", "name"); err != nil || chosen != "seed/"+plan.Placements[0].Seed+"\n" {
+		t.Fatalf("explain %s -o name = %q, %v; want seed/%s", lines[0], chosen, err, plan.Placements[0].Seed)
+	}
+	moves, err := run(t, "rebalance", "-o", "name")
+	if err != nil || !strings.HasPrefix(moves, "shoot/") {
+		t.Fatalf("rebalance -o name: %q, %v", moves, err)
+	}
+
+	for _, args := range [][]string{{"schedule"}, {"schedule", "-o", "wide"}, {"rebalance"}, {"capacity"}} {
+		table, err := run(t, append(args, "--no-headers")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, word := range []string{"SHOOT", "SEED ", "PROVIDER", "UNSCHEDULABLE", "Placed", "moves (lower bound", "pending shoots:"} {
+			if strings.Contains(table, word) {
+				t.Errorf("%v --no-headers prints %q:\n%s", args, word, table)
+			}
+		}
+		if strings.Count(table, "\n") < 5 {
+			t.Errorf("%v --no-headers prints almost nothing:\n%s", args, table)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func newRebalanceCommand() *cobra.Command {
 		flags      planFlags
 		target     model.RebalanceOptions
 		limits     plan.MoveLimits
-		output     string
+		output     report.Output
 		apply, yes bool
 	)
 	cmd := &cobra.Command{
@@ -42,7 +42,7 @@ func newRebalanceCommand() *cobra.Command {
 			"control plane migration re-checked against a fresh read first, and waits for each to finish on its new seed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output, report.Formats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			if limits.MaxMoves < 0 || limits.MaxMovesPerSeed < 0 {
@@ -124,7 +124,7 @@ func newRebalanceCommand() *cobra.Command {
 		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.Formats, ", "))
+	registerOutput(cmd, &output, report.Formats)
 	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd
@@ -133,7 +133,7 @@ func newRebalanceCommand() *cobra.Command {
 func newCapacityCommand() *cobra.Command {
 	var (
 		flags  planFlags
-		output string
+		output report.Output
 	)
 	cmd := &cobra.Command{
 		Use:   "capacity",
@@ -145,7 +145,7 @@ func newCapacityCommand() *cobra.Command {
 			"are listed with the reason and the kind of seed they lack; every pending shoot is counted exactly once.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output, report.CompactFormats); err != nil {
+			if err := report.CheckFormat(output.Format, report.CompactFormats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -174,7 +174,7 @@ func newCapacityCommand() *cobra.Command {
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	flags.registerPushgateway(cmd, "the answer (seedplan_capacity_*, grouped by answer=\"capacity\"), for a seed autoscaler")
-	cmd.Flags().StringVarP(&output, "output", "o", "table", "output format: "+strings.Join(report.CompactFormats, ", "))
+	registerOutput(cmd, &output, report.CompactFormats)
 	return cmd
 }
 
