@@ -26,6 +26,7 @@ import (
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/examples"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/buildinfo"
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -75,6 +76,10 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newApplyCommand(), newCordonCommand(true), newCordonCommand(false),
 		newGenerateCommand(), newBenchCommand(), newVersionCommand())
+	root.Version = versionLine(buildinfo.Read())
+	root.SetVersionTemplate("{{.Version}}\n")
+	addExamples(root)
+	completeFlagValues(root)
 	return root
 }
 
@@ -498,6 +503,8 @@ func newExplainCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &output, report.ExplainFormats)
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
+	cmd.ValidArgsFunction = flags.completePendingShoots
+	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 )
 
@@ -495,6 +496,75 @@ func TestOutputNameAndNoHeaders(t *testing.T) {
 		}
 		if strings.Count(table, "\n") < 5 {
 			t.Errorf("%v --no-headers prints almost nothing:\n%s", args, table)
+		}
+	}
+}
+
+// Every command's help has examples, and every seedplan invocation in them names a real command with flags it
+// takes, parsed as cobra parses them.
+func TestHelpExamplesAreRealCommands(t *testing.T) {
+	root := newRootCommand()
+	checked := 0
+	for _, cmd := range root.Commands() {
+		if cmd.Hidden || cmd.Name() == "help" || cmd.Name() == "completion" {
+			continue
+		}
+		if cmd.Example == "" {
+			t.Errorf("%s has no examples", cmd.Name())
+		}
+		for _, line := range strings.Split(cmd.Example, "\n") {
+			for _, part := range strings.Split(line, "|") {
+				fields := strings.Fields(part)
+				i := slices.Index(fields, "seedplan")
+				if i < 0 || strings.HasPrefix(strings.TrimSpace(line), "#") {
+					continue
+				}
+				args := fields[i+1:]
+				if j := slices.Index(args, ">"); j >= 0 {
+					args = args[:j]
+				}
+				found, rest, err := root.Find(args)
+				if err != nil || found == root {
+					t.Errorf("%s example %q: no such command (%v)", cmd.Name(), part, err)
+					continue
+				}
+				if err := found.ParseFlags(rest); err != nil {
+					t.Errorf("%s example %q: %v", cmd.Name(), part, err)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 15 {
+		t.Fatalf("only %d example invocations checked", checked)
+	}
+	if out, err := run(t, "--version"); err != nil || !strings.HasPrefix(out, "seedplan ") || !strings.Contains(out, "Gardener API") {
+		t.Fatalf("seedplan --version: %q, %v", out, err)
+	}
+}
+
+// Flag values complete from their fixed sets, and seed and shoot names from the landscape the flags name.
+func TestCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{args: []string{"schedule", "--strategy", ""}, want: []string{"SameRegion", "MinimalDistance"}},
+		{args: []string{"rebalance", "--solver-timeout", "1s", "--weights", ""}, want: []string{"compat", "balanced"}},
+		{args: []string{"capacity", "-o", ""}, want: []string{"table", "yaml", "json", "name"}},
+		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
+		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
+		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
+		{args: []string{"rebalance", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
+	} {
+		out, err := run(t, append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tc.want {
+			if !slices.Contains(strings.Split(out, "\n"), want) {
+				t.Errorf("completing %v offers\n%s\nwithout %s", tc.args, out, want)
+			}
 		}
 	}
 }

@@ -115,6 +115,7 @@ func newRebalanceCommand() *cobra.Command {
 	flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
 	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("drain", flags.completeSeeds)
 	cmd.Flags().StringSliceVar(&flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
 	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
@@ -222,6 +223,7 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	flags.registerGarden(cmd)
 	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
+	cmd.ValidArgsFunction = flags.completeGardenSeeds
 	return cmd
 }
 

@@ -10,6 +10,11 @@ import (
 	"github.com/seedplan/seedplan/internal/buildinfo"
 )
 
+// versionLine is what `seedplan version` and `seedplan --version` print.
+func versionLine(info buildinfo.Info) string {
+	return fmt.Sprintf("seedplan %s (commit %s), built with %s, Gardener API %s", info.Version, info.Revision, info.GoVersion, info.Gardener)
+}
+
 func newVersionCommand() *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
@@ -20,8 +25,7 @@ func newVersionCommand() *cobra.Command {
 			info := buildinfo.Read()
 			switch output {
 			case "", "text":
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "seedplan %s (commit %s), built with %s, Gardener API %s\n",
-					info.Version, info.Revision, info.GoVersion, info.Gardener)
+				_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine(info))
 				return err
 			case "json", "yaml":
 				data, err := yaml.Marshal(info)

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"strings"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/spf13/cobra"
+
+	"github.com/seedplan/seedplan/bench"
+	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
+)
+
+// examples are each command's help examples, by command name.
+func commandExamples() map[string]string {
+	return map[string]string{
+		"schedule": `  # Plan the embedded example landscape and show every placement and why shoots stay unplaced
+  seedplan schedule -o wide
+
+  # Plan your own landscape (files as kubectl get -o yaml prints them, or - for standard input)
+  kubectl get seeds,shoots,cloudprofiles,projects -A -o yaml | seedplan schedule --landscape -
+
+  # The batch job: read the garden, bind every placement, push metrics
+  seedplan schedule --kubeconfig garden.yaml --pushgateway http://pushgateway:9091
+
+  # Review first, then bind exactly the reviewed plan
+  seedplan schedule --kubeconfig garden.yaml --dry-run -o json > plan.json
+  seedplan apply -f plan.json --yes`,
+		"explain": `  # Why this seed, why not the others
+  seedplan explain garden-dev/web
+
+  # One seed only, and the decision as data
+  seedplan explain garden-dev/web --seed aws-eu-west-1-1 -o json
+
+  # Explain every shoot schedule places
+  seedplan schedule -o name | xargs -n1 seedplan explain`,
+		"rebalance": `  # The fewest moves off overloaded, tainted and unhealthy seeds
+  seedplan rebalance --kubeconfig garden.yaml
+
+  # Drain a seed: review the moves, then make them, paced, in maintenance windows
+  seedplan rebalance --kubeconfig garden.yaml --drain aws-eu-west-1-2 -o json > moves.json
+  seedplan apply -f moves.json --yes`,
+		"capacity": `  # New seeds per provider and region every pending shoot needs at the 0.8 target
+  seedplan capacity --kubeconfig garden.yaml
+
+  # For a seed autoscaler: push the answer to a Pushgateway
+  seedplan capacity --cluster --pushgateway http://pushgateway:9091 -o json`,
+		"run": `  # The loop, as the Deployment in examples/deploy runs it
+  seedplan run --cluster --config /etc/seedplan/config.yaml`,
+		"apply": `  # Bind exactly the placements of a reviewed plan
+  seedplan apply -f plan.json --yes
+
+  # Make exactly the reviewed moves, paced
+  seedplan apply -f moves.json --yes --max-in-flight 2`,
+		"cordon": `  # Close a seed to new shoots (every scheduler honours it)
+  seedplan cordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
+		"uncordon": `  # Open it again
+  seedplan uncordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
+		"generate": `  # A landscape of 500 seeds and 10,000 pending shoots under contention, as files
+  seedplan generate --seeds 500 --shoots 10000 --existing 5000 --contention 1.0 --dir /tmp/big
+
+  # Straight into the planner
+  seedplan generate --seeds 40 --shoots 400 | seedplan schedule --landscape -`,
+		"bench": `  # LP against greedy on the standard scenarios: tables, CSV, JSON and plots
+  seedplan bench --suite standard --out bench/results
+
+  # One scenario at two sizes
+  seedplan bench --scenario contention-1.0 --sizes 1000x50,10000x500`,
+		"version": `  seedplan version
+  seedplan version -o json`,
+	}
+}
+
+// addExamples gives every command its examples.
+func addExamples(root *cobra.Command) {
+	byName := commandExamples()
+	for _, cmd := range root.Commands() {
+		cmd.Example = byName[cmd.Name()]
+	}
+}
+
+// flagValues are the values a flag takes, completed on every command that has the flag.
+func flagValues() map[string][]string {
+	return map[string][]string{
+		"strategy": {string(model.SameRegion), string(model.MinimalDistance)},
+		"solver":   {config.SolverLP, config.SolverGreedy},
+		"weights":  {config.WeightsCompat, config.WeightsBalanced},
+		"triggers": triggerNames(),
+		"mix":      {"realistic", "stress"},
+		"suite":    {"standard"},
+		"scenario": bench.ScenarioNames(),
+	}
+}
+
+// triggerNames are the rebalance triggers' names.
+func triggerNames() []string {
+	var names []string
+	for _, t := range model.AllTriggers() {
+		names = append(names, string(t))
+	}
+	return names
+}
+
+// outputFormats are each command's -o formats.
+func outputFormats() map[string][]string {
+	return map[string][]string{
+		"schedule": report.Formats, "rebalance": report.Formats, "explain": report.ExplainFormats,
+		"capacity": report.CompactFormats, "apply": report.CompactFormats, "generate": generator.Formats,
+		"version": {"text", "json", "yaml"},
+	}
+}
+
+// completeFlagValues completes the values of every flag that takes one of a fixed set.
+func completeFlagValues(root *cobra.Command) {
+	values, formats := flagValues(), outputFormats()
+	for _, cmd := range root.Commands() {
+		for flag, vals := range values {
+			if cmd.Flags().Lookup(flag) != nil {
+				_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp))
+			}
+		}
+		if f, ok := formats[cmd.Name()]; ok && cmd.Flags().Lookup("output") != nil {
+			_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(f, cobra.ShellCompDirectiveNoFileComp))
+		}
+	}
+}
+
+// completeSeeds completes seed names from the landscape the flags given so far name (files, or the garden).
+func (f *planFlags) completeSeeds(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	snap, _, ok := f.completionSnapshot(cmd)
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, 0, len(snap.Seeds))
+	for _, seed := range snap.Seeds {
+		names = append(names, seed.Name)
+	}
+	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeGardenSeeds completes seed names from the garden cluster (cordon and uncordon only write to one).
+func (f *planFlags) completeGardenSeeds(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	c, err := f.configuration(cmd)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	garden, err := gardenClient(c)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var seeds gardencorev1beta1.SeedList
+	if err := garden.List(cmd.Context(), &seeds); err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, 0, len(seeds.Items))
+	for _, seed := range seeds.Items {
+		names = append(names, seed.Name)
+	}
+	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completePendingShoots completes the first argument with the shoots pending for the configured scheduler.
+func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	snap, schedulerName, ok := f.completionSnapshot(cmd)
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, shoot := range snap.Pending(schedulerName) {
+		names = append(names, model.ShootKey(shoot))
+	}
+	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.
+func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, string, bool) {
+	c, err := f.configuration(cmd)
+	if err != nil {
+		return nil, "", false
+	}
+	snap, err := f.snapshot(cmd, c)
+	if err != nil {
+		return nil, "", false
+	}
+	return snap, c.SchedulerName, true
+}
+
+// matching are the names that start with what is being completed.
+func matching(names []string, toComplete string) []cobra.Completion {
+	var out []cobra.Completion
+	for _, name := range names {
+		if strings.HasPrefix(name, toComplete) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
