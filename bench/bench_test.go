@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,27 @@ func TestQuantileAndStddev(t *testing.T) {
 		}
 		if got := Stddev(tc.values); math.Abs(got-tc.wantStddev) > 1e-12 {
 			t.Errorf("Stddev(%v) = %v, want %v", tc.values, got, tc.wantStddev)
+		}
+	}
+}
+
+// Counts are ticked at whole numbers, labelled without decimals ("750", never "750.00").
+func TestCountTicks(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		want     []string
+	}{
+		{min: 0, max: 800, want: []string{"0", "200", "400", "600", "800"}},
+		{min: 0, max: 3, want: []string{"0", "1", "2", "3"}},
+		{min: 0, max: 4200, want: []string{"0", "1000", "2000", "3000", "4000"}},
+		{min: 5, max: 5, want: []string{"5"}},
+	} {
+		var got []string
+		for _, tick := range (countTicks{}).Ticks(tc.min, tc.max) {
+			got = append(got, tick.Label)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("ticks of [%v, %v] = %v, want %v", tc.min, tc.max, got, tc.want)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package bench
 
 import (
 	"fmt"
+	"image/color"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,6 +26,43 @@ const (
 	timeScenario     = "contention-1.0"
 	distanceScenario = "minimal-distance"
 )
+
+// palette is Okabe and Ito's colour-blind safe palette: no two series look alike.
+func palette(i int) color.Color {
+	colors := []color.RGBA{{230, 159, 0, 255}, {0, 114, 178, 255}, {0, 158, 115, 255}, {213, 94, 0, 255},
+		{86, 180, 233, 255}, {204, 121, 167, 255}, {240, 228, 66, 255}, {0, 0, 0, 255}}
+	return colors[i%len(colors)]
+}
+
+// countTicks are ticks for counts: whole numbers at 1, 2 or 5 times a power of ten, labelled without decimals.
+type countTicks struct{}
+
+// Ticks returns about five labelled whole-number ticks between min and max.
+func (countTicks) Ticks(min, max float64) []plot.Tick {
+	if max <= min {
+		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(math.Round(min), 'f', 0, 64)}}
+	}
+	raw := (max - min) / 5
+	magnitude := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := magnitude
+	for _, m := range []float64{1, 2, 5, 10} {
+		if step = m * magnitude; step >= raw {
+			break
+		}
+	}
+	step = math.Max(1, math.Round(step))
+	var ticks []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
+// legendInside puts the legend in the plot's top left corner, inside the canvas.
+func legendInside(p *plot.Plot) {
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), -vg.Points(4)
+}
 
 // WritePlots draws, into dir, for windows: model + solve time against window size per solver; the distribution
 // of seed utilization after greedy and LP; and the distribution of placement distances after greedy and LP, each
@@ -110,6 +150,9 @@ func plotSolveTime(file string, results []Result) error {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
 	}
+	legendInside(p)
+	p.X.Min, p.X.Max = p.X.Min/1.5, p.X.Max*1.5 // the outer points inside the canvas
+	p.Y.Max *= 2                                // and room for the legend
 	return p.Save(plotWidth, plotHeight, file)
 }
 
@@ -128,8 +171,9 @@ func plotDistribution(file, title, xLabel, yLabel string, bins []float64, labels
 			return err
 		}
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	legendInside(p)
 	p.Y.Max *= 1.15 // room for the legend
+	p.Y.Tick.Marker = countTicks{}
 	p.NominalX(labels...)
 	return p.Save(plotWidth, plotHeight, file)
 }
@@ -194,9 +238,11 @@ func plotRebalance(file string, results []RebalanceResult) error {
 			return err
 		}
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	legendInside(p)
 	p.Y.Max *= 1.4 // room for the legend
+	p.Y.Tick.Marker = countTicks{}
 	p.NominalX(groups...)
+	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3 // the outer groups' labels inside the canvas
 	return p.Save(plotWidth, plotHeight, file)
 }
 
@@ -207,7 +253,7 @@ func addBars(p *plot.Plot, name string, values plotter.Values, i, n int, width v
 	if err != nil {
 		return err
 	}
-	bars.Color = plotutil.Color(i)
+	bars.Color = palette(i)
 	bars.LineStyle.Width = 0
 	bars.Offset = width * vg.Length(2*i-n+1) / 2
 	p.Add(bars)
