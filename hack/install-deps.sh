@@ -3,7 +3,8 @@
 # packages are installed, and apt-get update runs only when something is missing.
 set -euo pipefail
 
-packages=(coinor-libclp-dev pkg-config)
+# chromium renders the --report pages in the tests, headless.
+packages=(coinor-libclp-dev pkg-config chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -78,6 +78,9 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *CapacityReport) Print(w io.Writer, out Output) error {
+	if err := out.writePage(func() *Page { return CapacityPage(r) }); err != nil {
+		return err
+	}
 	return printAs(w, out, CompactFormats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 

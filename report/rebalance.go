@@ -51,9 +51,12 @@ type SeedInGrace struct {
 
 // SeedChange is a seed's number of shoots before and after the moves (after their migrations completed).
 type SeedChange struct {
-	Name   string `json:"name"`
-	Before int    `json:"before"`
-	After  int    `json:"after"`
+	Name string `json:"name"`
+	// Provider and Region are the seed's spec.provider type and region.
+	Provider string `json:"provider"`
+	Region   string `json:"region"`
+	Before   int    `json:"before"`
+	After    int    `json:"after"`
 	// Allocatable is status.allocatable.shoots, omitted for a seed without it.
 	Allocatable *int64 `json:"allocatable,omitempty"`
 	// Limit is the most shoots at the target utilization (0 for a drained seed), omitted without allocatable.
@@ -95,7 +98,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
-		change := SeedChange{Name: seed.Name, Before: l.Load, After: l.Load + d}
+		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Load + d}
 		if allocatable, ok := model.Allocatable(seed); ok {
 			change.Allocatable, change.Limit = &allocatable, &l.Limit
 		}
@@ -106,6 +109,9 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *RebalanceReport) Print(w io.Writer, out Output) error {
+	if err := out.writePage(func() *Page { return RebalancePage(r) }); err != nil {
+		return err
+	}
 	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 

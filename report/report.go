@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -119,6 +120,8 @@ var Formats = []string{"table", "wide", "yaml", "json", "name"}
 type Output struct {
 	Format    string
 	NoHeaders bool
+	// Page is the file the plan's HTML page is written to as well (--report; schedule, rebalance, capacity).
+	Page string
 }
 
 // table says how a table is printed.
@@ -128,7 +131,29 @@ type table struct {
 
 // Print writes the report in the given output.
 func (r *Report) Print(w io.Writer, out Output) error {
+	if err := out.writePage(func() *Page { return SchedulePage(r) }); err != nil {
+		return err
+	}
 	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+}
+
+// writePage writes the report's page to out.Page, when one is asked for.
+func (out Output) writePage(page func() *Page) error {
+	if out.Page == "" {
+		return nil
+	}
+	f, err := os.Create(out.Page)
+	if err != nil {
+		return fmt.Errorf("--report: %w", err)
+	}
+	if err := page().Write(f); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("--report %s: %w", out.Page, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--report %s: %w", out.Page, err)
+	}
+	return nil
 }
 
 // names are the shoots the plan places (-o name).

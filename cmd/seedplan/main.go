@@ -139,6 +139,11 @@ func registerOutput(cmd *cobra.Command, out *report.Output, formats []string) {
 	cmd.Flags().BoolVar(&out.NoHeaders, "no-headers", false, "leave out the header and summary lines of table and wide output")
 }
 
+// registerPage adds --report, the plan's HTML page.
+func registerPage(cmd *cobra.Command, out *report.Output) {
+	cmd.Flags().StringVar(&out.Page, "report", "", "also write the plan as one self-contained HTML page to this file (utilization per region and seed before and after, moves, reasons, new seeds)")
+}
+
 // registerPushgateway adds --pushgateway, saying what the command pushes.
 func (f *planFlags) registerPushgateway(cmd *cobra.Command, what string) {
 	cmd.Flags().StringVar(&f.pushgateway, "pushgateway", "", "push "+what+" to this Prometheus Pushgateway URL")
@@ -404,6 +409,7 @@ func newScheduleCommand() *cobra.Command {
 	flags.register(cmd, true, "read it, and bind in it unless --dry-run")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &output, report.Formats)
+	registerPage(cmd, &output)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
 	return cmd

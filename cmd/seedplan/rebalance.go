@@ -126,6 +126,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
 	registerOutput(cmd, &output, report.Formats)
+	registerPage(cmd, &output)
 	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
 	return cmd
@@ -176,6 +177,7 @@ func newCapacityCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	flags.registerPushgateway(cmd, "the answer (seedplan_capacity_*, grouped by answer=\"capacity\"), for a seed autoscaler")
 	registerOutput(cmd, &output, report.CompactFormats)
+	registerPage(cmd, &output)
 	return cmd
 }
 

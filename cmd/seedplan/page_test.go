@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// chromium is Debian's chromium, which hack/install-deps.sh (make test's setup) installs when it is missing.
+func chromium(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: run hack/install-deps.sh (make test does)")
+	}
+	return path
+}
+
+// render loads the page in headless Chromium: the DOM after rendering, a screenshot, and the console messages.
+func render(t *testing.T, page, screenshot string) (dom string, console []string) {
+	t.Helper()
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+		"--window-size=1100,1600"}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(chromium(t), append(args, "--dump-dom", "file://"+page)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium --dump-dom %s: %v\n%s", page, err, stderr.String())
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, ":CONSOLE") {
+			console = append(console, line)
+		}
+	}
+	shot := exec.Command(chromium(t), append(args, "--screenshot="+screenshot, "file://"+page)...)
+	if out, err := shot.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot %s: %v\n%s", page, err, out)
+	}
+	return stdout.String(), console
+}
+
+// data sums an attribute over the elements that carry it, and counts them.
+func data(dom, attribute string) (count, sum int) {
+	for _, m := range regexp.MustCompile(attribute+`="(\d+)"`).FindAllStringSubmatch(dom, -1) {
+		n, _ := strconv.Atoi(m[1])
+		count, sum = count+1, sum+n
+	}
+	return count, sum
+}
+
+// --report writes one self-contained page per plan, which a real Chromium renders without console messages and
+// which shows what the plan says: every seed before and after (schedule), the moves (rebalance), the new seeds
+// per region (capacity), and the unschedulable shoots by reason.
+func TestReportPagesRenderInChromium(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		command string
+		check   func(t *testing.T, dom string, plan map[string]any)
+	}{
+		{command: "schedule", check: func(t *testing.T, dom string, plan map[string]any) {
+			seeds, _ := data(dom, "data-allocatable")
+			_, after := data(dom, "data-after")
+			_, before := data(dom, "data-before")
+			placed := len(plan["placements"].([]any))
+			_, unschedulable := data(dom, "data-count")
+			if seeds != 40 || after-before != placed || unschedulable != len(plan["unschedulable"].([]any)) {
+				t.Errorf("page: %d seeds, %d placed, %d unschedulable; plan: 40 seeds, %d placed, %d unschedulable",
+					seeds, after-before, unschedulable, placed, len(plan["unschedulable"].([]any)))
+			}
+		}},
+		{command: "rebalance", check: func(t *testing.T, dom string, plan map[string]any) {
+			_, moves := data(dom, "data-count")
+			if moves != len(plan["moves"].([]any)) || moves == 0 || !strings.Contains(dom, `data-chart="moves"`) {
+				t.Errorf("page shows %d moves, the plan has %d", moves, len(plan["moves"].([]any)))
+			}
+		}},
+		{command: "capacity", check: func(t *testing.T, dom string, plan map[string]any) {
+			if !strings.Contains(dom, `data-chart="new-seeds"`) {
+				t.Error("no chart of new seeds")
+			}
+			re := regexp.MustCompile(`data-chart="new-seeds"[\s\S]*?</svg>`)
+			_, newSeeds := data(re.FindString(dom), "data-count")
+			if want := int(plan["newSeeds"].(float64)); newSeeds != want || want == 0 {
+				t.Errorf("page shows %d new seeds, the answer %d", newSeeds, want)
+			}
+		}},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			page := filepath.Join(dir, tc.command+".html")
+			out, err := run(t, tc.command, "--report", page, "-o", "json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan map[string]any
+			if err := json.Unmarshal([]byte(out), &plan); err != nil {
+				t.Fatal(err)
+			}
+			html, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if external := regexp.MustCompile(`(?i)(src|href)\s*=|url\(|<script|<link`).FindString(string(html)); external != "" {
+				t.Errorf("the page is not self-contained: %q", external)
+			}
+			screenshot := filepath.Join(dir, tc.command+".png")
+			dom, console := render(t, page, screenshot)
+			if len(console) > 0 {
+				t.Errorf("console messages:\n%s", strings.Join(console, "\n"))
+			}
+			if shot, err := os.ReadFile(screenshot); err != nil || !bytes.HasPrefix(shot, []byte("\x89PNG")) || len(shot) < 10_000 {
+				t.Errorf("screenshot %s: %d bytes, %v", screenshot, len(shot), err)
+			}
+			tc.check(t, dom, plan)
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package report
+
+import (
+	"cmp"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Page is a plan as one self-contained HTML page (--report FILE.html): inline SVG, no scripts, no external assets,
+// to look at before applying it. Per region and seed it shows utilization before and after against allocatable
+// and the target; rebalancing's moves as from → to with counts; unschedulable shoots by reason; capacity's new
+// seeds per provider and region.
+type Page struct {
+	Title   string
+	Summary string
+	// Target is the target utilization the bars mark (0: none).
+	Target   float64
+	Regions  []PageRegion
+	Moves    []PageBar
+	Reasons  []PageBar
+	NewSeeds []PageBar
+}
+
+// PageRegion is the seeds of one provider and region.
+type PageRegion struct {
+	Provider, Region string
+	Seeds            []PageSeed
+}
+
+// PageSeed is one seed's shoots before and after the plan.
+type PageSeed struct {
+	Name          string
+	Before, After int
+	// Allocatable is status.allocatable.shoots (0: no limit; then only the counts are shown).
+	Allocatable int64
+}
+
+// PageBar is one labelled count: a move from → to, a reason, a region's new seeds.
+type PageBar struct {
+	Label string
+	Count int
+}
+
+// SchedulePage is the page of a schedule plan: every seed before and after, and the unschedulable shoots by reason.
+func SchedulePage(r *Report) *Page {
+	p := &Page{Title: "seedplan schedule", Summary: r.Summary(), Target: r.Window.TargetUtilization}
+	var seeds []seedRow
+	for _, s := range r.Seeds {
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: deref(s.Allocatable)}})
+	}
+	p.Regions = byRegion(seeds)
+	reasons := map[string]int{}
+	for _, u := range r.Unschedulable {
+		reasons[u.Reason]++
+	}
+	p.Reasons = bars(reasons)
+	return p
+}
+
+// RebalancePage is the page of a rebalancing: the seeds the moves touch before and after, and the moves.
+func RebalancePage(r *RebalanceReport) *Page {
+	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization,
+		Summary: fmt.Sprintf("%d moves (lower bound %d); %d shoots unresolved.", len(r.Moves), r.LowerBound, r.Unresolved)}
+	var seeds []seedRow
+	for _, s := range r.Seeds {
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: deref(s.Allocatable)}})
+	}
+	p.Regions = byRegion(seeds)
+	moves := map[string]int{}
+	for _, m := range r.Moves {
+		moves[m.From+" → "+m.To]++
+	}
+	p.Moves = bars(moves)
+	return p
+}
+
+// CapacityPage is the page of a capacity answer: new seeds per provider and region.
+func CapacityPage(r *CapacityReport) *Page {
+	p := &Page{Title: "seedplan capacity", Target: r.TargetUtilization,
+		Summary: fmt.Sprintf("%d pending shoots: %d fit on existing seeds at or below the target; %d new seeds needed; %d fit no kind of seed.",
+			r.Pending, r.OnExisting, r.NewSeeds, len(r.Unplaceable))}
+	newSeeds := map[string]int{}
+	for _, c := range r.Regions {
+		newSeeds[c.Provider+"/"+c.Region] += c.NewSeeds
+	}
+	p.NewSeeds = bars(newSeeds)
+	reasons := map[string]int{}
+	for _, u := range r.Unplaceable {
+		reasons[u.Reason]++
+	}
+	p.Reasons = bars(reasons)
+	return p
+}
+
+// seedRow is a seed with its region, before grouping.
+type seedRow struct {
+	provider, region string
+	seed             PageSeed
+}
+
+// byRegion groups seeds by provider and region, both in name order.
+func byRegion(rows []seedRow) []PageRegion {
+	groups := map[[2]string][]PageSeed{}
+	for _, r := range rows {
+		key := [2]string{r.provider, r.region}
+		groups[key] = append(groups[key], r.seed)
+	}
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	})
+	regions := make([]PageRegion, 0, len(keys))
+	for _, k := range keys {
+		seeds := groups[k]
+		slices.SortFunc(seeds, func(a, b PageSeed) int { return strings.Compare(a.Name, b.Name) })
+		regions = append(regions, PageRegion{Provider: k[0], Region: k[1], Seeds: seeds})
+	}
+	return regions
+}
+
+// bars are counts by label, most first, ties by label.
+func bars(counts map[string]int) []PageBar {
+	out := make([]PageBar, 0, len(counts))
+	for label, n := range counts {
+		out = append(out, PageBar{Label: label, Count: n})
+	}
+	slices.SortFunc(out, func(a, b PageBar) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Label, b.Label))
+	})
+	return out
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+//go:embed page.html.tmpl
+var pageTemplates embed.FS
+
+// Write writes the page as HTML.
+func (p *Page) Write(w io.Writer) error {
+	most := func(bars []PageBar) int {
+		m := 1
+		for _, b := range bars {
+			m = max(m, b.Count)
+		}
+		return m
+	}
+	t, err := template.New("page.html.tmpl").Funcs(template.FuncMap{
+		// Seeds: a bar of 500 px is the seed's allocatable; the target is a line across it.
+		"px":       func(n int, of int64) float64 { return 500 * min(1, float64(n)/float64(max(of, 1))) },
+		"percent":  func(n int, of int64) float64 { return 100 * float64(n) / float64(max(of, 1)) },
+		"above":    func(n int, of int64, target float64) bool { return target > 0 && float64(n) > target*float64(of) },
+		"targetX":  func(target float64) float64 { return 260 + 500*target },
+		"targetAt": func(target float64) float64 { return 100 * target },
+		// Counts: the largest is 480 px.
+		"barPx":  func(n int, bars []PageBar) float64 { return 480 * float64(n) / float64(most(bars)) },
+		"barEnd": func(n int, bars []PageBar) float64 { return 366 + 480*float64(n)/float64(most(bars)) },
+		"row":    func(i int) int { return 24 * i },
+		"height": func(rows int) int { return 24*rows + 4 },
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
+	}).ParseFS(pageTemplates, "page.html.tmpl")
+	if err != nil {
+		return fmt.Errorf("the page template: %w", err)
+	}
+	return t.Execute(w, p)
+}
