@@ -574,6 +574,7 @@ func newBenchCommand() *cobra.Command {
 		repeats                     int
 		seed                        uint64
 		timeout                     time.Duration
+		quiet                       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -617,10 +618,12 @@ func newBenchCommand() *cobra.Command {
 				cfg.Jobs = jobs
 			}
 			var bar *bench.ProgressBar
-			if term.IsTerminal(int(os.Stderr.Fd())) {
+			switch {
+			case quiet:
+			case term.IsTerminal(int(os.Stderr.Fd())):
 				bar = bench.NewProgressBar(os.Stderr, 2*time.Second)
 				cfg.Progress = bar.Update
-			} else {
+			default:
 				cfg.Progress = bench.NewProgressLog(10 * time.Second).Update // piped or in CI: a log line now and then
 			}
 			results, err := bench.Run(cmd.Context(), cfg)
@@ -646,6 +649,7 @@ func newBenchCommand() *cobra.Command {
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")
 	cmd.Flags().DurationVar(&timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
 	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv/json, rebalance.csv/json and the plots")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (by default a bar on a terminal, a line every 10 s otherwise)")
 	return cmd
 }
 

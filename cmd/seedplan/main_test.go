@@ -568,3 +568,25 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// bench says how far it is on standard error when not on a terminal (a log line at least for the last window),
+// and nothing with --quiet.
+func TestBenchProgressAndQuiet(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		var logs bytes.Buffer
+		previous := slog.Default()
+		slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+		args := []string{"bench", "--scenario", "steady", "--sizes", "100x20", "--repeats", "1"}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		_, err := run(t, args...)
+		slog.SetDefault(previous)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if progress := strings.Contains(logs.String(), "bench progress"); progress == quiet {
+			t.Errorf("--quiet=%v: progress logged %v:\n%s", quiet, progress, logs.String())
+		}
+	}
+}
