@@ -448,7 +448,7 @@ func TestLoopPlansWhileBinding(t *testing.T) {
 	c.Window.MaxShoots = 2
 	c.LeaderElection.ResourceName = "seedplan-pipelined"
 	loop := startLoop(t, held, c, "pipelined")
-	seedShoots := `seedplan_seed_shoots{seed="pipelined-seed0"}`
+	seedShoots := `seedplan_seed_shoots{provider="aws",region="pipelined-1",seed="pipelined-seed0"}`
 	var metrics string
 	waitFor(t, 60*time.Second, "the second window is planned while the first binds", func() bool {
 		metrics = get(loop.address, "/metrics")
