@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -81,7 +82,7 @@ func (r *CapacityReport) Print(w io.Writer, out Output) error {
 	if err := out.writePage(func() *Page { return CapacityPage(r) }); err != nil {
 		return err
 	}
-	return printAs(w, out, CompactFormats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
 // names are the ManagedSeedSets to scale up (-o name).
@@ -98,9 +99,10 @@ func (r *CapacityReport) names() []string {
 func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if len(r.Regions) > 0 {
-		t.header(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE")
+		t.header(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE"+t.wideColumns("\tMANAGEDSEEDSET"))
 		for _, c := range r.Regions {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
+			fmt.Fprintln(tw, t.wideColumns("\t"+cmp.Or(c.ManagedSeedSet, "-")))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -112,9 +114,9 @@ func (r *CapacityReport) printTable(w io.Writer, t table) error {
 		fmt.Fprintln(tw)
 	}
 	if len(r.Unplaceable) > 0 {
-		t.header(tw, "UNPLACEABLE\tMESSAGE")
+		t.header(tw, "UNPLACEABLE"+t.wideColumns("\tREASON")+"\tMESSAGE")
 		for _, u := range r.Unplaceable {
-			fmt.Fprintf(tw, "%s\t%s\n", u.Shoot, u.Message)
+			fmt.Fprintf(tw, "%s%s\t%s\n", u.Shoot, t.wideColumns("\t"+u.Reason), u.Message)
 		}
 		fmt.Fprintln(tw)
 	}

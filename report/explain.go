@@ -139,6 +139,14 @@ func summarize(seeds []SeedVerdict) (feasible int, rejections []model.SeedCount)
 	return feasible, model.SeedCounts(counts)
 }
 
+// orDash is a number, or - when there is none (no allocatable limit).
+func orDash[T int | int64](n *T) string {
+	if n == nil {
+		return "-"
+	}
+	return fmt.Sprint(*n)
+}
+
 // notPending words the one reason the scheduler does not place the shoot.
 func notPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
 	switch model.WhyNotPending(shoot, schedulerName) {
@@ -165,12 +173,9 @@ func (e *Explanation) Focus(seed string) error {
 	return fmt.Errorf("seed %s is not in the landscape", seed)
 }
 
-// ExplainFormats are explain's output formats.
-var ExplainFormats = []string{"table", "yaml", "json", "name"}
-
 // Print writes the explanation as a table, YAML or JSON.
 func (e *Explanation) Print(w io.Writer, out Output) error {
-	return printAs(w, out, ExplainFormats, e, e.names, func(t table) error { return e.printTable(Inert(w), t) })
+	return printAs(w, out, Formats, e, e.names, func(t table) error { return e.printTable(Inert(w), t) })
 }
 
 // names is the seed the decision binds the shoot to (-o name), none when it is unschedulable.
@@ -186,10 +191,11 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	t.header(w, "SEED\tVERDICT\tDETAIL")
+	t.header(w, "SEED"+t.wideColumns("\tHOSTED\tFREE\tALLOCATABLE\tPLACED")+"\tVERDICT\tDETAIL")
 	for _, v := range e.Seeds {
+		fmt.Fprint(w, v.Name, t.wideColumns(fmt.Sprintf("\t%d\t%s\t%s\t%d", v.Hosted, orDash(v.Free), orDash(v.Allocatable), v.Placed)))
 		if v.Verdict == "rejected" {
-			fmt.Fprintf(w, "%s\trejected by %s\t%s\n", v.Name, v.Predicate, v.Reason)
+			fmt.Fprintf(w, "\trejected by %s\t%s\n", v.Predicate, v.Reason)
 			continue
 		}
 		verdict := "feasible"
@@ -210,7 +216,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 		if v.Free != nil && v.Allocatable != nil {
 			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s; %d shoots hosted, %s\n", v.Name, verdict, costText, v.Hosted, capacity)
+		fmt.Fprintf(w, "\t%s\t%s; %d shoots hosted, %s\n", verdict, costText, v.Hosted, capacity)
 	}
 	if !t.headers {
 		return w.Flush()

@@ -11,9 +11,6 @@ import (
 	"github.com/seedplan/seedplan/plan"
 )
 
-// CompactFormats are the output formats of the reports that have no wide form (capacity, apply).
-var CompactFormats = []string{"table", "yaml", "json", "name"}
-
 // RebalanceReport is the output of `seedplan rebalance` (design.md: a contract).
 type RebalanceReport struct {
 	TargetUtilization float64 `json:"targetUtilization"`

@@ -252,6 +252,14 @@ func (r *Report) printTable(out io.Writer, t table) error {
 	return err
 }
 
+// wideColumns is columns in wide output, nothing in a table.
+func (t table) wideColumns(columns string) string {
+	if t.wide {
+		return columns
+	}
+	return ""
+}
+
 // header writes a table's header line unless headers are left out.
 func (t table) header(w io.Writer, line string) {
 	if t.headers {

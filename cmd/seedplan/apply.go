@@ -84,7 +84,7 @@ func newApplyCommand() *cobra.Command {
 			"reason. It names the garden it writes to first, and asks for --yes.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.CompactFormats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			reviewed, err := readReviewed(file)
@@ -145,7 +145,7 @@ func newApplyCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&yes, "yes", false, "confirm: write to the garden")
 	cmd.Flags().BoolVar(&ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
 	flags.registerPacing(cmd)
-	registerOutput(cmd, &output, report.CompactFormats)
+	registerOutput(cmd, &output, report.Formats)
 	return cmd
 }
 

@@ -20,6 +20,8 @@ func TestGolden(t *testing.T) {
 		"schedule-wide-no-headers": {"schedule", "-o", "wide", "--no-headers"},
 		"schedule-name":            {"schedule", "-o", "name"},
 		"capacity-no-headers":      {"capacity", "--no-headers"},
+		"capacity-wide-no-headers": {"capacity", "-o", "wide", "--no-headers"},
+		"explain-placed-wide":      {"explain", "garden-data/data-api-11", "-o", "wide"},
 		"rebalance-name":           {"rebalance", "-o", "name"},
 		"explain-unschedulable":    {"explain", "garden-data/data-batch-225"},
 		"explain-placed-yaml":      {"explain", "garden-data/data-api-11", "-o", "yaml"},

@@ -482,7 +482,7 @@ func newExplainCommand() *cobra.Command {
 			if !strings.Contains(args[0], "/") {
 				return errors.New("the shoot must be given as NAMESPACE/NAME")
 			}
-			if err := report.CheckFormat(output.Format, report.ExplainFormats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -507,7 +507,7 @@ func newExplainCommand() *cobra.Command {
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	registerOutput(cmd, &output, report.ExplainFormats)
+	registerOutput(cmd, &output, report.Formats)
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)

@@ -147,7 +147,7 @@ func newCapacityCommand() *cobra.Command {
 			"are listed with the reason and the kind of seed they lack; every pending shoot is counted exactly once.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.CompactFormats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -176,7 +176,7 @@ func newCapacityCommand() *cobra.Command {
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	flags.registerPushgateway(cmd, "the answer (seedplan_capacity_*, grouped by answer=\"capacity\"), for a seed autoscaler")
-	registerOutput(cmd, &output, report.CompactFormats)
+	registerOutput(cmd, &output, report.Formats)
 	registerPage(cmd, &output)
 	return cmd
 }
