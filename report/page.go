@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/seedplan/seedplan/model"
 )
 
 // Page is a plan as one self-contained HTML page (--report FILE.html): inline SVG, no scripts, no external assets,
@@ -54,11 +56,7 @@ func SchedulePage(r *Report) *Page {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: deref(s.Allocatable)}})
 	}
 	p.Regions = byRegion(seeds)
-	reasons := map[string]int{}
-	for _, u := range r.Unschedulable {
-		reasons[u.Reason]++
-	}
-	p.Reasons = bars(reasons)
+	p.Reasons = byReason(r.Unschedulable)
 	return p
 }
 
@@ -89,12 +87,17 @@ func CapacityPage(r *CapacityReport) *Page {
 		newSeeds[c.Provider+"/"+c.Region] += c.NewSeeds
 	}
 	p.NewSeeds = bars(newSeeds)
+	p.Reasons = byReason(r.Unplaceable)
+	return p
+}
+
+// byReason counts shoots by the predicate that left them unplaced.
+func byReason(shoots []model.Unschedulable) []PageBar {
 	reasons := map[string]int{}
-	for _, u := range r.Unplaceable {
+	for _, u := range shoots {
 		reasons[u.Reason]++
 	}
-	p.Reasons = bars(reasons)
-	return p
+	return bars(reasons)
 }
 
 // seedRow is a seed with its region, before grouping.
