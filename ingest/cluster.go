@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
@@ -100,6 +101,14 @@ func Scheme() (*runtime.Scheme, error) {
 	} {
 		if err := add(scheme); err != nil {
 			return nil, fmt.Errorf("building the client scheme: %w", err)
+		}
+	}
+	// Gardener's API speaks protobuf, as Kubernetes' does; controller-runtime uses it only for the groups in its
+	// (process-wide) protobuf scheme. Decoding every watched shoot as JSON was most of the run loop's CPU while it
+	// bound a burst, on the cores the API servers need.
+	for _, add := range []func(*runtime.Scheme) error{gardencorev1beta1.AddToScheme, seedmanagementv1alpha1.AddToScheme} {
+		if err := apiutil.AddToProtobufScheme(add); err != nil {
+			return nil, fmt.Errorf("registering Gardener's protobuf types: %w", err)
 		}
 	}
 	return scheme, nil
