@@ -11,6 +11,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Reviewed applies a plan an operator reviewed (`schedule -o json`): exactly its placements, none planned anew.
@@ -22,8 +23,8 @@ type Reviewed struct {
 	Options  model.Options
 }
 
-// Apply binds each placement only while its shoot still has the resourceVersion the plan recorded and is pending,
-// and its seed still passes every predicate and has room, counting the placements before it (model.Verify on a
+// Apply binds each placement only while its shoot still has the resourceVersion the plan recorded and is pending
+// for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed still passes every predicate and has room, counting the placements before it (model.Verify on a
 // fresh read); the binding carries that resourceVersion. Anything else is Skipped with the reason. A placement
 // without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
@@ -46,10 +47,11 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 	}
 	var skipped []bind.Result
 	kept := &model.Plan{}
-	verifier := model.NewVerifier(snap, r.Options)
+	opts := r.Options.WithDefaults()
+	verifier := model.NewVerifier(snap, opts)
 	placedOn := map[string]int{} // the placements kept so far count against their seed's room: they go first
 	for _, pl := range placements {
-		if reason := check(snap, verifier, read[pl.Shoot], placedOn[pl.Seed], pl); reason != "" {
+		if reason := check(snap, verifier, opts.SchedulerName, read[pl.Shoot], placedOn[pl.Seed], pl); reason != "" {
 			skipped = append(skipped, bind.Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Skipped, Err: errors.New(reason)})
 			continue
 		}
@@ -62,14 +64,16 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 }
 
 // check says why a reviewed placement no longer holds, or "": placed is how many shoots the placements kept
-// before it put on its seed. A shoot with the resourceVersion it was planned at is still as pending as it was.
-func check(snap *model.Snapshot, verifier *model.Verifier, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
+// before it put on its seed.
+func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
 	seed := snap.Seed(pl.Seed)
 	switch {
 	case shoot == nil:
 		return "the shoot no longer exists"
 	case shoot.ResourceVersion != pl.ResourceVersion:
 		return fmt.Sprintf("the shoot changed since the plan was made (resourceVersion %s, now %s)", pl.ResourceVersion, shoot.ResourceVersion)
+	case model.WhyNotPending(shoot, schedulerName) != "":
+		return fmt.Sprintf("the shoot is not pending for scheduler %q: %s", schedulerName, report.NotPending(shoot, schedulerName))
 	case seed == nil:
 		return fmt.Sprintf("seed %s no longer exists", pl.Seed)
 	}

@@ -71,7 +71,7 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 			return nil, fmt.Errorf("shoot %s is not in the landscape", shootKey)
 		}
 		return nil, fmt.Errorf("shoot %s is not pending for scheduler %q: %s", shootKey, o.Window.Options.SchedulerName,
-			notPending(shoot, o.Window.Options.SchedulerName))
+			NotPending(shoot, o.Window.Options.SchedulerName))
 	}
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
@@ -147,8 +147,8 @@ func orDash[T int | int64](n *T) string {
 	return fmt.Sprint(*n)
 }
 
-// notPending words the one reason the scheduler does not place the shoot.
-func notPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
+// NotPending words the one reason the scheduler does not place the shoot (explain, apply -f).
+func NotPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
 	switch model.WhyNotPending(shoot, schedulerName) {
 	case model.NotPendingBound:
 		return fmt.Sprintf("it is bound to seed %s (seedplan moves bound shoots only when rebalancing)", *shoot.Spec.SeedName)

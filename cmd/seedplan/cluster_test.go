@@ -570,6 +570,15 @@ func TestApplyReviewedPlan(t *testing.T) {
 	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "--yes") {
 		t.Fatalf("apply without --yes: %v", err)
 	}
+	// Under another scheduler's name, the plan's shoots are not pending: none is bound (shoot-0 is skipped first
+	// for its change).
+	other, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "someone-else", "--yes", "-o", "json")
+	if err != nil {
+		t.Fatalf("apply as another scheduler: %v\n%s", err, other)
+	}
+	if n := strings.Count(other, `is not pending for scheduler \"someone-else\": its spec.schedulerName is \"reviewed\"`); n != 3 {
+		t.Fatalf("apply as another scheduler skipped %d of the 3 unchanged placements for their scheduler name:\n%s", n, other)
+	}
 	out, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
 	if err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
