@@ -51,11 +51,11 @@ func ClientOptionsOf(c config.ClientConnection) ClientOptions {
 // Garden names the garden cluster the options reach, as an operator checks it before anything is written: the
 // API server and the kubeconfig context ("in-cluster" for a pod's service account).
 func Garden(opts ClientOptions) (server, context string, err error) {
-	cfg, err := RESTConfig(opts)
+	loader := clientConfig(opts) // loads the kubeconfig once for both answers
+	cfg, err := restConfig(loader, opts)
 	if err != nil {
 		return "", "", err
 	}
-	loader := clientConfig(opts)
 	raw, err := loader.RawConfig()
 	switch {
 	case err != nil || len(raw.Contexts) == 0:
@@ -77,7 +77,12 @@ func clientConfig(opts ClientOptions) clientcmd.ClientConfig {
 
 // RESTConfig resolves the client configuration of the garden cluster.
 func RESTConfig(opts ClientOptions) (*rest.Config, error) {
-	cfg, err := clientConfig(opts).ClientConfig()
+	return restConfig(clientConfig(opts), opts)
+}
+
+// restConfig is the loaded kubeconfig's client configuration with the options' rate, timeout and user agent.
+func restConfig(loader clientcmd.ClientConfig, opts ClientOptions) (*rest.Config, error) {
+	cfg, err := loader.ClientConfig()
 	if err != nil {
 		if opts.Kubeconfig != "" {
 			return nil, fmt.Errorf("kubeconfig %s: %w", opts.Kubeconfig, err)
