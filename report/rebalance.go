@@ -123,24 +123,15 @@ func (r *RebalanceReport) names() []string {
 
 // printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
 func (r *RebalanceReport) printTable(out io.Writer, t table) error {
-	wide := t.wide
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Moves) > 0 {
-		header := "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"
-		if wide {
-			header += "\tDETAIL"
-		}
-		t.header(w, header)
+		t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tDETAIL"))
 		for _, m := range r.Moves {
 			starts := "now"
 			if m.StartsAt != nil {
 				starts = m.StartsAt.UTC().Format(time.RFC3339)
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason)
-			if wide {
-				fmt.Fprintf(w, "\t%s", m.Detail)
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, t.wideColumns("\t"+m.Detail))
 		}
 		fmt.Fprintln(w)
 	}

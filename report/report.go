@@ -207,7 +207,6 @@ func printAs(w io.Writer, out Output, formats []string, report any, names func()
 }
 
 func (r *Report) printTable(out io.Writer, t table) error {
-	wide := t.wide
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(r.Placements) > 0 {
 		t.header(w, "SHOOT\tSEED\tDISTANCE")
@@ -217,21 +216,13 @@ func (r *Report) printTable(out io.Writer, t table) error {
 		fmt.Fprintln(w)
 	}
 	if len(r.Unschedulable) > 0 {
-		if wide {
-			t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS\tMESSAGE")
-		} else {
-			t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS")
-		}
+		t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS"+t.wideColumns("\tMESSAGE"))
 		for _, u := range r.Unschedulable {
-			fmt.Fprintf(w, "%s\t%s\t%s", u.Shoot, u.Reason, SeedsSummary(u.Rejections, r.Window.Seeds))
-			if wide {
-				fmt.Fprintf(w, "\t%s", u.Message)
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "%s\t%s\t%s%s\n", u.Shoot, u.Reason, seedsSummary(u.Rejections, r.Window.Seeds), t.wideColumns("\t"+u.Message))
 		}
 		fmt.Fprintln(w)
 	}
-	if wide {
+	if t.wide {
 		t.header(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
 		for _, s := range r.Seeds {
 			allocatable, utilization := "-", "-"
@@ -267,9 +258,9 @@ func (t table) header(w io.Writer, line string) {
 	}
 }
 
-// SeedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",
+// seedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",
 // most seeds first; Gardener's own message, which lists every seed, stays in wide output, JSON and events.
-func SeedsSummary(rejections []model.SeedCount, seeds int) string {
+func seedsSummary(rejections []model.SeedCount, seeds int) string {
 	parts := make([]string, 0, len(rejections))
 	for _, c := range rejections {
 		parts = append(parts, fmt.Sprintf("%d %s", c.Seeds, c.Predicate))
