@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -38,12 +39,6 @@ const User = 65532
 // libraryPath lets the dynamic loader find the libraries without an ld.so.cache.
 const libraryPath = "LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64"
 
-// file is one regular file of the layer: its path in the image and the file on this machine it is copied from.
-type file struct {
-	path, source string
-	mode         int64
-}
-
 // Build assembles the image of binary and writes it as an OCI layout into dir and, when tarPath is not empty, as a
 // tarball that `docker load` and `podman load` read, tagged Name and tags.
 func Build(binary, dir, tarPath string, labels map[string]string, tags ...string) (v1.Image, error) {
@@ -51,11 +46,11 @@ func Build(binary, dir, tarPath string, labels map[string]string, tags ...string
 	if err != nil {
 		return nil, err
 	}
-	files := []file{{path: Binary, source: binary, mode: 0o755}}
+	executables := map[string]string{Binary: binary} // path in the image → file on this machine
 	for _, lib := range libraries {
-		files = append(files, file{path: lib, source: lib, mode: 0o755})
+		executables[lib] = lib
 	}
-	layerData, err := layerTar(files)
+	layerData, err := layerTar(executables)
 	if err != nil {
 		return nil, err
 	}
@@ -132,30 +127,28 @@ func sharedLibraries(binary string) ([]string, error) {
 	return slices.Compact(libraries), nil
 }
 
-// layerTar is the layer's tar: the files (each copied from its source, symlinks followed), their directories,
-// /etc/passwd and /etc/group, and /tmp; in path order, owned by root, with time zero.
-func layerTar(files []file) ([]byte, error) {
+// layerTar is the layer's tar: the executables (path in the image → file on this machine, copied with symlinks
+// followed), /etc/passwd and /etc/group, their directories, /tmp and the nonroot user's home; in path order,
+// owned by root but that home, with time zero.
+func layerTar(executables map[string]string) ([]byte, error) {
 	passwd := fmt.Sprintf("root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:%d:%d:nonroot:/home/nonroot:/sbin/nologin\n", User, User)
 	group := fmt.Sprintf("root:x:0:\nnonroot:x:%d:\n", User)
 	contents := map[string][]byte{"/etc/passwd": []byte(passwd), "/etc/group": []byte(group)}
 	modes := map[string]int64{"/etc/passwd": 0o644, "/etc/group": 0o644}
-	for _, f := range files {
-		data, err := os.ReadFile(f.source) // follows symlinks (the alternatives of libblas and liblapack)
+	for p, source := range executables {
+		data, err := os.ReadFile(source) // follows symlinks (the alternatives of libblas and liblapack)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s for the image: %w", f.source, err)
+			return nil, fmt.Errorf("reading %s for the image: %w", source, err)
 		}
-		contents[f.path], modes[f.path] = data, f.mode
+		contents[p], modes[p] = data, 0o755
 	}
 	dirs := map[string]int64{"/tmp": 0o1777, "/home/nonroot": 0o755}
-	for p := range contents {
+	for _, p := range append(slices.Collect(maps.Keys(contents)), "/home/nonroot") {
 		for d := path.Dir(p); d != "/"; d = path.Dir(d) {
 			if _, ok := dirs[d]; !ok {
 				dirs[d] = 0o755
 			}
 		}
-	}
-	for d := path.Dir("/home/nonroot"); d != "/"; d = path.Dir(d) {
-		dirs[d] = 0o755
 	}
 	var entries []string
 	for d := range dirs {
