@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/utils/ptr"
+
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -53,7 +55,7 @@ func SchedulePage(r *Report) *Page {
 	p := &Page{Title: "seedplan schedule", Summary: r.Summary(), Target: r.Window.TargetUtilization}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
-		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: deref(s.Allocatable)}})
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: ptr.Deref(s.Allocatable, 0)}})
 	}
 	p.Regions = byRegion(seeds)
 	p.Reasons = byReason(r.Unschedulable)
@@ -66,7 +68,7 @@ func RebalancePage(r *RebalanceReport) *Page {
 		Summary: fmt.Sprintf("%d moves (lower bound %d); %d shoots unresolved.", len(r.Moves), r.LowerBound, r.Unresolved)}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
-		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: deref(s.Allocatable)}})
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: ptr.Deref(s.Allocatable, 0)}})
 	}
 	p.Regions = byRegion(seeds)
 	moves := map[string]int{}
@@ -135,13 +137,6 @@ func bars(counts map[string]int) []PageBar {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Label, b.Label))
 	})
 	return out
-}
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 //go:embed page.html.tmpl
