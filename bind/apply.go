@@ -39,11 +39,6 @@ type Binder struct {
 	Client client.Client
 	// Reader reads a shoot again after a conflict; it must read the API server, not a cache (Client when nil).
 	Reader client.Reader
-	// Seeds lists the seeds again just before binding (Recheck); Reader when nil. The run loop gives its
-	// informer cache: its window was read from that cache milliseconds before, the cache still brings every
-	// change that arrived while the window was planned, and a list from the API server was most of the time a
-	// lone shoot took to bind (README, the loop).
-	Seeds client.Reader
 	// Concurrency bounds the bindings in flight; the client's QPS limits them further.
 	Concurrency int
 	// Instance names this seedplan process in its events (reportingInstance), e.g. the pod name; "seedplan"
@@ -74,33 +69,18 @@ func (r Result) Retry() bool {
 	return r.Result == model.Conflict || r.Result == model.Refused || r.Result == model.Failed || r.Result == model.Deferred
 }
 
-// Recheck re-reads the seeds and the shoots just before binding: a seed keeps, in plan order, the placements that
-// still fit beside the shoots it hosts now — the more of what the window counted (hosted) and what the fresh read
-// counts, with the bindings in flight that it does not show yet (assumed: shoot → seed) — and a seed deleted
-// meanwhile none; the others are returned as model.Deferred and stay pending for the next window. So another
-// scheduler binding to the same seeds meanwhile cannot make seedplan overfill them. Gardener's ShootValidator
-// refuses a binding to a full seed too, but it counts from its informer cache, so bindings in flight together
-// pass it beyond the allocatable.
-func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed string) int, assumed map[string]string) (*model.Plan, []Result, error) {
-	if len(plan.Placements) == 0 {
-		return plan, nil, nil
-	}
-	reader := b.Seeds
-	if reader == nil {
-		reader = b.reader()
-	}
-	var seeds gardencorev1beta1.SeedList // one list, not a read per seed: a window may use hundreds
-	if err := reader.List(ctx, &seeds); err != nil {
-		return nil, nil, fmt.Errorf("re-reading the seeds before binding: %w", err)
-	}
-	var shoots gardencorev1beta1.ShootList // only counted: a cache's own objects will do
-	if err := reader.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, fmt.Errorf("re-reading the shoots before binding: %w", err)
-	}
-	now := model.SeedUsage(model.Assume(pointers(shoots.Items), assumed))
+// Recheck keeps, of the plan's placements and in plan order, those that still fit on their seeds as a fresh read
+// just before binding shows them (seeds, shoots): beside the shoots a seed hosts now — the more of what the window
+// counted (hosted) and what the fresh read counts, with the bindings in flight that it does not show yet
+// (assumed: shoot → seed) — and none on a seed deleted meanwhile; the others are returned as model.Deferred and
+// stay pending for the next window. So another scheduler binding to the same seeds meanwhile cannot make seedplan
+// overfill them. Gardener's ShootValidator refuses a binding to a full seed too, but it counts from its informer
+// cache, so bindings in flight together pass it beyond the allocatable.
+func Recheck(ctx context.Context, plan *model.Plan, seeds []*gardencorev1beta1.Seed, shoots []*gardencorev1beta1.Shoot,
+	hosted func(seed string) int, assumed map[string]string) (*model.Plan, []Result) {
+	now := model.SeedUsage(model.Assume(shoots, assumed))
 	room := map[string]int{} // a seed missing here was deleted or is being deleted: no room
-	for i := range seeds.Items {
-		seed := &seeds.Items[i]
+	for _, seed := range seeds {
 		if seed.DeletionTimestamp == nil {
 			room[seed.Name] = model.FreeCapacity(seed, max(hosted(seed.Name), now[seed.Name]))
 		}
@@ -120,16 +100,7 @@ func (b *Binder) Recheck(ctx context.Context, plan *model.Plan, hosted func(seed
 	if len(deferred) > 0 {
 		slog.InfoContext(ctx, "Seeds changed since the window read them; placements deferred to the next window", "placements", len(deferred))
 	}
-	return kept, deferred, nil
-}
-
-// pointers are the addresses of the items.
-func pointers[T any](items []T) []*T {
-	out := make([]*T, len(items))
-	for i := range items {
-		out[i] = &items[i]
-	}
-	return out
+	return kept, deferred
 }
 
 // reader is where the Binder reads the API server.

@@ -298,10 +298,11 @@ func TestRecheck(t *testing.T) {
 	plan := &model.Plan{Placements: placements("recheck-full", "a", "recheck-unlimited", "b", "recheck-full", "c",
 		"recheck-gone", "d", "recheck-full", "e", "recheck-unlimited", "f")}
 	hosted := func(seed string) int { return map[string]int{"recheck-full": 1, "recheck-unlimited": 50}[seed] }
-	kept, deferred, err := (&bind.Binder{Client: cp.Client}).Recheck(ctx, plan, hosted, nil)
+	seeds, shoots, err := ingest.LoadOccupancy(ctx, cp.Client, ingest.ListPageSize)
 	if err != nil {
 		t.Fatal(err)
 	}
+	kept, deferred := bind.Recheck(ctx, plan, seeds, shoots, hosted, nil)
 	if want := placements("recheck-full", "a", "recheck-unlimited", "b", "recheck-full", "c", "recheck-unlimited", "f"); fmt.Sprint(kept.Placements) != fmt.Sprint(want) {
 		t.Errorf("kept %v, want %v", kept.Placements, want)
 	}

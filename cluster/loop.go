@@ -121,7 +121,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		scheduler: &Scheduler{
 			Reader: mgr.GetCache(), Copies: copies,
 			Binder: &bind.Binder{
-				Client: writer, Reader: writer, Seeds: mgr.GetCache(),
+				Client: writer, Reader: writer,
 				Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 			},
 			Metrics: loopMetrics, Policy: policy,

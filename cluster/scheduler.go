@@ -140,17 +140,21 @@ func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 // assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
 // yet, by a copy bound to that seed; the objects read are never changed.
 
-// Bind binds a planned window unless DryRun: it re-checks the seeds (Binder.Recheck) and applies what still fits.
+// Bind binds a planned window unless DryRun: it re-checks the seeds (bind.Recheck) and applies what still fits.
 func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error) {
 	result := &WindowResult{Report: p.Report}
 	if s.DryRun || len(p.read) == 0 {
 		return result, nil
 	}
 	bindStart := time.Now()
-	kept, deferred, err := s.Binder.Recheck(ctx, p.Plan(), p.hosted, p.bound)
+	// The loop reads its informer cache: its window was read from it milliseconds before, and it still brings
+	// every change that arrived while the window was planned; a list from the API server was most of the time a
+	// lone shoot took to bind (README, the loop).
+	seeds, shoots, err := ingest.LoadOccupancy(ctx, s.Reader, s.PageSize)
 	if err != nil {
-		return nil, fmt.Errorf("nothing was bound: %w", err)
+		return nil, fmt.Errorf("nothing was bound: re-reading the seeds and shoots before binding: %w", err)
 	}
+	kept, deferred := bind.Recheck(ctx, p.Plan(), seeds, shoots, p.hosted, p.bound)
 	result.Results, err = s.Binder.Apply(ctx, p.read, kept)
 	result.Results = append(result.Results, deferred...)
 	if s.Metrics != nil {

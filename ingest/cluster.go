@@ -165,6 +165,21 @@ func managedSeedSets(ctx context.Context, reader client.Reader, pageSize int64) 
 	return pointers(sets.Items), nil
 }
 
+// LoadOccupancy reads only the seeds and the shoots, for the re-check just before binding: from the API server in
+// pages of pageSize, or (pageSize 0) from a cache without copying its objects, which are only counted and must not
+// be changed.
+func LoadOccupancy(ctx context.Context, reader client.Reader, pageSize int64) ([]*gardencorev1beta1.Seed, []*gardencorev1beta1.Shoot, error) {
+	var seeds gardencorev1beta1.SeedList
+	if err := listAll(ctx, reader, &seeds, pageSize, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, nil, fmt.Errorf("listing Seeds: %w", err)
+	}
+	var shoots gardencorev1beta1.ShootList
+	if err := listAll(ctx, reader, &shoots, pageSize, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, nil, fmt.Errorf("listing Shoots: %w", err)
+	}
+	return pointers(seeds.Items), pointers(shoots.Items), nil
+}
+
 // LoadShared reads the landscape from an informer cache without copying its objects: they are the cache's own,
 // must not be changed, and Copies.Own replaces them by copies that may be defaulted.
 func LoadShared(ctx context.Context, cache client.Reader) (*Landscape, error) {
