@@ -22,6 +22,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
+	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
@@ -231,33 +232,44 @@ func (l *Landscape) Decode(name string, data []byte) error {
 		}
 		return nil
 	}
-	documents, err := yamlDocuments(data)
-	if err != nil {
-		return fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
+	documents, ok := splitYAML(data)
+	if !ok {
+		var err error
+		if documents, err = yamlDocuments(data); err != nil {
+			return fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
+		}
 	}
 	for i, raw := range documents {
-		doc := i + 1
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
-		if err := model.CheckBudget(raw); err != nil {
-			return fmt.Errorf("%s: document %d%s: %w", name, doc, objectOf(raw), err)
-		}
-		jsonDoc, err := yaml.YAMLToJSON(raw)
-		if err != nil {
-			if path := notANumber(raw); path != "" {
-				return fmt.Errorf("%s: document %d%s: field %s: NaN and infinities are not numbers JSON holds", name, doc, objectOf(raw), path)
-			}
-			return fmt.Errorf("%s: document %d: not valid YAML or JSON: %w", name, doc, err)
-		}
-		if string(bytes.TrimSpace(jsonDoc)) == "null" {
-			continue // a document holding only comments
-		}
-		if err := l.decodeObject(fmt.Sprintf("%s: document %d", name, doc), jsonDoc); err != nil {
+		if err := l.decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decodeYAML adds what one YAML document holds. A document in the block style Kubernetes tools write is
+// transcoded to JSON in one pass; any other goes through the input budget and the full YAML decoder.
+func (l *Landscape) decodeYAML(where string, raw []byte) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	jsonDoc, fast := transcodeYAML(raw)
+	if !fast {
+		if err := model.CheckBudget(raw); err != nil {
+			return fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
+		}
+		var err error
+		if jsonDoc, err = yaml.YAMLToJSON(raw); err != nil {
+			if path := notANumber(raw); path != "" {
+				return fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
+			}
+			return fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
+		}
+	}
+	if string(bytes.TrimSpace(jsonDoc)) == "null" {
+		return nil // a document holding only comments
+	}
+	return l.decodeObject(where, jsonDoc)
 }
 
 // jsonStream splits data into its JSON values when it is nothing but a stream of JSON values; else it reports
@@ -267,18 +279,19 @@ func jsonStream(data []byte) ([][]byte, bool) {
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false
 	}
-	decoder := json.NewDecoder(bytes.NewReader(data))
+	// Duplicate names and invalid UTF-8 are the object decoders' to judge, as they were encoding/json's.
+	decoder := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var documents [][]byte
 	for {
-		var value json.RawMessage
-		err := decoder.Decode(&value)
+		value, err := decoder.ReadValue()
 		if errors.Is(err, io.EOF) {
 			return documents, len(documents) > 0
 		}
 		if err != nil {
 			return nil, false
 		}
-		documents = append(documents, value)
+		end := int(decoder.InputOffset())
+		documents = append(documents, data[end-len(value):end])
 	}
 }
 
@@ -340,6 +353,8 @@ type header struct {
 	Kind       string          `json:"kind"`
 	Metadata   headerMeta      `json:"metadata"`
 	Items      json.RawMessage `json:"items"`
+	// hasItems is set by readHeader for a document with items.
+	hasItems bool
 }
 
 type headerMeta struct {
@@ -347,7 +362,9 @@ type headerMeta struct {
 	Namespace string `json:"namespace"`
 }
 
-func (l *Landscape) decodeObject(where string, data []byte) error {
+// decodeObjectStrictly adds what one JSON document holds, decoding it strictly: every unknown or duplicate field
+// is a warning, every other error names the field.
+func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	var h header
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &h); err != nil {
 		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {

@@ -1,0 +1,352 @@
+package ingest
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/examples"
+	"github.com/seedplan/seedplan/model"
+)
+
+// transcodeCases are YAML documents with what the transcoder must read as the YAML-to-JSON conversion does
+// (fast: true), and what it must leave to that conversion.
+var transcodeCases = []struct {
+	name, yaml string
+	fast       bool
+}{
+	{"mapping", "a: b\nc: 1\n", true},
+	{"nested mapping", "a:\n  b:\n    c: d\n  e: f\ng: h\n", true},
+	{"sequence at the key's column", "items:\n- a\n- b\nnext: c\n", true},
+	{"indented sequence", "items:\n  - a\n  - b\n", true},
+	{"compact mappings in a sequence", "items:\n- name: a\n  value: 1\n- name: b\n  list:\n  - x\n", true},
+	{"nested sequences", "- - a\n  - b\n- c\n", true},
+	{"dash alone", "-\n  a: b\n-\n- c\n", true},
+	{"comments and blank lines", "# head\na: b # tail\n\n  # indented\nc: 'd # not a comment'\n", true},
+	{"booleans and null of YAML 1.1", "a: yes\nb: Off\nc: ~\nd: null\ne:\nf: y\n", true},
+	{"numbers", "a: 0\nb: -12\nc: 1.5\nd: 0x1F\ne: 1e3\nf: 0777\ng: -0\nh: 123456789012345678901\n", true},
+	{"strings that look like numbers", "version: 1.34.2\ncidr: 10.180.0.0/16\nv6: 2001:db8:10::/48\ntime: 2024-01-02T03:04:05Z\n", true},
+	{"quoted scalars", "a: \"x\\\"y\\\\z\\n\\u00e9\\x41\"\nb: 'it''s'\nc: \"yes\"\nd: '1'\n", true},
+	{"empty flow collections", "a: []\nb: {}\nc:\n- []\n", true},
+	{"strings with indicators inside", "url: http://x/y?z=1#f\nlabel: a:b\nlist: a, b\n", true},
+	{"unicode", "name: grüße\nemoji: \"\\u263a\"\n", true},
+	{"only comments", "# nothing\n", true},
+	{"no trailing newline", "a: b", true},
+	{"document start", "---\na: b\n", true},
+	{"document start with a comment", "--- # c\na: b\n", true},
+	{"anchors and aliases", "a: &x 1\nb: *x\n", false},
+	{"tags", "a: !!str 1\n", false},
+	{"literal block", "a: |\n  line\n", false},
+	{"folded block", "a: >\n  line\n", false},
+	{"flow mapping", "a: {b: c}\n", false},
+	{"flow sequence", "a: [b, c]\n", false},
+	{"multi-line plain scalar", "a: b\n  c\n", false},
+	{"multi-line quoted scalar", "a: \"b\n  c\"\n", false},
+	{"tab", "a:\tb\n", false},
+	{"carriage return", "a: b\r\n", false},
+	{"quoted key", "\"a\": b\n", false},
+	{"boolean key", "on: push\n", false},
+	{"number key", "1: a\n", false},
+	{"merge key", "<<: {}\n", false},
+	{"key with trailing space", "a : b\n", false},
+	{"complex key", "? a\n: b\n", false},
+	{"scalar document", "just text\n", false},
+	{"indented root", "  a: b\n", false},
+	{"sequence where a key belongs", "a: b\n- c\n", false},
+	{"mapping in a plain scalar", "a: b: c\n", false},
+	{"directive", "%YAML 1.1\n---\na: b\n", false},
+	{"deeper than the budget", strings.Repeat("- ", model.MaxNesting+1) + "x\n", false},
+	{"unknown escape", "a: \"\\q\"\n", false},
+	{"byte-order mark", "\ufeffa: b\n", false},
+	{"next line", "a: b\u0085c\n", false},
+	{"duplicate keys", "a: 1\na: 2\n", true},
+}
+
+func TestTranscodeYAML(t *testing.T) {
+	for _, tc := range transcodeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, fast := transcodeYAML([]byte(tc.yaml))
+			if fast != tc.fast {
+				t.Fatalf("fast = %v, want %v (JSON %s)", fast, tc.fast, out)
+			}
+			if fast {
+				checkTranscoded(t, []byte(tc.yaml), out)
+			}
+		})
+	}
+}
+
+// FuzzTranscodeYAML checks the transcoder against sigs.k8s.io/yaml's conversion, which it replaces: whatever
+// document it reads, it reads to the same JSON values, or to JSON with a duplicate key where the conversion
+// refuses the document — the strict decoders then refuse it too, and it takes the full path.
+func FuzzTranscodeYAML(f *testing.F) {
+	for _, tc := range transcodeCases {
+		f.Add([]byte(tc.yaml))
+	}
+	for _, item := range exampleDocuments(f) {
+		f.Add(item)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if out, fast := transcodeYAML(doc); fast {
+			checkTranscoded(t, doc, out)
+		}
+	})
+}
+
+// checkTranscoded compares the transcoder's JSON with the conversion's, as values.
+func checkTranscoded(t *testing.T, doc, out []byte) {
+	t.Helper()
+	want, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		if jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(false)) {
+			t.Fatalf("the conversion refuses %q (%v), the transcoder reads it to %s", doc, err, out)
+		}
+		return
+	}
+	if !sameJSON(t, want, out) {
+		t.Fatalf("%q: transcoded to %s, the conversion gives %s", doc, out, want)
+	}
+}
+
+// sameJSON reports whether two JSON texts hold the same value, numbers compared as written.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	for _, x := range []struct {
+		text []byte
+		into *any
+	}{{a, &va}, {b, &vb}} {
+		d := stdjson.NewDecoder(bytes.NewReader(x.text))
+		d.UseNumber()
+		if err := d.Decode(x.into); err != nil {
+			t.Fatalf("%s: %v", x.text, err)
+		}
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// TestSplitYAML checks the splitter against yamlDocuments, which it replaces: the same documents, numbered alike.
+func TestSplitYAML(t *testing.T) {
+	for _, stream := range []string{
+		"a: 1\n", "a: 1\n---\nb: 2\n", "---\na: 1\n---\n", "a: 1\n...\nb: 2\n", "...\n", "---\n---\n", "--- # c\na: 1",
+		"a: 1\n... # end\n---\nb: 2\n...\n", "\n---\n\n", "a: 1\n---   \nb: 2", "a: '---'\n", "a: 1\n....\n",
+	} {
+		t.Run(stream, func(t *testing.T) {
+			got, ok := splitYAML([]byte(stream))
+			if !ok {
+				t.Fatal("refused")
+			}
+			want, err := yamlDocuments([]byte(stream))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d documents %q, want %d %q", len(got), got, len(want), want)
+			}
+			for i := range got {
+				if strings.TrimRight(string(got[i]), "\n") != strings.TrimRight(string(want[i]), "\n") {
+					t.Errorf("document %d = %q, want %q", i+1, got[i], want[i])
+				}
+			}
+		})
+	}
+	for _, refused := range []string{"a: 1\r\n", "--- a: 1\n"} {
+		if _, ok := splitYAML([]byte(refused)); ok {
+			t.Errorf("%q: not refused", refused)
+		}
+	}
+}
+
+// FuzzDecodeFast checks the fast object decoder against the strict one: an object it decodes, the strict decoder
+// decodes to the same object, without a warning.
+func FuzzDecodeFast(f *testing.F) {
+	for _, item := range exampleItems(f) {
+		f.Add(item)
+	}
+	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b"},"Spec":{}}`))
+	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b","name":"c"}}`))
+	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed","metadata":{"name":"a"},"spec":{"provider":{"type":1}}}`))
+	f.Fuzz(func(t *testing.T, item []byte) {
+		h, _, ok := readHeader(item, false)
+		if !ok || h.Kind == "" || isList(h) {
+			return
+		}
+		fast := decodeOne("fuzz", h, item)
+		if fast.typed == nil {
+			return
+		}
+		strict := &Landscape{}
+		if err := strict.decodeObjectStrictly("fuzz", item); err != nil {
+			t.Fatalf("the fast decoder reads %s, the strict one refuses it: %v", item, err)
+		}
+		if len(strict.Warnings) > 0 {
+			t.Fatalf("the fast decoder reads %s, the strict one warns: %q", item, strict.Warnings)
+		}
+		if got, want := objectJSON(t, fast.typed), objectJSON(t, onlyObject(t, strict.Objects)); !sameJSON(t, got, want) {
+			t.Fatalf("fast %s\nstrict %s", got, want)
+		}
+	})
+}
+
+// objectJSON is an object as JSON, so that raw fields compare by value.
+func objectJSON(t *testing.T, o any) []byte {
+	t.Helper()
+	data, err := stdjson.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// onlyObject is the one object of objs.
+func onlyObject(t *testing.T, objs model.Objects) any {
+	t.Helper()
+	var all []any
+	for _, s := range []any{objs.Seeds, objs.Shoots, objs.CloudProfiles, objs.NamespacedCloudProfiles, objs.Projects, objs.ConfigMaps, objs.ManagedSeedSets} {
+		v := reflect.ValueOf(s)
+		for i := range v.Len() {
+			all = append(all, v.Index(i).Interface())
+		}
+	}
+	if len(all) != 1 {
+		t.Fatalf("%d objects, want 1", len(all))
+	}
+	return all[0]
+}
+
+// exampleDocuments are the YAML documents of the embedded example landscape, and its first items one by one.
+func exampleDocuments(tb testing.TB) [][]byte {
+	tb.Helper()
+	var documents [][]byte
+	err := fs.WalkDir(examples.Landscape, "landscape", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(examples.Landscape, path)
+		if err != nil {
+			return err
+		}
+		split, _ := splitYAML(data)
+		documents = append(documents, split...)
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, item := range exampleItems(tb)[:20] {
+		converted, err := yaml.JSONToYAML(item)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		documents = append(documents, converted)
+	}
+	return documents
+}
+
+// exampleItems are the objects of the embedded example landscape, one JSON document each.
+func exampleItems(tb testing.TB) [][]byte {
+	tb.Helper()
+	var items [][]byte
+	err := fs.WalkDir(examples.Landscape, "landscape", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(examples.Landscape, path)
+		if err != nil {
+			return err
+		}
+		documents, _ := splitYAML(data)
+		for _, doc := range documents {
+			converted, err := yaml.YAMLToJSON(doc)
+			if err != nil {
+				return err
+			}
+			var list struct {
+				Items []stdjson.RawMessage `json:"items"`
+			}
+			if err := stdjson.Unmarshal(converted, &list); err != nil {
+				return err
+			}
+			for _, item := range list.Items {
+				items = append(items, item)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(items) == 0 {
+		tb.Fatalf("example items: %d, %v", len(items), err)
+	}
+	return items
+}
+
+// TestFastPathReadsTheExample checks that the example landscape, as YAML and as JSON, takes the fast path
+// everywhere and loads to the objects the strict path loads.
+func TestFastPathReadsTheExample(t *testing.T) {
+	err := fs.WalkDir(examples.Landscape, "landscape", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(examples.Landscape, path)
+		if err != nil {
+			return err
+		}
+		documents, ok := splitYAML(data)
+		if !ok {
+			return fmt.Errorf("%s: the splitter refuses it", path)
+		}
+		strict := &Landscape{}
+		for i, doc := range documents {
+			converted, err := yaml.YAMLToJSON(doc)
+			if err != nil {
+				return err
+			}
+			if err := strict.decodeObjectStrictly(path, converted); err != nil {
+				return err
+			}
+			transcoded, fast := transcodeYAML(doc)
+			if !fast && !strings.Contains(path, "region-configs") { // region ConfigMaps hold literal blocks
+				return fmt.Errorf("%s: document %d takes the full YAML path", path, i+1)
+			}
+			if fast {
+				checkTranscoded(t, doc, transcoded)
+			}
+			compact, err := stdjson.Marshal(stdjson.RawMessage(converted))
+			if err != nil {
+				return err
+			}
+			for _, form := range [][]byte{converted, compact} {
+				h, items, ok := readHeader(form, false)
+				if !ok || !isList(h) {
+					return fmt.Errorf("%s: document %d: no List header", path, i+1)
+				}
+				for j, item := range items {
+					ih, ok := itemHeader(item, h)
+					if !ok {
+						return fmt.Errorf("%s: item %d: no header", path, j)
+					}
+					if d := decodeOne(path, ih, item); d.typed == nil {
+						return fmt.Errorf("%s: item %d takes the strict path", path, j)
+					}
+				}
+			}
+		}
+		fast, err := LoadFS(examples.Landscape, path)
+		if err != nil {
+			return err
+		}
+		if got, want := objectJSON(t, fast.Objects), objectJSON(t, strict.Objects); !sameJSON(t, got, want) {
+			return fmt.Errorf("%s: the fast path loads other objects than the strict one", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

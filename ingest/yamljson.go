@@ -1,0 +1,507 @@
+package ingest
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// transcodeYAML converts one YAML document to JSON in a single pass over its lines, without building a tree. It
+// reads the block style that kubectl, Gardener and seedplan's generator write — block mappings and sequences,
+// plain and quoted one-line scalars, comments, empty flow collections — and reports false for anything else
+// (anchors, aliases, tags, block or multi-line scalars, flow collections, tabs, carriage returns, unusual
+// characters, nesting beyond the input budget): such a document takes the full YAML decoder instead, which words
+// every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML
+// checks it against that conversion), though keys keep their order.
+func transcodeYAML(doc []byte) ([]byte, bool) {
+	if !plainText(doc) {
+		return nil, false
+	}
+	t := transcoder{src: doc, out: make([]byte, 0, len(doc)+len(doc)/4)}
+	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
+		return []byte("null"), true // only comments
+	}
+	if t.indent != 0 || !t.node(0, -1) || !t.done {
+		return nil, false
+	}
+	return t.out, true
+}
+
+// plainText reports whether the document has only characters the transcoder reads as YAML does: no control
+// characters but the line feed (so no tabs or carriage returns), no byte-order mark, valid UTF-8 without the
+// characters YAML treats as line breaks or refuses.
+func plainText(doc []byte) bool {
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(doc[i:])
+		if r == utf8.RuneError || r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// transcoder holds the document and the line being read: its indentation and content, which a sequence entry's
+// "- " narrows to what follows it (the entry's node starts there, at a column of its own).
+type transcoder struct {
+	src []byte
+	out []byte
+	// next is where the next line starts.
+	nextLine int
+	// indent is the column of the current line's content, start and end its bounds in src.
+	indent, start, end int
+	// done is set when there is no line left.
+	done  bool
+	depth int
+}
+
+// next moves to the next line with content, skipping blank and comment lines; false at the end.
+func (t *transcoder) next() bool {
+	for t.nextLine < len(t.src) {
+		lineStart := t.nextLine
+		var lineEnd int
+		lineEnd, t.nextLine = lineBounds(t.src, lineStart)
+		i := lineStart
+		for i < lineEnd && t.src[i] == ' ' {
+			i++
+		}
+		if i == lineEnd || t.src[i] == '#' {
+			continue
+		}
+		t.indent, t.start, t.end = i-lineStart, i, lineEnd
+		return true
+	}
+	t.done = true
+	return false
+}
+
+// node transcodes the block node whose first line is the current one, at column indent; owner is the column of
+// the key or dash the node belongs to (-1 at the root), which a following line must not exceed once a scalar
+// ends.
+func (t *transcoder) node(indent, owner int) bool {
+	if t.depth++; t.depth > model.MaxNesting {
+		return false
+	}
+	defer func() { t.depth-- }()
+	line := t.src[t.start:t.end]
+	switch {
+	case isDash(line):
+		return t.sequence(indent)
+	case bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || line[0] == '%':
+		return false
+	}
+	if _, _, isEntry := splitEntry(line); isEntry {
+		return t.mapping(indent)
+	}
+	// A scalar on a line of its own: only where a dash put it, as "- value".
+	if owner < 0 || indent == owner {
+		return false
+	}
+	return t.inline(line, owner)
+}
+
+// isDocumentStart reports whether the line is "---", perhaps followed by a comment: the start of a document,
+// which the splitter leaves in the document that follows it.
+func isDocumentStart(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[3:], " ")
+	return len(rest) == 0 || rest[0] == '#' && len(rest) < len(line)-3
+}
+
+// isDash reports whether the line is a sequence entry: "-" alone or followed by a space.
+func isDash(line []byte) bool {
+	return line[0] == '-' && (len(line) == 1 || line[1] == ' ')
+}
+
+// sequence transcodes the entries at column indent.
+func (t *transcoder) sequence(indent int) bool {
+	t.out = append(t.out, '[')
+	for first := true; !t.done && t.indent == indent && isDash(t.src[t.start:t.end]); first = false {
+		if !first {
+			t.out = append(t.out, ',')
+		}
+		rest := t.start + 1
+		for rest < t.end && t.src[rest] == ' ' {
+			rest++
+		}
+		if rest == t.end || t.src[rest] == '#' && t.src[rest-1] == ' ' {
+			// "-" alone: the entry's node is on the lines below, or it is null.
+			if !t.next() || t.indent <= indent {
+				t.out = append(t.out, "null"...)
+				continue
+			}
+			if !t.node(t.indent, indent) {
+				return false
+			}
+			continue
+		}
+		// "- node": the node starts after the dash, at its own column.
+		t.indent += rest - t.start
+		t.start = rest
+		if !t.node(t.indent, indent) {
+			return false
+		}
+	}
+	if !t.done && t.indent > indent {
+		return false
+	}
+	t.out = append(t.out, ']')
+	return true
+}
+
+// mapping transcodes the entries at column indent.
+func (t *transcoder) mapping(indent int) bool {
+	t.out = append(t.out, '{')
+	for first := true; !t.done && t.indent == indent; first = false {
+		line := t.src[t.start:t.end]
+		if isDash(line) {
+			return false // a sequence entry where a key belongs
+		}
+		key, value, isEntry := splitEntry(line)
+		if !isEntry || !t.key(key) {
+			return false
+		}
+		if !first {
+			t.out = append(t.out, ',')
+		}
+		t.out = appendJSONString(t.out, key)
+		t.out = append(t.out, ':')
+		if len(value) > 0 && value[0] != '#' {
+			if !t.inline(value, indent) {
+				return false
+			}
+			continue
+		}
+		// "key:" alone: a nested node below, a sequence at the key's own column, or null.
+		if !t.next() || t.indent < indent || t.indent == indent && !isDash(t.src[t.start:t.end]) {
+			t.out = append(t.out, "null"...)
+			continue
+		}
+		if t.indent == indent {
+			if !t.sequence(indent) {
+				return false
+			}
+			continue
+		}
+		if !t.node(t.indent, indent) {
+			return false
+		}
+	}
+	if !t.done && t.indent > indent {
+		return false
+	}
+	t.out = append(t.out, '}')
+	return true
+}
+
+// key checks a mapping key: a string that YAML does not read as something else (a boolean, null, a number).
+func (t *transcoder) key(key []byte) bool {
+	if len(key) == 0 || key[len(key)-1] == ' ' {
+		return false
+	}
+	_, special := resolvedWords[string(key)]
+	return !special && !numberLike(key[0]) && !bytes.Equal(key, []byte("<<"))
+}
+
+// splitEntry splits "key: value" (or "key:" at the end of the line) into the plain key and the value with its
+// leading spaces removed; isEntry is false when the line is not a mapping entry with a plain key.
+func splitEntry(line []byte) (key, value []byte, isEntry bool) {
+	if !plainStart(line) {
+		return nil, nil, false
+	}
+	for i := 1; i < len(line); i++ {
+		switch line[i] {
+		case ':':
+			if i+1 == len(line) || line[i+1] == ' ' {
+				value = line[i+1:]
+				for len(value) > 0 && value[0] == ' ' {
+					value = value[1:]
+				}
+				return line[:i], value, true
+			}
+		case '#':
+			if line[i-1] == ' ' {
+				return nil, nil, false
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// plainStart reports whether s may begin a plain scalar that the transcoder reads: not an indicator character.
+func plainStart(s []byte) bool {
+	switch s[0] {
+	case '-', '?', ':':
+		return len(s) > 1 && s[1] != ' '
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	return true
+}
+
+// inline transcodes a value written on the current line (after "key: " or "- "), then moves to the next line,
+// which must not continue the value: its column is at most owner's.
+func (t *transcoder) inline(value []byte, owner int) bool {
+	var ok bool
+	switch value[0] {
+	case '"':
+		ok = t.doubleQuoted(value)
+	case '\'':
+		ok = t.singleQuoted(value)
+	case '[', '{':
+		text := trimComment(value)
+		ok = string(text) == "[]" || string(text) == "{}"
+		t.out = append(t.out, text...)
+	default:
+		ok = plainStart(value) && t.plain(trimComment(value))
+	}
+	if !ok {
+		return false
+	}
+	return !t.next() || t.indent <= owner
+}
+
+// trimComment removes a trailing " # comment" and the spaces before it.
+func trimComment(value []byte) []byte {
+	for i := 1; i < len(value); i++ {
+		if value[i] == '#' && value[i-1] == ' ' {
+			value = value[:i]
+			break
+		}
+	}
+	return bytes.TrimRight(value, " ")
+}
+
+// resolvedWords are the plain scalars YAML 1.1 reads as booleans or null, as the YAML-to-JSON conversion of
+// sigs.k8s.io/yaml does, with their JSON.
+var resolvedWords = map[string]string{
+	"y": "true", "Y": "true", "yes": "true", "Yes": "true", "YES": "true", "on": "true", "On": "true", "ON": "true",
+	"true": "true", "True": "true", "TRUE": "true",
+	"n": "false", "N": "false", "no": "false", "No": "false", "NO": "false", "off": "false", "Off": "false",
+	"OFF": "false", "false": "false", "False": "false", "FALSE": "false",
+	"~": "null", "null": "null", "Null": "null", "NULL": "null",
+}
+
+// numberLike reports whether a plain scalar starting with c may be a number (or .inf, .nan).
+func numberLike(c byte) bool {
+	return c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
+}
+
+// plainInteger reports whether s is a decimal integer that JSON writes as YAML does: 0, or digits without a
+// leading zero, at most 18 of them, perhaps negative.
+func plainInteger(s []byte) bool {
+	if string(s) == "0" {
+		return true
+	}
+	if s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedNumbers reports whether s is numbers joined by two dots or more, like the version 1.33.4: a string, for
+// no integer, float or timestamp has two dots.
+func dottedNumbers(s []byte) bool {
+	dots, digits := 0, 0
+	for _, c := range s {
+		switch {
+		case c == '.' && digits > 0:
+			dots, digits = dots+1, 0
+		case c >= '0' && c <= '9':
+			digits++
+		default:
+			return false
+		}
+	}
+	return dots >= 2 && digits > 0
+}
+
+// plain transcodes a plain scalar: a boolean, null, a number, or a string.
+func (t *transcoder) plain(s []byte) bool {
+	if bytes.Contains(s, []byte(": ")) || bytes.HasSuffix(s, []byte(":")) || string(s) == "<<" || string(s) == "=" {
+		return false // a mapping inside a plain scalar, which YAML refuses, or YAML 1.1's merge and value keys
+	}
+	if word, ok := resolvedWords[string(s)]; ok {
+		t.out = append(t.out, word...)
+		return true
+	}
+	if !numberLike(s[0]) || dottedNumbers(s) || bytes.IndexByte(s, '/') >= 0 {
+		t.out = appendJSONString(t.out, s)
+		return true
+	}
+	if plainInteger(s) {
+		t.out = append(t.out, s...)
+		return true
+	}
+	// A slash (CIDRs) is in no number or timestamp either. Anything else that starts like a number (floats, octal, hexadecimal, timestamps, .inf) is resolved by the
+	// conversion itself: rare in a landscape, and its rules are many.
+	converted, err := yaml.YAMLToJSON(s)
+	if err != nil || len(converted) == 0 || converted[0] == '{' || converted[0] == '[' {
+		return false
+	}
+	t.out = append(t.out, bytes.TrimSpace(converted)...)
+	return true
+}
+
+// doubleQuoted transcodes a double-quoted scalar that ends on its line, with the common escapes.
+func (t *transcoder) doubleQuoted(value []byte) bool {
+	var s []byte
+	i := 1
+	for ; i < len(value) && value[i] != '"'; i++ {
+		c := value[i]
+		if c != '\\' {
+			s = append(s, c)
+			continue
+		}
+		if i++; i == len(value) {
+			return false
+		}
+		switch value[i] {
+		case '"', '\\', '/':
+			s = append(s, value[i])
+		case 'n':
+			s = append(s, '\n')
+		case 't':
+			s = append(s, '\t')
+		case 'r':
+			s = append(s, '\r')
+		case 'b':
+			s = append(s, '\b')
+		case 'f':
+			s = append(s, '\f')
+		case 'x', 'u':
+			digits := 2
+			if value[i] == 'u' {
+				digits = 4
+			}
+			if i+digits >= len(value) {
+				return false
+			}
+			r, err := strconv.ParseUint(string(value[i+1:i+1+digits]), 16, 32)
+			if err != nil || r >= 0xd800 && r <= 0xdfff {
+				return false
+			}
+			s = utf8.AppendRune(s, rune(r))
+			i += digits
+		default:
+			return false
+		}
+	}
+	if i == len(value) || len(trimComment(value[i+1:])) != 0 {
+		return false
+	}
+	t.out = appendJSONString(t.out, s)
+	return true
+}
+
+// singleQuoted transcodes a single-quoted scalar that ends on its line (” is a quote).
+func (t *transcoder) singleQuoted(value []byte) bool {
+	var s []byte
+	i := 1
+	for ; i < len(value); i++ {
+		if value[i] == '\'' {
+			if i+1 < len(value) && value[i+1] == '\'' {
+				s = append(s, '\'')
+				i++
+				continue
+			}
+			break
+		}
+		s = append(s, value[i])
+	}
+	if i == len(value) || len(trimComment(value[i+1:])) != 0 {
+		return false
+	}
+	t.out = appendJSONString(t.out, s)
+	return true
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(out, s []byte) []byte {
+	out = append(out, '"')
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			out = append(out, '\\', c)
+		case c == '\n':
+			out = append(out, '\\', 'n')
+		case c == '\t':
+			out = append(out, '\\', 't')
+		case c < 0x20 || c == 0x7f:
+			out = append(out, `\u00`...)
+			out = append(out, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '"')
+}
+
+// splitYAML splits a YAML stream into the documents yamlDocuments makes of it — at "---" lines (followed by
+// nothing but a comment) and after "..." lines, empty ones included so that documents keep their numbers —
+// without copying: each document is a part of data. It reports false when the stream holds what yamlDocuments
+// words an error for or treats apart (a "---" line with content, a carriage return); yamlDocuments reads it then.
+func splitYAML(data []byte) ([][]byte, bool) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return nil, false
+	}
+	var documents [][]byte
+	// chunk is where the lines since the last separator begin (a separator that starts them is one of them, as in
+	// yamlDocuments), piece where the current document begins: at chunk or after a "..." line.
+	chunk, piece := 0, 0
+	for lineStart := 0; lineStart < len(data); {
+		lineEnd, next := lineBounds(data, lineStart)
+		line := data[lineStart:lineEnd]
+		switch {
+		case bytes.HasPrefix(line, []byte("---")):
+			if rest := bytes.TrimSpace(line[3:]); len(rest) > 0 && rest[0] != '#' {
+				return nil, false
+			}
+			if lineStart > chunk {
+				if lineStart > piece {
+					documents = append(documents, data[piece:lineStart])
+				}
+				chunk, piece = next, next
+			}
+		case bytes.HasPrefix(line, []byte("...")) && documentEnd.Match(line):
+			documents = append(documents, data[piece:lineStart])
+			piece = next
+		}
+		lineStart = next
+	}
+	if piece < len(data) {
+		documents = append(documents, data[piece:])
+	}
+	return documents, true
+}
+
+// lineBounds returns the end of the line starting at start (without its line feed) and where the next begins.
+func lineBounds(data []byte, start int) (end, next int) {
+	end = bytes.IndexByte(data[start:], '\n')
+	if end < 0 {
+		return len(data), len(data)
+	}
+	return start + end, start + end + 1
+}
