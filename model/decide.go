@@ -85,19 +85,9 @@ func (f *Failures) Unschedulable(ev *Evaluation, failure Failure) *Unschedulable
 // the seeds the strategy admits (the shoot is unplaced, so none of them had room left for it), otherwise the
 // first predicate that failed for the seed. Most seeds first, ties by predicate name.
 func (f *Failures) rejections(ev *Evaluation) []SeedCount {
-	counts := map[string]int{}
-	arcs := ev.Arcs
-	for i, seed := range f.w.Snapshot.Seeds {
-		if len(arcs) > 0 && arcs[0].Seed == i {
-			counts[PredicateCapacity]++
-			arcs = arcs[1:]
-			continue
-		}
-		r, ok := ev.Rejection(seed.Name)
-		if !ok {
-			r.Predicate = PredicateStrategy // a candidate the strategy did not admit
-		}
-		counts[r.Predicate]++
+	counts := ev.RejectionCounts()
+	if n := len(ev.Arcs); n > 0 {
+		counts[PredicateCapacity] = n
 	}
 	return SeedCounts(counts)
 }

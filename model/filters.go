@@ -219,7 +219,7 @@ func (f labelFilter) Key(req *Request) string {
 		return f.key(req)
 	}
 	if sel := f.selectorOf(req); sel != nil {
-		return fmt.Sprint(sel.LabelSelector)
+		return selectorKey(&sel.LabelSelector)
 	}
 	return "-"
 }
@@ -234,10 +234,17 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 		return nil, nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
 	}
 	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
+	matches := map[int]bool{} // by the seeds' label class
 	return seedPredicate{
 		name: f.name,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
-			if selector.Matches(labels.Set(seed.Labels)) {
+		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+			class := req.classes.labels[seed]
+			match, known := matches[class]
+			if !known {
+				match = selector.Matches(labels.Set(seed.Labels))
+				matches[class] = match
+			}
+			if match {
 				return ""
 			}
 			return mismatch
@@ -480,6 +487,11 @@ func (DNSDomainFilter) Key(req *Request) string {
 	return ""
 }
 
+// isSubdomain reports whether domain ends in "." + parent.
+func isSubdomain(domain, parent string) bool {
+	return len(domain) > len(parent) && strings.HasSuffix(domain, parent) && domain[len(domain)-len(parent)-1] == '.'
+}
+
 // Filter implements Filter.
 func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	shoot := req.Shoot
@@ -487,32 +499,28 @@ func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]
 		return seeds, nil, nil
 	}
 	domain := *shoot.Spec.DNS.Domain
+	// Only a domain below some seed's default domain is checked at all; most are below none.
+	recognised := slices.ContainsFunc(seeds, func(seed *gardencorev1beta1.Seed) bool {
+		return slices.ContainsFunc(seed.Spec.DNS.Defaults, func(d gardencorev1beta1.SeedDNSProviderConfig) bool { return isSubdomain(domain, d.Domain) })
+	})
+	if !recognised {
+		return seeds, nil, nil
+	}
 	var (
 		supporting []*gardencorev1beta1.Seed
-		recognised bool
 		rejected   = map[string]Rejection{}
 		prefix     = shoot.Name + "." + req.ProjectName + "."
 		mismatch   = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
 	)
 	for _, seed := range seeds {
-		supports := false
-		for _, d := range seed.Spec.DNS.Defaults {
-			if strings.HasSuffix(domain, "."+d.Domain) {
-				recognised = true
-				if domain == prefix+d.Domain {
-					supports = true
-					break
-				}
-			}
-		}
+		supports := slices.ContainsFunc(seed.Spec.DNS.Defaults, func(d gardencorev1beta1.SeedDNSProviderConfig) bool {
+			return isSubdomain(domain, d.Domain) && len(domain) == len(prefix)+len(d.Domain) && strings.HasPrefix(domain, prefix)
+		})
 		if supports {
 			supporting = append(supporting, seed)
 		} else {
 			rejected[seed.Name] = mismatch
 		}
-	}
-	if !recognised {
-		return seeds, nil, nil
 	}
 	if len(supporting) == 0 {
 		return nil, rejected, fmt.Errorf("none of the %d seeds support the domain %q configured in the shoot specification", len(seeds), domain)
@@ -584,17 +592,8 @@ func TolerationsFilter() Filter {
 			}
 			return ReasonTaints
 		},
-		key: func(req *Request) string {
-			var b strings.Builder
-			for _, t := range req.Shoot.Spec.Tolerations {
-				b.WriteString(t.Key)
-				if t.Value != nil {
-					b.WriteString("=" + *t.Value)
-				}
-				b.WriteString("\x00")
-			}
-			return b.String()
-		},
+		// What the tolerations decide, not what they are: the reason is the same for every shoot.
+		key: func(req *Request) string { return req.classes.toleratedTaints(req.Shoot.Spec.Tolerations) },
 	}
 }
 

@@ -132,21 +132,20 @@ func (v *Verifier) Placement(shoot *gardencorev1beta1.Shoot, seed *gardencorev1b
 
 // placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
 func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
-	key := ShootKey(shoot)
 	ev := e.evaluate(shoot)
 	if ev.Err != nil {
-		return fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", key, seed.Name, ev.Err)
+		return fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", ShootKey(shoot), seed.Name, ev.Err)
 	}
 	if !slices.Contains(ev.Candidates, e.snap.SeedIndex(seed.Name)) {
 		r, _ := ev.Rejection(seed.Name)
-		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", key, seed.Name, r.Predicate, r.Reason)
+		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", ShootKey(shoot), seed.Name, r.Predicate, r.Reason)
 	}
 	reason, err := ev.Request.StrategyAdmits(seed)
 	if err != nil {
-		return fmt.Errorf("shoot %s → seed %s: strategy: %w", key, seed.Name, err)
+		return fmt.Errorf("shoot %s → seed %s: strategy: %w", ShootKey(shoot), seed.Name, err)
 	}
 	if reason != "" {
-		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", key, seed.Name, PredicateStrategy, reason)
+		return fmt.Errorf("shoot %s → seed %s: violates predicate %s: %s", ShootKey(shoot), seed.Name, PredicateStrategy, reason)
 	}
 	return nil
 }

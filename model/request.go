@@ -75,6 +75,7 @@ type Request struct {
 	// modeZones are the snapshot's zones of seeds with a zone selection mode.
 	modeZones map[string]bool
 	seeds     []*gardencorev1beta1.Seed
+	classes   *seedClasses
 }
 
 // snapshotSeed is the snapshot's seed with the given index.
@@ -83,7 +84,7 @@ func (r *Request) snapshotSeed(i int) *gardencorev1beta1.Seed { return r.seeds[i
 // NewRequest resolves the shoot's references in the snapshot. The errors are those the gardener-scheduler
 // reports when a reference is missing.
 func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Request, error) {
-	req := &Request{Shoot: shoot, Options: opts.WithDefaults(), modeZones: s.modeZones, seeds: s.Seeds}
+	req := &Request{Shoot: shoot, Options: opts.WithDefaults(), modeZones: s.modeZones, seeds: s.Seeds, classes: &s.classes}
 
 	kind, name := cloudProfileReference(shoot)
 	switch {

@@ -79,7 +79,9 @@ type Snapshot struct {
 	seedIndex               map[string]int
 	// taints are the taint effects of every seed, by index.
 	taints []SeedTaints
-	usage  map[string]int
+	// classes group the seeds by what filters read of them; see seedClasses.
+	classes seedClasses
+	usage   map[string]int
 	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
 	modeZones map[string]bool
 	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
@@ -160,6 +162,7 @@ func (snap *Snapshot) addSeeds(defaults func(runtime.Object), seen objectSet, ob
 			}
 		}
 	}
+	snap.classes = newSeedClasses(snap.Seeds, snap.taints)
 	return nil
 }
 
@@ -172,7 +175,7 @@ func (snap *Snapshot) addShoots(defaults func(runtime.Object), seen objectSet, o
 		defaults(shoot)
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
-	slices.SortFunc(snap.Shoots, func(a, b *gardencorev1beta1.Shoot) int { return strings.Compare(ShootKey(a), ShootKey(b)) })
+	slices.SortFunc(snap.Shoots, CompareShootKeys)
 	return nil
 }
 
@@ -313,8 +316,12 @@ func (s *Snapshot) SeedIndex(name string) int {
 
 // Shoot returns the shoot with the given namespace/name key, or nil.
 func (s *Snapshot) Shoot(key string) *gardencorev1beta1.Shoot {
-	i, found := slices.BinarySearchFunc(s.Shoots, key, func(shoot *gardencorev1beta1.Shoot, key string) int {
-		return strings.Compare(ShootKey(shoot), key)
+	namespace, name, ok := strings.Cut(key, "/")
+	if !ok {
+		return nil // every key has a namespace
+	}
+	i, found := slices.BinarySearchFunc(s.Shoots, key, func(shoot *gardencorev1beta1.Shoot, _ string) int {
+		return compareJoined(shoot.Namespace, shoot.Name, namespace, name)
 	})
 	if !found {
 		return nil
@@ -396,7 +403,7 @@ func (s *Snapshot) Pending(schedulerName string) []*gardencorev1beta1.Shoot {
 		}
 	}
 	slices.SortStableFunc(pending, func(a, b *gardencorev1beta1.Shoot) int {
-		return cmp.Or(a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time), strings.Compare(ShootKey(a), ShootKey(b)))
+		return cmp.Or(a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time), CompareShootKeys(a, b))
 	})
 	return pending
 }
@@ -411,6 +418,39 @@ func SchedulerName(shoot *gardencorev1beta1.Shoot) string {
 
 // ShootKey is the namespace/name of a shoot, the way every output of seedplan names it.
 func ShootKey(shoot *gardencorev1beta1.Shoot) string { return shoot.Namespace + "/" + shoot.Name }
+
+// CompareShootKeys orders shoots as their ShootKeys order, without making the keys.
+func CompareShootKeys(a, b *gardencorev1beta1.Shoot) int {
+	return compareJoined(a.Namespace, a.Name, b.Namespace, b.Name)
+}
+
+// compareJoined compares a1 + "/" + a2 with b1 + "/" + b2 without joining them.
+func compareJoined(a1, a2, b1, b2 string) int {
+	if a1 == b1 {
+		return strings.Compare(a2, b2)
+	}
+	if !strings.HasPrefix(a1, b1) && !strings.HasPrefix(b1, a1) {
+		return strings.Compare(a1, b1) // they differ within both
+	}
+	// One namespace starts the other: the slash and the name take part.
+	at := func(first, second string, i int) int {
+		switch {
+		case i < len(first):
+			return int(first[i])
+		case i == len(first):
+			return '/'
+		case i-len(first)-1 < len(second):
+			return int(second[i-len(first)-1])
+		}
+		return -1
+	}
+	for i := 0; ; i++ {
+		ca, cb := at(a1, a2, i), at(b1, b2, i)
+		if ca != cb || ca < 0 {
+			return cmp.Compare(ca, cb)
+		}
+	}
+}
 
 func objectName(namespace, name string) string {
 	if namespace == "" {

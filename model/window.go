@@ -47,9 +47,11 @@ type Evaluation struct {
 	StrategyErr error
 	// Arcs are the candidates the strategy admits, ascending by seed index.
 	Arcs []Arc
-	// rejections are this evaluation's own (strategy, references); the filters' are on its chain path.
+	// rejections are this evaluation's own (references); the filters' are on its reasons path.
 	rejections map[string]Rejection
-	node       *chainNode
+	reasons    *reasons
+	// counts is how many seeds each filter on the path rejected, by predicate.
+	counts map[string]int
 }
 
 // Rejection returns the first predicate that excluded the seed for this shoot; ok is false for arcs.
@@ -57,7 +59,7 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 	if r, ok = ev.rejections[seedName]; ok {
 		return r, true
 	}
-	if r, ok = ev.node.rejection(seedName); ok {
+	if r, ok = ev.reasons.rejection(seedName); ok {
 		return r, true
 	}
 	// A candidate that is no arc was excluded by the strategy; its reason is worded only when asked for.
@@ -78,28 +80,88 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 	return Rejection{}, false
 }
 
-// chainNode is the state of the filter chain after one filter, for every request that reached it with the same
-// filter keys: the seeds left, what this filter rejected, and its error. Requests share every common prefix of
-// the chain, so each filter runs once per distinct state and key.
-type chainNode struct {
-	parent   *chainNode
-	depth    int // number of filters applied
-	seeds    []*gardencorev1beta1.Seed
-	rejected map[string]Rejection
-	err      error
-	children map[string]*chainNode
-	// leaves are the evaluations below this final node, by strategy key.
-	leaves map[string]*Evaluation
+// RejectionCounts counts, for every predicate, the seeds it excluded for the evaluation's shoot: the filters
+// that left them out, and the strategy for candidates it does not admit. Seeds that are arcs are not counted.
+func (ev *Evaluation) RejectionCounts() map[string]int {
+	counts := make(map[string]int, len(ev.counts)+1)
+	for predicate, n := range ev.counts {
+		counts[predicate] = n
+	}
+	if n := len(ev.Candidates) - len(ev.Arcs); n > 0 {
+		counts[PredicateStrategy] += n
+	}
+	return counts
 }
 
-// rejection finds the filter of the path that rejected the seed.
-func (n *chainNode) rejection(seedName string) (Rejection, bool) {
-	for ; n != nil; n = n.parent {
-		if r, ok := n.rejected[seedName]; ok {
-			return r, true
+// chainState is where the filter chain stands, after its first depth filters, for every shoot for which those
+// filters kept the same seeds: shoots whose inputs differ but whose outcomes coincide share a state, and with it
+// the work of every later filter. A state is known by its parent and the seeds it keeps, so it also stands for
+// the seeds each earlier filter kept.
+type chainState struct {
+	parent *chainState
+	depth  int
+	seeds  []*gardencorev1beta1.Seed
+	// steps are the next filter's outcomes from here, by the filter's key.
+	steps map[string]*chainStep
+	// after are the states the next filter leads to, by the seeds they keep (keptKey).
+	after map[string]*chainState
+	// outcomes are, at the end of the chain, the strategy's outcomes by its key.
+	outcomes map[string]*outcome
+}
+
+// chainStep is one filter's outcome from one state for the shoots with one filter key: the seeds it rejected and
+// why, the error when it left none, and otherwise the state it leads to.
+type chainStep struct {
+	filter   Filter
+	rejected map[string]Rejection
+	// dropped is the number of seeds the filter left out: all it was given when it fails.
+	dropped int
+	err     error
+	next    *chainState
+}
+
+// outcome is what the strategy makes of a state's candidates for a shoot: shared by every shoot with the state
+// and the strategy key.
+type outcome struct {
+	candidates  []int
+	strategyErr error
+	arcs        []Arc
+}
+
+// reasons is a path of steps that rejected seeds: the words of an evaluation's rejections. Shoots with the same
+// outcomes whose filters word their rejections alike share it; a filter that rejects nothing leaves no step.
+type reasons struct {
+	parent   *reasons
+	step     *chainStep
+	children map[*chainStep]*reasons
+}
+
+// then is the path with the step appended.
+func (r *reasons) then(step *chainStep) *reasons {
+	child, ok := r.children[step]
+	if !ok {
+		child = &reasons{parent: r, step: step, children: map[*chainStep]*reasons{}}
+		r.children[step] = child
+	}
+	return child
+}
+
+// rejection finds the step of the path that rejected the seed.
+func (r *reasons) rejection(seedName string) (Rejection, bool) {
+	for ; r != nil && r.step != nil; r = r.parent {
+		if rej, ok := r.step.rejected[seedName]; ok {
+			return rej, true
 		}
 	}
 	return Rejection{}, false
+}
+
+// evaluationKey identifies an evaluation: its reasons, the state it ends in (nil when a filter left no seed) and
+// its strategy key.
+type evaluationKey struct {
+	reasons  *reasons
+	state    *chainState
+	strategy string
 }
 
 // evaluator evaluates shoots against one snapshot, sharing what shoots have in common.
@@ -107,20 +169,29 @@ type evaluator struct {
 	snap    *Snapshot
 	opts    Options
 	filters []Filter
-	root    *chainNode
+	root    *chainState
+	reasons *reasons
+	// evaluations are the evaluations made, by key.
+	evaluations map[evaluationKey]*Evaluation
 	// failed holds evaluations of shoots whose references are missing, by error.
 	failed map[string]*Evaluation
-	// uncached evaluates every shoot afresh, ignoring the filters' keys and the strategy's: the reference the
-	// shared evaluation is tested against.
+	// uncached evaluates every shoot afresh, sharing nothing between shoots: the reference the shared evaluation
+	// is tested against.
 	uncached bool
 }
 
 func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 	return &evaluator{
 		snap: snap, opts: opts.WithDefaults(), filters: StaticFilters(),
-		root:   &chainNode{seeds: snap.Seeds, children: map[string]*chainNode{}},
-		failed: map[string]*Evaluation{},
+		root:        newChainState(nil, 0, snap.Seeds),
+		reasons:     &reasons{children: map[*chainStep]*reasons{}},
+		evaluations: map[evaluationKey]*Evaluation{},
+		failed:      map[string]*Evaluation{},
 	}
+}
+
+func newChainState(parent *chainState, depth int, seeds []*gardencorev1beta1.Seed) *chainState {
+	return &chainState{parent: parent, depth: depth, seeds: seeds, steps: map[string]*chainStep{}, after: map[string]*chainState{}}
 }
 
 // newUncachedEvaluator evaluates every shoot on its own, running every filter on the seeds its predecessors left.
@@ -131,103 +202,157 @@ func newUncachedEvaluator(snap *Snapshot, opts Options) *evaluator {
 }
 
 func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
+	if e.uncached {
+		return newEvaluator(e.snap, e.opts).evaluate(shoot)
+	}
 	req, err := e.snap.NewRequest(shoot, e.opts)
 	if err != nil {
-		if ev, ok := e.failed[err.Error()]; ok && !e.uncached {
-			return ev
+		return e.unresolved(err)
+	}
+	state, path := e.root, e.reasons
+	var failed *chainStep
+	for state.depth < len(e.filters) {
+		step := e.step(req, state)
+		if step.dropped > 0 || step.err != nil {
+			path = path.then(step)
 		}
-		ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}}
-		for _, seed := range e.snap.Seeds {
-			ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
+		if step.err != nil {
+			failed = step
+			break
 		}
-		e.failed[err.Error()] = ev
+		state = step.next
+	}
+	key := evaluationKey{reasons: path}
+	if failed == nil {
+		key.state, key.strategy = state, e.strategyKey(req)
+	}
+	if ev, ok := e.evaluations[key]; ok {
 		return ev
 	}
-
-	node := e.root
-	if e.uncached {
-		node = &chainNode{seeds: e.snap.Seeds}
+	ev := &Evaluation{Request: req, reasons: path, counts: pathCounts(path)}
+	if failed != nil {
+		ev.Err, ev.ErrPredicate = failed.err, failed.filter.Name()
+	} else {
+		e.leaf(ev, state, key.strategy)
 	}
-	for node.err == nil && node.depth < len(e.filters) {
-		node = e.next(req, node)
-	}
-	if e.uncached {
-		return e.leaf(req, node)
-	}
-
-	strategyKey := ""
-	if node.err == nil {
-		strategyKey = string(req.Options.Strategy) + "|" + strconv.FormatBool(isTesting(shoot)) + "|" + shoot.Spec.Region + "|" +
-			shoot.Spec.Provider.Type + "|" + req.CloudProfileName + "|" + cloudProfileNameForMessages(shoot)
-		if req.RegionConfig != nil {
-			strategyKey += "|" + req.RegionConfig.Name
-		}
-	}
-	if ev, ok := node.leaves[strategyKey]; ok {
-		return ev
-	}
-	ev := e.leaf(req, node)
-	if node.leaves == nil {
-		node.leaves = map[string]*Evaluation{}
-	}
-	node.leaves[strategyKey] = ev
+	e.evaluations[key] = ev
 	return ev
 }
 
-// next is the chain's node after the node's filter for the request: shared by every request with the filter's
-// key, or, uncached, the request's own.
-func (e *evaluator) next(req *Request, node *chainNode) *chainNode {
-	filter := e.filters[node.depth]
-	if e.uncached {
-		kept, rejected, err := filter.Filter(req, node.seeds)
-		return &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err}
+// strategyKey encodes everything the strategy and the arcs read from the request: the strategy's inputs, and
+// which soft taints the tolerations tolerate.
+func (e *evaluator) strategyKey(req *Request) string {
+	shoot := req.Shoot
+	key := string(req.Options.Strategy) + "|" + strconv.FormatBool(isTesting(shoot)) + "|" + shoot.Spec.Region + "|" +
+		shoot.Spec.Provider.Type + "|" + req.CloudProfileName + "|" + cloudProfileNameForMessages(shoot)
+	if req.RegionConfig != nil {
+		key += "|" + req.RegionConfig.Name
 	}
-	key := filter.Key(req)
-	child, ok := node.children[key]
-	if !ok {
-		kept, rejected, err := filter.Filter(req, node.seeds)
-		child = &chainNode{parent: node, depth: node.depth + 1, seeds: kept, rejected: rejected, err: err, children: map[string]*chainNode{}}
-		node.children[key] = child
-	}
-	return child
+	return key + "|" + req.classes.toleratedSoftTaints(shoot.Spec.Tolerations)
 }
 
-// leaf builds the evaluation at the end of a chain path: the candidates, the strategy's arcs and Gardener's
-// numbers for the §2.10 message.
-func (e *evaluator) leaf(req *Request, node *chainNode) *Evaluation {
-	ev := &Evaluation{Request: req, node: node, rejections: map[string]Rejection{}}
-	if node.err != nil {
-		ev.Err, ev.ErrPredicate = node.err, e.filters[node.depth-1].Name()
+// unresolved is the evaluation of a shoot whose references are missing: every seed is rejected for it.
+func (e *evaluator) unresolved(err error) *Evaluation {
+	if ev, ok := e.failed[err.Error()]; ok {
 		return ev
 	}
-	// §2.10 reports the seeds that entered it and the networks and taints reasons of those that failed.
-	for n := node; n.parent != nil; n = n.parent {
-		name := e.filters[n.depth-1].Name()
-		if name != PredicateNetworks && name != PredicateTolerations {
-			continue
+	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, counts: map[string]int{PredicateReferences: len(e.snap.Seeds)}}
+	for _, seed := range e.snap.Seeds {
+		ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
+	}
+	e.failed[err.Error()] = ev
+	return ev
+}
+
+// pathCounts counts the seeds each step of the path rejected, by predicate.
+func pathCounts(path *reasons) map[string]int {
+	counts := map[string]int{}
+	for ; path.step != nil; path = path.parent {
+		counts[path.step.filter.Name()] += path.step.dropped
+	}
+	return counts
+}
+
+// step is the next filter's outcome from the state for the request: shared by every request with the filter's
+// key, and leading to the state shared by every request for which the filter keeps the same seeds.
+func (e *evaluator) step(req *Request, state *chainState) *chainStep {
+	filter := e.filters[state.depth]
+	key := filter.Key(req)
+	if step, ok := state.steps[key]; ok {
+		return step
+	}
+	kept, rejected, err := filter.Filter(req, state.seeds)
+	step := &chainStep{filter: filter, rejected: rejected, err: err, dropped: len(state.seeds) - len(kept)}
+	if err == nil {
+		kk := keptKey(state.seeds, kept)
+		if step.next = state.after[kk]; step.next == nil {
+			step.next = newChainState(state, state.depth+1, kept)
+			state.after[kk] = step.next
 		}
-		if name == PredicateNetworks {
-			ev.Entering = len(n.parent.seeds)
+	}
+	state.steps[key] = step
+	return step
+}
+
+// keptKey names the seeds a filter kept of the state's, as a bit set over the state's seeds (a filter keeps
+// their order).
+func keptKey(seeds, kept []*gardencorev1beta1.Seed) string {
+	bits := make([]byte, (len(seeds)+7)/8)
+	j := 0
+	for i, seed := range seeds {
+		if j < len(kept) && kept[j] == seed {
+			bits[i/8] |= 1 << (i % 8)
+			j++
 		}
-		for seed, r := range n.rejected {
-			ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: r})
+	}
+	return string(bits)
+}
+
+// leaf completes an evaluation that passed every filter: the candidates, the strategy's arcs (shared by every
+// evaluation with the state and strategy key) and Gardener's numbers for the §2.10 message.
+func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) {
+	for s := state; s != nil; s = s.parent {
+		if s.depth < len(e.filters) && e.filters[s.depth].Name() == PredicateNetworks {
+			ev.Entering = len(s.seeds)
+		}
+	}
+	// §2.10 reports the networks and taints reasons of the seeds that failed there.
+	for r := ev.reasons; r.step != nil; r = r.parent {
+		if name := r.step.filter.Name(); name == PredicateNetworks || name == PredicateTolerations {
+			for seed, rej := range r.step.rejected {
+				ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: rej})
+			}
 		}
 	}
 	slices.SortFunc(ev.CandidateFailures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
-	for _, seed := range node.seeds {
+	o, ok := state.outcomes[strategyKey]
+	if !ok {
+		o = e.outcome(ev.Request, state)
+		if state.outcomes == nil {
+			state.outcomes = map[string]*outcome{}
+		}
+		state.outcomes[strategyKey] = o
+	}
+	ev.Candidates, ev.StrategyErr, ev.Arcs = o.candidates, o.strategyErr, o.arcs
+}
+
+// outcome is the strategy's verdict on the state's seeds for the request.
+func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
+	o := &outcome{}
+	for _, seed := range state.seeds {
 		i := e.snap.SeedIndex(seed.Name)
-		ev.Candidates = append(ev.Candidates, i)
+		o.candidates = append(o.candidates, i)
 		admitted, err := req.admits(seed)
 		if err != nil {
-			ev.StrategyErr = err
+			o.strategyErr = err
 		}
 		if !admitted {
 			continue
 		}
 		d, source := req.PlacementDistance(seed)
-		ev.Arcs = append(ev.Arcs, Arc{Seed: i, Distance: d, Source: source, SoftViolations: e.snap.SoftViolations(i, req.Shoot)})
+		o.arcs = append(o.arcs, Arc{Seed: i, Distance: d, Source: source, SoftViolations: e.snap.SoftViolations(i, req.Shoot)})
 	}
-	return ev
+	return o
 }
 
 // CandidateFailure is a seed that failed §2.10's networks or taints check.

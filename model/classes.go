@@ -1,0 +1,119 @@
+package model
+
+import (
+	"slices"
+	"strconv"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// seedClasses group a snapshot's seeds by what the filters read of them, so that a shoot's inputs are judged once
+// per class rather than once per seed, and a shoot's filter keys can say what its inputs decide rather than what
+// they are: shoots whose tolerations differ but tolerate the same taints are one case.
+type seedClasses struct {
+	// labels numbers each seed's label set; seeds with equal labels share the number.
+	labels map[*gardencorev1beta1.Seed]int
+	// taintLists are the distinct non-empty spec.taints lists, softTaints the distinct PreferNoSchedule keys.
+	taintLists [][]gardencorev1beta1.SeedTaint
+	softTaints []string
+}
+
+func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedClasses {
+	c := seedClasses{labels: make(map[*gardencorev1beta1.Seed]int, len(seeds))}
+	labelSets, taintLists := map[string]int{}, map[string]bool{}
+	for i, seed := range seeds {
+		key := labelsKey(seed.Labels)
+		n, ok := labelSets[key]
+		if !ok {
+			n = len(labelSets)
+			labelSets[key] = n
+		}
+		c.labels[seed] = n
+		if list := taintListKey(seed.Spec.Taints); list != "" && !taintLists[list] {
+			taintLists[list] = true
+			c.taintLists = append(c.taintLists, seed.Spec.Taints)
+		}
+		c.softTaints = append(c.softTaints, taints[i].PreferNoSchedule...)
+	}
+	slices.Sort(c.softTaints)
+	c.softTaints = slices.Compact(c.softTaints)
+	return c
+}
+
+// labelsKey writes a label set in key order, each string after its length.
+func labelsKey(labels map[string]string) string {
+	var b []byte
+	for _, k := range slicesSortedKeys(labels) {
+		b = appendString(appendString(b, k), labels[k])
+	}
+	return string(b)
+}
+
+// appendString appends s after its length, so that no two lists of strings write the same.
+func appendString(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}
+
+func slicesSortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// taintListKey writes a taint list in its order (Gardener's rule reads it whole).
+func taintListKey(taints []gardencorev1beta1.SeedTaint) string {
+	var b []byte
+	for _, t := range taints {
+		b = appendString(b, t.Key)
+		if t.Value != nil {
+			b = appendString(append(b, '='), *t.Value)
+		}
+		b = append(b, ';')
+	}
+	return string(b)
+}
+
+// toleratedTaints says, for every distinct taint list of the seeds, whether the tolerations tolerate it: all
+// that the tolerations filter decides with them.
+func (c *seedClasses) toleratedTaints(tolerations []gardencorev1beta1.Toleration) string {
+	bits := make([]byte, len(c.taintLists))
+	for i, list := range c.taintLists {
+		bits[i] = '0'
+		if TaintsTolerated(list, tolerations) {
+			bits[i] = '1'
+		}
+	}
+	return string(bits)
+}
+
+// toleratedSoftTaints says, for every soft taint key of the seeds, whether the tolerations tolerate it: all that
+// the soft violations of a placement read of them.
+func (c *seedClasses) toleratedSoftTaints(tolerations []gardencorev1beta1.Toleration) string {
+	bits := make([]byte, len(c.softTaints))
+	for i, key := range c.softTaints {
+		bits[i] = '0'
+		if TaintsTolerated([]gardencorev1beta1.SeedTaint{{Key: key}}, tolerations) {
+			bits[i] = '1'
+		}
+	}
+	return string(bits)
+}
+
+// selectorKey writes a label selector: its labels in key order, then its expressions as given.
+func selectorKey(sel *metav1.LabelSelector) string {
+	b := []byte(labelsKey(sel.MatchLabels))
+	for _, e := range sel.MatchExpressions {
+		b = appendString(appendString(append(b, '|'), e.Key), string(e.Operator))
+		b = strconv.AppendInt(b, int64(len(e.Values)), 10)
+		for _, v := range e.Values {
+			b = appendString(b, v)
+		}
+	}
+	return string(b)
+}
