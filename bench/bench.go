@@ -55,6 +55,11 @@ func Scenarios() []Scenario {
 			return generator.Config{Seeds: s.Seeds, Shoots: s.Pending, Existing: int(float64(s.Pending) * existingPerPending), Contention: f, Mix: generator.RealisticMix()}
 		}
 	}
+	distinct := func(s Size) generator.Config {
+		cfg := contention(1.0, 1)(s)
+		cfg.Mix.Distinct = true
+		return cfg
+	}
 	crossProvider := func(s Size) generator.Config {
 		cfg := contention(1.0, 1)(s)
 		cfg.Mix.CrossProvider = true
@@ -70,6 +75,7 @@ func Scenarios() []Scenario {
 		{Name: "drain", Description: "the busiest seed is tainted for draining, demand 90 %", Strategy: model.SameRegion, config: contention(0.9, 1), mutate: drainBusiestSeed},
 		{Name: "cross-provider", Description: `the aws cloud profile admits every provider (providerTypes: ["*"]), MinimalDistance, demand 100 %`, Strategy: model.MinimalDistance, config: crossProvider},
 		{Name: "minimal-distance", Description: "MinimalDistance with the real region matrices, demand 100 %", Strategy: model.MinimalDistance, config: contention(1.0, 1)},
+		{Name: "distinct", Description: "minimal-distance, but every pending shoot has a seed selector expression and a toleration of its own that change no outcome", Strategy: model.MinimalDistance, config: distinct},
 	}
 }
 

@@ -54,6 +54,10 @@ type Mix struct {
 	RegionWithoutSeedShoot, WorkerlessShoot, MigratingShoot float64
 	// CrossProvider lets the aws cloud profile admit seeds of every provider (providerTypes: ["*"]).
 	CrossProvider bool
+	// Distinct gives every pending shoot scheduling input of its own that changes no outcome: a seed selector
+	// expression and a toleration that only it has, for a label and a taint no seed has. The landscape is
+	// otherwise the one without it, and so is every plan.
+	Distinct bool
 }
 
 // RealisticMix is the feature mix of the example landscape: most shoots plain, every feature present.
@@ -474,7 +478,11 @@ func Generate(cfg Config) (model.Objects, error) {
 	}
 
 	for i := range cfg.Shoots {
-		objs.Shoots = append(objs.Shoots, newShoot(i, false))
+		shoot := newShoot(i, false)
+		if mix.Distinct {
+			distinguish(shoot, i)
+		}
+		objs.Shoots = append(objs.Shoots, shoot)
 	}
 	return objs, nil
 }
@@ -492,4 +500,16 @@ func regionConfigMaps() ([]*corev1.ConfigMap, error) {
 		}
 	}
 	return l.Objects.ConfigMaps, nil
+}
+
+// distinguish gives the i-th pending shoot input of its own that no seed is affected by: the requirement that
+// seeds lack a label none has, and the toleration of a taint none has.
+func distinguish(shoot *gardencorev1beta1.Shoot, i int) {
+	key := fmt.Sprintf("seedplan.io/shoot-%d", i)
+	if shoot.Spec.SeedSelector == nil {
+		shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{}
+	}
+	shoot.Spec.SeedSelector.MatchExpressions = append(shoot.Spec.SeedSelector.MatchExpressions,
+		metav1.LabelSelectorRequirement{Key: key, Operator: metav1.LabelSelectorOpDoesNotExist})
+	shoot.Spec.Tolerations = append(shoot.Spec.Tolerations, gardencorev1beta1.Toleration{Key: key})
 }

@@ -521,6 +521,7 @@ func newGenerateCommand() *cobra.Command {
 		providers     []string
 		dir, output   string
 		crossProvider bool
+		distinct      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "generate [--dir DIR]",
@@ -539,7 +540,7 @@ func newGenerateCommand() *cobra.Command {
 				return fmt.Errorf("--output: unknown format %q (%s)", output, strings.Join(generator.Formats, " or "))
 			}
 			cfg.Providers = providers
-			cfg.Mix.CrossProvider = crossProvider
+			cfg.Mix.CrossProvider, cfg.Mix.Distinct = crossProvider, distinct
 			objs, err := generator.Generate(cfg)
 			if err != nil {
 				return err
@@ -562,6 +563,7 @@ func newGenerateCommand() *cobra.Command {
 	cmd.Flags().StringVar(&mix, "mix", "realistic", "feature mix: realistic or stress")
 	cmd.Flags().StringSliceVar(&providers, "providers", nil, "providers (default aws,gcp,azure,openstack,alicloud)")
 	cmd.Flags().BoolVar(&crossProvider, "cross-provider", false, `let the aws cloud profile admit seeds of every provider (providerTypes: ["*"])`)
+	cmd.Flags().BoolVar(&distinct, "distinct", false, "give every pending shoot a seed selector expression and a toleration of its own that change no outcome")
 	cmd.Flags().StringVar(&dir, "dir", "", "write one file per kind into this directory instead of one stream to standard output")
 	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: "+strings.Join(generator.Formats, ", "))
 	return cmd
