@@ -41,12 +41,20 @@ func fairPlaced(w *Window, classes []class, comp component) []int {
 // flow is a placement of a component's classes (by position in comp.classes) on its seeds' room.
 type flow struct {
 	arcs [][]Arc
-	// placed per class; on per class and arc; room per seed (Unlimited stays so).
+	// placed per class; on per class and arc; room per seed (Unlimited stays so), by seed index.
 	placed []int
 	on     [][]int
-	room   map[int]int
+	room   []int
 	// using lists, per seed, the class and arc pairs that reach it.
-	using map[int][]flowEdge
+	using [][]flowEdge
+	// reached (by class) and enteredBy (by seed) are augment's search state; an entry counts only when its
+	// stamp is the search's, so no search clears what the one before it left.
+	reached    []pathStep
+	enteredBy  []flowEdge
+	classStamp []int
+	seedStamp  []int
+	search     int
+	queue      []int
 }
 
 // flowEdge is a class's arc.
@@ -59,7 +67,13 @@ type pathStep struct {
 }
 
 func newFlow(w *Window, classes []class, comp component) *flow {
-	f := &flow{placed: make([]int, len(comp.classes)), on: make([][]int, len(comp.classes)), room: map[int]int{}, using: map[int][]flowEdge{}}
+	seeds := len(w.Seeds)
+	f := &flow{
+		placed: make([]int, len(comp.classes)), on: make([][]int, len(comp.classes)),
+		room: make([]int, seeds), using: make([][]flowEdge, seeds),
+		reached: make([]pathStep, len(comp.classes)), classStamp: make([]int, len(comp.classes)),
+		enteredBy: make([]flowEdge, seeds), seedStamp: make([]int, seeds),
+	}
 	for _, s := range comp.seeds {
 		f.room[s] = w.Seeds[s].Free
 	}
@@ -76,23 +90,24 @@ func newFlow(w *Window, classes []class, comp component) *flow {
 // augment places up to want more shoots of class c along one shortest path to room, moving shoots of other
 // classes to other seeds on the way, and returns how many it placed (0: no path exists).
 func (f *flow) augment(c, want int) int {
-	reached := map[int]pathStep{c: {arc: -1, seed: -1}} // class → how the path reached it
-	enteredBy := map[int]flowEdge{}                     // seed → the class and arc the path entered it by
-	for queue := []int{c}; len(queue) > 0; queue = queue[1:] {
-		from := queue[0]
+	f.search++
+	f.reach(c, pathStep{arc: -1, seed: -1})
+	f.queue = append(f.queue[:0], c)
+	for head := 0; head < len(f.queue); head++ {
+		from := f.queue[head]
 		for a, arc := range f.arcs[from] {
 			s := arc.Seed
-			if _, seen := enteredBy[s]; seen {
+			if f.seedStamp[s] == f.search {
 				continue
 			}
-			enteredBy[s] = flowEdge{from, a}
+			f.seedStamp[s], f.enteredBy[s] = f.search, flowEdge{from, a}
 			if r := f.room[s]; r == Unlimited || r > 0 {
-				return f.push(s, reached, enteredBy, want)
+				return f.push(s, want)
 			}
 			for _, e := range f.using[s] {
-				if _, seen := reached[e.class]; !seen && f.on[e.class][e.arc] > 0 {
-					reached[e.class] = pathStep{arc: e.arc, seed: s}
-					queue = append(queue, e.class)
+				if f.classStamp[e.class] != f.search && f.on[e.class][e.arc] > 0 {
+					f.reach(e.class, pathStep{arc: e.arc, seed: s})
+					f.queue = append(f.queue, e.class)
 				}
 			}
 		}
@@ -100,16 +115,21 @@ func (f *flow) augment(c, want int) int {
 	return 0
 }
 
+// reach records how the current search reached a class.
+func (f *flow) reach(class int, step pathStep) {
+	f.classStamp[class], f.reached[class] = f.search, step
+}
+
 // push moves as many shoots as the path to seed end allows, at most want: the room at the end and the shoots
 // each moved class has on the seed it leaves bound it.
-func (f *flow) push(end int, reached map[int]pathStep, enteredBy map[int]flowEdge, want int) int {
+func (f *flow) push(end int, want int) int {
 	amount := want
 	if r := f.room[end]; r != Unlimited {
 		amount = min(amount, r)
 	}
 	for s := end; ; {
-		e := enteredBy[s]
-		step := reached[e.class]
+		e := f.enteredBy[s]
+		step := f.reached[e.class]
 		if step.seed < 0 {
 			break
 		}
@@ -120,9 +140,9 @@ func (f *flow) push(end int, reached map[int]pathStep, enteredBy map[int]flowEdg
 		f.room[end] = r - amount
 	}
 	for s := end; ; {
-		e := enteredBy[s]
+		e := f.enteredBy[s]
 		f.on[e.class][e.arc] += amount
-		step := reached[e.class]
+		step := f.reached[e.class]
 		if step.seed < 0 {
 			f.placed[e.class] += amount
 			return amount
