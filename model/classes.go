@@ -12,8 +12,9 @@ import (
 // per class rather than once per seed, and a shoot's filter keys can say what its inputs decide rather than what
 // they are: shoots whose tolerations differ but tolerate the same taints are one case.
 type seedClasses struct {
-	// labels numbers each seed's label set; seeds with equal labels share the number.
-	labels map[*gardencorev1beta1.Seed]int
+	// labels numbers each seed's label set (below labelSets); seeds with equal labels share the number.
+	labels    map[*gardencorev1beta1.Seed]int
+	labelSets int
 	// taintLists are the distinct non-empty spec.taints lists, softTaints the distinct PreferNoSchedule keys.
 	taintLists [][]gardencorev1beta1.SeedTaint
 	softTaints []string
@@ -36,6 +37,7 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 		}
 		c.softTaints = append(c.softTaints, taints[i].PreferNoSchedule...)
 	}
+	c.labelSets = len(labelSets)
 	slices.Sort(c.softTaints)
 	c.softTaints = slices.Compact(c.softTaints)
 	return c

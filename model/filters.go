@@ -234,17 +234,19 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 		return nil, nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
 	}
 	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
-	matches := map[int]bool{} // by the seeds' label class
+	const unknown, match, mismatches = 0, 1, 2
+	verdicts := make([]int8, req.classes.labelSets) // by the seeds' label class
 	return seedPredicate{
 		name: f.name,
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
 			class := req.classes.labels[seed]
-			match, known := matches[class]
-			if !known {
-				match = selector.Matches(labels.Set(seed.Labels))
-				matches[class] = match
+			if verdicts[class] == unknown {
+				verdicts[class] = mismatches
+				if selector.Matches(labels.Set(seed.Labels)) {
+					verdicts[class] = match
+				}
 			}
-			if match {
+			if verdicts[class] == match {
 				return ""
 			}
 			return mismatch

@@ -63,41 +63,51 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 	opts = opts.WithDefaults()
 	var violations []error
 	seen := map[string]bool{}
-	mention := func(shoot string) bool {
+	mention := func(shoot string) error {
 		if seen[shoot] {
-			violations = append(violations, fmt.Errorf("shoot %s: appears more than once in the plan", shoot))
-			return false
+			return fmt.Errorf("shoot %s: appears more than once in the plan", shoot)
 		}
 		seen[shoot] = true
-		return true
+		return nil
 	}
 
 	for _, u := range plan.Unschedulable {
-		mention(u.Shoot)
+		if err := mention(u.Shoot); err != nil {
+			violations = append(violations, err)
+		}
 	}
 	placed := map[string]int{}
-	evaluator := newEvaluator(snap, opts)
-	for _, pl := range plan.Placements {
-		if !mention(pl.Shoot) {
+	// Each placement adds at most one violation, in its place: the checks of the chain, which take the time, are
+	// made on every processor (evaluateByProvider) and put in order after.
+	byPlacement := make([]error, len(plan.Placements))
+	var shoots []*gardencorev1beta1.Shoot
+	var checked []int
+	for i, pl := range plan.Placements {
+		if byPlacement[i] = mention(pl.Shoot); byPlacement[i] != nil {
 			continue
 		}
 		shoot := snap.Shoot(pl.Shoot)
 		if shoot == nil {
-			violations = append(violations, fmt.Errorf("shoot %s: not in the landscape", pl.Shoot))
+			byPlacement[i] = fmt.Errorf("shoot %s: not in the landscape", pl.Shoot)
 			continue
 		}
 		if !IsPending(shoot, opts.SchedulerName) {
-			violations = append(violations, fmt.Errorf("shoot %s: is not pending for scheduler %q (seedName %q), must not be placed", pl.Shoot, opts.SchedulerName, deref(shoot.Spec.SeedName)))
+			byPlacement[i] = fmt.Errorf("shoot %s: is not pending for scheduler %q (seedName %q), must not be placed", pl.Shoot, opts.SchedulerName, deref(shoot.Spec.SeedName))
 			continue
 		}
-		seed := snap.Seed(pl.Seed)
-		if seed == nil {
-			violations = append(violations, fmt.Errorf("shoot %s: seed %q does not exist", pl.Shoot, pl.Seed))
+		if snap.Seed(pl.Seed) == nil {
+			byPlacement[i] = fmt.Errorf("shoot %s: seed %q does not exist", pl.Shoot, pl.Seed)
 			continue
 		}
 		placed[pl.Seed]++
-
-		if err := evaluator.placementViolation(shoot, seed); err != nil {
+		shoots, checked = append(shoots, shoot), append(checked, i)
+	}
+	evaluateByProvider(snap, opts, shoots, func(e *evaluator, j int) {
+		i := checked[j]
+		byPlacement[i] = e.placementViolation(shoots[j], snap.Seed(plan.Placements[i].Seed))
+	})
+	for _, err := range byPlacement {
+		if err != nil {
 			violations = append(violations, err)
 		}
 	}

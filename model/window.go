@@ -1,9 +1,12 @@
 package model
 
 import (
+	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 )
@@ -355,6 +358,34 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 	return o
 }
 
+// evaluateByProvider calls evaluate for every shoot (by index) on every processor. The shoots of one provider
+// type share an evaluator and go in their order; different providers part at the provider filter, so they lose
+// little by not sharing one, and the outcome does not depend on how the work is spread.
+func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot, evaluate func(e *evaluator, i int)) {
+	byProvider := map[string][]int{}
+	for i, shoot := range shoots {
+		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
+	}
+	parts := slices.SortedFunc(maps.Values(byProvider), func(a, b []int) int { return len(b) - len(a) }) // largest first
+	next := make(chan []int, len(parts))
+	for _, part := range parts {
+		next <- part
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Go(func() {
+			for part := range next {
+				e := newEvaluator(snap, opts)
+				for _, i := range part {
+					evaluate(e, i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // CandidateFailure is a seed that failed §2.10's networks or taints check.
 type CandidateFailure struct {
 	// Seed is the index of the seed in Snapshot.Seeds.
@@ -386,11 +417,10 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 		return nil, err
 	}
 	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Keys: make([]string, len(shoots)), Evaluations: make([]*Evaluation, len(shoots))}
-	e := newEvaluator(snap, opts)
 	for i, shoot := range shoots {
 		w.Keys[i] = ShootKey(shoot)
-		w.Evaluations[i] = e.evaluate(shoot)
 	}
+	evaluateByProvider(snap, opts, shoots, func(e *evaluator, i int) { w.Evaluations[i] = e.evaluate(shoots[i]) })
 	w.ByKey = make([]int, len(shoots))
 	for i := range w.ByKey {
 		w.ByKey[i] = i
