@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-cluster bench-binding bench-peer fuzz soak control-plane image
+.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-load bench-wholerun bench-cluster bench-binding bench-peer fuzz soak control-plane image
 
 all: build
 
@@ -72,10 +72,21 @@ bench-solver: deps
 	/usr/bin/time -v $(GO) test ./plan -run '^$$' -bench Window -benchtime 5x 2>&1 | grep -E '^Benchmark|Maximum resident'
 
 # The standard benchmark suite: every scenario at 1,000 x 200 and 10,000 x 500, contention-1.0 at 50,000 x 1,000;
-# writes the table (results.txt), results.csv, results.json and the plots to bench/results/.
+# writes the table (results.txt), results.csv, results.json and the plots to bench/results/; then the loading
+# benchmark and the whole runs.
 bench: build
 	mkdir -p bench/results
 	./$(BIN) bench --suite standard --repeats 3 --out bench/results | tee bench/results/results.txt
+	$(MAKE) --no-print-directory bench-load bench-wholerun
+
+# Loading a landscape of 500 seeds and 15,000 shoots from files, as YAML and as JSON: MB/s of input.
+bench-load: deps
+	$(GO) test ./ingest -run '^$$' -bench '^BenchmarkLoad$$' -benchtime 5x | grep -E '^Benchmark' | tee bench/results/load.txt
+
+# seedplan schedule as a user runs it, one whole process per landscape (1,000 x 200 up to 50,000 x 1,000) and
+# solver: wall time, the window's time and peak memory (bench/results/wholerun.txt and .json); about 5 minutes.
+bench-wholerun: build
+	$(GO) run ./hack/wholerun --bin $(BIN) --out bench/results
 
 # The schedule job on the real control plane: 10,000 pending shoots over 500 seeds, bindings per second, then an
 # independent check of every binding; about four minutes.
@@ -99,6 +110,8 @@ bench-peer: build control-plane
 FUZZTIME ?= 60s
 fuzz: deps
 	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzTranscodeYAML$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecodeFast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseRegionDistances$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzCheckBudget$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzNetworksIntersect$$' -fuzztime $(FUZZTIME)
