@@ -14,9 +14,10 @@ import (
 // them stays its question.
 
 // fairPlaced is, per class of the component (in comp.classes order), how many of its shoots — its first ones —
-// a fair plan places. It grows a flow of classes to seeds' room along shortest augmenting paths, each carrying as
-// many shoots as the path allows, so that the work grows with the paths, not with the shoots.
-func fairPlaced(w *Window, classes []class, comp component) []int {
+// a fair plan places, and a placement of them: per class and arc, how many go there. It grows a flow of classes
+// to seeds' room along shortest augmenting paths, each carrying as many shoots as the path allows, so that the
+// work grows with the paths, not with the shoots.
+func fairPlaced(w *Window, classes []class, comp component) (placed []int, on [][]int) {
 	order := make([]int, len(comp.classes)) // class positions by priority, then by their oldest shoot
 	for i := range order {
 		order[i] = i
@@ -35,7 +36,7 @@ func fairPlaced(w *Window, classes []class, comp component) []int {
 			want -= pushed
 		}
 	}
-	return f.placed
+	return f.placed, f.on
 }
 
 // flow is a placement of a component's classes (by position in comp.classes) on its seeds' room.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -53,8 +54,9 @@ type component struct {
 
 // componentResult holds, per class of the component and per usable arc of the class, how many shoots go there.
 type componentResult struct {
-	counts  [][]float64
-	optimal bool
+	counts    [][]float64
+	objective float64
+	optimal   bool
 	// stopped is set when CLP ran out of its time budget.
 	stopped bool
 	err     error
@@ -105,7 +107,8 @@ func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadlin
 					results[i] = componentResult{stopped: true}
 					return
 				}
-				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, fairPlaced(w, classes, comp))
+				placed, fair := fairPlaced(w, classes, comp)
+				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, pricedFrom)
 			}()
 		}
 		wg.Wait()
@@ -264,9 +267,68 @@ func splitComponents(classes []class, seeds int) []component {
 }
 
 // solveComponent builds and solves the transportation LP of one component for where the shoots go that placed
-// says, per class (by position in comp.classes), are placed: those a fair plan places (fairPlaced), which are
-// as many as can be — all of them when every shoot fits.
-func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time, placed []int) componentResult {
+// says, per class (by position in comp.classes), are placed: those a fair plan places (fairPlaced, which also
+// gives a placement of them, fair), which are as many as can be — all of them when every shoot fits.
+//
+// Most of a class's arcs are too far to be worth taking, and the LP's time grows with its columns, so it is
+// solved by pricing: it starts with each class's start cheapest arcs and those of the fair placement (which keep it
+// feasible), then takes in every other arc whose reduced cost under the optimum's duals is negative, and solves
+// again, until no arc is left that could lower the cost. Then its optimum is the optimum over all arcs.
+func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time, placed []int, fair [][]int, start int) componentResult {
+	m := lp.componentModel(w, classes, comp, segments, extremes)
+	included := make([][]bool, len(comp.classes))
+	for i, c := range comp.classes {
+		included[i] = make([]bool, len(classes[c].arcs))
+		for a := range included[i] {
+			included[i][a] = a < start || fair[i][a] > 0
+		}
+	}
+	for {
+		prog, columns := m.program(placed, included)
+		solution, err := prog.solve(deadline, fmt.Sprintf("a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds)))
+		switch {
+		case err != nil:
+			return componentResult{err: fmt.Errorf("lp: %w", err)}
+		case solution.status == lpStopped:
+			return componentResult{stopped: true}
+		case solution.status != lpOptimal:
+			// Never: the shoots to place are a flow within every seed's room, which its segments hold.
+			return componentResult{err: fmt.Errorf("lp: infeasible on a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds))}
+		}
+		if m.price(solution.duals, included) > 0 {
+			continue
+		}
+		result := componentResult{counts: make([][]float64, len(comp.classes)), objective: solution.objective, optimal: true}
+		for i := range comp.classes {
+			result.counts[i] = make([]float64, len(included[i]))
+		}
+		for col, arc := range columns {
+			result.counts[arc.class][arc.arc] = solution.values[col]
+		}
+		return result
+	}
+}
+
+// pricedFrom is how many of its cheapest arcs each class starts the LP with; pricing brings in the others that
+// pay. In MinimalDistance windows of 500 seeds classes have about 80 arcs, of which the optimum uses a few.
+const pricedFrom = 8
+
+// pricingTolerance is how negative a reduced cost must be, relative to the arc's cost, to take the arc in: CLP's
+// own dual tolerance is 1e-7.
+const pricingTolerance = 1e-7
+
+// componentModel is what the LP of a component is made of: per class and arc the cost, per seed its row and its
+// utilization segments with their costs.
+type componentModel struct {
+	classes []class
+	comp    component
+	arcCost [][]float64
+	seedRow map[int]int
+	convex  map[int][]segment
+	segCost map[int][]float64
+}
+
+func (lp LP) componentModel(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes) *componentModel {
 	distanceWeight := lp.Weights.distanceWeight(len(comp.seeds))
 	var partSeeds []Seed
 	for _, s := range comp.seeds {
@@ -282,66 +344,84 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 		hosted = max(hosted, w.Seeds[s].Usage)
 	}
 	tie := lp.Weights.tieBreak(shoots, hosted)
-	convex := make(map[int][]segment, len(comp.seeds)) // each seed's segments with the tie rule
-	for _, s := range comp.seeds {
-		convex[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie)
-	}
-
-	// Rows: one per class (its shoots to place), then one per seed (placed = segment fill).
-	prog := newProgram()
-	for i := range comp.classes {
-		prog.row(float64(placed[i]), float64(placed[i]))
-	}
-	seedRow := map[int]int{}
-	for _, s := range comp.seeds {
-		seedRow[s] = prog.row(0, 0)
-	}
-	columns, nonzeros := 0, 0
-	for _, c := range comp.classes {
-		columns += len(classes[c].arcs)
-		nonzeros += 2 * len(classes[c].arcs)
-	}
-	for _, s := range comp.seeds {
-		columns += len(convex[s])
-		nonzeros += len(convex[s])
-	}
-	prog.reserve(columns, nonzeros)
-
-	for row, c := range comp.classes {
-		cl := classes[c]
-		n := float64(len(cl.shoots))
-		for _, a := range cl.arcs {
-			cost := distanceWeight*extremes.weighed(a.Distance) + lp.Weights.SoftViolation*float64(a.SoftViolations)
-			prog.column([]clp.Nonzero{{Index: row, Value: 1}, {Index: seedRow[a.Seed], Value: -1}}, 0, n, cost)
-		}
-	}
-	for _, s := range comp.seeds {
-		for _, seg := range convex[s] {
+	m := &componentModel{classes: classes, comp: comp, arcCost: make([][]float64, len(comp.classes)),
+		seedRow: make(map[int]int, len(comp.seeds)), convex: make(map[int][]segment, len(comp.seeds)), segCost: make(map[int][]float64, len(comp.seeds))}
+	for i, s := range comp.seeds {
+		m.seedRow[s] = len(comp.classes) + i
+		m.convex[s] = strictlyConvex(segments[s], w.Seeds[s].Usage, shoots, tie) // each seed's segments with the tie rule
+		for _, seg := range m.convex[s] {
 			cost := lp.Weights.Balance*seg.slope + seg.extra
 			if seg.above {
 				cost += abovePenalty
 			}
-			prog.column([]clp.Nonzero{{Index: seedRow[s], Value: 1}}, 0, seg.upper(), cost)
+			m.segCost[s] = append(m.segCost[s], cost)
 		}
 	}
-
-	solution, err := prog.solve(deadline, fmt.Sprintf("a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds)))
-	switch {
-	case err != nil:
-		return componentResult{err: fmt.Errorf("lp: %w", err)}
-	case solution.status == lpStopped:
-		return componentResult{stopped: true}
-	case solution.status != lpOptimal:
-		// Never: the shoots to place are a flow within every seed's room, which its segments hold.
-		return componentResult{err: fmt.Errorf("lp: infeasible on a part of %d classes and %d seeds", len(comp.classes), len(comp.seeds))}
-	}
-	result := componentResult{counts: make([][]float64, len(comp.classes)), optimal: true}
-	col := 0
 	for i, c := range comp.classes {
-		result.counts[i] = solution.values[col : col+len(classes[c].arcs)]
-		col += len(classes[c].arcs)
+		for _, a := range classes[c].arcs {
+			m.arcCost[i] = append(m.arcCost[i], distanceWeight*extremes.weighed(a.Distance)+lp.Weights.SoftViolation*float64(a.SoftViolations))
+		}
 	}
-	return result
+	return m
+}
+
+// classArc is an arc of a class, both by position.
+type classArc struct{ class, arc int }
+
+// program is the LP over the included arcs: rows, one per class (its shoots to place), then one per seed (placed
+// = segment fill); columns, the included arcs (listed in columns), then every seed's segments.
+func (m *componentModel) program(placed []int, included [][]bool) (*program, []classArc) {
+	prog := newProgram()
+	for i := range m.comp.classes {
+		prog.row(float64(placed[i]), float64(placed[i]))
+	}
+	for range m.comp.seeds {
+		prog.row(0, 0)
+	}
+	var columns []classArc
+	for i := range m.comp.classes {
+		for a, in := range included[i] {
+			if in {
+				columns = append(columns, classArc{i, a})
+			}
+		}
+	}
+	segmentColumns := 0
+	for _, s := range m.comp.seeds {
+		segmentColumns += len(m.convex[s])
+	}
+	prog.reserve(len(columns)+segmentColumns, 2*len(columns)+segmentColumns)
+	for _, ca := range columns {
+		cl := m.classes[m.comp.classes[ca.class]]
+		arc := cl.arcs[ca.arc]
+		prog.column([]clp.Nonzero{{Index: ca.class, Value: 1}, {Index: m.seedRow[arc.Seed], Value: -1}}, 0, float64(len(cl.shoots)), m.arcCost[ca.class][ca.arc])
+	}
+	for _, s := range m.comp.seeds {
+		for k, seg := range m.convex[s] {
+			prog.column([]clp.Nonzero{{Index: m.seedRow[s], Value: 1}}, 0, seg.upper(), m.segCost[s][k])
+		}
+	}
+	return prog, columns
+}
+
+// price includes every arc left out whose reduced cost under the row duals is negative, and returns how many it
+// included. An arc's column has +1 in its class's row and −1 in its seed's, so its reduced cost is its cost −
+// the class's dual + the seed's.
+func (m *componentModel) price(duals []float64, included [][]bool) int {
+	added := 0
+	for i, c := range m.comp.classes {
+		for a, arc := range m.classes[c].arcs {
+			if included[i][a] {
+				continue
+			}
+			cost := m.arcCost[i][a]
+			if cost-duals[i]+duals[m.seedRow[arc.Seed]] < -pricingTolerance*(1+math.Abs(cost)) {
+				included[i][a] = true
+				added++
+			}
+		}
+	}
+	return added
 }
 
 // assemble turns class counts into an assignment of shoots: each class hands its shoots, earliest first, to its

@@ -1,7 +1,10 @@
 package solver
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // A fractional CLP value is never returned as is: it is rounded down and the shoots it leaves are placed where
@@ -43,5 +46,49 @@ func TestSplitComponents(t *testing.T) {
 	}
 	if got := components[1]; len(got.classes) != 1 || got.seeds[0] != 2 {
 		t.Fatalf("second component %+v, want class 1 on seed 2", got)
+	}
+}
+
+// Pricing must find the optimum over every arc: on random windows whose classes reach many seeds, the LP of
+// each part started from one arc per class (and the fair placement's) ends at the objective of the LP over all
+// arcs, proven optimal.
+func TestPricingFindsTheFullOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for trial := range 40 {
+		w := &Window{}
+		seeds := 5 + rng.IntN(25)
+		for range seeds {
+			free := rng.IntN(30)
+			w.Seeds = append(w.Seeds, Seed{Usage: rng.IntN(40), Free: free, Allocatable: 100, Limited: true, AboveTarget: rng.IntN(free + 1)})
+		}
+		for g := range 2 + rng.IntN(8) {
+			var group Group
+			for s := range seeds {
+				if rng.IntN(3) > 0 {
+					group.Arcs = append(group.Arcs, Arc{Seed: s, Distance: rng.IntN(6), SoftViolations: rng.IntN(2)})
+				}
+			}
+			group.Priority = g % 2
+			w.Groups = append(w.Groups, group)
+			for range 1 + rng.IntN(60) {
+				w.Shoots = append(w.Shoots, g)
+			}
+		}
+		for _, weights := range []Weights{DefaultWeights(), CompatWeights()} {
+			lp := LP{Weights: weights}
+			classes := windowClasses(w)
+			segments, extremes := seedSegments(w, lp.Weights), windowArcExtremes(w)
+			for _, comp := range splitComponents(classes, len(w.Seeds)) {
+				placed, fair := fairPlaced(w, classes, comp)
+				all := lp.solveComponent(w, classes, comp, segments, extremes, time.Time{}, placed, fair, math.MaxInt)
+				priced := lp.solveComponent(w, classes, comp, segments, extremes, time.Time{}, placed, fair, 1)
+				if all.err != nil || priced.err != nil || !all.optimal || !priced.optimal {
+					t.Fatalf("trial %d: %v %v", trial, all.err, priced.err)
+				}
+				if math.Abs(all.objective-priced.objective) > 1e-9*(1+math.Abs(all.objective)) {
+					t.Fatalf("trial %d: priced objective %v, over all arcs %v", trial, priced.objective, all.objective)
+				}
+			}
+		}
 	}
 }

@@ -70,10 +70,11 @@ const (
 	lpStopped
 )
 
-// lpSolution is the outcome of a solve: the column values and the objective when optimal.
+// lpSolution is the outcome of a solve: the column values, the row duals and the objective when optimal.
 type lpSolution struct {
 	status    lpStatus
 	values    []float64
+	duals     []float64
 	objective float64
 }
 
@@ -100,5 +101,5 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	case status != clp.Optimal:
 		return lpSolution{}, fmt.Errorf("CLP ended with status %d (secondary %d) on %s", status, simplex.SecondaryStatus(), what)
 	}
-	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), objective: simplex.ObjectiveValue()}, nil
+	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), duals: simplex.DualRowSolution(), objective: simplex.ObjectiveValue()}, nil
 }
