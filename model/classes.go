@@ -12,9 +12,9 @@ import (
 // per class rather than once per seed, and a shoot's filter keys can say what its inputs decide rather than what
 // they are: shoots whose tolerations differ but tolerate the same taints are one case.
 type seedClasses struct {
-	// labels numbers each seed's label set (below labelSets); seeds with equal labels share the number.
+	// labels numbers each seed's label set; seeds with equal labels share the number, labelSets[number].
 	labels    map[*gardencorev1beta1.Seed]int
-	labelSets int
+	labelSets []map[string]string
 	// taintLists are the distinct non-empty spec.taints lists, softTaints the distinct PreferNoSchedule keys.
 	taintLists [][]gardencorev1beta1.SeedTaint
 	softTaints []string
@@ -29,6 +29,7 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 		if !ok {
 			n = len(labelSets)
 			labelSets[key] = n
+			c.labelSets = append(c.labelSets, seed.Labels)
 		}
 		c.labels[seed] = n
 		if list := taintListKey(seed.Spec.Taints); list != "" && !taintLists[list] {
@@ -37,7 +38,6 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 		}
 		c.softTaints = append(c.softTaints, taints[i].PreferNoSchedule...)
 	}
-	c.labelSets = len(labelSets)
 	slices.Sort(c.softTaints)
 	c.softTaints = slices.Compact(c.softTaints)
 	return c

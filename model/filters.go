@@ -47,6 +47,9 @@ type Filter interface {
 	// outcome from the same seeds, so the outcome is computed once.
 	Key(req *Request) string
 	Filter(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
+	// Keep is Filter without the words: the seeds kept and the error, for a chain that words rejections only
+	// when they are read.
+	Keep(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, err error)
 }
 
 // seedPredicate is a Filter that judges each seed on its own.
@@ -74,6 +77,17 @@ func (p seedPredicate) Key(req *Request) string {
 }
 
 func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	return p.run(req, seeds, true)
+}
+
+// Keep implements Filter.
+func (p seedPredicate) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
+	kept, _, err := p.run(req, seeds, false)
+	return kept, err
+}
+
+// run is Filter, which words the rejections only with words.
+func (p seedPredicate) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	if p.applies != nil && !p.applies(req) {
 		return seeds, nil, nil
 	}
@@ -96,10 +110,12 @@ func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]
 			}
 		}
 		if reason != "" {
-			if rejected == nil {
-				rejected = map[string]Rejection{}
+			if words {
+				if rejected == nil {
+					rejected = map[string]Rejection{}
+				}
+				rejected[seed.Name] = Rejection{Predicate: p.name, Reason: reason}
 			}
-			rejected[seed.Name] = Rejection{Predicate: p.name, Reason: reason}
 			continue
 		}
 		kept = append(kept, seed)
@@ -225,28 +241,45 @@ func (f labelFilter) Key(req *Request) string {
 }
 
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	p, err := f.predicate(req)
+	if p == nil || err != nil {
+		return seeds, nil, err
+	}
+	return p.Filter(req, seeds)
+}
+
+// Keep implements Filter.
+func (f labelFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
+	p, err := f.predicate(req)
+	if p == nil || err != nil {
+		return seeds, err
+	}
+	return p.Keep(req, seeds)
+}
+
+// predicate is the request's selector as a predicate on seeds; nil without a selector.
+func (f labelFilter) predicate(req *Request) (*seedPredicate, error) {
 	seedSelector := f.selectorOf(req)
 	if seedSelector == nil {
-		return seeds, nil, nil
+		return nil, nil
 	}
 	selector, err := metav1.LabelSelectorAsSelector(&seedSelector.LabelSelector)
 	if err != nil {
-		return nil, nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
+		return nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
 	}
 	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
-	const unknown, match, mismatches = 0, 1, 2
-	verdicts := make([]int8, req.classes.labelSets) // by the seeds' label class
-	return seedPredicate{
-		name: f.name,
+	// The selector is matched once per label set of the seeds, not once per seed.
+	matches := make([]bool, len(req.classes.labelSets))
+	all := true
+	for class, set := range req.classes.labelSets {
+		matches[class] = selector.Matches(labels.Set(set))
+		all = all && matches[class]
+	}
+	return &seedPredicate{
+		name:    f.name,
+		applies: func(*Request) bool { return !all }, // a selector every seed matches keeps them all
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
-			class := req.classes.labels[seed]
-			if verdicts[class] == unknown {
-				verdicts[class] = mismatches
-				if selector.Matches(labels.Set(seed.Labels)) {
-					verdicts[class] = match
-				}
-			}
-			if verdicts[class] == match {
+			if matches[req.classes.labels[seed]] {
 				return ""
 			}
 			return mismatch
@@ -254,7 +287,7 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none out of the %d seeds has the matching labels required by seed selector of '%s' (selector: '%s')", n, f.kind, selector)
 		},
-	}.Filter(req, seeds)
+	}, nil
 }
 
 // ProviderTypeFilter keeps seeds of the shoot's provider type, or of a type the cloud profile's
@@ -352,7 +385,18 @@ func (ZoneSelectionFilter) Key(req *Request) string {
 }
 
 // Filter implements Filter.
-func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (z ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	return z.run(req, seeds, true)
+}
+
+// Keep implements Filter.
+func (z ZoneSelectionFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
+	kept, _, err := z.run(req, seeds, false)
+	return kept, err
+}
+
+// run is Filter, which words the rejections only with words.
+func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	shoot := req.Shoot
 	if IsZonalControlPlane(shoot) {
 		return seeds, nil, nil
@@ -371,7 +415,7 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed)
 			empty: func(_ *Request, n int) error {
 				return fmt.Errorf("none of the %d seeds contains all requested control plane zones %v", n, cp.Zones)
 			},
-		}.Filter(req, seeds)
+		}.run(req, seeds, words)
 	}
 
 	shootZones := WorkerZones(shoot)
@@ -386,7 +430,7 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed)
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds has any zone overlap with the shoot's worker pool zones (zone selection mode: %s)", n, gardencorev1beta1.ZoneSelectionModeEnforce)
 		},
-	}.Filter(req, seeds)
+	}.run(req, seeds, words)
 	if err != nil || len(shootZones) == 0 {
 		return kept, rejected, err
 	}
@@ -401,7 +445,7 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed)
 		return kept, rejected, nil
 	}
 	for _, seed := range kept {
-		if !slices.Contains(preferred, seed) {
+		if words && !slices.Contains(preferred, seed) {
 			if rejected == nil {
 				rejected = map[string]Rejection{}
 			}
@@ -495,7 +539,18 @@ func isSubdomain(domain, parent string) bool {
 }
 
 // Filter implements Filter.
-func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (d DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+	return d.run(req, seeds, true)
+}
+
+// Keep implements Filter.
+func (d DNSDomainFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
+	kept, _, err := d.run(req, seeds, false)
+	return kept, err
+}
+
+// run is Filter, which words the rejections only with words.
+func (DNSDomainFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	shoot := req.Shoot
 	if shoot.Spec.DNS == nil || shoot.Spec.DNS.Domain == nil {
 		return seeds, nil, nil
@@ -510,17 +565,21 @@ func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]
 	}
 	var (
 		supporting []*gardencorev1beta1.Seed
-		rejected   = map[string]Rejection{}
+		rejected   map[string]Rejection
 		prefix     = shoot.Name + "." + req.ProjectName + "."
-		mismatch   = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
+		mismatch   Rejection
 	)
+	if words {
+		rejected = map[string]Rejection{}
+		mismatch = Rejection{Predicate: PredicateDNSDomain, Reason: fmt.Sprintf("seed has no default domain D with shoot domain %q = <shoot>.<project>.D", domain)}
+	}
 	for _, seed := range seeds {
 		supports := slices.ContainsFunc(seed.Spec.DNS.Defaults, func(d gardencorev1beta1.SeedDNSProviderConfig) bool {
 			return isSubdomain(domain, d.Domain) && len(domain) == len(prefix)+len(d.Domain) && strings.HasPrefix(domain, prefix)
 		})
 		if supports {
 			supporting = append(supporting, seed)
-		} else {
+		} else if words {
 			rejected[seed.Name] = mismatch
 		}
 	}

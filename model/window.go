@@ -115,12 +115,28 @@ type chainState struct {
 // chainStep is one filter's outcome from one state for the shoots with one filter key: the seeds it rejected and
 // why, the error when it left none, and otherwise the state it leads to.
 type chainStep struct {
-	filter   Filter
+	filter Filter
+	// rejected are the words of the rejections, made on the first read (rejections) from the state the step
+	// starts at (from) for the first request with its key: every request with the key words them alike.
 	rejected map[string]Rejection
+	words    sync.Once
+	from     *chainState
+	req      *Request
 	// dropped is the number of seeds the filter left out: all it was given when it fails.
 	dropped int
 	err     error
 	next    *chainState
+}
+
+// rejections are the step's rejections with their words.
+func (s *chainStep) rejections() map[string]Rejection {
+	s.words.Do(func() {
+		if s.req != nil {
+			_, s.rejected, _ = s.filter.Filter(s.req, s.from.seeds)
+			s.req, s.from = nil, nil
+		}
+	})
+	return s.rejected
 }
 
 // outcome is what the strategy makes of a state's candidates for a shoot: shared by every shoot with the state
@@ -152,7 +168,7 @@ func (r *reasons) then(step *chainStep) *reasons {
 // rejection finds the step of the path that rejected the seed.
 func (r *reasons) rejection(seedName string) (Rejection, bool) {
 	for ; r != nil && r.step != nil; r = r.parent {
-		if rej, ok := r.step.rejected[seedName]; ok {
+		if rej, ok := r.step.rejections()[seedName]; ok {
 			return rej, true
 		}
 	}
@@ -284,8 +300,21 @@ func (e *evaluator) step(req *Request, state *chainState) *chainStep {
 	if step, ok := state.steps[key]; ok {
 		return step
 	}
-	kept, rejected, err := filter.Filter(req, state.seeds)
-	step := &chainStep{filter: filter, rejected: rejected, err: err, dropped: len(state.seeds) - len(kept)}
+	var (
+		kept     []*gardencorev1beta1.Seed
+		rejected map[string]Rejection
+		err      error
+	)
+	step := &chainStep{filter: filter}
+	if name := filter.Name(); name == PredicateNetworks || name == PredicateTolerations {
+		// §2.10's own reasons go into Gardener's message for every shoot that fails there: worded at once.
+		kept, rejected, err = filter.Filter(req, state.seeds)
+		step.words.Do(func() { step.rejected = rejected })
+	} else {
+		kept, err = filter.Keep(req, state.seeds)
+		step.from, step.req = state, req
+	}
+	step.err, step.dropped = err, len(state.seeds)-len(kept)
 	if err == nil {
 		kk := keptKey(state.seeds, kept)
 		if step.next = state.after[kk]; step.next == nil {
@@ -322,7 +351,7 @@ func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) 
 	// §2.10 reports the networks and taints reasons of the seeds that failed there.
 	for r := ev.reasons; r.step != nil; r = r.parent {
 		if name := r.step.filter.Name(); name == PredicateNetworks || name == PredicateTolerations {
-			for seed, rej := range r.step.rejected {
+			for seed, rej := range r.step.rejections() {
 				ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: rej})
 			}
 		}
