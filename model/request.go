@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -125,14 +124,7 @@ func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Re
 // RegionConfig returns the first region ConfigMap whose annotation scheduling.gardener.cloud/cloudprofiles lists
 // the profile name (spec §3.1), or nil.
 func (s *Snapshot) RegionConfig(cloudProfileName string) *corev1.ConfigMap {
-	for _, cm := range s.RegionConfigs {
-		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
-			if strings.TrimSpace(name) == cloudProfileName {
-				return cm
-			}
-		}
-	}
-	return nil
+	return s.regionConfigByProfile[cloudProfileName]
 }
 
 // cloudProfileReference returns the kind and name of the shoot's cloud profile: spec.cloudProfile wins over the

@@ -84,6 +84,8 @@ type Snapshot struct {
 	usage   map[string]int
 	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
 	modeZones map[string]bool
+	// regionConfigByProfile is the region ConfigMap of each cloud profile name (RegionConfig).
+	regionConfigByProfile map[string]*corev1.ConfigMap
 	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
 	regionDistances map[string]map[string]parsedRegion
 }
@@ -249,7 +251,13 @@ func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, o
 	}
 	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
 	snap.regionDistances = map[string]map[string]parsedRegion{}
+	snap.regionConfigByProfile = map[string]*corev1.ConfigMap{}
 	for _, cm := range snap.RegionConfigs {
+		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
+			if name = strings.TrimSpace(name); snap.regionConfigByProfile[name] == nil {
+				snap.regionConfigByProfile[name] = cm // the first, by name
+			}
+		}
 		byRegion := map[string]parsedRegion{}
 		for region := range cm.Data {
 			distances, err := parseRegionConfig(cm, region)
