@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -32,5 +33,32 @@ func TestUnschedulableShootsSummarizeTheirSeeds(t *testing.T) {
 		if !strings.Contains(out.String(), tc.want) || (tc.notWant != "" && strings.Contains(out.String(), tc.notWant)) {
 			t.Errorf("%s output:\n%s\nwant it to contain %q (and not %q)", tc.format, out.String(), tc.want, tc.notWant)
 		}
+	}
+}
+
+// -o json is encoding/json's indented output, byte for byte, though it is written as it is made: HTML
+// characters and control characters escaped alike, empty lists and nulls alike, numbers alike.
+func TestJSONOutputIsEncodingJSONs(t *testing.T) {
+	allocatable := int64(7)
+	r := &report.Report{
+		Window:     report.WindowReport{Pending: 3, Objective: 56414407888778090, GreedyObjective: 1e-7, TargetUtilization: 0.8, Seconds: report.Seconds{Model: 0.000123}},
+		Placements: []model.Placement{{Shoot: "garden-a/web<&>", Seed: "aws-eu1", Distance: 3}},
+		Unschedulable: []model.Unschedulable{{Shoot: "garden-a/db\x1b", Reason: "Strategy", Message: "0/2 seed cluster candidate(s) \u2028 {a => b}",
+			Rejections: []model.SeedCount{{Predicate: "Capacity", Seeds: 2}}}},
+		Seeds:    []report.SeedReport{{Name: "aws-eu1", Allocatable: &allocatable, Usage: 1e6, Placed: 1}, {Name: "aws-eu2"}},
+		Bindings: map[model.BindResult]int{},
+	}
+	var got bytes.Buffer
+	if err := r.Print(&got, report.Output{Format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("-o json:\n%s\nencoding/json:\n%s", got.String(), want.String())
 	}
 }
