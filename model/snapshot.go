@@ -6,8 +6,11 @@ package model
 import (
 	"cmp"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -168,15 +171,25 @@ func (snap *Snapshot) addSeeds(defaults func(runtime.Object), seen objectSet, ob
 	return nil
 }
 
-// addShoots defaults the shoots and sorts them by namespace/name.
+// addShoots defaults the shoots, on every processor (defaulting one object touches no other), and sorts them by
+// namespace/name.
 func (snap *Snapshot) addShoots(defaults func(runtime.Object), seen objectSet, objs Objects) error {
 	for _, shoot := range objs.Shoots {
 		if err := seen.add("Shoot", shoot.Namespace, shoot.Name); err != nil {
 			return err
 		}
-		defaults(shoot)
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range goruntime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(snap.Shoots); i = int(next.Add(1)) - 1 {
+				defaults(snap.Shoots[i])
+			}
+		})
+	}
+	wg.Wait()
 	slices.SortFunc(snap.Shoots, CompareShootKeys)
 	return nil
 }
