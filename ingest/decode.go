@@ -241,7 +241,13 @@ func (l *Landscape) add(d decoded) error {
 	if err := l.once(d.where, d.object); err != nil {
 		return err
 	}
-	switch o := d.typed.(type) {
+	l.appendObject(d.typed)
+	return nil
+}
+
+// appendObject adds a decoded object of a kind newObject makes to the landscape's objects.
+func (l *Landscape) appendObject(typed any) {
+	switch o := typed.(type) {
 	case *gardencorev1beta1.Seed:
 		l.Objects.Seeds = append(l.Objects.Seeds, o)
 	case *gardencorev1beta1.Shoot:
@@ -257,7 +263,6 @@ func (l *Landscape) add(d decoded) error {
 	case *seedmanagementv1alpha1.ManagedSeedSet:
 		l.Objects.ManagedSeedSets = append(l.Objects.ManagedSeedSets, o)
 	}
-	return nil
 }
 
 // inParallel calls do(i) for every i below n on every processor, in batches.

@@ -224,6 +224,45 @@ func onlyObject(t *testing.T, objs model.Objects) any {
 // exampleDocuments are the YAML documents of the embedded example landscape, and its first items one by one.
 func exampleDocuments(tb testing.TB) [][]byte {
 	tb.Helper()
+	documents := exampleFileDocuments(tb)
+	for _, item := range exampleItems(tb)[:20] {
+		converted, err := yaml.JSONToYAML(item)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		documents = append(documents, converted)
+	}
+	return documents
+}
+
+// exampleItems are the objects of the embedded example landscape, one JSON document each.
+func exampleItems(tb testing.TB) [][]byte {
+	tb.Helper()
+	var items [][]byte
+	for _, doc := range exampleFileDocuments(tb) {
+		converted, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var list struct {
+			Items []stdjson.RawMessage `json:"items"`
+		}
+		if err := stdjson.Unmarshal(converted, &list); err != nil {
+			tb.Fatal(err)
+		}
+		for _, item := range list.Items {
+			items = append(items, item)
+		}
+	}
+	if len(items) == 0 {
+		tb.Fatal("the example has no items")
+	}
+	return items
+}
+
+// exampleFileDocuments are the YAML documents of the embedded example landscape's files.
+func exampleFileDocuments(tb testing.TB) [][]byte {
+	tb.Helper()
 	var documents [][]byte
 	err := fs.WalkDir(examples.Landscape, "landscape", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -240,50 +279,7 @@ func exampleDocuments(tb testing.TB) [][]byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, item := range exampleItems(tb)[:20] {
-		converted, err := yaml.JSONToYAML(item)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		documents = append(documents, converted)
-	}
 	return documents
-}
-
-// exampleItems are the objects of the embedded example landscape, one JSON document each.
-func exampleItems(tb testing.TB) [][]byte {
-	tb.Helper()
-	var items [][]byte
-	err := fs.WalkDir(examples.Landscape, "landscape", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(examples.Landscape, path)
-		if err != nil {
-			return err
-		}
-		documents, _ := splitYAML(data)
-		for _, doc := range documents {
-			converted, err := yaml.YAMLToJSON(doc)
-			if err != nil {
-				return err
-			}
-			var list struct {
-				Items []stdjson.RawMessage `json:"items"`
-			}
-			if err := stdjson.Unmarshal(converted, &list); err != nil {
-				return err
-			}
-			for _, item := range list.Items {
-				items = append(items, item)
-			}
-		}
-		return nil
-	})
-	if err != nil || len(items) == 0 {
-		tb.Fatalf("example items: %d, %v", len(items), err)
-	}
-	return items
 }
 
 // TestFastPathReadsTheExample checks that the example landscape, as YAML and as JSON, takes the fast path

@@ -25,7 +25,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -402,83 +401,24 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 			return err
 		}
 	}
+	if typed, validate := newObject(h); typed != nil {
+		if err := l.strictDecode(where, object, data, typed); err != nil {
+			return err
+		}
+		if err := validate(where, object, typed); err != nil {
+			return err
+		}
+		l.appendObject(typed)
+		return nil
+	}
 	switch {
-	case h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String():
-		return l.decodeGardener(where, object, h, data)
-	case h.APIVersion == "v1" && h.Kind == "ConfigMap":
-		cm := &corev1.ConfigMap{}
-		if err := l.strictDecode(where, object, data, cm); err != nil {
-			return err
-		}
-		l.Objects.ConfigMaps = append(l.Objects.ConfigMaps, cm)
-		return requireName(where, object, cm.ObjectMeta, true)
-	case isManagedSeedSet(h):
-		set := &seedmanagementv1alpha1.ManagedSeedSet{}
-		if err := l.strictDecode(where, object, data, set); err != nil {
-			return err
-		}
-		l.Objects.ManagedSeedSets = append(l.Objects.ManagedSeedSets, set)
-		return requireName(where, object, set.ObjectMeta, true)
-	case group == "core.gardener.cloud":
+	case group == "core.gardener.cloud" && h.APIVersion != gardencorev1beta1.SchemeGroupVersion.String():
 		return fmt.Errorf("%s: %s: apiVersion %q is not supported, use %s", where, object, h.APIVersion, gardencorev1beta1.SchemeGroupVersion)
 	case h.APIVersion == "" && readsKind(h.Kind):
 		// Skipped as an unknown kind, it would never be planned, and nobody would know why.
 		return fmt.Errorf("%s: %s: field apiVersion: required", where, object)
 	}
 	l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
-	return nil
-}
-
-func (l *Landscape) decodeGardener(where, object string, h header, data []byte) error {
-	switch h.Kind {
-	case "Seed":
-		seed := &gardencorev1beta1.Seed{}
-		if err := l.strictDecode(where, object, data, seed); err != nil {
-			return err
-		}
-		if err := validateSeed(where, object, seed); err != nil {
-			return err
-		}
-		l.Objects.Seeds = append(l.Objects.Seeds, seed)
-	case "Shoot":
-		shoot := &gardencorev1beta1.Shoot{}
-		if err := l.strictDecode(where, object, data, shoot); err != nil {
-			return err
-		}
-		if err := validateShoot(where, object, shoot); err != nil {
-			return err
-		}
-		l.Objects.Shoots = append(l.Objects.Shoots, shoot)
-	case "CloudProfile":
-		profile := &gardencorev1beta1.CloudProfile{}
-		if err := l.strictDecode(where, object, data, profile); err != nil {
-			return err
-		}
-		if err := requireName(where, object, profile.ObjectMeta, false); err != nil {
-			return err
-		}
-		l.Objects.CloudProfiles = append(l.Objects.CloudProfiles, profile)
-	case "NamespacedCloudProfile":
-		profile := &gardencorev1beta1.NamespacedCloudProfile{}
-		if err := l.strictDecode(where, object, data, profile); err != nil {
-			return err
-		}
-		if err := requireName(where, object, profile.ObjectMeta, true); err != nil {
-			return err
-		}
-		l.Objects.NamespacedCloudProfiles = append(l.Objects.NamespacedCloudProfiles, profile)
-	case "Project":
-		project := &gardencorev1beta1.Project{}
-		if err := l.strictDecode(where, object, data, project); err != nil {
-			return err
-		}
-		if err := requireName(where, object, project.ObjectMeta, false); err != nil {
-			return err
-		}
-		l.Objects.Projects = append(l.Objects.Projects, project)
-	default:
-		l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
-	}
 	return nil
 }
 
