@@ -630,15 +630,25 @@ func NetworksFilter() Filter {
 			if n == nil {
 				return "-"
 			}
-			key := strconv.FormatBool(req.Options.StrictNetworks) + strconv.FormatBool(len(req.Shoot.Spec.Provider.Workers) == 0) +
-				"|" + nilMarked(n.Nodes) + "|" + nilMarked(n.Pods) + "|" + nilMarked(n.Services)
+			key := make([]byte, 0, 64)
+			key = strconv.AppendBool(key, req.Options.StrictNetworks)
+			key = strconv.AppendBool(key, len(req.Shoot.Spec.Provider.Workers) == 0)
+			for _, network := range []*string{n.Nodes, n.Pods, n.Services} {
+				key = appendString(key, nilMarked(network))
+			}
+			key = strconv.AppendInt(append(key, '|'), int64(len(n.IPFamilies)), 10)
 			for _, f := range n.IPFamilies {
-				key += "|" + string(f)
+				key = appendString(key, string(f))
 			}
 			if st := req.Shoot.Status.Networking; st != nil {
-				key += fmt.Sprintf("|%q|%q|%q", st.Nodes, st.Pods, st.Services)
+				for _, networks := range [][]string{st.Nodes, st.Pods, st.Services} {
+					key = strconv.AppendInt(append(key, '|'), int64(len(networks)), 10)
+					for _, network := range networks {
+						key = appendString(key, network)
+					}
+				}
 			}
-			return key
+			return string(key)
 		},
 	}
 }
