@@ -15,13 +15,15 @@ type seedClasses struct {
 	// labels numbers each seed's label set; seeds with equal labels share the number, labelSets[number].
 	labels    map[*gardencorev1beta1.Seed]int
 	labelSets []map[string]string
+	// networks writes each seed's networks, those the networks filter reads.
+	networks map[*gardencorev1beta1.Seed]string
 	// taintLists are the distinct non-empty spec.taints lists, softTaints the distinct PreferNoSchedule keys.
 	taintLists [][]gardencorev1beta1.SeedTaint
 	softTaints []string
 }
 
 func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedClasses {
-	c := seedClasses{labels: make(map[*gardencorev1beta1.Seed]int, len(seeds))}
+	c := seedClasses{labels: make(map[*gardencorev1beta1.Seed]int, len(seeds)), networks: make(map[*gardencorev1beta1.Seed]string, len(seeds))}
 	labelSets, taintLists := map[string]int{}, map[string]bool{}
 	for i, seed := range seeds {
 		key := labelsKey(seed.Labels)
@@ -32,6 +34,7 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 			c.labelSets = append(c.labelSets, seed.Labels)
 		}
 		c.labels[seed] = n
+		c.networks[seed] = networksKey(seed.Spec.Networks)
 		if list := taintListKey(seed.Spec.Taints); list != "" && !taintLists[list] {
 			taintLists[list] = true
 			c.taintLists = append(c.taintLists, seed.Spec.Taints)
@@ -66,6 +69,15 @@ func slicesSortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// networksKey writes a seed's networks and shoot defaults.
+func networksKey(n gardencorev1beta1.SeedNetworks) string {
+	b := appendString(appendString(appendString(nil, nilMarked(n.Nodes)), n.Pods), n.Services)
+	if d := n.ShootDefaults; d != nil {
+		b = appendString(appendString(append(b, '+'), nilMarked(d.Pods)), nilMarked(d.Services))
+	}
+	return string(b)
 }
 
 // taintListKey writes a taint list in its order (Gardener's rule reads it whole).

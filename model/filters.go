@@ -64,7 +64,7 @@ type seedPredicate struct {
 	// key is what the step reads from the request (see Filter.Key); nil when it reads nothing.
 	key func(req *Request) string
 	// seedKey, when set, is what check reads from a seed: seeds with equal keys are checked once per call.
-	seedKey func(seed *gardencorev1beta1.Seed) string
+	seedKey func(req *Request, seed *gardencorev1beta1.Seed) string
 }
 
 func (p seedPredicate) Name() string { return p.name }
@@ -102,7 +102,7 @@ func (p seedPredicate) run(req *Request, seeds []*gardencorev1beta1.Seed, words 
 		if memo == nil {
 			reason = p.check(req, seed)
 		} else {
-			key := p.seedKey(seed)
+			key := p.seedKey(req, seed)
 			var known bool
 			if reason, known = memo[key]; !known {
 				reason = p.check(req, seed)
@@ -295,7 +295,7 @@ func (f labelFilter) predicate(req *Request) (*seedPredicate, error) {
 func ProviderTypeFilter() Filter {
 	return seedPredicate{
 		name:    PredicateProviderType,
-		seedKey: func(seed *gardencorev1beta1.Seed) string { return seed.Spec.Provider.Type },
+		seedKey: func(_ *Request, seed *gardencorev1beta1.Seed) string { return seed.Spec.Provider.Type },
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
 			var enabled []string
 			if req.CloudProfile.SeedSelector != nil {
@@ -374,12 +374,21 @@ func (ZoneSelectionFilter) Key(req *Request) string {
 	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
 		return "cp:" + strings.Join(cp.Zones, ",")
 	}
-	zones := WorkerZones(shoot)
-	key := fmt.Sprint(len(zones) > 0)
-	for _, z := range zones {
-		if req.modeZones[z] {
-			key += "," + z
+	// The worker zones that are zones of seeds with a mode, sorted and without repeats; most shoots have none.
+	zoned := false
+	var relevant []string
+	for _, pool := range shoot.Spec.Provider.Workers {
+		for _, z := range pool.Zones {
+			zoned = true
+			if req.modeZones[z] && !slices.Contains(relevant, z) {
+				relevant = append(relevant, z)
+			}
 		}
+	}
+	slices.Sort(relevant)
+	key := strconv.FormatBool(zoned)
+	for _, z := range relevant {
+		key += "," + z
 	}
 	return key
 }
@@ -611,14 +620,7 @@ func NetworksFilter() Filter {
 	return seedPredicate{
 		name: PredicateNetworks,
 		// The outcome depends on the seed only through its networks, which seeds mostly share.
-		seedKey: func(seed *gardencorev1beta1.Seed) string {
-			n := seed.Spec.Networks
-			key := nilMarked(n.Nodes) + "|" + n.Pods + "|" + n.Services
-			if d := n.ShootDefaults; d != nil {
-				key += "|" + nilMarked(d.Pods) + "|" + nilMarked(d.Services)
-			}
-			return key
-		},
+		seedKey: func(req *Request, seed *gardencorev1beta1.Seed) string { return req.classes.networks[seed] },
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
 			if req.Shoot.Spec.Networking == nil {
 				return ""

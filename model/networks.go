@@ -20,6 +20,21 @@ var reservedRanges = []struct{ cidr, description string }{
 	{v1beta1constants.ReservedShootPodNetworkMappedRange, "reserved shoot pod network mapping range"},
 }
 
+// namedNetwork is a network with the words Gardener names it by.
+type namedNetwork struct {
+	net  cidr
+	name string
+}
+
+// reservedNetworks are reservedRanges parsed, once.
+var reservedNetworks = func() []namedNetwork {
+	parsed := make([]namedNetwork, len(reservedRanges))
+	for i, r := range reservedRanges {
+		parsed[i] = namedNetwork{parseCIDR(r.cidr), r.description}
+	}
+	return parsed
+}()
+
 // NetworkConflicts returns "" when the shoot's networks may be placed on the seed, otherwise Gardener's reason
 // "invalid networks: [...]" (spec §2.10a). The shoot's pods and services default to the seed's shootDefaults when
 // unset and of an IP family the shoot uses. IPv6 shoot networks must not intersect the seed's networks; IPv4 ones
@@ -43,15 +58,25 @@ func NetworkConflicts(seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Sho
 		}
 	}
 
+	// Every network is parsed once per call, not once per comparison.
+	seedNetworks := []namedNetwork{{parseCIDR(seedNets.Services), "seed service network"}, {parseCIDR(seedNets.Pods), "seed pod network"}}
+	if seedNets.Nodes != nil {
+		seedNetworks = append(seedNetworks, namedNetwork{parseCIDR(*seedNets.Nodes), "seed node network"})
+	}
 	check := func(path string, networks []string, kind string, required bool) {
 		fldPath := field.NewPath("").Child(path)
 		for _, network := range networks {
-			for _, conflict := range seedNetworkConflicts(network, kind, seedNets, strict) {
-				messages = append(messages, field.Invalid(fldPath, network, conflict).ErrorBody())
+			shootNet := parseCIDR(network)
+			if strict || shootNet.isIPv6() {
+				for _, seedNet := range seedNetworks {
+					if seedNet.net.intersects(shootNet) {
+						messages = append(messages, field.Invalid(fldPath, network, fmt.Sprintf("shoot %s network intersects with %s", kind, seedNet.name)).ErrorBody())
+					}
+				}
 			}
-			for _, r := range reservedRanges {
-				if NetworksIntersect(r.cidr, network) {
-					messages = append(messages, field.Invalid(fldPath, network, fmt.Sprintf("%s network intersects with %s (%s)", kind, r.description, r.cidr)).ErrorBody())
+			for _, r := range reservedNetworks {
+				if r.net.intersects(shootNet) {
+					messages = append(messages, field.Invalid(fldPath, network, fmt.Sprintf("%s network intersects with %s (%s)", kind, r.name, r.net.text)).ErrorBody())
 				}
 			}
 		}
@@ -74,48 +99,42 @@ func NetworkConflicts(seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Sho
 	return fmt.Sprintf("invalid networks: %s", messages)
 }
 
-// seedNetworkConflicts lists the seed networks an (IPv6, or with strict any) shoot network intersects.
-func seedNetworkConflicts(network, kind string, seedNets gardencorev1beta1.SeedNetworks, strict bool) []string {
-	if !strict && !isIPv6(network) {
-		return nil
-	}
-	var conflicts []string
-	if NetworksIntersect(seedNets.Services, network) {
-		conflicts = append(conflicts, fmt.Sprintf("shoot %s network intersects with seed service network", kind))
-	}
-	if NetworksIntersect(seedNets.Pods, network) {
-		conflicts = append(conflicts, fmt.Sprintf("shoot %s network intersects with seed pod network", kind))
-	}
-	if seedNets.Nodes != nil && NetworksIntersect(*seedNets.Nodes, network) {
-		conflicts = append(conflicts, fmt.Sprintf("shoot %s network intersects with seed node network", kind))
-	}
-	return conflicts
-}
-
 // NetworksIntersect reports whether one network contains the other's base address. As in Gardener, a CIDR that
 // does not parse counts as intersecting everything.
 func NetworksIntersect(a, b string) bool {
-	_, netA, errA := net.ParseCIDR(a)
-	_, netB, errB := net.ParseCIDR(b)
-	if errA != nil || errB != nil {
+	return parseCIDR(a).intersects(parseCIDR(b))
+}
+
+// cidr is a network as written and, when it parses, as a network.
+type cidr struct {
+	text string
+	net  *net.IPNet
+}
+
+func parseCIDR(text string) cidr {
+	_, n, err := net.ParseCIDR(text)
+	if err != nil {
+		return cidr{text: text}
+	}
+	return cidr{text: text, net: n}
+}
+
+// intersects is NetworksIntersect of parsed networks: one that does not parse intersects every other.
+func (a cidr) intersects(b cidr) bool {
+	if a.net == nil || b.net == nil {
 		return true
 	}
-	return netA.Contains(netB.IP) || netB.Contains(netA.IP)
+	return a.net.Contains(b.net.IP) || b.net.Contains(a.net.IP)
 }
 
-func isIPv6(cidr string) bool {
-	_, n, err := net.ParseCIDR(cidr)
-	return err == nil && n.IP.To4() == nil
-}
+func (a cidr) isIPv6() bool { return a.net != nil && a.net.IP.To4() == nil }
 
-func isIPv4(cidr string) bool {
-	_, n, err := net.ParseCIDR(cidr)
-	return err == nil && n.IP.To4() != nil
-}
+func (a cidr) isIPv4() bool { return a.net != nil && a.net.IP.To4() != nil }
 
-func familyEnabled(cidr string, families []gardencorev1beta1.IPFamily) bool {
-	return (isIPv6(cidr) && slices.Contains(families, gardencorev1beta1.IPFamilyIPv6)) ||
-		(isIPv4(cidr) && slices.Contains(families, gardencorev1beta1.IPFamilyIPv4))
+func familyEnabled(text string, families []gardencorev1beta1.IPFamily) bool {
+	c := parseCIDR(text)
+	return (c.isIPv6() && slices.Contains(families, gardencorev1beta1.IPFamilyIPv6)) ||
+		(c.isIPv4() && slices.Contains(families, gardencorev1beta1.IPFamilyIPv4))
 }
 
 func optional(s *string) []string {
