@@ -239,6 +239,9 @@ func (l *Landscape) Decode(name string, data []byte) error {
 		}
 	}
 	for i, raw := range documents {
+		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
+		// List is decoded without them beside its JSON.
+		documents[i] = nil
 		if err := l.decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw); err != nil {
 			return err
 		}
