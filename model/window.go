@@ -53,8 +53,8 @@ type Evaluation struct {
 	// rejections are this evaluation's own (references); the filters' are on its reasons path.
 	rejections map[string]Rejection
 	reasons    *reasons
-	// counts is how many seeds each filter on the path rejected, by predicate.
-	counts map[string]int
+	// unresolved is set when a reference is missing: every seed is rejected for it.
+	unresolved bool
 }
 
 // Rejection returns the first predicate that excluded the seed for this shoot; ok is false for arcs.
@@ -86,9 +86,12 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 // RejectionCounts counts, for every predicate, the seeds it excluded for the evaluation's shoot: the filters
 // that left them out, and the strategy for candidates it does not admit. Seeds that are arcs are not counted.
 func (ev *Evaluation) RejectionCounts() map[string]int {
-	counts := make(map[string]int, len(ev.counts)+1)
-	for predicate, n := range ev.counts {
-		counts[predicate] = n
+	counts := map[string]int{}
+	if ev.unresolved {
+		counts[PredicateReferences] = len(ev.rejections)
+	}
+	for r := ev.reasons; r != nil && r.step != nil; r = r.parent {
+		counts[r.step.filter.Name()] += r.step.dropped
 	}
 	if n := len(ev.Candidates) - len(ev.Arcs); n > 0 {
 		counts[PredicateStrategy] += n
@@ -210,7 +213,7 @@ func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 }
 
 func newChainState(parent *chainState, depth int, seeds []*gardencorev1beta1.Seed) *chainState {
-	return &chainState{parent: parent, depth: depth, seeds: seeds, steps: map[string]*chainStep{}, after: map[string]*chainState{}}
+	return &chainState{parent: parent, depth: depth, seeds: seeds} // its maps are made when first written
 }
 
 // newUncachedEvaluator evaluates every shoot on its own, running every filter on the seeds its predecessors left.
@@ -248,7 +251,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	if ev, ok := e.evaluations[key]; ok {
 		return ev
 	}
-	ev := &Evaluation{Request: req, reasons: path, counts: pathCounts(path)}
+	ev := &Evaluation{Request: req, reasons: path}
 	if failed != nil {
 		ev.Err, ev.ErrPredicate = failed.err, failed.filter.Name()
 	} else {
@@ -275,21 +278,12 @@ func (e *evaluator) unresolved(err error) *Evaluation {
 	if ev, ok := e.failed[err.Error()]; ok {
 		return ev
 	}
-	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, counts: map[string]int{PredicateReferences: len(e.snap.Seeds)}}
+	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, unresolved: true}
 	for _, seed := range e.snap.Seeds {
 		ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
 	}
 	e.failed[err.Error()] = ev
 	return ev
-}
-
-// pathCounts counts the seeds each step of the path rejected, by predicate.
-func pathCounts(path *reasons) map[string]int {
-	counts := map[string]int{}
-	for ; path.step != nil; path = path.parent {
-		counts[path.step.filter.Name()] += path.step.dropped
-	}
-	return counts
 }
 
 // step is the next filter's outcome from the state for the request: shared by every request with the filter's
@@ -319,8 +313,14 @@ func (e *evaluator) step(req *Request, state *chainState) *chainStep {
 		kk := keptKey(state.seeds, kept)
 		if step.next = state.after[kk]; step.next == nil {
 			step.next = newChainState(state, state.depth+1, kept)
+			if state.after == nil {
+				state.after = map[string]*chainState{}
+			}
 			state.after[kk] = step.next
 		}
+	}
+	if state.steps == nil {
+		state.steps = map[string]*chainStep{}
 	}
 	state.steps[key] = step
 	return step
