@@ -35,12 +35,10 @@ var (
 // parallel, adding in the input's order.
 type decoded struct {
 	where, object string
-	// typed is the object; nil when err is set or when the object is not one seedplan reads (warnings say so).
-	typed    any
-	warnings []string
-	err      error
+	// typed is the object, when the fast path read it.
+	typed any
 	// strictly, when set, is a document the fast path does not read: it is decoded (in order) by
-	// decodeObjectStrictly.
+	// decodeObjectStrictly, which words every warning and error.
 	strictly []byte
 }
 
@@ -56,15 +54,15 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 	results := make([]decoded, len(items))
 	inParallel(len(items), func(i int) {
 		itemWhere := fmt.Sprintf("%s: %s item %d", where, h.Kind, i)
-		item, ok := itemHeader(items[i], h)
-		if !ok || isList(item) {
+		if item, ok := itemHeader(items[i], h); ok && !isList(item) {
+			results[i] = decodeOne(itemWhere, item, items[i])
+		} else {
 			results[i] = decoded{where: itemWhere, strictly: items[i]}
-			if kind := strings.TrimSuffix(h.Kind, "List"); kind != "" {
-				results[i].strictly = withDefaultType(items[i], h.APIVersion, kind)
-			}
-			return
 		}
-		results[i] = decodeOne(itemWhere, item, items[i])
+		if kind := strings.TrimSuffix(h.Kind, "List"); results[i].strictly != nil && kind != "" {
+			// Items of a typed List (SeedList) may omit apiVersion and kind; the strict path reads them as the List's.
+			results[i].strictly = withDefaultType(items[i], h.APIVersion, kind)
+		}
 	})
 	for _, r := range results {
 		if err := l.add(r); err != nil {
@@ -230,13 +228,6 @@ func setType(typed any, h header) any {
 func (l *Landscape) add(d decoded) error {
 	if d.strictly != nil {
 		return l.decodeObjectStrictly(d.where, d.strictly)
-	}
-	if d.err != nil {
-		return d.err
-	}
-	l.Warnings = append(l.Warnings, d.warnings...)
-	if d.typed == nil {
-		return nil
 	}
 	if err := l.once(d.where, d.object); err != nil {
 		return err

@@ -346,3 +346,39 @@ func TestFastPathReadsTheExample(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// What the fast path does not read, the strict path words as it always did: the warnings and errors of typed and
+// untyped List items, in YAML and JSON. A duplicate YAML key, which sigs.k8s.io/yaml's conversion dropped without
+// a word, is now a warning, as it always was in JSON; the last value counts in both.
+func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, warning, err string
+	}{
+		{"an unknown field in a SeedList item without kind",
+			"apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n- metadata:\n    name: a\n  spec:\n    provider:\n      type: aws\n      region: r\n    networks:\n      pods: 10.0.0.0/16\n      services: 10.1.0.0/16\n    bogus: 1\n",
+			`in.yaml: document 1: SeedList item 0: Seed a: ignoring unknown field "spec.bogus"`, ""},
+		{"a key in other case in a List item",
+			"apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Project\n  metadata:\n    name: dev\n  Spec:\n    namespace: garden-dev\n",
+			`in.yaml: document 1: List item 0: Project dev: ignoring unknown field "Spec"`, ""},
+		{"a wrong type in a ShootList item, JSON",
+			`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"s","namespace":"garden-dev"},"spec":{"region":"r","provider":{"type":"aws","workers":"x"}}}]}`,
+			"", "in.yaml: document 1: ShootList item 0: Shoot garden-dev/s: field spec.provider.workers: cannot unmarshal string into []v1beta1.Worker"},
+		{"a duplicate key",
+			"apiVersion: core.gardener.cloud/v1beta1\nkind: CloudProfile\nmetadata:\n  name: aws\n  name: aws2\nspec:\n  type: aws\n",
+			`in.yaml: document 1: CloudProfile aws2: ignoring duplicate field "metadata.name"`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &Landscape{}
+			err := l.Decode("in.yaml", []byte(tc.data))
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.err != "" && (err == nil || err.Error() != tc.err):
+				t.Fatalf("error %v, want %q", err, tc.err)
+			}
+			if tc.warning != "" && (len(l.Warnings) != 1 || l.Warnings[0] != tc.warning) {
+				t.Fatalf("warnings %q, want %q", l.Warnings, tc.warning)
+			}
+		})
+	}
+}
