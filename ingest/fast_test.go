@@ -363,6 +363,8 @@ func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 		{"a wrong type in a ShootList item, JSON",
 			`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"s","namespace":"garden-dev"},"spec":{"region":"r","provider":{"type":"aws","workers":"x"}}}]}`,
 			"", "in.yaml: document 1: ShootList item 0: Shoot garden-dev/s: field spec.provider.workers: cannot unmarshal string into []v1beta1.Worker"},
+		{"a null item of a typed List (it crashed every version before)",
+			"apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n-", "", "in.yaml: document 1: SeedList item 0: object without kind"},
 		{"a duplicate key",
 			"apiVersion: core.gardener.cloud/v1beta1\nkind: CloudProfile\nmetadata:\n  name: aws\n  name: aws2\nspec:\n  type: aws\n",
 			`in.yaml: document 1: CloudProfile aws2: ignoring duplicate field "metadata.name"`, ""},

@@ -642,8 +642,8 @@ func shortened(s string) string {
 // withDefaultType sets apiVersion and kind on a list item that lacks them.
 func withDefaultType(item []byte, apiVersion, kind string) []byte {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(item, &m) != nil {
-		return item
+	if json.Unmarshal(item, &m) != nil || m == nil {
+		return item // not an object (null is none either): the strict decoder says so
 	}
 	changed := false
 	if _, ok := m["kind"]; !ok {
