@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -49,7 +50,7 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 // labelsKey writes a label set in key order, each string after its length.
 func labelsKey(labels map[string]string) string {
 	var b []byte
-	for _, k := range slicesSortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		b = appendString(appendString(b, k), labels[k])
 	}
 	return string(b)
@@ -60,15 +61,6 @@ func appendString(b []byte, s string) []byte {
 	b = strconv.AppendInt(b, int64(len(s)), 10)
 	b = append(b, ':')
 	return append(b, s...)
-}
-
-func slicesSortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // networksKey writes a seed's networks and shoot defaults.

@@ -6,11 +6,8 @@ package model
 import (
 	"cmp"
 	"fmt"
-	goruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -180,16 +177,7 @@ func (snap *Snapshot) addShoots(defaults func(runtime.Object), seen objectSet, o
 		}
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range goruntime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(snap.Shoots); i = int(next.Add(1)) - 1 {
-				defaults(snap.Shoots[i])
-			}
-		})
-	}
-	wg.Wait()
+	onEveryProcessor(len(snap.Shoots), func(i int) { defaults(snap.Shoots[i]) })
 	slices.SortFunc(snap.Shoots, CompareShootKeys)
 	return nil
 }

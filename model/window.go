@@ -2,7 +2,6 @@ package model
 
 import (
 	"maps"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,8 +52,6 @@ type Evaluation struct {
 	// rejections are this evaluation's own (references); the filters' are on its reasons path.
 	rejections map[string]Rejection
 	reasons    *reasons
-	// unresolved is set when a reference is missing: every seed is rejected for it.
-	unresolved bool
 }
 
 // Rejection returns the first predicate that excluded the seed for this shoot; ok is false for arcs.
@@ -87,8 +84,8 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 // that left them out, and the strategy for candidates it does not admit. Seeds that are arcs are not counted.
 func (ev *Evaluation) RejectionCounts() map[string]int {
 	counts := map[string]int{}
-	if ev.unresolved {
-		counts[PredicateReferences] = len(ev.rejections)
+	if ev.ErrPredicate == PredicateReferences {
+		counts[PredicateReferences] = len(ev.rejections) // every seed
 	}
 	for r := ev.reasons; r != nil && r.step != nil; r = r.parent {
 		counts[r.step.filter.Name()] += r.step.dropped
@@ -119,8 +116,9 @@ type chainState struct {
 // why, the error when it left none, and otherwise the state it leads to.
 type chainStep struct {
 	filter Filter
-	// rejected are the words of the rejections, made on the first read (rejections) from the state the step
-	// starts at (from) for the first request with its key: every request with the key words them alike.
+	// rejected are the words of the rejections: made at once for §2.10's filters, otherwise on the first read
+	// (rejections) from the state the step starts at (from) for the first request with its key (req), as every
+	// request with the key words them alike.
 	rejected map[string]Rejection
 	words    sync.Once
 	from     *chainState
@@ -278,7 +276,7 @@ func (e *evaluator) unresolved(err error) *Evaluation {
 	if ev, ok := e.failed[err.Error()]; ok {
 		return ev
 	}
-	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}, unresolved: true}
+	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}}
 	for _, seed := range e.snap.Seeds {
 		ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
 	}
@@ -295,18 +293,16 @@ func (e *evaluator) step(req *Request, state *chainState) *chainStep {
 		return step
 	}
 	var (
-		kept     []*gardencorev1beta1.Seed
-		rejected map[string]Rejection
-		err      error
+		kept []*gardencorev1beta1.Seed
+		err  error
 	)
 	step := &chainStep{filter: filter}
-	if name := filter.Name(); name == PredicateNetworks || name == PredicateTolerations {
-		// §2.10's own reasons go into Gardener's message for every shoot that fails there: worded at once.
-		kept, rejected, err = filter.Filter(req, state.seeds)
-		step.words.Do(func() { step.rejected = rejected })
+	if inCandidatesMessage(filter) {
+		// Their reasons go into Gardener's message for every shoot that fails there: worded at once.
+		kept, step.rejected, err = filter.Filter(req, state.seeds)
 	} else {
 		kept, err = filter.Keep(req, state.seeds)
-		step.from, step.req = state, req
+		step.from, step.req = state, req // worded when read
 	}
 	step.err, step.dropped = err, len(state.seeds)-len(kept)
 	if err == nil {
@@ -324,6 +320,12 @@ func (e *evaluator) step(req *Request, state *chainState) *chainStep {
 	}
 	state.steps[key] = step
 	return step
+}
+
+// inCandidatesMessage reports whether the filter is one of §2.10's, whose reasons Gardener's "0/N seed cluster
+// candidate(s)" message lists.
+func inCandidatesMessage(f Filter) bool {
+	return f.Name() == PredicateNetworks || f.Name() == PredicateTolerations
 }
 
 // keptKey names the seeds a filter kept of the state's, as a bit set over the state's seeds (a filter keeps
@@ -350,7 +352,7 @@ func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) 
 	}
 	// §2.10 reports the networks and taints reasons of the seeds that failed there.
 	for r := ev.reasons; r.step != nil; r = r.parent {
-		if name := r.step.filter.Name(); name == PredicateNetworks || name == PredicateTolerations {
+		if inCandidatesMessage(r.step.filter) {
 			for seed, rej := range r.step.rejections() {
 				ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: rej})
 			}
@@ -396,23 +398,12 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
 	}
 	parts := slices.SortedFunc(maps.Values(byProvider), func(a, b []int) int { return len(b) - len(a) }) // largest first
-	next := make(chan []int, len(parts))
-	for _, part := range parts {
-		next <- part
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(parts)) {
-		wg.Go(func() {
-			for part := range next {
-				e := newEvaluator(snap, opts)
-				for _, i := range part {
-					evaluate(e, i)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	onEveryProcessor(len(parts), func(p int) {
+		e := newEvaluator(snap, opts)
+		for _, i := range parts[p] {
+			evaluate(e, i)
+		}
+	})
 }
 
 // CandidateFailure is a seed that failed §2.10's networks or taints check.
