@@ -84,7 +84,7 @@ bench-load: deps
 	$(GO) test ./ingest -run '^$$' -bench '^BenchmarkLoad$$' -benchtime 5x | grep -E '^Benchmark' | tee bench/results/load.txt
 
 # seedplan schedule as a user runs it, one whole process per landscape (1,000 x 200 up to 50,000 x 1,000) and
-# solver: wall time, the window's time and peak memory (bench/results/wholerun.txt and .json); about 5 minutes.
+# solver: wall time, the window's time and peak memory (bench/results/wholerun.txt and .json); about 2.5 minutes.
 bench-wholerun: build
 	$(GO) run ./hack/wholerun --bin $(BIN) --out bench/results
 

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -74,8 +73,8 @@ func run(bin, out string, repeats int) error {
 	var rows []row
 	for i, l := range landscapes {
 		dir := filepath.Join(work, fmt.Sprint(i))
-		if err := exec.Command(bin, append([]string{"generate", "--dir", dir}, l.Generate...)...).Run(); err != nil {
-			return fmt.Errorf("%s: generate: %w", l.Name, err)
+		if out, err := exec.Command(bin, append([]string{"generate", "--dir", dir}, l.Generate...)...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: generate: %w: %s", l.Name, err, bytes.TrimSpace(out))
 		}
 		size, err := dirSize(dir)
 		if err != nil {
@@ -100,12 +99,12 @@ func measure(bin, dir string, l landscape, solver string, repeats int) (row, err
 	r := row{Landscape: l.Name, Solver: solver}
 	var whole, window, model, solve, verify []float64
 	for range repeats {
-		var stdout bytes.Buffer
+		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, "schedule", "--landscape", dir, "--strategy", l.Strategy, "--solver", solver, "-o", "json")
-		cmd.Stdout, cmd.Stderr = &stdout, io.Discard
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
-			return r, err
+			return r, fmt.Errorf("schedule: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
 		}
 		whole = append(whole, time.Since(start).Seconds())
 		if usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
