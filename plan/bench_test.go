@@ -121,15 +121,8 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 // free capacity), half as many shoots already bound, and its pending shoots.
 func contended(b *testing.B, pending, seeds int) (*model.Snapshot, []*gardencorev1beta1.Shoot) {
 	b.Helper()
-	objs, err := generator.Generate(generator.Config{
+	snap := generatedSnapshot(b, generator.Config{
 		Seeds: seeds, Shoots: pending, Existing: pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix(),
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	snap, err := model.NewSnapshot(objs)
-	if err != nil {
-		b.Fatal(err)
-	}
 	return snap, snap.Pending("default-scheduler")
 }

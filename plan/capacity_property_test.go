@@ -21,16 +21,9 @@ func TestCapacityAddsUp(t *testing.T) {
 		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
 		contention := []float64{0.5, 1.0, 1.5, 3}[seed%4]
 		t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
-			objs, err := generator.Generate(generator.Config{
+			snap := generatedSnapshot(t, generator.Config{
 				Seeds: 25, Shoots: 200, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix(),
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			snap, err := model.NewSnapshot(objs)
-			if err != nil {
-				t.Fatal(err)
-			}
 			q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: strategy}, 0.8)
 			if err != nil {
 				t.Fatal(err)

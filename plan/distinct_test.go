@@ -26,18 +26,13 @@ func TestDistinctInputsPlanAsTheirOutcomes(t *testing.T) {
 				for i, distinct := range []bool{false, true} {
 					mix := generator.StressMix()
 					mix.Distinct = distinct
-					objs, err := generator.Generate(generator.Config{Seeds: 60, Shoots: 600, Existing: 300, Contention: 1.0, Seed: 3, Mix: mix})
-					if err != nil {
-						t.Fatal(err)
-					}
-					snap, err := model.NewSnapshot(objs)
-					if err != nil {
-						t.Fatal(err)
-					}
+					snap := generatedSnapshot(t, generator.Config{Seeds: 60, Shoots: 600, Existing: 300, Contention: 1.0, Seed: 3, Mix: mix})
 					p := plan.Policy{Options: model.Options{Strategy: strategy}, Solver: s, Weights: solver.DefaultWeights()}
-					if outcomes[i], err = plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p); err != nil {
+					outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
+					if err != nil {
 						t.Fatal(err)
 					}
+					outcomes[i] = outcome
 					for _, shoot := range outcomes[i].Window.Shoots {
 						if !distinct && shoot.Spec.SeedSelector != nil {
 							selectors++

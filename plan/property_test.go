@@ -27,16 +27,9 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			contention := []float64{0, 0.9, 1.0, 1.2}[seed%4]
 			t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
-				objs, err := generator.Generate(generator.Config{
+				snap := generatedSnapshot(t, generator.Config{
 					Seeds: 25, Shoots: 150, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix(),
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				snap, err := model.NewSnapshot(objs)
-				if err != nil {
-					t.Fatal(err)
-				}
 				opts := model.Options{Strategy: strategy}
 				w, err := model.NewWindow(snap, opts, snap.Pending("default-scheduler"))
 				if err != nil {

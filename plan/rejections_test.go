@@ -19,14 +19,7 @@ func TestRejectionsCountEverySeed(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
-				objs, err := generator.Generate(generator.Config{Seeds: 25, Shoots: 250, Existing: 50, Contention: 1.5, Seed: seed, Mix: generator.StressMix()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				snap, err := model.NewSnapshot(objs)
-				if err != nil {
-					t.Fatal(err)
-				}
+				snap := generatedSnapshot(t, generator.Config{Seeds: 25, Shoots: 250, Existing: 50, Contention: 1.5, Seed: seed, Mix: generator.StressMix()})
 				opts := model.Options{Strategy: strategy}
 				outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"),
 					plan.Policy{Options: opts, Solver: solver.LP{Weights: solver.DefaultWeights()}, Weights: solver.DefaultWeights()})
