@@ -61,10 +61,24 @@ var transcodeCases = []struct {
 	{"mapping in a plain scalar", "a: b: c\n", false},
 	{"directive", "%YAML 1.1\n---\na: b\n", false},
 	{"deeper than the budget", strings.Repeat("- ", model.MaxNesting+1) + "x\n", false},
+	{"an empty mapping just beyond the budget", nestedMappings(model.MaxNesting, "{}"), false},
+	{"an empty mapping at the budget", nestedMappings(model.MaxNesting-1, "{}"), true},
 	{"unknown escape", "a: \"\\q\"\n", false},
 	{"byte-order mark", "\ufeffa: b\n", false},
 	{"next line", "a: b\u0085c\n", false},
 	{"duplicate keys", "a: 1\na: 2\n", true},
+}
+
+// nestedMappings is levels mappings, each the value of key "a" in the one before, the innermost holding value.
+func nestedMappings(levels int, value string) string {
+	var b strings.Builder
+	for i := range levels {
+		b.WriteString(strings.Repeat("  ", i) + "a:")
+		if i < levels-1 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String() + " " + value + "\n"
 }
 
 func TestTranscodeYAML(t *testing.T) {

@@ -264,7 +264,8 @@ func (t *transcoder) inline(value []byte, owner int) bool {
 		ok = t.singleQuoted(value)
 	case '[', '{':
 		text := trimComment(value)
-		ok = string(text) == "[]" || string(text) == "{}"
+		// An empty collection is one level more than the mapping or sequence it is in.
+		ok = (string(text) == "[]" || string(text) == "{}") && t.depth < model.MaxNesting
 		t.out = append(t.out, text...)
 	default:
 		ok = plainStart(value) && t.plain(trimComment(value))
