@@ -241,7 +241,7 @@ func (f labelFilter) Key(req *Request) string {
 }
 
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
-	p, err := f.predicate(req)
+	p, err := f.predicate(req, len(seeds))
 	if p == nil || err != nil {
 		return seeds, nil, err
 	}
@@ -250,15 +250,15 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*g
 
 // Keep implements Filter.
 func (f labelFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
-	p, err := f.predicate(req)
+	p, err := f.predicate(req, len(seeds))
 	if p == nil || err != nil {
 		return seeds, err
 	}
 	return p.Keep(req, seeds)
 }
 
-// predicate is the request's selector as a predicate on seeds; nil without a selector.
-func (f labelFilter) predicate(req *Request) (*seedPredicate, error) {
+// predicate is the request's selector as a predicate on the given number of seeds; nil without a selector.
+func (f labelFilter) predicate(req *Request, seeds int) (*seedPredicate, error) {
 	seedSelector := f.selectorOf(req)
 	if seedSelector == nil {
 		return nil, nil
@@ -268,18 +268,32 @@ func (f labelFilter) predicate(req *Request) (*seedPredicate, error) {
 		return nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
 	}
 	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
-	// The selector is matched once per label set of the seeds, not once per seed.
-	matches := make([]bool, len(req.classes.labelSets))
-	all := true
-	for class, set := range req.classes.labelSets {
-		matches[class] = selector.Matches(labels.Set(set))
-		all = all && matches[class]
+	// The selector is matched once per label set, not once per seed: when the sets are no more than the seeds,
+	// all at once, so that a selector every set matches keeps the seeds without a look at them; otherwise as the
+	// seeds come.
+	const unknown, match, mismatches = 0, 1, 2
+	verdicts := make([]int8, len(req.classes.labelSets))
+	matches := func(class int) bool {
+		if verdicts[class] == unknown {
+			verdicts[class] = mismatches
+			if selector.Matches(labels.Set(req.classes.labelSets[class])) {
+				verdicts[class] = match
+			}
+		}
+		return verdicts[class] == match
+	}
+	all := false
+	if len(verdicts) <= seeds {
+		all = true
+		for class := range verdicts {
+			all = matches(class) && all
+		}
 	}
 	return &seedPredicate{
 		name:    f.name,
-		applies: func(*Request) bool { return !all }, // a selector every seed matches keeps them all
+		applies: func(*Request) bool { return !all },
 		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
-			if matches[req.classes.labels[seed]] {
+			if matches(req.classes.labels[seed]) {
 				return ""
 			}
 			return mismatch
