@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -52,15 +53,19 @@ func (o *Outcome) PlacementCost(arc model.Arc, n int) CostTerms {
 // collectFrom is the smallest window that Schedule collects garbage for before a budgeted solve.
 const collectFrom = 100
 
+// solveAllocationPerShoot bounds what a solve allocates on the Go heap per pending shoot: twice the most that
+// windows of 1,000 to 50,000 shoots allocated (MinimalDistance's).
+const solveAllocationPerShoot = 4 << 10
+
 // Schedule builds the window of the given pending shoots, solves it and verifies the plan independently. A
 // plan that fails verification is an error: it is never returned.
 //
-// Before a solver with a time budget runs on a window of at least collectFrom shoots, it collects garbage.
-// Reading the garden and building the window leave the most garbage of a run; a collection they start would run
-// on into the solve, and on 2 cores its mark workers come before every goroutine, so the fallback at the deadline
-// came back up to tens of milliseconds late. A solve itself leaves little garbage, so after a collection it rarely
-// starts another. A smaller window is solved long before any deadline, and a forced collection would be most of
-// the time a lone new shoot waits for its seed.
+// Before a solver with a time budget runs on a window of at least collectFrom shoots, it collects garbage when a
+// collection could otherwise start during the solve (collectionDue). Reading the garden and building the window
+// leave the most garbage of a run; a collection they start would run on into the solve, and on 2 cores its mark
+// workers come before every goroutine, so the fallback at the deadline came back up to tens of milliseconds late.
+// A solve itself leaves little garbage, so after a collection it rarely starts another. A smaller window is solved
+// long before any deadline, and a forced collection would be most of the time a lone new shoot waits for its seed.
 func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, p Policy) (*Outcome, error) {
 	start := time.Now()
 	w, err := model.NewWindow(snap, p.Options, pending)
@@ -70,7 +75,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 	problem := windowProblem(w, p)
 	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, ModelTime: time.Since(start)}
 
-	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom {
+	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom && collectionDue(len(pending)) {
 		start = time.Now()
 		runtime.GC()
 		o.CollectTime = time.Since(start)
@@ -98,6 +103,33 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		o.PendingForOthers = snap.PendingForOthers(w.Options.SchedulerName)
 	}
 	return o, nil
+}
+
+// collectionDue reports whether the collector could start a cycle while a solve allocates for the given number
+// of pending shoots (collectionMayStart, with the runtime's figures).
+func collectionDue(shoots int) bool {
+	samples := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/memory/classes/heap/objects:bytes"},
+	}
+	metrics.Read(samples)
+	for _, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return true // not measured by this runtime: collect, as before
+		}
+	}
+	return collectionMayStart(samples[0].Value.Uint64(), samples[1].Value.Uint64(), samples[2].Value.Uint64(),
+		uint64(shoots)*solveAllocationPerShoot)
+}
+
+// collectionMayStart reports whether a collection may start before a heap of heap bytes has grown by allocation
+// bytes, when the last cycle left live bytes and set goal: the runtime's pacer starts none before the heap has
+// grown at least 70 % of the way from live to goal (runtime/mgcpacer.go, minTriggerRatioNum), and a cycle that
+// runs already has passed that point.
+func collectionMayStart(live, goal, heap, allocation uint64) bool {
+	if goal <= live {
+		return true
+	}
+	return heap+allocation >= live+(goal-live)/10*7
 }
 
 // Solution is one solver's plan for a window, not yet verified.
