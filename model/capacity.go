@@ -298,7 +298,7 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 		}
 		accounted[shoot] = true
 	}
-	evaluator := newEvaluator(snap, q.Window.Options)
+	evaluator := newVerifyingEvaluator(snap, q.Window.Options)
 	placed := map[string]int{}
 	for _, pl := range placements {
 		account(pl.Shoot)

@@ -102,7 +102,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		placed[pl.Seed]++
 		shoots, checked = append(shoots, shoot), append(checked, i)
 	}
-	evaluateByProvider(snap, opts, shoots, func(e *evaluator, j int) {
+	evaluateByProvider(snap, opts, shoots, newVerifyingEvaluator, func(e *evaluator, j int) {
 		i := checked[j]
 		byPlacement[i] = e.placementViolation(shoots[j], snap.Seed(plan.Placements[i].Seed))
 	})
@@ -131,7 +131,7 @@ type Verifier struct {
 
 // NewVerifier is a Verifier of placements in the snapshot.
 func NewVerifier(snap *Snapshot, opts Options) *Verifier {
-	return &Verifier{evaluator: newEvaluator(snap, opts.WithDefaults())}
+	return &Verifier{evaluator: newVerifyingEvaluator(snap, opts.WithDefaults())}
 }
 
 // Placement says why the shoot may not go to the seed, or nil when it may. Whether the seed has room is the

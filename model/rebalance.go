@@ -517,7 +517,7 @@ func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []
 	var violations []error
 	seen := map[string]bool{}
 	received := map[string]int{}
-	evaluator := newEvaluator(snap, opts)
+	evaluator := newVerifyingEvaluator(snap, opts)
 	for _, m := range moves {
 		if seen[m.Shoot] {
 			violations = append(violations, fmt.Errorf("shoot %s: moved more than once", m.Shoot))

@@ -198,6 +198,10 @@ type evaluator struct {
 	// uncached evaluates every shoot afresh, sharing nothing between shoots: the reference the shared evaluation
 	// is tested against.
 	uncached bool
+	// verifying evaluates for the checks of placements (placementViolation): the candidates alone. The strategy's
+	// arcs to every candidate and Gardener's §2.10 numbers are what a window needs, and most of an outcome's cost;
+	// a check asks the strategy about its placement's seed alone (StrategyAdmits).
+	verifying bool
 }
 
 func newEvaluator(snap *Snapshot, opts Options) *evaluator {
@@ -212,6 +216,13 @@ func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 
 func newChainState(parent *chainState, depth int, seeds []*gardencorev1beta1.Seed) *chainState {
 	return &chainState{parent: parent, depth: depth, seeds: seeds} // its maps are made when first written
+}
+
+// newVerifyingEvaluator is an evaluator for the checks of placements.
+func newVerifyingEvaluator(snap *Snapshot, opts Options) *evaluator {
+	e := newEvaluator(snap, opts)
+	e.verifying = true
+	return e
 }
 
 // newUncachedEvaluator evaluates every shoot on its own, running every filter on the seeds its predecessors left.
@@ -345,6 +356,10 @@ func keptKey(seeds, kept []*gardencorev1beta1.Seed) string {
 // leaf completes an evaluation that passed every filter: the candidates, the strategy's arcs (shared by every
 // evaluation with the state and strategy key) and Gardener's numbers for the §2.10 message.
 func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) {
+	if e.verifying {
+		ev.Candidates = e.outcomeOf(ev.Request, state, strategyKey).candidates
+		return
+	}
 	for s := state; s != nil; s = s.parent {
 		if s.depth < len(e.filters) && e.filters[s.depth].Name() == PredicateNetworks {
 			ev.Entering = len(s.seeds)
@@ -359,15 +374,21 @@ func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) 
 		}
 	}
 	slices.SortFunc(ev.CandidateFailures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
+	o := e.outcomeOf(ev.Request, state, strategyKey)
+	ev.Candidates, ev.StrategyErr, ev.Arcs = o.candidates, o.strategyErr, o.arcs
+}
+
+// outcomeOf is the strategy's outcome from the state for the strategy key, shared by every request with the key.
+func (e *evaluator) outcomeOf(req *Request, state *chainState, strategyKey string) *outcome {
 	o, ok := state.outcomes[strategyKey]
 	if !ok {
-		o = e.outcome(ev.Request, state)
+		o = e.outcome(req, state)
 		if state.outcomes == nil {
 			state.outcomes = map[string]*outcome{}
 		}
 		state.outcomes[strategyKey] = o
 	}
-	ev.Candidates, ev.StrategyErr, ev.Arcs = o.candidates, o.strategyErr, o.arcs
+	return o
 }
 
 // outcome is the strategy's verdict on the state's seeds for the request.
@@ -376,6 +397,9 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 	for _, seed := range state.seeds {
 		i := e.snap.SeedIndex(seed.Name)
 		o.candidates = append(o.candidates, i)
+		if e.verifying {
+			continue
+		}
 		admitted, err := req.admits(seed)
 		if err != nil {
 			o.strategyErr = err
@@ -392,7 +416,8 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 // evaluateByProvider calls evaluate for every shoot (by index) on every processor. The shoots of one provider
 // type share an evaluator and go in their order; different providers part at the provider filter, so they lose
 // little by not sharing one, and the outcome does not depend on how the work is spread.
-func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot, evaluate func(e *evaluator, i int)) {
+func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot,
+	newEvaluator func(*Snapshot, Options) *evaluator, evaluate func(e *evaluator, i int)) {
 	byProvider := map[string][]int{}
 	for i, shoot := range shoots {
 		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
@@ -440,7 +465,7 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 	for i, shoot := range shoots {
 		w.Keys[i] = ShootKey(shoot)
 	}
-	evaluateByProvider(snap, opts, shoots, func(e *evaluator, i int) { w.Evaluations[i] = e.evaluate(shoots[i]) })
+	evaluateByProvider(snap, opts, shoots, newEvaluator, func(e *evaluator, i int) { w.Evaluations[i] = e.evaluate(shoots[i]) })
 	w.ByKey = make([]int, len(shoots))
 	for i := range w.ByKey {
 		w.ByKey[i] = i
