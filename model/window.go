@@ -354,7 +354,8 @@ func keptKey(seeds, kept []*gardencorev1beta1.Seed) string {
 }
 
 // leaf completes an evaluation that passed every filter: the candidates, the strategy's arcs (shared by every
-// evaluation with the state and strategy key) and Gardener's numbers for the §2.10 message.
+// evaluation with the state and strategy key) and Gardener's numbers for the §2.10 message; for a verifying
+// evaluator the candidates alone.
 func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) {
 	if e.verifying {
 		ev.Candidates = e.outcomeOf(ev.Request, state, strategyKey).candidates
