@@ -55,8 +55,10 @@ type Filter interface {
 // seedPredicate is a Filter that judges each seed on its own.
 type seedPredicate struct {
 	name string
-	// check returns "" when the seed passes, otherwise the reason it does not.
-	check func(req *Request, seed *gardencorev1beta1.Seed) string
+	// check returns "" when the seed passes, otherwise the reason it does not; without words it may return any
+	// other string for a seed it rejects (unworded), so that a chain which words rejections only when they are
+	// read does not format them.
+	check func(req *Request, seed *gardencorev1beta1.Seed, words bool) string
 	// applies, when set, says whether the step runs at all for this shoot.
 	applies func(req *Request) bool
 	// empty is Gardener's error for a step that leaves no seed; nil for steps without their own error.
@@ -66,6 +68,9 @@ type seedPredicate struct {
 	// seedKey, when set, is what check reads from a seed: seeds with equal keys are checked once per call.
 	seedKey func(req *Request, seed *gardencorev1beta1.Seed) string
 }
+
+// unworded is what a check without words returns for a seed it rejects.
+const unworded = "rejected"
 
 func (p seedPredicate) Name() string { return p.name }
 
@@ -100,12 +105,12 @@ func (p seedPredicate) run(req *Request, seeds []*gardencorev1beta1.Seed, words 
 	for _, seed := range seeds {
 		var reason string
 		if memo == nil {
-			reason = p.check(req, seed)
+			reason = p.check(req, seed, words)
 		} else {
 			key := p.seedKey(req, seed)
 			var known bool
 			if reason, known = memo[key]; !known {
-				reason = p.check(req, seed)
+				reason = p.check(req, seed, words)
 				memo[key] = reason
 			}
 		}
@@ -149,7 +154,7 @@ func StaticFilters() []Filter {
 func UsableFilter() Filter {
 	return seedPredicate{
 		name:  PredicateSeedUsable,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed) string { return SeedUnusableReason(seed) },
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string { return SeedUnusableReason(seed) },
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds is valid for scheduling (not deleting, visible and ready)", n)
 		},
@@ -292,7 +297,7 @@ func (f labelFilter) predicate(req *Request, seeds int) (*seedPredicate, error) 
 	return &seedPredicate{
 		name:    f.name,
 		applies: func(*Request) bool { return !all },
-		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			if matches(req.classes.labels[seed]) {
 				return ""
 			}
@@ -310,13 +315,16 @@ func ProviderTypeFilter() Filter {
 	return seedPredicate{
 		name:    PredicateProviderType,
 		seedKey: func(_ *Request, seed *gardencorev1beta1.Seed) string { return seed.Spec.Provider.Type },
-		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			var enabled []string
 			if req.CloudProfile.SeedSelector != nil {
 				enabled = req.CloudProfile.SeedSelector.ProviderTypes
 			}
-			if ProviderMatches(seed.Spec.Provider.Type, req.Shoot.Spec.Provider.Type, enabled) {
+			switch {
+			case ProviderMatches(seed.Spec.Provider.Type, req.Shoot.Spec.Provider.Type, enabled):
 				return ""
+			case !words:
+				return unworded
 			}
 			if len(enabled) == 0 {
 				return fmt.Sprintf("seed provider %q is not the shoot's provider %q", seed.Spec.Provider.Type, req.Shoot.Spec.Provider.Type)
@@ -357,10 +365,13 @@ func ZonalControlPlaneFilter() Filter {
 	return seedPredicate{
 		name:    PredicateZonalControlPlane,
 		applies: func(req *Request) bool { return IsZonalControlPlane(req.Shoot) },
-		key:     func(req *Request) string { return fmt.Sprint(IsZonalControlPlane(req.Shoot)) },
-		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
-			if len(seed.Spec.Provider.Zones) >= 3 {
+		key:     func(req *Request) string { return strconv.FormatBool(IsZonalControlPlane(req.Shoot)) },
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
+			switch {
+			case len(seed.Spec.Provider.Zones) >= 3:
 				return ""
+			case !words:
+				return unworded
 			}
 			return fmt.Sprintf("seed has %d zones, a control plane with failure tolerance type 'zone' needs at least 3", len(seed.Spec.Provider.Zones))
 		},
@@ -427,11 +438,15 @@ func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, wo
 	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
 		return seedPredicate{
 			name: PredicateZoneSelection,
-			check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+			check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
 				for _, zone := range cp.Zones {
-					if !slices.Contains(seed.Spec.Provider.Zones, zone) {
-						return fmt.Sprintf("seed zones %v do not contain the requested control plane zone %q", seed.Spec.Provider.Zones, zone)
+					if slices.Contains(seed.Spec.Provider.Zones, zone) {
+						continue
 					}
+					if !words {
+						return unworded
+					}
+					return fmt.Sprintf("seed zones %v do not contain the requested control plane zone %q", seed.Spec.Provider.Zones, zone)
 				}
 				return ""
 			},
@@ -444,9 +459,12 @@ func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, wo
 	shootZones := WorkerZones(shoot)
 	kept, rejected, err := seedPredicate{
 		name: PredicateZoneSelection,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
-			if zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModeEnforce || len(shootZones) == 0 || zonesOverlap(seed.Spec.Provider.Zones, shootZones) {
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
+			switch {
+			case zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModeEnforce || len(shootZones) == 0 || zonesOverlap(seed.Spec.Provider.Zones, shootZones):
 				return ""
+			case !words:
+				return unworded
 			}
 			return fmt.Sprintf("seed enforces zone selection and none of its zones %v is a worker zone of the shoot", seed.Spec.Provider.Zones)
 		},
@@ -505,7 +523,7 @@ func AccessRestrictionsFilter() Filter {
 	return seedPredicate{
 		name:    PredicateAccessRestrictions,
 		applies: func(req *Request) bool { return len(req.Shoot.Spec.AccessRestrictions) > 0 },
-		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			if missing, ok := unsupportedAccessRestriction(seed.Spec.AccessRestrictions, req.Shoot.Spec.AccessRestrictions); !ok {
 				return "seed does not support the access restriction " + missing
 			}
@@ -616,7 +634,7 @@ func (DNSDomainFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, words 
 func EmergencyStopFilter() Filter {
 	return seedPredicate{
 		name: PredicateEmergencyStop,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			if seed.Annotations[v1beta1constants.AnnotationEmergencyStopShootReconciliations] == "true" {
 				return "seed has shoot reconciliations stopped (" + v1beta1constants.AnnotationEmergencyStopShootReconciliations + `: "true")`
 			}
@@ -635,7 +653,7 @@ func NetworksFilter() Filter {
 		name: PredicateNetworks,
 		// The outcome depends on the seed only through its networks, which seeds mostly share.
 		seedKey: func(req *Request, seed *gardencorev1beta1.Seed) string { return req.classes.networks[seed] },
-		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			if req.Shoot.Spec.Networking == nil {
 				return ""
 			}
@@ -673,7 +691,7 @@ func NetworksFilter() Filter {
 func TolerationsFilter() Filter {
 	return seedPredicate{
 		name: PredicateTolerations,
-		check: func(req *Request, seed *gardencorev1beta1.Seed) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			if TaintsTolerated(seed.Spec.Taints, req.Shoot.Spec.Tolerations) {
 				return ""
 			}
