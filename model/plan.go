@@ -102,9 +102,9 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		placed[pl.Seed]++
 		shoots, checked = append(shoots, shoot), append(checked, i)
 	}
-	evaluateByProvider(snap, opts, shoots, newVerifyingEvaluator, func(e *evaluator, j int) {
+	evaluateByProvider(snap, opts, shoots, newVerifyingEvaluator, func(e *evaluator, j int, ev *Evaluation) {
 		i := checked[j]
-		byPlacement[i] = e.placementViolation(shoots[j], snap.Seed(plan.Placements[i].Seed))
+		byPlacement[i] = e.violation(ev, shoots[j], snap.Seed(plan.Placements[i].Seed))
 	})
 	for _, err := range byPlacement {
 		if err != nil {
@@ -142,7 +142,11 @@ func (v *Verifier) Placement(shoot *gardencorev1beta1.Shoot, seed *gardencorev1b
 
 // placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
 func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
-	ev := e.evaluate(shoot)
+	return e.violation(e.evaluate(shoot), shoot, seed)
+}
+
+// violation is placementViolation with the shoot's evaluation made.
+func (e *evaluator) violation(ev *Evaluation, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
 	if ev.Err != nil {
 		return fmt.Errorf("shoot %s → seed %s: the shoot is unschedulable: %w", ShootKey(shoot), seed.Name, ev.Err)
 	}

@@ -75,6 +75,10 @@ type Request struct {
 	modeZones map[string]bool
 	seeds     []*gardencorev1beta1.Seed
 	classes   *seedClasses
+	// filterKeys are the keys of the chain's filters, in its order, and strategyKey the strategy's
+	// (prepareRequest).
+	filterKeys  []string
+	strategyKey string
 }
 
 // snapshotSeed is the snapshot's seed with the given index.

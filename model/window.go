@@ -110,6 +110,9 @@ type chainState struct {
 	after map[string]*chainState
 	// outcomes are, at the end of the chain, the strategy's outcomes by its key.
 	outcomes map[string]*outcome
+	// candidates are, at the end of the chain, the indices of its seeds in the snapshot (made by the first
+	// outcome).
+	candidates []int
 }
 
 // chainStep is one filter's outcome from one state for the shoots with one filter key: the seeds it rejected and
@@ -154,6 +157,10 @@ type reasons struct {
 	parent   *reasons
 	step     *chainStep
 	children map[*chainStep]*reasons
+	// candidateFailures are the path's §2.10 rejections, made by the first evaluation that passes every filter
+	// along it (leaf).
+	candidateFailures []CandidateFailure
+	failuresMade      bool
 }
 
 // then is the path with the step appended.
@@ -232,11 +239,31 @@ func newUncachedEvaluator(snap *Snapshot, opts Options) *evaluator {
 	return e
 }
 
+// evaluate is the shoot's evaluation.
 func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	if e.uncached {
 		return newEvaluator(e.snap, e.opts).evaluate(shoot)
 	}
-	req, err := e.snap.NewRequest(shoot, e.opts)
+	return e.evaluateRequest(prepareRequest(e.snap, e.opts, e.filters, shoot))
+}
+
+// prepareRequest resolves the shoot's references and computes the key of every filter of the chain and of the
+// strategy: the work that each shoot needs for itself, whatever it shares with others.
+func prepareRequest(snap *Snapshot, opts Options, filters []Filter, shoot *gardencorev1beta1.Shoot) (*Request, error) {
+	req, err := snap.NewRequest(shoot, opts)
+	if err != nil {
+		return nil, err
+	}
+	req.filterKeys = make([]string, len(filters))
+	for i, f := range filters {
+		req.filterKeys[i] = f.Key(req)
+	}
+	req.strategyKey = strategyKey(req)
+	return req, nil
+}
+
+// evaluateRequest is the evaluation of a prepared request (prepareRequest), or of the error that resolving it met.
+func (e *evaluator) evaluateRequest(req *Request, err error) *Evaluation {
 	if err != nil {
 		return e.unresolved(err)
 	}
@@ -255,7 +282,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	}
 	key := evaluationKey{reasons: path}
 	if failed == nil {
-		key.state, key.strategy = state, e.strategyKey(req)
+		key.state, key.strategy = state, req.strategyKey
 	}
 	if ev, ok := e.evaluations[key]; ok {
 		return ev
@@ -272,7 +299,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 
 // strategyKey encodes everything the strategy and the arcs read from the request: the strategy's inputs, and
 // which soft taints the tolerations tolerate.
-func (e *evaluator) strategyKey(req *Request) string {
+func strategyKey(req *Request) string {
 	shoot := req.Shoot
 	key := string(req.Options.Strategy) + "|" + strconv.FormatBool(isTesting(shoot)) + "|" + shoot.Spec.Region + "|" +
 		shoot.Spec.Provider.Type + "|" + req.CloudProfileName + "|" + cloudProfileNameForMessages(shoot)
@@ -298,8 +325,7 @@ func (e *evaluator) unresolved(err error) *Evaluation {
 // step is the next filter's outcome from the state for the request: shared by every request with the filter's
 // key, and leading to the state shared by every request for which the filter keeps the same seeds.
 func (e *evaluator) step(req *Request, state *chainState) *chainStep {
-	filter := e.filters[state.depth]
-	key := filter.Key(req)
+	filter, key := e.filters[state.depth], req.filterKeys[state.depth]
 	if step, ok := state.steps[key]; ok {
 		return step
 	}
@@ -366,17 +392,27 @@ func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) 
 			ev.Entering = len(s.seeds)
 		}
 	}
-	// §2.10 reports the networks and taints reasons of the seeds that failed there.
-	for r := ev.reasons; r.step != nil; r = r.parent {
+	ev.CandidateFailures = e.candidateFailures(ev.reasons)
+	o := e.outcomeOf(ev.Request, state, strategyKey)
+	ev.Candidates, ev.StrategyErr, ev.Arcs = o.candidates, o.strategyErr, o.arcs
+}
+
+// candidateFailures are the networks and taints rejections along the path, which §2.10 reports, by seed index.
+func (e *evaluator) candidateFailures(path *reasons) []CandidateFailure {
+	if path.failuresMade {
+		return path.candidateFailures
+	}
+	var failures []CandidateFailure
+	for r := path; r.step != nil; r = r.parent {
 		if inCandidatesMessage(r.step.filter) {
 			for seed, rej := range r.step.rejections() {
-				ev.CandidateFailures = append(ev.CandidateFailures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: rej})
+				failures = append(failures, CandidateFailure{Seed: e.snap.SeedIndex(seed), Rejection: rej})
 			}
 		}
 	}
-	slices.SortFunc(ev.CandidateFailures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
-	o := e.outcomeOf(ev.Request, state, strategyKey)
-	ev.Candidates, ev.StrategyErr, ev.Arcs = o.candidates, o.strategyErr, o.arcs
+	slices.SortFunc(failures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
+	path.candidateFailures, path.failuresMade = failures, true
+	return failures
 }
 
 // outcomeOf is the strategy's outcome from the state for the strategy key, shared by every request with the key.
@@ -394,13 +430,18 @@ func (e *evaluator) outcomeOf(req *Request, state *chainState, strategyKey strin
 
 // outcome is the strategy's verdict on the state's seeds for the request.
 func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
-	o := &outcome{}
-	for _, seed := range state.seeds {
-		i := e.snap.SeedIndex(seed.Name)
-		o.candidates = append(o.candidates, i)
-		if e.verifying {
-			continue
+	if state.candidates == nil {
+		state.candidates = make([]int, len(state.seeds))
+		for j, seed := range state.seeds {
+			state.candidates[j] = e.snap.SeedIndex(seed.Name)
 		}
+	}
+	o := &outcome{candidates: state.candidates}
+	if e.verifying {
+		return o
+	}
+	for j, seed := range state.seeds {
+		i := state.candidates[j]
 		admitted, err := req.admits(seed)
 		if err != nil {
 			o.strategyErr = err
@@ -414,11 +455,21 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 	return o
 }
 
-// evaluateByProvider calls evaluate for every shoot (by index) on every processor. The shoots of one provider
-// type share an evaluator and go in their order; different providers part at the provider filter, so they lose
-// little by not sharing one, and the outcome does not depend on how the work is spread.
+// evaluateByProvider evaluates every shoot on every processor and calls use with each evaluation (by the shoot's
+// index) and its evaluator. First each shoot's request is prepared, spread evenly over the processors. Then the
+// shoots of one provider type share an evaluator and go in their order; different providers part at the provider
+// filter, so they lose little by not sharing one, and the outcome does not depend on how the work is spread.
 func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot,
-	newEvaluator func(*Snapshot, Options) *evaluator, evaluate func(e *evaluator, i int)) {
+	newEvaluator func(*Snapshot, Options) *evaluator, use func(e *evaluator, i int, ev *Evaluation)) {
+	opts = opts.WithDefaults()
+	filters := StaticFilters()
+	requests, errs := make([]*Request, len(shoots)), make([]error, len(shoots))
+	const batch = 64
+	onEveryProcessor((len(shoots)+batch-1)/batch, func(b int) {
+		for i := b * batch; i < min((b+1)*batch, len(shoots)); i++ {
+			requests[i], errs[i] = prepareRequest(snap, opts, filters, shoots[i])
+		}
+	})
 	byProvider := map[string][]int{}
 	for i, shoot := range shoots {
 		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
@@ -427,7 +478,7 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 	onEveryProcessor(len(parts), func(p int) {
 		e := newEvaluator(snap, opts)
 		for _, i := range parts[p] {
-			evaluate(e, i)
+			use(e, i, e.evaluateRequest(requests[i], errs[i]))
 		}
 	})
 }
@@ -462,21 +513,28 @@ func NewWindow(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot) 
 	if _, err := ParseStrategy(string(opts.Strategy)); err != nil {
 		return nil, err
 	}
-	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Keys: make([]string, len(shoots)), Evaluations: make([]*Evaluation, len(shoots))}
-	for i, shoot := range shoots {
-		w.Keys[i] = ShootKey(shoot)
-	}
-	evaluateByProvider(snap, opts, shoots, newEvaluator, func(e *evaluator, i int) { w.Evaluations[i] = e.evaluate(shoots[i]) })
-	w.ByKey = make([]int, len(shoots))
-	for i := range w.ByKey {
-		w.ByKey[i] = i
-	}
-	slices.SortFunc(w.ByKey, func(a, b int) int { return strings.Compare(w.Keys[a], w.Keys[b]) })
+	w := &Window{Snapshot: snap, Options: opts, Shoots: shoots, Evaluations: make([]*Evaluation, len(shoots))}
+	// The shoots' keys and order are made beside the evaluation, whose parts (providers) seldom divide evenly
+	// between the processors.
+	var ordered sync.WaitGroup
+	ordered.Go(w.orderByKey)
+	evaluateByProvider(snap, opts, shoots, newEvaluator, func(_ *evaluator, i int, ev *Evaluation) { w.Evaluations[i] = ev })
+	ordered.Wait()
 	w.Free = make([]int, len(snap.Seeds))
 	for i, seed := range snap.Seeds {
 		w.Free[i] = FreeCapacity(seed, snap.Usage(seed.Name))
 	}
 	return w, nil
+}
+
+// orderByKey makes Keys and ByKey.
+func (w *Window) orderByKey() {
+	w.Keys = make([]string, len(w.Shoots))
+	w.ByKey = make([]int, len(w.Shoots))
+	for i, shoot := range w.Shoots {
+		w.Keys[i], w.ByKey[i] = ShootKey(shoot), i
+	}
+	slices.SortFunc(w.ByKey, func(a, b int) int { return strings.Compare(w.Keys[a], w.Keys[b]) })
 }
 
 // FreeCapacity is how many more shoots a seed with the given usage may take: allocatable − usage, at least 0, or
