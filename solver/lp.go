@@ -196,10 +196,11 @@ type arcGrouper struct {
 
 // group sorts arcs cheapest first (soft violations, then distance; equal ones keep their seed order) and returns
 // the number of the list under tag, and for a list not seen before a copy of it to keep (nil otherwise). arcs is
-// the caller's scratch.
+// the caller's scratch, ascending by seed.
 func (g *arcGrouper) group(tag int, arcs []Arc) (int, []Arc) {
-	slices.SortStableFunc(arcs, func(a, b Arc) int {
-		return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
+	// The seed breaks ties: as arcs come ascending by seed, that is a stable sort, at half its cost.
+	slices.SortFunc(arcs, func(a, b Arc) int {
+		return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.Seed, b.Seed))
 	})
 	g.key = strconv.AppendInt(g.key[:0], int64(tag), 10)
 	g.key = append(g.key, '|')
