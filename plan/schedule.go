@@ -165,17 +165,33 @@ func solve(ctx context.Context, w *model.Window, problem *solver.Window, s solve
 }
 
 // improve runs a solver that improves on the greedy plan. The greedy plan is made and worded within the budget,
-// before the solver starts, so that it is at hand when the solver runs out of time: worded after the deadline,
-// the fallback of a 10,000 × 500 window came back up to 14 ms late instead of 2 (BenchmarkTimeoutFallback).
+// beside the solver, which starts at once, and handed over when worded, so that it is at hand when the solver
+// runs out of time: worded after the deadline, the fallback of a 10,000 × 500 window came back up to 14 ms late
+// instead of 2 (BenchmarkTimeoutFallback).
 func improve(ctx context.Context, w *model.Window, problem *solver.Window, improver solver.Improver) (*Solution, error) {
 	deadline := improver.Budget().Deadline()
-	greedy, err := (solver.Greedy{ByPriority: true}).Solve(ctx, problem) // the fallback follows the policy's priorities
-	if err != nil {
-		return nil, fmt.Errorf("solver %s: %w", improver.Name(), err)
-	}
 	failures := model.NewFailures(w) // the greedy plan's and the improved one's share their failures' words
-	greedyPlan := windowPlan(w, &greedy.Assignment, failures)
-	solution, err := improver.Improve(ctx, problem, &greedy.Assignment, deadline)
+	var (
+		greedy     *solver.Solution
+		greedyPlan *model.Plan
+		greedyErr  error
+		incumbent  = make(chan *solver.Assignment, 1)
+		made       = make(chan struct{})
+	)
+	go func() {
+		defer close(made)
+		if greedy, greedyErr = (solver.Greedy{ByPriority: true}).Solve(ctx, problem); greedyErr != nil { // the fallback follows the policy's priorities
+			incumbent <- nil
+			return
+		}
+		greedyPlan = windowPlan(w, &greedy.Assignment, failures)
+		incumbent <- &greedy.Assignment
+	}()
+	solution, err := improver.Improve(ctx, problem, incumbent, deadline)
+	<-made
+	if greedyErr != nil {
+		err = greedyErr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("solver %s: %w", improver.Name(), err)
 	}

@@ -24,13 +24,14 @@ type Budgeted interface {
 	Budget() Budget
 }
 
-// Improver is a solver with a time budget that improves on the greedy assignment of a window, which the caller
-// makes within the budget (from its Deadline on) and may prepare for use meanwhile: when the budget runs out,
-// Improve returns the greedy assignment.
+// Improver is a solver with a time budget that improves on the greedy assignment of a window. The caller makes
+// the greedy assignment within the budget (from its Deadline on), and may prepare it for use, while Improve
+// starts on the window, and sends it on incumbent (nil when it could not make one): when the budget runs out,
+// Improve returns it. Improve receives from incumbent before it returns, unless ctx ends first.
 type Improver interface {
 	Solver
 	Budgeted
-	Improve(ctx context.Context, w *Window, greedy *Assignment, deadline time.Time) (*Solution, error)
+	Improve(ctx context.Context, w *Window, incumbent <-chan *Assignment, deadline time.Time) (*Solution, error)
 }
 
 // Solution is a solver's assignment and what the solver knows about it.

@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -69,60 +70,36 @@ func (lp LP) Budget() Budget { return Budget{Timeout: lp.Timeout} }
 // Improve.
 func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
 	deadline := lp.Budget().Deadline()
-	incumbent, err := greedy(ctx, w, true)
+	assignment, err := greedy(ctx, w, true)
 	if err != nil {
 		return nil, err
 	}
+	incumbent := make(chan *Assignment, 1)
+	incumbent <- assignment
 	return lp.Improve(ctx, w, incumbent, deadline)
 }
 
-// Improve implements Improver: the LP, abandoned at the deadline in favour of the greedy assignment.
-func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadline time.Time) (*Solution, error) {
-	type lpResult struct {
-		plan             *Assignment
-		optimal, stopped bool
-		err              error
-	}
-	lpDone := make(chan lpResult, 1)
+// Improve implements Improver: the LP, abandoned at the deadline in favour of the greedy assignment. The LP
+// starts at once, with one processor fewer until the greedy assignment comes.
+func (lp LP) Improve(ctx context.Context, w *Window, incumbent <-chan *Assignment, deadline time.Time) (*Solution, error) {
+	// As many parts at once as there are processors, but for the greedy assignment's while it is being made. One
+	// fewer once kept a processor free for the caller at the deadline; since the deadline comes through the
+	// network poller and garbage is collected before the solve, the caller is back within a millisecond of it
+	// either way (BenchmarkTimeoutFallback), and the parts of a MinimalDistance window take a quarter less time.
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots <- struct{}{}
+	var greedy *Assignment
+	came := make(chan struct{})
 	go func() {
-		classes := windowClasses(w)
-		components := splitComponents(classes, len(w.Seeds))
-		segments := seedSegments(w, lp.Weights)
-		extremes := windowArcExtremes(w)
-		results := make([]componentResult, len(components))
-		var wg sync.WaitGroup
-		// As many parts at once as there are processors. One fewer once kept a processor free for the caller at
-		// the deadline; since the deadline comes through the network poller and garbage is collected before the
-		// solve, the caller is back within a millisecond of it either way (BenchmarkTimeoutFallback: worst 1.0 and
-		// 0.25 ms over 30 windows each), and the parts of a MinimalDistance window take a quarter less time.
-		slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for i, comp := range components {
-			wg.Add(1)
-			slots <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-slots }()
-				if !deadline.IsZero() && time.Now().After(deadline) {
-					// Abandoned: building the part would only take a processor from the caller.
-					results[i] = componentResult{stopped: true}
-					return
-				}
-				placed, fair := fairPlaced(w, classes, comp)
-				results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, pricedFrom)
-			}()
+		defer close(came)
+		select {
+		case greedy = <-incumbent:
+		case <-ctx.Done():
 		}
-		wg.Wait()
-		optimal := true
-		for _, r := range results {
-			if r.stopped || r.err != nil {
-				lpDone <- lpResult{stopped: r.stopped, err: r.err}
-				return
-			}
-			optimal = optimal && r.optimal
-		}
-		plan, integral := assemble(w, classes, components, results)
-		lpDone <- lpResult{plan: plan, optimal: optimal && integral}
+		<-slots
 	}()
+	lpDone := make(chan lpResult, 1)
+	go func() { lpDone <- lp.run(w, deadline, slots) }()
 
 	timeout, release := lp.Budget().signal(deadline)
 	defer release()
@@ -137,7 +114,12 @@ func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadlin
 	case <-ctx.Done():
 		return nil, fmt.Errorf("lp: %w", ctx.Err())
 	}
+	<-came
 	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("lp: %w", ctx.Err())
+	case greedy == nil:
+		return nil, errNoIncumbent
 	case result.stopped:
 		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
 	case result.err != nil:
@@ -146,6 +128,49 @@ func (lp LP) Improve(ctx context.Context, w *Window, greedy *Assignment, deadlin
 		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackWorse}, nil
 	}
 	return &Solution{Assignment: *result.plan, Greedy: greedy, Optimal: result.optimal}, nil
+}
+
+// errNoIncumbent is Improve's error when its caller could not make the greedy assignment.
+var errNoIncumbent = errors.New("lp: no greedy assignment to fall back on")
+
+// lpResult is what the LP of a window came to: its assignment, or that it stopped at the deadline or failed.
+type lpResult struct {
+	plan             *Assignment
+	optimal, stopped bool
+	err              error
+}
+
+// run solves the window's LP, its independent parts at once, each on a slot it takes from slots.
+func (lp LP) run(w *Window, deadline time.Time, slots chan struct{}) lpResult {
+	classes := windowClasses(w)
+	components := splitComponents(classes, len(w.Seeds))
+	segments := seedSegments(w, lp.Weights)
+	extremes := windowArcExtremes(w)
+	results := make([]componentResult, len(components))
+	var wg sync.WaitGroup
+	for i, comp := range components {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				// Abandoned: building the part would only take a processor from the caller.
+				results[i] = componentResult{stopped: true}
+				return
+			}
+			placed, fair := fairPlaced(w, classes, comp)
+			results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, pricedFrom)
+		})
+	}
+	wg.Wait()
+	optimal := true
+	for _, r := range results {
+		if r.stopped || r.err != nil {
+			return lpResult{stopped: r.stopped, err: r.err}
+		}
+		optimal = optimal && r.optimal
+	}
+	plan, integral := assemble(w, classes, components, results)
+	return lpResult{plan: plan, optimal: optimal && integral}
 }
 
 // windowClasses are the classes of a window: its usable arcs are the seeds with free capacity.
