@@ -75,10 +75,11 @@ type Request struct {
 	modeZones map[string]bool
 	seeds     []*gardencorev1beta1.Seed
 	classes   *seedClasses
-	// filterKeys are the keys of the chain's filters, in its order, and strategyKey the strategy's
-	// (prepareRequest).
+	// filterKeys are the keys of the chain's filters, in its order, strategyKey the strategy's, and signature
+	// their hash (preparer.prepare).
 	filterKeys  []string
 	strategyKey string
+	signature   uint64
 }
 
 // snapshotSeed is the snapshot's seed with the given index.

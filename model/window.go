@@ -1,6 +1,7 @@
 package model
 
 import (
+	"hash/maphash"
 	"maps"
 	"slices"
 	"strconv"
@@ -193,13 +194,14 @@ type evaluationKey struct {
 
 // evaluator evaluates shoots against one snapshot, sharing what shoots have in common.
 type evaluator struct {
-	snap    *Snapshot
-	opts    Options
-	filters []Filter
+	preparer
 	root    *chainState
 	reasons *reasons
 	// evaluations are the evaluations made, by key.
 	evaluations map[evaluationKey]*Evaluation
+	// walked are the requests walked along the chain, with their evaluations, by signature: a request with the
+	// same keys as one of them takes the same steps to the same evaluation.
+	walked map[uint64][]walkedRequest
 	// failed holds evaluations of shoots whose references are missing, by error.
 	failed map[string]*Evaluation
 	// uncached evaluates every shoot afresh, sharing nothing between shoots: the reference the shared evaluation
@@ -209,16 +211,25 @@ type evaluator struct {
 	// arcs to every candidate and Gardener's §2.10 numbers are what a window needs, and most of an outcome's cost;
 	// a check asks the strategy about its placement's seed alone (StrategyAdmits).
 	verifying bool
+	// arcs is outcome's scratch: an outcome keeps a copy of its arcs of their length.
+	arcs []Arc
 }
 
 func newEvaluator(snap *Snapshot, opts Options) *evaluator {
 	return &evaluator{
-		snap: snap, opts: opts.WithDefaults(), filters: StaticFilters(),
+		preparer:    newPreparer(snap, opts),
 		root:        newChainState(nil, 0, snap.Seeds),
 		reasons:     &reasons{children: map[*chainStep]*reasons{}},
 		evaluations: map[evaluationKey]*Evaluation{},
+		walked:      map[uint64][]walkedRequest{},
 		failed:      map[string]*Evaluation{},
 	}
+}
+
+// walkedRequest is a request walked along the chain, and its evaluation.
+type walkedRequest struct {
+	req *Request
+	ev  *Evaluation
 }
 
 func newChainState(parent *chainState, depth int, seeds []*gardencorev1beta1.Seed) *chainState {
@@ -244,29 +255,66 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	if e.uncached {
 		return newEvaluator(e.snap, e.opts).evaluate(shoot)
 	}
-	return e.evaluateRequest(prepareRequest(e.snap, e.opts, e.filters, shoot))
+	return e.evaluateRequest(e.prepare(shoot))
 }
 
-// prepareRequest resolves the shoot's references and computes the key of every filter of the chain and of the
-// strategy: the work that each shoot needs for itself, whatever it shares with others.
-func prepareRequest(snap *Snapshot, opts Options, filters []Filter, shoot *gardencorev1beta1.Shoot) (*Request, error) {
-	req, err := snap.NewRequest(shoot, opts)
+// preparer prepares requests: the work that each shoot needs for itself, whatever it shares with others.
+type preparer struct {
+	snap    *Snapshot
+	opts    Options
+	filters []Filter
+	// seed is that of the requests' signatures, which only requests prepared with the same seed can compare.
+	seed maphash.Seed
+}
+
+func newPreparer(snap *Snapshot, opts Options) preparer {
+	return preparer{snap: snap, opts: opts.WithDefaults(), filters: StaticFilters(), seed: maphash.MakeSeed()}
+}
+
+// prepare resolves the shoot's references and computes the key of every filter of the chain and of the strategy,
+// and their signature.
+func (p preparer) prepare(shoot *gardencorev1beta1.Shoot) (*Request, error) {
+	req, err := p.snap.NewRequest(shoot, p.opts)
 	if err != nil {
 		return nil, err
 	}
-	req.filterKeys = make([]string, len(filters))
-	for i, f := range filters {
+	var signature maphash.Hash
+	signature.SetSeed(p.seed)
+	req.filterKeys = make([]string, len(p.filters))
+	for i, f := range p.filters {
 		req.filterKeys[i] = f.Key(req)
+		signature.WriteString(req.filterKeys[i])
+		signature.WriteByte(0)
 	}
 	req.strategyKey = strategyKey(req)
+	signature.WriteString(req.strategyKey)
+	req.signature = signature.Sum64()
 	return req, nil
 }
 
-// evaluateRequest is the evaluation of a prepared request (prepareRequest), or of the error that resolving it met.
+// sameKeys reports whether two prepared requests have the same keys.
+func (r *Request) sameKeys(other *Request) bool {
+	return r.strategyKey == other.strategyKey && slices.Equal(r.filterKeys, other.filterKeys)
+}
+
+// evaluateRequest is the evaluation of a prepared request (preparer.prepare), or of the error that resolving it
+// met. A request with the same keys as one walked before has its evaluation.
 func (e *evaluator) evaluateRequest(req *Request, err error) *Evaluation {
 	if err != nil {
 		return e.unresolved(err)
 	}
+	for _, w := range e.walked[req.signature] {
+		if w.req.sameKeys(req) {
+			return w.ev
+		}
+	}
+	ev := e.walk(req)
+	e.walked[req.signature] = append(e.walked[req.signature], walkedRequest{req, ev})
+	return ev
+}
+
+// walk evaluates the request along the chain: each filter's step from the state the previous one led to.
+func (e *evaluator) walk(req *Request) *Evaluation {
 	state, path := e.root, e.reasons
 	var failed *chainStep
 	for state.depth < len(e.filters) {
@@ -402,7 +450,13 @@ func (e *evaluator) candidateFailures(path *reasons) []CandidateFailure {
 	if path.failuresMade {
 		return path.candidateFailures
 	}
-	var failures []CandidateFailure
+	n := 0
+	for r := path; r.step != nil; r = r.parent {
+		if inCandidatesMessage(r.step.filter) {
+			n += len(r.step.rejections())
+		}
+	}
+	failures := make([]CandidateFailure, 0, n)
 	for r := path; r.step != nil; r = r.parent {
 		if inCandidatesMessage(r.step.filter) {
 			for seed, rej := range r.step.rejections() {
@@ -440,6 +494,7 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 	if e.verifying {
 		return o
 	}
+	e.arcs = e.arcs[:0]
 	for j, seed := range state.seeds {
 		i := state.candidates[j]
 		admitted, err := req.admits(seed)
@@ -450,7 +505,10 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 			continue
 		}
 		d, source := req.PlacementDistance(seed)
-		o.arcs = append(o.arcs, Arc{Seed: i, Distance: d, Source: source, SoftViolations: e.snap.SoftViolations(i, req.Shoot)})
+		e.arcs = append(e.arcs, Arc{Seed: i, Distance: d, Source: source, SoftViolations: e.snap.SoftViolations(i, req.Shoot)})
+	}
+	if len(e.arcs) > 0 {
+		o.arcs = slices.Clone(e.arcs)
 	}
 	return o
 }
@@ -461,13 +519,12 @@ func (e *evaluator) outcome(req *Request, state *chainState) *outcome {
 // filter, so they lose little by not sharing one, and the outcome does not depend on how the work is spread.
 func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta1.Shoot,
 	newEvaluator func(*Snapshot, Options) *evaluator, use func(e *evaluator, i int, ev *Evaluation)) {
-	opts = opts.WithDefaults()
-	filters := StaticFilters()
+	p := newPreparer(snap, opts)
 	requests, errs := make([]*Request, len(shoots)), make([]error, len(shoots))
 	const batch = 64
 	onEveryProcessor((len(shoots)+batch-1)/batch, func(b int) {
 		for i := b * batch; i < min((b+1)*batch, len(shoots)); i++ {
-			requests[i], errs[i] = prepareRequest(snap, opts, filters, shoots[i])
+			requests[i], errs[i] = p.prepare(shoots[i])
 		}
 	})
 	byProvider := map[string][]int{}
@@ -475,9 +532,10 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
 	}
 	parts := slices.SortedFunc(maps.Values(byProvider), func(a, b []int) int { return len(b) - len(a) }) // largest first
-	onEveryProcessor(len(parts), func(p int) {
+	onEveryProcessor(len(parts), func(part int) {
 		e := newEvaluator(snap, opts)
-		for _, i := range parts[p] {
+		e.preparer = p // whose signatures the requests have
+		for _, i := range parts[part] {
 			use(e, i, e.evaluateRequest(requests[i], errs[i]))
 		}
 	})
