@@ -46,10 +46,9 @@ type Filter interface {
 	// Key encodes everything the filter reads from the request; two requests with the same key get the same
 	// outcome from the same seeds, so the outcome is computed once.
 	Key(req *Request) string
-	Filter(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
-	// Keep is Filter without the words: the seeds kept and the error, for a chain that words rejections only
-	// when they are read.
-	Keep(req *Request, seeds []*gardencorev1beta1.Seed) (kept []*gardencorev1beta1.Seed, err error)
+	// Filter keeps the seeds that pass, and with words says why each other one does not; without words rejected
+	// is nil, for a chain that words rejections only when they are read.
+	Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
 }
 
 // seedPredicate is a Filter that judges each seed on its own.
@@ -81,18 +80,7 @@ func (p seedPredicate) Key(req *Request) string {
 	return p.key(req)
 }
 
-func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
-	return p.run(req, seeds, true)
-}
-
-// Keep implements Filter.
-func (p seedPredicate) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
-	kept, _, err := p.run(req, seeds, false)
-	return kept, err
-}
-
-// run is Filter, which words the rejections only with words.
-func (p seedPredicate) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	if p.applies != nil && !p.applies(req) {
 		return seeds, nil, nil
 	}
@@ -245,21 +233,12 @@ func (f labelFilter) Key(req *Request) string {
 	return "-"
 }
 
-func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	p, err := f.predicate(req, len(seeds))
 	if p == nil || err != nil {
 		return seeds, nil, err
 	}
-	return p.Filter(req, seeds)
-}
-
-// Keep implements Filter.
-func (f labelFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
-	p, err := f.predicate(req, len(seeds))
-	if p == nil || err != nil {
-		return seeds, err
-	}
-	return p.Keep(req, seeds)
+	return p.Filter(req, seeds, words)
 }
 
 // predicate is the request's selector as a predicate on the given number of seeds; nil without a selector.
@@ -419,18 +398,7 @@ func (ZoneSelectionFilter) Key(req *Request) string {
 }
 
 // Filter implements Filter.
-func (z ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
-	return z.run(req, seeds, true)
-}
-
-// Keep implements Filter.
-func (z ZoneSelectionFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
-	kept, _, err := z.run(req, seeds, false)
-	return kept, err
-}
-
-// run is Filter, which words the rejections only with words.
-func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	shoot := req.Shoot
 	if IsZonalControlPlane(shoot) {
 		return seeds, nil, nil
@@ -453,7 +421,7 @@ func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, wo
 			empty: func(_ *Request, n int) error {
 				return fmt.Errorf("none of the %d seeds contains all requested control plane zones %v", n, cp.Zones)
 			},
-		}.run(req, seeds, words)
+		}.Filter(req, seeds, words)
 	}
 
 	shootZones := WorkerZones(shoot)
@@ -471,7 +439,7 @@ func (ZoneSelectionFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, wo
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds has any zone overlap with the shoot's worker pool zones (zone selection mode: %s)", n, gardencorev1beta1.ZoneSelectionModeEnforce)
 		},
-	}.run(req, seeds, words)
+	}.Filter(req, seeds, words)
 	if err != nil || len(shootZones) == 0 {
 		return kept, rejected, err
 	}
@@ -580,18 +548,7 @@ func isSubdomain(domain, parent string) bool {
 }
 
 // Filter implements Filter.
-func (d DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
-	return d.run(req, seeds, true)
-}
-
-// Keep implements Filter.
-func (d DNSDomainFilter) Keep(req *Request, seeds []*gardencorev1beta1.Seed) ([]*gardencorev1beta1.Seed, error) {
-	kept, _, err := d.run(req, seeds, false)
-	return kept, err
-}
-
-// run is Filter, which words the rejections only with words.
-func (DNSDomainFilter) run(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
+func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	shoot := req.Shoot
 	if shoot.Spec.DNS == nil || shoot.Spec.DNS.Domain == nil {
 		return seeds, nil, nil

@@ -30,10 +30,10 @@ func runFilterCases(t *testing.T, filter Filter, cases []filterCase) {
 			}
 			req, snap := requestFor(shoot, Options{}, tc.seeds...)
 			req.CloudProfile = &gardencorev1beta1.CloudProfileSpec{Type: "aws", SeedSelector: tc.profile}
-			kept, rejected, err := filter.Filter(req, snap.Seeds)
-			// Keep is Filter without the words: the same seeds, the same error.
-			if keptOnly, keepErr := filter.Keep(req, snap.Seeds); !slices.Equal(names(keptOnly), names(kept)) || fmt.Sprint(keepErr) != fmt.Sprint(err) {
-				t.Fatalf("Keep gives %v, %v; Filter %v, %v", names(keptOnly), keepErr, names(kept), err)
+			kept, rejected, err := filter.Filter(req, snap.Seeds, true)
+			// Without words, Filter keeps the same seeds with the same error, and words nothing.
+			if keptOnly, unworded, keepErr := filter.Filter(req, snap.Seeds, false); !slices.Equal(names(keptOnly), names(kept)) || fmt.Sprint(keepErr) != fmt.Sprint(err) || unworded != nil {
+				t.Fatalf("without words Filter gives %v, %v, %v; with words %v, %v", names(keptOnly), unworded, keepErr, names(kept), err)
 			}
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {

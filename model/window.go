@@ -137,7 +137,7 @@ type chainStep struct {
 func (s *chainStep) rejections() map[string]Rejection {
 	s.words.Do(func() {
 		if s.req != nil {
-			_, s.rejected, _ = s.filter.Filter(s.req, s.from.seeds)
+			_, s.rejected, _ = s.filter.Filter(s.req, s.from.seeds, true)
 			s.req, s.from = nil, nil
 		}
 	})
@@ -377,17 +377,13 @@ func (e *evaluator) step(req *Request, state *chainState) *chainStep {
 	if step, ok := state.steps[key]; ok {
 		return step
 	}
-	var (
-		kept []*gardencorev1beta1.Seed
-		err  error
-	)
-	step := &chainStep{filter: filter}
-	if inCandidatesMessage(filter) {
-		// Their reasons go into Gardener's message for every shoot that fails there: worded at once.
-		kept, step.rejected, err = filter.Filter(req, state.seeds)
-	} else {
-		kept, err = filter.Keep(req, state.seeds)
-		step.from, step.req = state, req // worded when read
+	// §2.10's reasons go into Gardener's message for every shoot that fails there: worded at once. The others
+	// are worded when read.
+	words := inCandidatesMessage(filter)
+	kept, rejected, err := filter.Filter(req, state.seeds, words)
+	step := &chainStep{filter: filter, rejected: rejected}
+	if !words {
+		step.from, step.req = state, req
 	}
 	step.err, step.dropped = err, len(state.seeds)-len(kept)
 	if err == nil {
