@@ -6,6 +6,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -88,6 +89,9 @@ type Snapshot struct {
 	regionConfigByProfile map[string]*corev1.ConfigMap
 	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
 	regionDistances map[string]map[string]parsedRegion
+	// signatureSeed hashes the keys of requests into their signatures (preparer.prepare), the same for every
+	// evaluator of the snapshot.
+	signatureSeed maphash.Seed
 }
 
 // parsedRegion is one parsed region ConfigMap entry, or Gardener's error for a malformed one.
@@ -113,6 +117,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		namespacedCloudProfiles: map[string]*gardencorev1beta1.NamespacedCloudProfile{},
 		projectsByNamespace:     map[string]*gardencorev1beta1.Project{},
 		seedIndex:               map[string]int{},
+		signatureSeed:           maphash.MakeSeed(),
 	}
 	seen := objectSet{}
 	for _, add := range []func(func(runtime.Object), objectSet, Objects) error{

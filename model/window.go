@@ -158,10 +158,9 @@ type reasons struct {
 	parent   *reasons
 	step     *chainStep
 	children map[*chainStep]*reasons
-	// candidateFailures are the path's §2.10 rejections, made by the first evaluation that passes every filter
-	// along it (leaf).
+	// candidateFailures are the path's §2.10 rejections, made (never nil) by the first evaluation that passes
+	// every filter along it (leaf).
 	candidateFailures []CandidateFailure
-	failuresMade      bool
 }
 
 // then is the path with the step appended.
@@ -263,12 +262,10 @@ type preparer struct {
 	snap    *Snapshot
 	opts    Options
 	filters []Filter
-	// seed is that of the requests' signatures, which only requests prepared with the same seed can compare.
-	seed maphash.Seed
 }
 
 func newPreparer(snap *Snapshot, opts Options) preparer {
-	return preparer{snap: snap, opts: opts.WithDefaults(), filters: StaticFilters(), seed: maphash.MakeSeed()}
+	return preparer{snap: snap, opts: opts.WithDefaults(), filters: StaticFilters()}
 }
 
 // prepare resolves the shoot's references and computes the key of every filter of the chain and of the strategy,
@@ -279,7 +276,7 @@ func (p preparer) prepare(shoot *gardencorev1beta1.Shoot) (*Request, error) {
 		return nil, err
 	}
 	var signature maphash.Hash
-	signature.SetSeed(p.seed)
+	signature.SetSeed(p.snap.signatureSeed)
 	req.filterKeys = make([]string, len(p.filters))
 	for i, f := range p.filters {
 		req.filterKeys[i] = f.Key(req)
@@ -443,7 +440,7 @@ func (e *evaluator) leaf(ev *Evaluation, state *chainState, strategyKey string) 
 
 // candidateFailures are the networks and taints rejections along the path, which §2.10 reports, by seed index.
 func (e *evaluator) candidateFailures(path *reasons) []CandidateFailure {
-	if path.failuresMade {
+	if path.candidateFailures != nil {
 		return path.candidateFailures
 	}
 	n := 0
@@ -461,7 +458,7 @@ func (e *evaluator) candidateFailures(path *reasons) []CandidateFailure {
 		}
 	}
 	slices.SortFunc(failures, func(a, b CandidateFailure) int { return a.Seed - b.Seed })
-	path.candidateFailures, path.failuresMade = failures, true
+	path.candidateFailures = failures
 	return failures
 }
 
@@ -530,7 +527,6 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 	parts := slices.SortedFunc(maps.Values(byProvider), func(a, b []int) int { return len(b) - len(a) }) // largest first
 	onEveryProcessor(len(parts), func(part int) {
 		e := newEvaluator(snap, opts)
-		e.preparer = p // whose signatures the requests have
 		for _, i := range parts[part] {
 			use(e, i, e.evaluateRequest(requests[i], errs[i]))
 		}
