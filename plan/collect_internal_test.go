@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A collection may start once the heap has grown 70 % of the way from what the last cycle left to its goal.
 func TestCollectionMayStart(t *testing.T) {
@@ -22,6 +25,31 @@ func TestCollectionMayStart(t *testing.T) {
 			if got := collectionMayStart(tc.live, tc.goal, tc.heap, tc.allocation); got != tc.may {
 				t.Errorf("collectionMayStart(live %d MB, goal %d MB, heap %d MB, allocation %d B) = %v, want %v",
 					tc.live/mb, tc.goal/mb, tc.heap/mb, tc.allocation, got, tc.may)
+			}
+		})
+	}
+}
+
+// A forced collection is worth its wait only when a cycle over the heap could be long beside the budget: at a
+// gigabyte a second, more than a twentieth of it.
+func TestCollectionMatters(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name    string
+		heap    uint64
+		budget  time.Duration
+		matters bool
+	}{
+		{"a window of 1,000 shoots under the default budget", 11 * mb, 2 * time.Second, false},
+		{"a window of 10,000 shoots under the default budget", 75 * mb, 2 * time.Second, false},
+		{"a window of 50,000 shoots under the default budget", 400 * mb, 2 * time.Second, true},
+		{"a window of 10,000 shoots under a tight budget", 75 * mb, 15 * time.Millisecond, true},
+		{"just within a twentieth of the budget", 100 * mb, 2 * time.Second, false},
+		{"just beyond it", 103 * mb, 2 * time.Second, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := collectionMatters(tc.heap, tc.budget); got != tc.matters {
+				t.Errorf("collectionMatters(%d MB, %v) = %v, want %v", tc.heap/mb, tc.budget, got, tc.matters)
 			}
 		})
 	}

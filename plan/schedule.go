@@ -61,11 +61,12 @@ const solveAllocationPerShoot = 4 << 10
 // plan that fails verification is an error: it is never returned.
 //
 // Before a solver with a time budget runs on a window of at least collectFrom shoots, it collects garbage when a
-// collection could otherwise start during the solve (collectionDue). Reading the garden and building the window
-// leave the most garbage of a run; a collection they start would run on into the solve, and on 2 cores its mark
-// workers come before every goroutine, so the fallback at the deadline came back up to tens of milliseconds late.
-// A solve itself leaves little garbage, so after a collection it rarely starts another. A smaller window is solved
-// long before any deadline, and a forced collection would be most of the time a lone new shoot waits for its seed.
+// collection could otherwise start during the solve and be long beside the budget (collectionDue). Reading the
+// garden and building the window leave the most garbage of a run; a collection they start would run on into the
+// solve, and on 2 cores its mark workers come before every goroutine, so the fallback at the deadline came back up
+// to tens of milliseconds late. A solve itself leaves little garbage, so after a collection it rarely starts
+// another. A smaller window is solved long before any deadline, and a forced collection would be most of the time
+// a lone new shoot waits for its seed; so would a collection far shorter than the budget.
 func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, p Policy) (*Outcome, error) {
 	start := time.Now()
 	w, err := model.NewWindow(snap, p.Options, pending)
@@ -75,7 +76,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 	problem := windowProblem(w, p)
 	o := &Outcome{Window: w, Solver: p.Solver.Name(), Weights: p.Weights, ModelTime: time.Since(start)}
 
-	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom && collectionDue(len(pending)) {
+	if b, ok := p.Solver.(solver.Budgeted); ok && b.Budget().Timeout > 0 && len(pending) >= collectFrom && collectionDue(len(pending), b.Budget().Timeout) {
 		start = time.Now()
 		runtime.GC()
 		o.CollectTime = time.Since(start)
@@ -106,8 +107,9 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 }
 
 // collectionDue reports whether the collector could start a cycle while a solve allocates for the given number
-// of pending shoots (collectionMayStart, with the runtime's figures).
-func collectionDue(shoots int) bool {
+// of pending shoots (collectionMayStart, with the runtime's figures) that is long beside the solve's budget
+// (collectionMatters).
+func collectionDue(shoots int, budget time.Duration) bool {
 	samples := []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}, {Name: "/memory/classes/heap/objects:bytes"},
 	}
@@ -117,9 +119,24 @@ func collectionDue(shoots int) bool {
 			return true // not measured by this runtime: collect, as before
 		}
 	}
-	return collectionMayStart(samples[0].Value.Uint64(), samples[1].Value.Uint64(), samples[2].Value.Uint64(),
-		uint64(shoots)*solveAllocationPerShoot)
+	heap := samples[2].Value.Uint64()
+	return collectionMayStart(samples[0].Value.Uint64(), samples[1].Value.Uint64(), heap, uint64(shoots)*solveAllocationPerShoot) &&
+		collectionMatters(heap, budget)
 }
+
+// collectionMatters reports whether a cycle over a heap of heap bytes could take more than the budget's
+// collectionShare, marked at markBytesPerSecond. Without a forced collection, the fallback came back late by far
+// less than that: a cycle delays it by a part of the cycle's length.
+func collectionMatters(heap uint64, budget time.Duration) bool {
+	return float64(heap)/markBytesPerSecond > budget.Seconds()/collectionShare
+}
+
+const (
+	// markBytesPerSecond is slower than a forced collection marked the heap of a 2-core machine under load.
+	markBytesPerSecond = 1 << 30
+	// collectionShare is how much longer than a cycle a budget must be for its solve to go without a forced one.
+	collectionShare = 20
+)
 
 // collectionMayStart reports whether a collection may start before a heap of heap bytes has grown by allocation
 // bytes, when the last cycle left live bytes and set goal: the runtime's pacer starts none before the heap has
