@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/seedplan/seedplan/model"
 )
 
 // The fast path of decoding reads an object once, with encoding/json's semantics for everything it accepts
@@ -44,26 +47,40 @@ type decoded struct {
 
 // decodeObject adds what one JSON document holds: an object, or the items of a List.
 func (l *Landscape) decodeObject(where string, data []byte) error {
-	h, items, ok := readHeader(data, false)
-	if !ok || h.Kind == "" {
+	documents, ok := readDocuments(data)
+	if !ok || len(documents) != 1 {
 		return l.decodeObjectStrictly(where, data)
 	}
-	if !isList(h) {
-		return l.add(decodeOne(where, h, data))
+	return l.decodeDocument(where, documents[0], false)
+}
+
+// decodeDocument adds what one document holds. With limitNesting it first refuses a document nested deeper than
+// the input budget allows (a JSON file's: a transcoded YAML document was held to the budget as it was read).
+func (l *Landscape) decodeDocument(where string, d document, limitNesting bool) error {
+	if !d.fast || d.h.Kind == "" || !isList(d.h) {
+		if limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
+			return nestingError(where, d.raw)
+		}
+		if !d.fast || d.h.Kind == "" {
+			return l.decodeObjectStrictly(where, d.raw)
+		}
+		return l.add(decodeOne(where, d.h, d.raw))
 	}
-	results := make([]decoded, len(items))
-	inParallel(len(items), func(i int) {
-		itemWhere := fmt.Sprintf("%s: %s item %d", where, h.Kind, i)
-		if item, ok := itemHeader(items[i], h); ok && !isList(item) {
-			results[i] = decodeOne(itemWhere, item, items[i])
-		} else {
-			results[i] = decoded{where: itemWhere, strictly: items[i]}
+	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
+		return nestingError(where, d.raw)
+	}
+	results := make([]decoded, len(d.items))
+	var tooDeep atomic.Bool
+	inParallel(len(d.items), func(i int) {
+		if limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
+			tooDeep.Store(true)
+			return
 		}
-		if kind := strings.TrimSuffix(h.Kind, "List"); results[i].strictly != nil && kind != "" {
-			// Items of a typed List (SeedList) may omit apiVersion and kind; the strict path reads them as the List's.
-			results[i].strictly = withDefaultType(items[i], h.APIVersion, kind)
-		}
+		results[i] = decodeItem(fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i), d.items[i], d.h)
 	})
+	if tooDeep.Load() {
+		return nestingError(where, d.raw)
+	}
 	for _, r := range results {
 		if err := l.add(r); err != nil {
 			return err
@@ -72,91 +89,172 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 	return nil
 }
 
+// decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
+func decodeItem(where string, item []byte, list header) decoded {
+	if h, ok := itemHeader(item, list); ok && !isList(h) {
+		if d := decodeOne(where, h, item); d.strictly == nil {
+			return d
+		}
+	}
+	if kind := strings.TrimSuffix(list.Kind, "List"); kind != "" {
+		// Items of a typed List (SeedList) may omit apiVersion and kind; the strict path reads them as the List's.
+		item = withDefaultType(item, list.APIVersion, kind)
+	}
+	return decoded{where: where, strictly: item}
+}
+
+// nestingError refuses a document nested deeper than the input budget allows.
+func nestingError(where string, document []byte) error {
+	return fmt.Errorf("%s%s: %w: collections nest more than %d deep", where, objectOf(document), model.ErrBudget, model.MaxNesting)
+}
+
 // isList reports whether the header is a List's: kind List, or a kind ending in List with items.
 func isList(h header) bool {
 	return h.Kind == "List" || strings.HasSuffix(h.Kind, "List") && h.hasItems
 }
 
-// readHeader reads a document's type, name and List items (parts of data), skipping the rest; ok is false when
-// the document is not a JSON object or holds anything the fast path leaves to the strict decoder. With
-// headerOnly it stops once it has the type and name of something other than a List: the object's decoder reads
-// the rest.
-func readHeader(data []byte, headerOnly bool) (h header, items [][]byte, ok bool) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data), fastSyntax)
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return header{}, nil, false
+// document is one JSON value of a file, with what the fast path reads of it before decoding it.
+type document struct {
+	raw []byte
+	h   header
+	// items are a List's items and fields the values of its other fields, all parts of raw.
+	items, fields [][]byte
+	// fast is false when raw is not an object or holds anything the fast path leaves to the strict decoder.
+	fast bool
+}
+
+// readDocuments reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
+// of which JSON is a part, or nothing). Duplicate names and invalid UTF-8 are the object decoders' to judge, as
+// they were encoding/json's; the stream is read once, and a List's items are decoded from their parts of it.
+func readDocuments(data []byte) (documents []document, ok bool) {
+	trimmed := bytes.TrimLeft(data, whitespace)
+	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+		return nil, false
 	}
-	var seen int
-	for dec.PeekKind() != '}' {
-		if headerOnly && seen == 3 && !strings.HasSuffix(h.Kind, "List") {
-			return h, nil, true
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		d, err := readDocument(dec, data, false)
+		if errors.Is(err, io.EOF) {
+			return documents, len(documents) > 0
 		}
-		token, err := dec.ReadToken()
 		if err != nil {
-			return header{}, nil, false
+			return nil, false
 		}
-		switch name := token.String(); name {
-		case "apiVersion", "kind":
-			value, err := dec.ReadToken()
-			if err != nil || value.Kind() != '"' {
-				return header{}, nil, false
+		documents = append(documents, d)
+	}
+}
+
+// whitespace is what JSON allows between tokens.
+const whitespace = " \t\r\n"
+
+// readDocument reads the JSON value at dec's position in data: of an object, its type and name and, of a List,
+// its items. With headerOnly it stops once it has the type and name of something other than a List, leaving raw
+// empty: the object's decoder reads the rest.
+func readDocument(dec *jsontext.Decoder, data []byte, headerOnly bool) (document, error) {
+	offset := int(dec.InputOffset())
+	start := len(data) - len(bytes.TrimLeft(data[offset:], whitespace))
+	if dec.PeekKind() != '{' {
+		if _, err := dec.ReadValue(); err != nil {
+			return document{}, err
+		}
+		return document{raw: data[start:dec.InputOffset()]}, nil
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return document{}, err
+	}
+	d := document{fast: true}
+	var names []string
+	var metadata jsontext.Value
+	for dec.PeekKind() != '}' {
+		if headerOnly && d.h.APIVersion != "" && d.h.Kind != "" && !strings.HasSuffix(d.h.Kind, "List") {
+			return d, nil
+		}
+		quoted, err := dec.ReadValue()
+		if err != nil {
+			return document{}, err
+		}
+		name, err := jsontext.AppendUnquote(nil, quoted)
+		if err != nil || slices.Contains(names, string(name)) {
+			d.fast = false // invalid UTF-8 or a duplicate: the strict decoder words it
+		}
+		names = append(names, string(name))
+		if string(name) == "items" && dec.PeekKind() == '[' {
+			if d.items, err = readItems(dec, data); err != nil {
+				return document{}, err
 			}
-			seen++
-			if name == "kind" {
-				h.Kind = value.String()
+			d.h.hasItems = true
+			continue
+		}
+		read, err := dec.ReadValue()
+		if err != nil {
+			return document{}, err
+		}
+		end := int(dec.InputOffset())
+		value := jsontext.Value(data[end-len(read) : end])
+		switch string(name) {
+		case "apiVersion", "kind":
+			text, err := jsontext.AppendUnquote(nil, value)
+			if err != nil || value.Kind() != '"' {
+				d.fast = false
+			} else if string(name) == "kind" {
+				d.h.Kind = string(text)
 			} else {
-				h.APIVersion = value.String()
+				d.h.APIVersion = string(text)
 			}
 		case "metadata":
-			value, err := dec.ReadValue()
-			if err != nil || value.Kind() != '{' || jsonv2.Unmarshal(value, &h.Metadata, fastObject, jsonv2.RejectUnknownMembers(false)) != nil {
-				return header{}, nil, false
-			}
-			seen++
+			metadata = value
 		case "items":
-			if items, ok = readItems(dec, data); !ok {
-				return header{}, nil, false
-			}
-			h.hasItems = true
-		default:
-			if dec.SkipValue() != nil {
-				return header{}, nil, false
-			}
+			d.fast = false // items that are not an array
+		}
+		if !headerOnly {
+			d.fields = append(d.fields, value)
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		return header{}, nil, false
+		return document{}, err
 	}
-	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
-		return header{}, nil, false
+	d.raw = data[start:dec.InputOffset()]
+	if isList(d.h) && !listFieldsFast(d.fields, metadata) {
+		d.fast = false
 	}
-	return h, items, true
+	return d, nil
+}
+
+// listFieldsFast reports whether a List's fields besides its items are for the fast path: without a duplicate
+// name or invalid UTF-8, and with metadata, if any, that has the header's form. (An object's decoder reads its
+// own fields; a List's strict decoder would refuse metadata of another form.)
+func listFieldsFast(fields [][]byte, metadata jsontext.Value) bool {
+	if slices.ContainsFunc(fields, func(f []byte) bool { return !jsontext.Value(f).IsValid(fastSyntax) }) {
+		return false
+	}
+	var meta headerMeta
+	return metadata == nil || metadata.Kind() == '{' && jsonv2.Unmarshal(metadata, &meta, fastObject, jsonv2.RejectUnknownMembers(false)) == nil
 }
 
 // readItems reads the array of a List's items as parts of data.
-func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, bool) {
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
-		return nil, false
+func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, error) {
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
 	}
 	items := [][]byte{}
 	for dec.PeekKind() != ']' {
 		value, err := dec.ReadValue()
 		if err != nil {
-			return nil, false
+			return nil, err
 		}
 		end := int(dec.InputOffset())
 		items = append(items, data[end-len(value):end])
 	}
 	_, err := dec.ReadToken()
-	return items, err == nil
+	return items, err
 }
 
 // itemHeader is a List item's header: an item of a typed List (SeedList) may omit its apiVersion and kind, which
 // are the List's then.
 func itemHeader(item []byte, list header) (header, bool) {
-	h, _, ok := readHeader(item, true)
-	kind := strings.TrimSuffix(list.Kind, "List")
-	if !ok || h.Kind == "" && kind == "" {
+	d, err := readDocument(jsontext.NewDecoder(bytes.NewBuffer(item), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)), item, true)
+	h, kind := d.h, strings.TrimSuffix(list.Kind, "List")
+	if err != nil || !d.fast || h.Kind == "" && kind == "" {
 		return header{}, false
 	}
 	if kind != "" && h.Kind == "" {
@@ -168,17 +266,50 @@ func itemHeader(item []byte, list header) (header, bool) {
 	return h, true
 }
 
+// nestsDeeper reports whether value's collections nest deeper than limit, counting brackets outside strings.
+// value is JSON: a string ends at the first quote after it not escaped by an odd number of backslashes.
+func nestsDeeper(value []byte, limit int) bool {
+	depth := 0
+	for i := 0; i < len(value); i++ {
+		switch value[i] {
+		case '"':
+			for escaped := true; escaped; {
+				end := bytes.IndexByte(value[i+1:], '"')
+				if end < 0 {
+					return false
+				}
+				i += 1 + end
+				backslashes := 0
+				for j := i - 1; value[j] == '\\'; j-- {
+					backslashes++
+				}
+				escaped = backslashes%2 == 1
+			}
+		case '{', '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
 // decodeOne decodes one object (not a List); it changes nothing shared, so objects are decoded in parallel.
 func decodeOne(where string, h header, data []byte) decoded {
 	typed, validate := newObject(h)
 	if typed == nil {
 		return decoded{where: where, strictly: data} // a kind seedplan does not read: the strict path words why
 	}
-	d := decoded{where: where, object: objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)}
-	if jsonv2.Unmarshal(data, typed, fastObject) != nil || validate(where, d.object, setType(typed, h)) != nil {
+	if jsonv2.Unmarshal(data, typed, fastObject) != nil {
 		return decoded{where: where, strictly: data}
 	}
-	d.typed = typed
+	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()
+	d := decoded{where: where, object: objectName(h.Kind, meta.GetNamespace(), meta.GetName()), typed: typed}
+	if validate(where, d.object, setType(typed, h)) != nil {
+		return decoded{where: where, strictly: data}
+	}
 	return d
 }
 

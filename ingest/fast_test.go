@@ -183,10 +183,11 @@ func FuzzDecodeFast(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b","name":"c"}}`))
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed","metadata":{"name":"a"},"spec":{"provider":{"type":1}}}`))
 	f.Fuzz(func(t *testing.T, item []byte) {
-		h, _, ok := readHeader(item, false)
-		if !ok || h.Kind == "" || isList(h) {
+		documents, ok := readDocuments(item)
+		if !ok || len(documents) != 1 || !documents[0].fast || documents[0].h.Kind == "" || isList(documents[0].h) {
 			return
 		}
+		h := documents[0].h
 		fast := decodeOne("fuzz", h, item)
 		if fast.typed == nil {
 			return
@@ -337,11 +338,12 @@ func TestFastPathReadsTheExample(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, form := range [][]byte{converted, compact} {
-				h, items, ok := readHeader(form, false)
-				if !ok || !isList(h) {
+				documents, ok := readDocuments(form)
+				if !ok || len(documents) != 1 || !documents[0].fast || !isList(documents[0].h) {
 					t.Fatalf("%s: document %d: no List header", path, i+1)
 				}
-				for j, item := range items {
+				h := documents[0].h
+				for j, item := range documents[0].items {
 					ih, ok := itemHeader(item, h)
 					if !ok {
 						t.Fatalf("%s: item %d: no header", path, j)

@@ -22,7 +22,6 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
-	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -220,12 +219,9 @@ func (l *Landscape) read(r io.Reader, display string) error {
 // name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
-	if documents, ok := jsonStream(data); ok {
+	if documents, ok := readDocuments(data); ok {
 		for i, document := range documents {
-			if err := checkNesting(document); err != nil {
-				return fmt.Errorf("%s: document %d%s: %w", name, i+1, objectOf(document), err)
-			}
-			if err := l.decodeObject(fmt.Sprintf("%s: document %d", name, i+1), document); err != nil {
+			if err := l.decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), document, true); err != nil {
 				return err
 			}
 		}
@@ -274,29 +270,6 @@ func (l *Landscape) decodeYAML(where string, raw []byte) error {
 	return l.decodeObject(where, jsonDoc)
 }
 
-// jsonStream splits data into its JSON values when it is nothing but a stream of JSON values; else it reports
-// false and the data is read as YAML (of which JSON is a part).
-func jsonStream(data []byte) ([][]byte, bool) {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
-		return nil, false
-	}
-	// Duplicate names and invalid UTF-8 are the object decoders' to judge, as they were encoding/json's.
-	decoder := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	var documents [][]byte
-	for {
-		value, err := decoder.ReadValue()
-		if errors.Is(err, io.EOF) {
-			return documents, len(documents) > 0
-		}
-		if err != nil {
-			return nil, false
-		}
-		end := int(decoder.InputOffset())
-		documents = append(documents, data[end-len(value):end])
-	}
-}
-
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.
 func yamlDocuments(data []byte) ([][]byte, error) {
@@ -324,30 +297,6 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 
 // documentEnd is a YAML document end marker: "..." alone on its line.
 var documentEnd = regexp.MustCompile(`(?m)^\.\.\.[ \t]*(#.*)?(\r?\n|$)`)
-
-// checkNesting refuses a JSON document nested deeper than the input budget allows, counting brackets outside
-// strings: JSON has no aliases, so nesting is all of the budget that a JSON document can exceed beyond its size.
-func checkNesting(document []byte) error {
-	depth, inString, escaped := 0, false, false
-	for _, c := range document {
-		switch {
-		case escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			if depth++; depth > model.MaxNesting {
-				return fmt.Errorf("%w: collections nest more than %d deep", model.ErrBudget, model.MaxNesting)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return nil
-}
 
 // header is what every object is read for first: its type and name, so errors can name it.
 type header struct {

@@ -84,6 +84,9 @@ var decodeFormats = []struct {
 		want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 	{name: "a JSON stream of objects", data: jsonOf(seedYAML) + jsonOf(shootYAML) + "\n" + jsonOf(strings.Replace(shootYAML, "web", "api", 1)),
 		want: "seeds=1 shoots=2 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
+	{name: "a JSON List as kubectl prints it, ended by a newline", data: "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"metadata\": {\"resourceVersion\": \"\"},\n  \"items\": [\n" +
+		jsonOf(seedYAML) + ",\n" + jsonOf(shootYAML) + "\n  ]\n}\n",
+		want: "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 	{name: "JSON with an escaped surrogate pair", data: strings.Replace(jsonOf(seedYAML), `"metadata":{`, `"metadata":{"annotations":{"note":"\ud83c\udf31"},`, 1),
 		want: "seeds=1 shoots=0 profiles=0 nsprofiles=0 projects=0 configmaps=0"},
 	{name: "kind: List as kubectl prints it", data: "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n- " +
@@ -167,6 +170,9 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
 	{name: "JSON nesting beyond the input budget", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,`, 1),
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "JSON nesting beyond the input budget in a List item", data: `{"apiVersion":"v1","kind":"List","items":[` + jsonOf(shootYAML) + "," +
+		strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 99)+strings.Repeat("]", 99)+`,`, 1) + `]}`,
+		want: "in.yaml: document 1: List <unnamed>: beyond the input budget: collections nest more than 100 deep"},
 	{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "NaN", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: .nan`, 1),

@@ -1,0 +1,115 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// documentSeeds are JSON streams and near misses: Lists with and without items, nesting, brackets and escaped
+// quotes inside strings, duplicate names, scalars, YAML that looks like JSON.
+var documentSeeds = []string{
+	`{"apiVersion":"v1","kind":"List","items":[{"kind":"Seed"},{"kind":"Shoot"}]}`,
+	"{\n  \"kind\": \"List\",\n  \"metadata\": {\"resourceVersion\": \"\"},\n  \"items\": [\n    {\"a\": [[1]]}\n  ]\n}\n",
+	`{"kind":"List","kind":"List","items":[]} {"kind":"Seed"}`,
+	`{"note":"[[{\"\\\\","x":[{"y":"\\\"]"}]}`,
+	`{"kind":"List","items":{}} 5 "s" [1,[2]] true`,
+	`{a: 1}`, `[1, 2,]`, `{"a":1}}`, " \t\n", `{"k":"\xff"}`,
+	strings.Repeat("[", 120) + strings.Repeat("]", 120),
+}
+
+// readDocuments reads a stream exactly when a plain decoder does: the same values, in order, and nothing when
+// the decoder fails.
+func FuzzReadDocuments(f *testing.F) {
+	for _, seed := range documentSeeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want [][]byte
+		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		for {
+			value, err := dec.ReadValue()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				want = nil
+				break
+			}
+			want = append(want, bytes.Clone(value))
+		}
+		if trimmed := bytes.TrimLeft(data, whitespace); len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+			want = nil
+		}
+		documents, ok := readDocuments(data)
+		if ok != (want != nil) || len(documents) != len(want) {
+			t.Fatalf("readDocuments(%q): %d documents, ok %v; a decoder reads %d", data, len(documents), ok, len(want))
+		}
+		for i, d := range documents {
+			if !bytes.Equal(d.raw, want[i]) {
+				t.Fatalf("readDocuments(%q): document %d is %q, want %q", data, i+1, d.raw, want[i])
+			}
+			if isList(d.h) {
+				for _, item := range d.items {
+					if !bytes.Contains(d.raw, item) || !jsontext.Value(item).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+						t.Fatalf("readDocuments(%q): item %q is not a value of the document", data, item)
+					}
+				}
+			}
+		}
+	})
+}
+
+// nestsDeeper agrees with a decoder's depth on every valid JSON value, at every limit around it.
+func FuzzNestsDeeper(f *testing.F) {
+	for _, seed := range documentSeeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		value := jsontext.Value(data)
+		if !value.IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+			return
+		}
+		depth := 0
+		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		for {
+			if _, err := dec.ReadToken(); err != nil {
+				break
+			}
+			depth = max(depth, dec.StackDepth())
+		}
+		for limit := max(0, depth-2); limit <= depth+2; limit++ {
+			if got := nestsDeeper(data, limit); got != (depth > limit) {
+				t.Fatalf("nestsDeeper(%q, %d) = %v, depth %d", data, limit, got, depth)
+			}
+		}
+	})
+}
+
+// The nesting of a List counts its own two levels above its items' collections, and brackets in strings do not
+// count.
+func TestNestsDeeper(t *testing.T) {
+	for _, tc := range []struct {
+		value  string
+		limit  int
+		deeper bool
+	}{
+		{`{}`, 1, false},
+		{`{}`, 0, true},
+		{`{"a":[{"b":1}]}`, 3, false},
+		{`{"a":[{"b":1}]}`, 2, true},
+		{`{"a":"[[[[{{{{"}`, 1, false},
+		{`{"a":"\"[[["}`, 1, false},
+		{`{"a":"\\","b":[[]]}`, 2, true},
+		{`{"a":"\\\"[[","b":1}`, 1, false},
+		{`"just a string with [ and {"`, 0, false},
+	} {
+		if got := nestsDeeper([]byte(tc.value), tc.limit); got != tc.deeper {
+			t.Errorf("nestsDeeper(%s, %d) = %v, want %v", tc.value, tc.limit, got, tc.deeper)
+		}
+	}
+}
