@@ -47,27 +47,34 @@ type decoded struct {
 
 // decodeObject adds what one JSON document holds: an object, or the items of a List.
 func (l *Landscape) decodeObject(where string, data []byte) error {
-	documents, ok := readDocuments(data)
-	if !ok || len(documents) != 1 {
-		return l.decodeObjectStrictly(where, data)
-	}
-	return l.decodeDocument(where, documents[0], false)
+	return l.addAll(decodeJSON(where, data))
 }
 
-// decodeDocument adds what one document holds. With limitNesting it first refuses a document nested deeper than
-// the input budget allows (a JSON file's: a transcoded YAML document was held to the budget as it was read).
-func (l *Landscape) decodeDocument(where string, d document, limitNesting bool) error {
+// decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
+func decodeJSON(where string, data []byte) []decoded {
+	documents, ok := readDocuments(data)
+	if !ok || len(documents) != 1 {
+		return []decoded{{where: where, strictly: data}}
+	}
+	objects, _ := decodeDocument(where, documents[0], false) // without the nesting limit, nothing fails
+	return objects
+}
+
+// decodeDocument decodes what one document holds, not yet added; it changes nothing shared. With limitNesting it
+// first refuses a document nested deeper than the input budget allows (a JSON file's: a transcoded YAML document
+// was held to the budget as it was read).
+func decodeDocument(where string, d document, limitNesting bool) ([]decoded, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		if limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
-			return nestingError(where, d.raw)
+			return nil, nestingError(where, d.raw)
 		}
 		if !d.fast || d.h.Kind == "" {
-			return l.decodeObjectStrictly(where, d.raw)
+			return []decoded{{where: where, strictly: d.raw}}, nil
 		}
-		return l.add(decodeOne(where, d.h, d.raw))
+		return []decoded{decodeOne(where, d.h, d.raw)}, nil
 	}
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
-		return nestingError(where, d.raw)
+		return nil, nestingError(where, d.raw)
 	}
 	results := make([]decoded, len(d.items))
 	var tooDeep atomic.Bool
@@ -79,11 +86,26 @@ func (l *Landscape) decodeDocument(where string, d document, limitNesting bool) 
 		results[i] = decodeItem(fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i), d.items[i], d.h)
 	})
 	if tooDeep.Load() {
-		return nestingError(where, d.raw)
+		return nil, nestingError(where, d.raw)
 	}
-	for _, r := range results {
-		if err := l.add(r); err != nil {
-			return err
+	return results, nil
+}
+
+// decodeInOrder decodes n documents on every processor, a batch at a time so that a failing document stops the
+// work soon, and adds their objects in the input's order; it stops at the first document that fails, in order.
+func (l *Landscape) decodeInOrder(n int, decode func(i int) ([]decoded, error)) error {
+	const batch = 256
+	for start := 0; start < n; start += batch {
+		objects := make([][]decoded, min(batch, n-start))
+		errs := make([]error, len(objects))
+		inParallel(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
+		for i := range objects {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if err := l.addAll(objects[i]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -353,6 +375,16 @@ func setType(typed any, h header) any {
 		kind.SetGroupVersionKind(schema.FromAPIVersionAndKind(h.APIVersion, h.Kind))
 	}
 	return typed
+}
+
+// addAll adds decoded objects to the landscape in order.
+func (l *Landscape) addAll(objects []decoded) error {
+	for _, d := range objects {
+		if err := l.add(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // add adds a decoded object to the landscape, refusing one read before.

@@ -220,12 +220,9 @@ func (l *Landscape) read(r io.Reader, display string) error {
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
 	if documents, ok := readDocuments(data); ok {
-		for i, document := range documents {
-			if err := l.decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), document, true); err != nil {
-				return err
-			}
-		}
-		return nil
+		return l.decodeInOrder(len(documents), func(i int) ([]decoded, error) {
+			return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true)
+		})
 	}
 	documents, ok := splitYAML(data)
 	if !ok {
@@ -234,40 +231,39 @@ func (l *Landscape) Decode(name string, data []byte) error {
 			return fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
 		}
 	}
-	for i, raw := range documents {
+	return l.decodeInOrder(len(documents), func(i int) ([]decoded, error) {
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
+		raw := documents[i]
 		documents[i] = nil
-		if err := l.decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw); err != nil {
-			return err
-		}
-	}
-	return nil
+		return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw)
+	})
 }
 
-// decodeYAML adds what one YAML document holds. A document in the block style Kubernetes tools write is
-// transcoded to JSON in one pass; any other goes through the input budget and the full YAML decoder.
-func (l *Landscape) decodeYAML(where string, raw []byte) error {
+// decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the
+// block style Kubernetes tools write is transcoded to JSON in one pass; any other goes through the input budget
+// and the full YAML decoder.
+func decodeYAML(where string, raw []byte) ([]decoded, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil
+		return nil, nil
 	}
 	jsonDoc, fast := transcodeYAML(raw)
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
-			return fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
+			return nil, fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
 		}
 		var err error
 		if jsonDoc, err = yaml.YAMLToJSON(raw); err != nil {
 			if path := notANumber(raw); path != "" {
-				return fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
+				return nil, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
+			return nil, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
 		}
 	}
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
-		return nil // a document holding only comments
+		return nil, nil // a document holding only comments
 	}
-	return l.decodeObject(where, jsonDoc)
+	return decodeJSON(where, jsonDoc), nil
 }
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an

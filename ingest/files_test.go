@@ -378,3 +378,62 @@ func TestLoadPathsReadsOnlyRegularFiles(t *testing.T) {
 		}
 	}
 }
+
+// Documents are decoded on every processor, a batch at a time, but added and refused in the file's order: of
+// many documents, the first that fails is the one named, also when a later one in the same batch fails too, and
+// a duplicate names the place read first, also across batches. In YAML and as a JSON stream alike.
+func TestDecodeDocumentsInOrder(t *testing.T) {
+	shoots := func(n int, change map[int]string) string {
+		var documents []string
+		for i := range n {
+			document := strings.Replace(shootYAML, "name: web", fmt.Sprintf("name: web-%d", i), 1)
+			if replaced, ok := change[i]; ok {
+				document = replaced
+			}
+			documents = append(documents, document)
+		}
+		return strings.Join(documents, "---\n")
+	}
+	asJSON := func(yamlDocuments string) string {
+		var stream []string
+		for _, document := range strings.Split(yamlDocuments, "---\n") {
+			stream = append(stream, jsonOf(document))
+		}
+		return strings.Join(stream, "\n")
+	}
+	broken := strings.Replace(shootYAML, "region: eu-central-1", "region: [eu-central-1]", 1)
+	for _, tc := range []struct {
+		name, data, want string
+		loaded           int
+	}{
+		{"600 documents", shoots(600, nil), "", 600},
+		{"the first of two broken documents in a batch", shoots(300, map[int]string{9: broken, 5: strings.Replace(broken, "web", "api", 1)}),
+			"in.yaml: document 6: Shoot garden-dev/api: field spec.region", 0},
+		{"a broken document in the third batch", shoots(600, map[int]string{599: broken}),
+			"in.yaml: document 600: Shoot garden-dev/web: field spec.region", 0},
+		{"a duplicate across batches", shoots(600, map[int]string{2: strings.Replace(shootYAML, "name: web", "name: web-400", 1)}),
+			"in.yaml: document 401: Shoot garden-dev/web-400: duplicate object, read before at in.yaml: document 3", 0},
+	} {
+		for format, data := range map[string]string{"YAML": tc.data, "JSON": asJSON(tc.data)} {
+			t.Run(tc.name+" in "+format, func(t *testing.T) {
+				l := &ingest.Landscape{}
+				err := l.Decode("in.yaml", []byte(data))
+				switch {
+				case tc.want == "" && err != nil:
+					t.Fatal(err)
+				case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+					t.Fatalf("error = %v\nwant prefix %s", err, tc.want)
+				case tc.want == "":
+					for i, shoot := range l.Objects.Shoots {
+						if want := fmt.Sprintf("web-%d", i); shoot.Name != want {
+							t.Fatalf("shoot %d is %s, want %s: not in the file's order", i, shoot.Name, want)
+						}
+					}
+					if len(l.Objects.Shoots) != tc.loaded {
+						t.Fatalf("%d shoots loaded, want %d", len(l.Objects.Shoots), tc.loaded)
+					}
+				}
+			})
+		}
+	}
+}
