@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -78,7 +76,7 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	}
 	results := make([]decoded, len(d.items))
 	var tooDeep atomic.Bool
-	inParallel(len(d.items), func(i int) {
+	model.OnEveryProcessor(len(d.items), func(i int) {
 		if limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
 			tooDeep.Store(true)
 			return
@@ -98,7 +96,7 @@ func (l *Landscape) decodeInOrder(n int, decode func(i int) ([]decoded, error)) 
 	for start := 0; start < n; start += batch {
 		objects := make([][]decoded, min(batch, n-start))
 		errs := make([]error, len(objects))
-		inParallel(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
+		model.OnEveryProcessor(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
 		for i := range objects {
 			if errs[i] != nil {
 				return errs[i]
@@ -417,25 +415,4 @@ func (l *Landscape) appendObject(typed any) {
 	case *seedmanagementv1alpha1.ManagedSeedSet:
 		l.Objects.ManagedSeedSets = append(l.Objects.ManagedSeedSets, o)
 	}
-}
-
-// inParallel calls do(i) for every i below n on every processor, in batches.
-func inParallel(n int, do func(i int)) {
-	const batch = 64
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), (n+batch-1)/batch) {
-		wg.Go(func() {
-			for {
-				start := int(next.Add(batch)) - batch
-				if start >= n {
-					return
-				}
-				for i := start; i < min(start+batch, n); i++ {
-					do(i)
-				}
-			}
-		})
-	}
-	wg.Wait()
 }

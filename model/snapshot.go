@@ -182,7 +182,7 @@ func (snap *Snapshot) addShoots(defaults func(runtime.Object), seen objectSet, o
 		}
 		snap.Shoots = append(snap.Shoots, shoot)
 	}
-	onEveryProcessor(len(snap.Shoots), func(i int) { defaults(snap.Shoots[i]) })
+	OnEveryProcessor(len(snap.Shoots), func(i int) { defaults(snap.Shoots[i]) })
 	slices.SortFunc(snap.Shoots, CompareShootKeys)
 	return nil
 }

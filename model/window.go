@@ -515,7 +515,7 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 	p := newPreparer(snap, opts)
 	requests, errs := make([]*Request, len(shoots)), make([]error, len(shoots))
 	const batch = 64
-	onEveryProcessor((len(shoots)+batch-1)/batch, func(b int) {
+	OnEveryProcessor((len(shoots)+batch-1)/batch, func(b int) {
 		for i := b * batch; i < min((b+1)*batch, len(shoots)); i++ {
 			requests[i], errs[i] = p.prepare(shoots[i])
 		}
@@ -525,7 +525,7 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 		byProvider[shoot.Spec.Provider.Type] = append(byProvider[shoot.Spec.Provider.Type], i)
 	}
 	parts := slices.SortedFunc(maps.Values(byProvider), func(a, b []int) int { return len(b) - len(a) }) // largest first
-	onEveryProcessor(len(parts), func(part int) {
+	OnEveryProcessor(len(parts), func(part int) {
 		e := newEvaluator(snap, opts)
 		for _, i := range parts[part] {
 			use(e, i, e.evaluateRequest(requests[i], errs[i]))
