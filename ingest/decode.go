@@ -30,6 +30,9 @@ var (
 	fastObject = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.RejectUnknownMembers(true),
 		jsonv2.MatchCaseInsensitiveNames(false), jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
 	fastSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
+	// streamSyntax reads a file's documents and an item's header: duplicate names and invalid UTF-8 are the object
+	// decoders' to judge, as they were encoding/json's.
+	streamSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 )
 
 // decoded is one object read from a document or a List item, not yet added to the landscape: decoding is done in
@@ -45,17 +48,20 @@ type decoded struct {
 
 // decodeObject adds what one JSON document holds: an object, or the items of a List.
 func (l *Landscape) decodeObject(where string, data []byte) error {
-	return l.addAll(decodeJSON(where, data))
+	objects, err := decodeJSON(where, data)
+	if err != nil {
+		return err
+	}
+	return l.addAll(objects)
 }
 
 // decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
-func decodeJSON(where string, data []byte) []decoded {
+func decodeJSON(where string, data []byte) ([]decoded, error) {
 	documents, ok := readDocuments(data)
 	if !ok || len(documents) != 1 {
-		return []decoded{{where: where, strictly: data}}
+		return []decoded{{where: where, strictly: data}}, nil
 	}
-	objects, _ := decodeDocument(where, documents[0], false) // without the nesting limit, nothing fails
-	return objects
+	return decodeDocument(where, documents[0], false)
 }
 
 // decodeDocument decodes what one document holds, not yet added; it changes nothing shared. With limitNesting it
@@ -144,14 +150,14 @@ type document struct {
 }
 
 // readDocuments reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
-// of which JSON is a part, or nothing). Duplicate names and invalid UTF-8 are the object decoders' to judge, as
-// they were encoding/json's; the stream is read once, and a List's items are decoded from their parts of it.
+// of which JSON is a part, or nothing). It reads with streamSyntax; the stream is read once, and a List's items
+// are decoded from their parts of it.
 func readDocuments(data []byte) (documents []document, ok bool) {
 	trimmed := bytes.TrimLeft(data, whitespace)
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false
 	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), streamSyntax)
 	for {
 		d, err := readDocument(dec, data, false)
 		if errors.Is(err, io.EOF) {
@@ -272,7 +278,7 @@ func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, error) {
 // itemHeader is a List item's header: an item of a typed List (SeedList) may omit its apiVersion and kind, which
 // are the List's then.
 func itemHeader(item []byte, list header) (header, bool) {
-	d, err := readDocument(jsontext.NewDecoder(bytes.NewBuffer(item), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)), item, true)
+	d, err := readDocument(jsontext.NewDecoder(bytes.NewBuffer(item), streamSyntax), item, true)
 	h, kind := d.h, strings.TrimSuffix(list.Kind, "List")
 	if err != nil || !d.fast || h.Kind == "" && kind == "" {
 		return header{}, false

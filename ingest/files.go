@@ -263,7 +263,7 @@ func decodeYAML(where string, raw []byte) ([]decoded, error) {
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
 		return nil, nil // a document holding only comments
 	}
-	return decodeJSON(where, jsonDoc), nil
+	return decodeJSON(where, jsonDoc)
 }
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
