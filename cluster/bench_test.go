@@ -262,6 +262,9 @@ func readBindings(log io.Reader, shoots int, last chan<- time.Time, others io.Wr
 			last <- line.Time
 		}
 	}
+	// A line beyond the scanner's buffer ends the scan: the rest is still read, so that the loop never blocks
+	// on a full pipe.
+	_, _ = io.Copy(others, log)
 }
 
 // watchedCeiling is bindingCeiling while an informer watches every shoot, as the run loop's does: each binding

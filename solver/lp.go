@@ -84,8 +84,9 @@ func (lp LP) Solve(ctx context.Context, w *Window) (*Solution, error) {
 func (lp LP) Improve(ctx context.Context, w *Window, incumbent <-chan *Assignment, deadline time.Time) (*Solution, error) {
 	// As many parts at once as there are processors, but for the greedy assignment's while it is being made. One
 	// fewer once kept a processor free for the caller at the deadline; since the deadline comes through the
-	// network poller and garbage is collected before the solve, the caller is back within a millisecond of it
-	// either way (BenchmarkTimeoutFallback), and the parts of a MinimalDistance window take a quarter less time.
+	// network poller, and a garbage collection that could be long beside the budget runs before the solve
+	// (plan.Schedule), the caller is back a median of under a millisecond after it either way
+	// (BenchmarkTimeoutFallback), and the parts of a MinimalDistance window take a quarter less time.
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	slots <- struct{}{}
 	var greedy *Assignment
