@@ -54,7 +54,7 @@ func LoadPaths(paths []string) (*Landscape, error) {
 	l := &Landscape{}
 	for _, root := range paths {
 		if root == "-" {
-			if err := l.read(os.Stdin, "standard input"); err != nil {
+			if err := l.read(os.Stdin, 0, "standard input"); err != nil {
 				return nil, err
 			}
 			continue
@@ -200,12 +200,13 @@ func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
 		return fmt.Errorf("%s: %w", display, err)
 	}
 	defer f.Close()
-	return l.read(f, display)
+	return l.read(f, info.Size(), display)
 }
 
-// read decodes what r holds, at most MaxFileSize bytes; display names it in messages.
-func (l *Landscape) read(r io.Reader, display string) error {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+// read decodes what r holds, at most MaxFileSize bytes; size is what r is expected to hold (0: unknown) and
+// display names it in messages.
+func (l *Landscape) read(r io.Reader, size int64, display string) error {
+	data, err := readAtMost(r, size)
 	if err != nil {
 		return fmt.Errorf("%s: %w", display, err)
 	}
@@ -213,6 +214,19 @@ func (l *Landscape) read(r io.Reader, display string) error {
 		return fmt.Errorf("%s: file is more than the limit of %d bytes (%d MiB)", display, MaxFileSize, MaxFileSize>>20)
 	}
 	return l.Decode(display, data)
+}
+
+// readAtMost reads r to its end, but no more than MaxFileSize+1 bytes. A buffer of the expected size is
+// allocated once: growing one from nothing would copy a large file's bytes about twice over.
+func readAtMost(r io.Reader, size int64) ([]byte, error) {
+	limited := io.LimitReader(r, MaxFileSize+1)
+	if size <= 0 {
+		return io.ReadAll(limited)
+	}
+	// The slack lets the read that finds the end of the file do so without growing the buffer.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, MaxFileSize)+bytes.MinRead))
+	_, err := buf.ReadFrom(limited)
+	return buf.Bytes(), err
 }
 
 // Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape.
