@@ -49,7 +49,8 @@ type flow struct {
 	// using lists, per seed, the class and arc pairs that reach it.
 	using [][]flowEdge
 	// reached (by class) and enteredBy (by seed) are augment's search state; an entry counts only when its
-	// stamp is the search's, so no search clears what the one before it left.
+	// stamp is the search's, so no search clears what the one before it left. A stamp of dead marks what a
+	// failed search reached (markDead).
 	reached    []pathStep
 	enteredBy  []flowEdge
 	classStamp []int
@@ -57,6 +58,9 @@ type flow struct {
 	search     int
 	queue      []int
 }
+
+// dead is the stamp of the classes and seeds from which no path leads to room, now or later.
+const dead = -1
 
 // flowEdge is a class's arc.
 type flowEdge struct{ class, arc int }
@@ -91,6 +95,9 @@ func newFlow(w *Window, classes []class, comp component) *flow {
 // augment places up to want more shoots of class c along one shortest path to room, moving shoots of other
 // classes to other seeds on the way, and returns how many it placed (0: no path exists).
 func (f *flow) augment(c, want int) int {
+	if f.classStamp[c] == dead {
+		return 0
+	}
 	f.search++
 	f.reach(c, pathStep{arc: -1, seed: -1})
 	f.queue = append(f.queue[:0], c)
@@ -98,7 +105,7 @@ func (f *flow) augment(c, want int) int {
 		from := f.queue[head]
 		for a, arc := range f.arcs[from] {
 			s := arc.Seed
-			if f.seedStamp[s] == f.search {
+			if f.seedStamp[s] == f.search || f.seedStamp[s] == dead {
 				continue
 			}
 			f.seedStamp[s], f.enteredBy[s] = f.search, flowEdge{from, a}
@@ -113,7 +120,21 @@ func (f *flow) augment(c, want int) int {
 			}
 		}
 	}
+	f.markDead()
 	return 0
+}
+
+// markDead marks dead what the failed search reached: its seeds have no room, every class it reached has all
+// its arcs among them, and every shoot on them belongs to such a class. No later push adds room or puts a shoot
+// of another class there (that would take room), so no later path leaves this part either. Later searches skip
+// it and visit every other class and seed in the order they would have: the paths they find are the same.
+func (f *flow) markDead() {
+	for _, c := range f.queue {
+		f.classStamp[c] = dead
+		for _, arc := range f.arcs[c] {
+			f.seedStamp[arc.Seed] = dead
+		}
+	}
 }
 
 // reach records how the current search reached a class.
