@@ -3,12 +3,12 @@ package solver
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -218,25 +218,19 @@ func buildClasses(w *Window, usable func(Arc) bool) []class {
 type arcGrouper struct {
 	numbers map[string]int
 	key     []byte
+	order   []uint64 // cheapestFirst's scratch
 }
 
-// group sorts arcs cheapest first (soft violations, then distance; equal ones keep their seed order) and returns
-// the number of the list under tag, and for a list not seen before a copy of it to keep (nil otherwise). arcs is
-// the caller's scratch, ascending by seed.
+// group returns the number of the list of arcs under tag, and for a list not seen before a copy of it to keep
+// (nil otherwise), sorted cheapest first: soft violations, then distance, equal ones in their seed order. arcs
+// is the caller's scratch, ascending by seed: so a list is keyed as it comes, and only a new one is sorted.
 func (g *arcGrouper) group(tag int, arcs []Arc) (int, []Arc) {
-	// The seed breaks ties: as arcs come ascending by seed, that is a stable sort, at half its cost.
-	slices.SortFunc(arcs, func(a, b Arc) int {
-		return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.Seed, b.Seed))
-	})
-	g.key = strconv.AppendInt(g.key[:0], int64(tag), 10)
-	g.key = append(g.key, '|')
+	// Varints delimit themselves: the key is the numbers one after another.
+	g.key = binary.AppendVarint(g.key[:0], int64(tag))
 	for _, a := range arcs {
-		g.key = strconv.AppendInt(g.key, int64(a.Seed), 10)
-		g.key = append(g.key, ':')
-		g.key = strconv.AppendInt(g.key, int64(a.Distance), 10)
-		g.key = append(g.key, ':')
-		g.key = strconv.AppendInt(g.key, int64(a.SoftViolations), 10)
-		g.key = append(g.key, ',')
+		g.key = binary.AppendVarint(g.key, int64(a.Seed))
+		g.key = binary.AppendVarint(g.key, int64(a.Distance))
+		g.key = binary.AppendVarint(g.key, int64(a.SoftViolations))
 	}
 	if n, ok := g.numbers[string(g.key)]; ok {
 		return n, nil
@@ -246,7 +240,31 @@ func (g *arcGrouper) group(tag int, arcs []Arc) (int, []Arc) {
 	}
 	n := len(g.numbers)
 	g.numbers[string(g.key)] = n
-	return n, append(make([]Arc, 0, len(arcs)), arcs...)
+	return n, g.cheapestFirst(arcs)
+}
+
+// cheapestFirst is a copy of arcs (ascending by seed) sorted by soft violations, then distance, equal ones in
+// their seed order. Each arc's soft violations, distance and position are packed into one number, whose order
+// is the wanted one, so the sort compares numbers instead of calling a comparison; arcs whose figures do not
+// fit are sorted by the comparison.
+func (g *arcGrouper) cheapestFirst(arcs []Arc) []Arc {
+	kept := make([]Arc, len(arcs))
+	g.order = g.order[:0]
+	for i, a := range arcs {
+		if a.SoftViolations < 0 || a.SoftViolations >= 1<<15 || a.Distance < 0 || a.Distance >= 1<<24 || i >= 1<<24 {
+			copy(kept, arcs)
+			slices.SortFunc(kept, func(a, b Arc) int {
+				return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.Seed, b.Seed))
+			})
+			return kept
+		}
+		g.order = append(g.order, uint64(a.SoftViolations)<<48|uint64(a.Distance)<<24|uint64(i))
+	}
+	slices.Sort(g.order)
+	for i, packed := range g.order {
+		kept[i] = arcs[packed&(1<<24-1)]
+	}
+	return kept
 }
 
 // splitComponents finds the connected parts of the class–seed graph; classes without arcs belong to none.

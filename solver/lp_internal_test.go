@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -89,6 +91,60 @@ func TestPricingFindsTheFullOptimum(t *testing.T) {
 					t.Fatalf("trial %d: priced objective %v, over all arcs %v", trial, priced.objective, all.objective)
 				}
 			}
+		}
+	}
+}
+
+// The grouper gives equal lists under the same tag one number, first seen first, and keeps a new list sorted
+// cheapest first: soft violations, then distance, then seed — also for figures too large to pack, which it
+// sorts by comparison.
+func TestArcGrouperNumbersAndSorts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var g arcGrouper
+	type seen struct {
+		tag  int
+		arcs []Arc
+	}
+	var lists []seen
+	for trial := range 2000 {
+		var arcs []Arc
+		for s := range 1 + rng.IntN(40) {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			a := Arc{Seed: s, Distance: rng.IntN(4), SoftViolations: rng.IntN(2)}
+			switch rng.IntN(200) {
+			case 0:
+				a.Distance = 1<<24 + rng.IntN(10)
+			case 1:
+				a.SoftViolations = 1 << 15
+			case 2:
+				a.Distance = -1
+			}
+			arcs = append(arcs, a)
+		}
+		tag := rng.IntN(3)
+		if trial%3 == 0 && len(lists) > 0 { // repeat an earlier list
+			earlier := lists[rng.IntN(len(lists))]
+			tag, arcs = earlier.tag, slices.Clone(earlier.arcs)
+		}
+		n, kept := g.group(tag, slices.Clone(arcs))
+		want := slices.IndexFunc(lists, func(l seen) bool { return l.tag == tag && slices.Equal(l.arcs, arcs) })
+		if want < 0 {
+			want = len(lists)
+			lists = append(lists, seen{tag, arcs})
+			sorted := slices.Clone(arcs)
+			slices.SortStableFunc(sorted, func(a, b Arc) int {
+				return cmp.Or(cmp.Compare(a.SoftViolations, b.SoftViolations), cmp.Compare(a.Distance, b.Distance))
+			})
+			if !slices.Equal(kept, sorted) {
+				t.Fatalf("trial %d: kept %v, want %v", trial, kept, sorted)
+			}
+		} else if kept != nil {
+			t.Fatalf("trial %d: a list seen before is kept again", trial)
+		}
+		if n != want {
+			t.Fatalf("trial %d: number %d, want %d", trial, n, want)
 		}
 	}
 }
