@@ -314,7 +314,7 @@ type header struct {
 	Kind       string          `json:"kind"`
 	Metadata   headerMeta      `json:"metadata"`
 	Items      json.RawMessage `json:"items"`
-	// hasItems is set by readHeader for a document with items.
+	// hasItems is set by readDocument for a document with items.
 	hasItems bool
 }
 
