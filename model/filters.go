@@ -142,7 +142,7 @@ func StaticFilters() []Filter {
 func UsableFilter() Filter {
 	return seedPredicate{
 		name:  PredicateSeedUsable,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string { return SeedUnusableReason(seed) },
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, _ bool) string { return SeedUnusableReason(seed) },
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds is valid for scheduling (not deleting, visible and ready)", n)
 		},
@@ -276,7 +276,7 @@ func (f labelFilter) predicate(req *Request, seeds int) (*seedPredicate, error) 
 	return &seedPredicate{
 		name:    f.name,
 		applies: func(*Request) bool { return !all },
-		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, _ bool) string {
 			if matches(req.classes.labels[seed]) {
 				return ""
 			}
@@ -491,7 +491,7 @@ func AccessRestrictionsFilter() Filter {
 	return seedPredicate{
 		name:    PredicateAccessRestrictions,
 		applies: func(req *Request) bool { return len(req.Shoot.Spec.AccessRestrictions) > 0 },
-		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, _ bool) string {
 			if missing, ok := unsupportedAccessRestriction(seed.Spec.AccessRestrictions, req.Shoot.Spec.AccessRestrictions); !ok {
 				return "seed does not support the access restriction " + missing
 			}
@@ -591,7 +591,7 @@ func (DNSDomainFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, wor
 func EmergencyStopFilter() Filter {
 	return seedPredicate{
 		name: PredicateEmergencyStop,
-		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, _ bool) string {
 			if seed.Annotations[v1beta1constants.AnnotationEmergencyStopShootReconciliations] == "true" {
 				return "seed has shoot reconciliations stopped (" + v1beta1constants.AnnotationEmergencyStopShootReconciliations + `: "true")`
 			}
@@ -610,7 +610,7 @@ func NetworksFilter() Filter {
 		name: PredicateNetworks,
 		// The outcome depends on the seed only through its networks, which seeds mostly share.
 		seedKey: func(req *Request, seed *gardencorev1beta1.Seed) string { return req.classes.networks[seed] },
-		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, _ bool) string {
 			if req.Shoot.Spec.Networking == nil {
 				return ""
 			}
@@ -648,7 +648,7 @@ func NetworksFilter() Filter {
 func TolerationsFilter() Filter {
 	return seedPredicate{
 		name: PredicateTolerations,
-		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
+		check: func(req *Request, seed *gardencorev1beta1.Seed, _ bool) string {
 			if TaintsTolerated(seed.Spec.Taints, req.Shoot.Spec.Tolerations) {
 				return ""
 			}
