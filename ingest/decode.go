@@ -21,17 +21,17 @@ import (
 	"github.com/seedplan/seedplan/model"
 )
 
-// The fast path of decoding reads an object once, with encoding/json's semantics for everything it accepts
-// (github.com/go-json-experiment/json with the v1 options), but strictly: an unknown or duplicate field, a key in
-// other case, a wrong type — anything the strict decoder would warn or err about — fails it, and the object is
-// decoded again by decodeObjectStrictly, which words every warning and error as before. FuzzDecodeFast checks that
-// both paths decode what the fast one accepts to the same object.
+// The fast path of decoding reads an object once, with the decoder of objectdecoder.go, and strictly: an unknown
+// or duplicate field, a key in other case, a wrong type — anything the strict decoder would warn or err about —
+// fails it, and the object is decoded again by decodeObjectStrictly, which words every warning and error as
+// before. FuzzDecodeFast checks that both paths decode what the fast one accepts to the same object.
 var (
-	fastObject = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.RejectUnknownMembers(true),
-		jsonv2.MatchCaseInsensitiveNames(false), jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
+	// listMetadata reads a List's metadata as encoding/json would, but strictly, like the fast path.
+	listMetadata = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false),
+		jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
 	fastSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
-	// streamSyntax reads a file's documents and an item's header: duplicate names and invalid UTF-8 are the object
-	// decoders' to judge, as they were encoding/json's.
+	// streamSyntax reads a file's documents: duplicate names and invalid UTF-8 are the object decoders' to judge,
+	// as they were encoding/json's.
 	streamSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 )
 
@@ -69,13 +69,17 @@ func decodeJSON(where string, data []byte) ([]decoded, error) {
 // was held to the budget as it was read).
 func decodeDocument(where string, d document, limitNesting bool) ([]decoded, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
-		if limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
+		var one decoded
+		if d.fast && d.h.Kind != "" {
+			one = decodeOne(where, d.h, d.raw, model.MaxNesting)
+		}
+		if one.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
 			return nil, nestingError(where, d.raw)
 		}
-		if !d.fast || d.h.Kind == "" {
+		if one.typed == nil {
 			return []decoded{{where: where, strictly: d.raw}}, nil
 		}
-		return []decoded{decodeOne(where, d.h, d.raw)}, nil
+		return []decoded{one}, nil
 	}
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
 		return nil, nestingError(where, d.raw)
@@ -83,11 +87,11 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	results := make([]decoded, len(d.items))
 	var tooDeep atomic.Bool
 	model.OnEveryProcessor(len(d.items), func(i int) {
-		if limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
-			tooDeep.Store(true)
-			return
-		}
+		// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
 		results[i] = decodeItem(fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i), d.items[i], d.h)
+		if results[i].typed == nil && limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
+			tooDeep.Store(true)
+		}
 	})
 	if tooDeep.Load() {
 		return nil, nestingError(where, d.raw)
@@ -118,7 +122,7 @@ func (l *Landscape) decodeInOrder(n int, decode func(i int) ([]decoded, error)) 
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
 func decodeItem(where string, item []byte, list header) decoded {
 	if h, ok := itemHeader(item, list); ok && !isList(h) {
-		if d := decodeOne(where, h, item); d.strictly == nil {
+		if d := decodeOne(where, h, item, model.MaxNesting-2); d.strictly == nil {
 			return d
 		}
 	}
@@ -159,7 +163,7 @@ func readDocuments(data []byte) (documents []document, ok bool) {
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data), streamSyntax)
 	for {
-		d, err := readDocument(dec, data, false)
+		d, err := readDocument(dec, data)
 		if errors.Is(err, io.EOF) {
 			return documents, len(documents) > 0
 		}
@@ -174,9 +178,8 @@ func readDocuments(data []byte) (documents []document, ok bool) {
 const whitespace = " \t\r\n"
 
 // readDocument reads the JSON value at dec's position in data: of an object, its type and name and, of a List,
-// its items. With headerOnly it stops once it has the type and name of something other than a List, leaving raw
-// empty: the object's decoder reads the rest.
-func readDocument(dec *jsontext.Decoder, data []byte, headerOnly bool) (document, error) {
+// its items.
+func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 	offset := int(dec.InputOffset())
 	start := len(data) - len(bytes.TrimLeft(data[offset:], whitespace))
 	if dec.PeekKind() != '{' {
@@ -192,9 +195,6 @@ func readDocument(dec *jsontext.Decoder, data []byte, headerOnly bool) (document
 	var names []string
 	var metadata jsontext.Value
 	for dec.PeekKind() != '}' {
-		if headerOnly && d.h.APIVersion != "" && d.h.Kind != "" && !strings.HasSuffix(d.h.Kind, "List") {
-			return d, nil
-		}
 		quoted, err := dec.ReadValue()
 		if err != nil {
 			return document{}, err
@@ -232,9 +232,7 @@ func readDocument(dec *jsontext.Decoder, data []byte, headerOnly bool) (document
 		case "items":
 			d.fast = false // items that are not an array
 		}
-		if !headerOnly {
-			d.fields = append(d.fields, value)
-		}
+		d.fields = append(d.fields, value)
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return document{}, err
@@ -254,7 +252,7 @@ func listFieldsFast(fields [][]byte, metadata jsontext.Value) bool {
 		return false
 	}
 	var meta headerMeta
-	return metadata == nil || metadata.Kind() == '{' && jsonv2.Unmarshal(metadata, &meta, fastObject, jsonv2.RejectUnknownMembers(false)) == nil
+	return metadata == nil || metadata.Kind() == '{' && jsonv2.Unmarshal(metadata, &meta, listMetadata) == nil
 }
 
 // readItems reads the array of a List's items as parts of data.
@@ -278,9 +276,9 @@ func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, error) {
 // itemHeader is a List item's header: an item of a typed List (SeedList) may omit its apiVersion and kind, which
 // are the List's then.
 func itemHeader(item []byte, list header) (header, bool) {
-	d, err := readDocument(jsontext.NewDecoder(bytes.NewBuffer(item), streamSyntax), item, true)
-	h, kind := d.h, strings.TrimSuffix(list.Kind, "List")
-	if err != nil || !d.fast || h.Kind == "" && kind == "" {
+	h, ok := readHeader(item)
+	kind := strings.TrimSuffix(list.Kind, "List")
+	if !ok || h.Kind == "" && kind == "" {
 		return header{}, false
 	}
 	if kind != "" && h.Kind == "" {
@@ -290,6 +288,38 @@ func itemHeader(item []byte, list header) (header, bool) {
 		h.APIVersion = list.APIVersion
 	}
 	return h, true
+}
+
+// readHeader reads an object's apiVersion and kind, and stops once it has both; what follows them is the object
+// decoder's to read. It is not ok for anything but an object whose apiVersion and kind, if any, are strings, and
+// for a List, which is the strict decoder's inside another.
+func readHeader(object []byte) (h header, ok bool) {
+	r := jsonReader{data: object, limit: model.MaxNesting}
+	if !r.enter(r.next(), '{') {
+		return header{}, false
+	}
+	for first := true; h.APIVersion == "" || h.Kind == ""; first = false {
+		more, ok := r.more(first, '}')
+		if !more {
+			return h, ok && !strings.HasSuffix(h.Kind, "List")
+		}
+		name, ok := r.name()
+		if !ok {
+			return header{}, false
+		}
+		switch string(name) {
+		case "apiVersion":
+			h.APIVersion, ok = r.string(r.next())
+		case "kind":
+			h.Kind, ok = r.string(r.next())
+		default:
+			_, ok = r.skip()
+		}
+		if !ok {
+			return header{}, false
+		}
+	}
+	return h, !strings.HasSuffix(h.Kind, "List")
 }
 
 // nestsDeeper reports whether value's collections nest deeper than limit, counting brackets outside strings.
@@ -322,13 +352,14 @@ func nestsDeeper(value []byte, limit int) bool {
 	return false
 }
 
-// decodeOne decodes one object (not a List); it changes nothing shared, so objects are decoded in parallel.
-func decodeOne(where string, h header, data []byte) decoded {
+// decodeOne decodes one object (not a List) nesting at most limit deep; it changes nothing shared, so objects are
+// decoded in parallel.
+func decodeOne(where string, h header, data []byte, limit int) decoded {
 	typed, validate := newObject(h)
 	if typed == nil {
 		return decoded{where: where, strictly: data} // a kind seedplan does not read: the strict path words why
 	}
-	if jsonv2.Unmarshal(data, typed, fastObject) != nil {
+	if !decodeFast(data, typed, limit) {
 		return decoded{where: where, strictly: data}
 	}
 	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()

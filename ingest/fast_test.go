@@ -179,6 +179,9 @@ func FuzzDecodeFast(f *testing.F) {
 	for _, item := range exampleItems(f) {
 		f.Add(item)
 	}
+	for _, tc := range objectDecoderCases {
+		f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b"}` + comma(tc.members) + `}`))
+	}
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b"},"Spec":{}}`))
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b","name":"c"}}`))
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed","metadata":{"name":"a"},"spec":{"provider":{"type":1}}}`))
@@ -188,7 +191,7 @@ func FuzzDecodeFast(f *testing.F) {
 			return
 		}
 		h := documents[0].h
-		fast := decodeOne("fuzz", h, item)
+		fast := decodeOne("fuzz", h, item, model.MaxNesting)
 		if fast.typed == nil {
 			return
 		}
@@ -348,7 +351,7 @@ func TestFastPathReadsTheExample(t *testing.T) {
 					if !ok {
 						t.Fatalf("%s: item %d: no header", path, j)
 					}
-					if d := decodeOne(path, ih, item); d.typed == nil {
+					if d := decodeOne(path, ih, item, model.MaxNesting-2); d.typed == nil {
 						t.Fatalf("%s: item %d takes the strict path", path, j)
 					}
 				}

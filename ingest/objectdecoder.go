@@ -1,0 +1,686 @@
+package ingest
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+)
+
+// The fast path decodes an object with a decoder planned once per Go type by reflection, as encoding/json plans
+// its own, but only for what the strict decoder (sigs.k8s.io/json) reads without a warning: field names in their
+// exact case, each once, every one known; strings of valid UTF-8; numbers that fit. On anything else — and on the
+// few forms it does not read itself, such as base64 bytes, interfaces and text unmarshalers — it gives up, and
+// the strict decoder words what is wrong. It decodes an object in one pass over its bytes, without the
+// per-value bookkeeping of a general decoder: reading a large landscape is mostly this.
+
+// decodeKind is what a planned decoder reads into.
+type decodeKind uint8
+
+const (
+	// unsupported values are left to the strict decoder.
+	unsupported decodeKind = iota
+	stringKind
+	boolKind
+	intKind
+	uintKind
+	floatKind
+	pointerKind
+	sliceKind
+	mapKind
+	structKind
+	// unmarshalerKind values decode themselves from their raw JSON (metav1.Time, resource.Quantity, ...).
+	unmarshalerKind
+)
+
+// valueDecoder decodes JSON into values of one Go type.
+type valueDecoder struct {
+	kind decodeKind
+	typ  reflect.Type
+	// elem decodes a pointer's, slice's or map's elements.
+	elem *valueDecoder
+	// fields are a struct's fields by JSON name, embedded structs' fields inlined.
+	fields map[string]fieldDecoder
+}
+
+// fieldDecoder decodes one field of a struct.
+type fieldDecoder struct {
+	// index leads to the field through inlined embedded structs; number counts the struct's fields, to find
+	// duplicates.
+	index  []int
+	number int
+	dec    *valueDecoder
+}
+
+var (
+	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
+	jsonv2Unmarshaler = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
+	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
+	// objectDecoders are planned once, on first use, and never changed.
+	objectDecoders = sync.OnceValue(planObjectDecoders)
+)
+
+// planObjectDecoders plans the decoders of the kinds newObject makes.
+func planObjectDecoders() map[reflect.Type]*valueDecoder {
+	planned := map[reflect.Type]*valueDecoder{}
+	decoders := map[reflect.Type]*valueDecoder{}
+	for _, h := range []header{
+		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Seed"}, {APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"},
+		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "CloudProfile"},
+		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "NamespacedCloudProfile"},
+		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Project"}, {APIVersion: "v1", Kind: "ConfigMap"},
+		{APIVersion: "seedmanagement.gardener.cloud/v1alpha1", Kind: "ManagedSeedSet"},
+	} {
+		typed, _ := newObject(h)
+		t := reflect.TypeOf(typed).Elem()
+		decoders[t] = planDecoder(t, planned)
+	}
+	return decoders
+}
+
+// planDecoder plans the decoder of t; planned holds those planned before, so that a recursive type ends.
+func planDecoder(t reflect.Type, planned map[reflect.Type]*valueDecoder) *valueDecoder {
+	if d, ok := planned[t]; ok {
+		return d
+	}
+	d := &valueDecoder{typ: t}
+	planned[t] = d
+	pointer := reflect.PointerTo(t)
+	switch {
+	case t.Kind() != reflect.Pointer && pointer.Implements(jsonv2Unmarshaler):
+		// decodes itself from a token stream: left to the strict decoder
+	case t.Kind() != reflect.Pointer && pointer.Implements(jsonUnmarshaler):
+		d.kind = unmarshalerKind
+	case t.Kind() != reflect.Pointer && pointer.Implements(textUnmarshaler):
+		// decodes itself from a string: left to the strict decoder
+	default:
+		planByKind(d, planned)
+	}
+	return d
+}
+
+// planByKind plans the decoder of a type that does not decode itself.
+func planByKind(d *valueDecoder, planned map[reflect.Type]*valueDecoder) {
+	t := d.typ
+	switch t.Kind() {
+	case reflect.String:
+		d.kind = stringKind
+	case reflect.Bool:
+		d.kind = boolKind
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		d.kind = intKind
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		d.kind = uintKind
+	case reflect.Float32, reflect.Float64:
+		d.kind = floatKind
+	case reflect.Pointer:
+		d.kind, d.elem = pointerKind, planDecoder(t.Elem(), planned)
+	case reflect.Slice:
+		if t.Elem().Kind() != reflect.Uint8 { // []byte is base64
+			d.kind, d.elem = sliceKind, planDecoder(t.Elem(), planned)
+		}
+	case reflect.Map:
+		key := t.Key()
+		if key.Kind() == reflect.String && !reflect.PointerTo(key).Implements(textUnmarshaler) {
+			d.kind, d.elem = mapKind, planDecoder(t.Elem(), planned)
+		}
+	case reflect.Struct:
+		if fields, ok := planFields(t, nil, planned); ok {
+			d.kind, d.fields = structKind, fields
+		}
+	}
+}
+
+// planFields plans a struct's fields by JSON name as encoding/json names them: the tag's name or the field's,
+// untagged embedded structs inlined. A struct whose names encoding/json would have to resolve by depth, or that
+// embeds a pointer, is not planned (ok false): the strict decoder reads it.
+func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDecoder) (map[string]fieldDecoder, bool) {
+	fields := map[string]fieldDecoder{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		name, options, _ := cutComma(tag)
+		at := append(append([]int(nil), index...), i)
+		if f.Anonymous && name == "" {
+			if f.Type.Kind() != reflect.Struct {
+				return nil, false
+			}
+			inner, ok := planFields(f.Type, at, planned)
+			if !ok || !addFields(fields, inner) {
+				return nil, false
+			}
+			continue
+		}
+		if !f.IsExported() {
+			return nil, false // a tagged embedded unexported type: encoding/json's rules are subtle there
+		}
+		if name == "" {
+			name = f.Name
+		}
+		dec := planDecoder(f.Type, planned)
+		if hasOption(options, "string") {
+			dec = &valueDecoder{typ: f.Type}
+		}
+		if !addFields(fields, map[string]fieldDecoder{name: {index: at, dec: dec}}) {
+			return nil, false
+		}
+	}
+	number := 0
+	for name, f := range fields {
+		f.number = number
+		fields[name] = f
+		number++
+	}
+	return fields, true
+}
+
+// addFields adds fields to all, unless a name is taken.
+func addFields(all, fields map[string]fieldDecoder) bool {
+	for name, f := range fields {
+		if _, taken := all[name]; taken {
+			return false
+		}
+		all[name] = f
+	}
+	return true
+}
+
+// cutComma splits a tag at its first comma.
+func cutComma(tag string) (name, options string, found bool) {
+	for i := range len(tag) {
+		if tag[i] == ',' {
+			return tag[:i], tag[i+1:], true
+		}
+	}
+	return tag, "", false
+}
+
+// hasOption reports whether a tag's comma-separated options hold option.
+func hasOption(options, option string) bool {
+	for options != "" {
+		var this string
+		this, options, _ = cutComma(options)
+		if this == option {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind newObject makes, nesting
+// at most limit deep. It reports false for anything it leaves to the strict decoder; typed is undefined then.
+func decodeFast(data []byte, typed any, limit int) bool {
+	d := objectDecoders()[reflect.TypeOf(typed).Elem()]
+	if d == nil {
+		return false
+	}
+	r := jsonReader{data: data, limit: limit}
+	if !r.value(d, reflect.ValueOf(typed).Elem()) {
+		return false
+	}
+	r.space()
+	return r.pos == len(r.data)
+}
+
+// jsonReader reads JSON values from data; its methods report false for anything the fast path does not read.
+type jsonReader struct {
+	data         []byte
+	pos          int
+	depth, limit int
+}
+
+// space skips whitespace.
+func (r *jsonReader) space() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\n', '\t', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next skips whitespace and returns the next byte, 0 at the end.
+func (r *jsonReader) next() byte {
+	r.space()
+	if r.pos == len(r.data) {
+		return 0
+	}
+	return r.data[r.pos]
+}
+
+// value decodes the next value into v, which d decodes.
+func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
+	c := r.next()
+	if d.kind == unmarshalerKind {
+		raw, ok := r.skip()
+		return ok && v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(raw) == nil
+	}
+	if c == 'n' {
+		// null leaves a value as it is, and a pointer, slice or map nil: they are nil already.
+		return d.kind != unsupported && r.literal("null")
+	}
+	switch d.kind {
+	case stringKind:
+		s, ok := r.string(c)
+		v.SetString(s)
+		return ok
+	case boolKind:
+		return r.bool(c, v)
+	case intKind, uintKind, floatKind:
+		return r.number(d.kind, v)
+	case pointerKind:
+		p := reflect.New(d.elem.typ)
+		v.Set(p)
+		return r.value(d.elem, p.Elem())
+	case sliceKind:
+		return r.slice(c, d, v)
+	case mapKind:
+		return r.mapping(c, d, v)
+	case structKind:
+		return r.object(c, d, v)
+	}
+	return false
+}
+
+// literal reads the literal word.
+func (r *jsonReader) literal(word string) bool {
+	if len(r.data)-r.pos < len(word) || string(r.data[r.pos:r.pos+len(word)]) != word {
+		return false
+	}
+	r.pos += len(word)
+	return true
+}
+
+// bool reads true or false into v.
+func (r *jsonReader) bool(c byte, v reflect.Value) bool {
+	switch {
+	case c == 't' && r.literal("true"):
+		v.SetBool(true)
+		return true
+	case c == 'f' && r.literal("false"):
+		return true
+	}
+	return false
+}
+
+// number reads a number into v, of the kind given: an integer must be written as one and fit.
+func (r *jsonReader) number(kind decodeKind, v reflect.Value) bool {
+	text, integer, ok := r.numberText()
+	if !ok {
+		return false
+	}
+	switch kind {
+	case intKind:
+		n, err := strconv.ParseInt(string(text), 10, 64)
+		if !integer || err != nil || v.OverflowInt(n) {
+			return false
+		}
+		v.SetInt(n)
+	case uintKind:
+		n, err := strconv.ParseUint(string(text), 10, 64)
+		if !integer || err != nil || v.OverflowUint(n) {
+			return false
+		}
+		v.SetUint(n)
+	default:
+		f, err := strconv.ParseFloat(string(text), v.Type().Bits())
+		if err != nil {
+			return false
+		}
+		v.SetFloat(f)
+	}
+	return true
+}
+
+// numberText reads a number as JSON writes it; integer reports that it has neither fraction nor exponent.
+func (r *jsonReader) numberText() (text []byte, integer, ok bool) {
+	start := r.pos
+	if r.pos < len(r.data) && r.data[r.pos] == '-' {
+		r.pos++
+	}
+	switch {
+	case r.pos < len(r.data) && r.data[r.pos] == '0':
+		r.pos++
+	case !r.digits():
+		return nil, false, false
+	}
+	integer = true
+	if r.pos < len(r.data) && r.data[r.pos] == '.' {
+		r.pos++
+		if integer = false; !r.digits() {
+			return nil, false, false
+		}
+	}
+	if r.pos < len(r.data) && (r.data[r.pos] == 'e' || r.data[r.pos] == 'E') {
+		r.pos++
+		if r.pos < len(r.data) && (r.data[r.pos] == '+' || r.data[r.pos] == '-') {
+			r.pos++
+		}
+		if integer = false; !r.digits() {
+			return nil, false, false
+		}
+	}
+	return r.data[start:r.pos], integer, true
+}
+
+// digits reads one or more decimal digits.
+func (r *jsonReader) digits() bool {
+	start := r.pos
+	for r.pos < len(r.data) && '0' <= r.data[r.pos] && r.data[r.pos] <= '9' {
+		r.pos++
+	}
+	return r.pos > start
+}
+
+// string reads a string; c is the byte it starts with.
+func (r *jsonReader) string(c byte) (string, bool) {
+	text, ok := r.stringBytes(c)
+	return string(text), ok
+}
+
+// stringBytes reads a string's text, which is a part of data unless the string holds escapes.
+func (r *jsonReader) stringBytes(c byte) ([]byte, bool) {
+	if c != '"' {
+		return nil, false
+	}
+	start := r.pos + 1
+	i := start
+	for i < len(r.data) && plainStringByte[r.data[i]] {
+		i++
+	}
+	switch {
+	case i == len(r.data):
+		return nil, false
+	case r.data[i] == '"':
+		r.pos = i + 1
+		return r.data[start:i], true
+	case r.data[i] == '\\':
+		return r.unescape(start, i)
+	case r.data[i] < ' ':
+		return nil, false
+	}
+	// Text beyond ASCII: valid UTF-8 is read as it is, escapes or not.
+	for i < len(r.data) && r.data[i] != '"' && r.data[i] != '\\' && r.data[i] >= ' ' {
+		i++
+	}
+	if i < len(r.data) && r.data[i] == '\\' {
+		return r.unescape(start, i)
+	}
+	if i == len(r.data) || r.data[i] != '"' || !utf8.Valid(r.data[start:i]) {
+		return nil, false
+	}
+	r.pos = i + 1
+	return r.data[start:i], true
+}
+
+// plainStringByte marks the bytes a string holds as they are: ASCII other than quotes, backslashes and control
+// characters.
+var plainStringByte = func() (plain [256]bool) {
+	for b := ' '; b < utf8.RuneSelf; b++ {
+		plain[b] = b != '"' && b != '\\'
+	}
+	return plain
+}()
+
+// unescape reads the rest of a string that holds an escape at i, from start.
+func (r *jsonReader) unescape(start, i int) ([]byte, bool) {
+	text := append([]byte(nil), r.data[start:i]...)
+	for i < len(r.data) {
+		b := r.data[i]
+		switch {
+		case b == '"':
+			r.pos = i + 1
+			return text, utf8.Valid(text)
+		case b < ' ':
+			return nil, false
+		case b != '\\':
+			text = append(text, b)
+			i++
+			continue
+		}
+		if i+1 >= len(r.data) {
+			return nil, false
+		}
+		if escaped, ok := shortEscape(r.data[i+1]); ok {
+			text = append(text, escaped)
+			i += 2
+			continue
+		}
+		rn, after, ok := r.codePoint(i)
+		if !ok {
+			return nil, false
+		}
+		text, i = utf8.AppendRune(text, rn), after
+	}
+	return nil, false
+}
+
+// shortEscape is the byte a two-character escape stands for.
+func shortEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+// codePoint reads the \u escape at i, and the second half of a surrogate pair after it; a lone surrogate, which
+// the strict decoder would replace, is left to it.
+func (r *jsonReader) codePoint(i int) (rune, int, bool) {
+	first, ok := r.hex4(i)
+	if !ok {
+		return 0, 0, false
+	}
+	if !utf16.IsSurrogate(first) {
+		return first, i + 6, true
+	}
+	second, ok := r.hex4(i + 6)
+	if !ok {
+		return 0, 0, false
+	}
+	if rn := utf16.DecodeRune(first, second); rn != utf8.RuneError {
+		return rn, i + 12, true
+	}
+	return 0, 0, false
+}
+
+// hex4 reads the four hexadecimal digits of a \u escape at i.
+func (r *jsonReader) hex4(i int) (rune, bool) {
+	if i+6 > len(r.data) || r.data[i] != '\\' || r.data[i+1] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(r.data[i+2:i+6]), 16, 32)
+	return rune(n), err == nil
+}
+
+// enter opens a collection, if the nesting limit allows it.
+func (r *jsonReader) enter(c, open byte) bool {
+	if c != open || r.depth == r.limit {
+		return false
+	}
+	r.depth++
+	r.pos++
+	return true
+}
+
+// more reports whether a collection has another element, reading the comma before it or its end.
+func (r *jsonReader) more(first bool, end byte) (more, ok bool) {
+	switch c := r.next(); {
+	case c == end:
+		r.pos++
+		r.depth--
+		return false, true
+	case first:
+		return true, true
+	case c == ',':
+		r.pos++
+		return true, true
+	}
+	return false, false
+}
+
+// name reads an object's member name and the colon after it.
+func (r *jsonReader) name() ([]byte, bool) {
+	name, ok := r.stringBytes(r.next())
+	if !ok || r.next() != ':' {
+		return nil, false
+	}
+	r.pos++
+	return name, true
+}
+
+// slice decodes an array into v, a nil slice; an empty array is an empty slice, as encoding/json makes it.
+func (r *jsonReader) slice(c byte, d *valueDecoder, v reflect.Value) bool {
+	if !r.enter(c, '[') {
+		return false
+	}
+	v.Set(reflect.MakeSlice(d.typ, 0, 0))
+	for n := 0; ; n++ {
+		more, ok := r.more(n == 0, ']')
+		if !more {
+			return ok
+		}
+		v.Grow(1)
+		v.SetLen(n + 1)
+		if !r.value(d.elem, v.Index(n)) {
+			return false
+		}
+	}
+}
+
+// mapping decodes an object into v, a nil map; a key twice is left to the strict decoder, which warns of it.
+func (r *jsonReader) mapping(c byte, d *valueDecoder, v reflect.Value) bool {
+	if !r.enter(c, '{') {
+		return false
+	}
+	v.Set(reflect.MakeMap(d.typ))
+	key, elem := reflect.New(d.typ.Key()).Elem(), reflect.New(d.elem.typ).Elem()
+	for first := true; ; first = false {
+		more, ok := r.more(first, '}')
+		if !more {
+			return ok
+		}
+		name, ok := r.name()
+		if !ok || r.next() == 'n' { // null members: the strict decoder's
+			return false
+		}
+		key.SetString(string(name))
+		if v.MapIndex(key).IsValid() {
+			return false
+		}
+		elem.SetZero()
+		if !r.value(d.elem, elem) {
+			return false
+		}
+		v.SetMapIndex(key, elem)
+	}
+}
+
+// object decodes an object into v, a struct; an unknown member, or one twice, is left to the strict decoder.
+func (r *jsonReader) object(c byte, d *valueDecoder, v reflect.Value) bool {
+	if !r.enter(c, '{') {
+		return false
+	}
+	var seenWords [4]uint64
+	seen := seenWords[:]
+	if words := (len(d.fields) + 63) / 64; words > len(seen) {
+		seen = make([]uint64, words)
+	}
+	for first := true; ; first = false {
+		more, ok := r.more(first, '}')
+		if !more {
+			return ok
+		}
+		name, ok := r.name()
+		if !ok {
+			return false
+		}
+		f, known := d.fields[string(name)]
+		if !known || seen[f.number/64]&(1<<(f.number%64)) != 0 {
+			return false
+		}
+		seen[f.number/64] |= 1 << (f.number % 64)
+		if !r.value(f.dec, fieldOf(v, f.index)) {
+			return false
+		}
+	}
+}
+
+// fieldOf is the field of struct v at index.
+func fieldOf(v reflect.Value, index []int) reflect.Value {
+	if len(index) == 1 {
+		return v.Field(index[0])
+	}
+	return v.FieldByIndex(index)
+}
+
+// skip reads a value whole, as a self-decoding value gets it: its strings are valid UTF-8, and it nests at most
+// as deep as the limit allows.
+func (r *jsonReader) skip() ([]byte, bool) {
+	c := r.next()
+	start := r.pos
+	switch c {
+	case '"':
+		if _, ok := r.stringBytes(c); !ok {
+			return nil, false
+		}
+	case '{', '[':
+		if !r.skipCollection(c) {
+			return nil, false
+		}
+	case 't', 'f', 'n':
+		if !r.literal("true") && !r.literal("false") && !r.literal("null") {
+			return nil, false
+		}
+	default:
+		if _, _, ok := r.numberText(); !ok {
+			return nil, false
+		}
+	}
+	return r.data[start:r.pos], true
+}
+
+// skipCollection reads an object or an array whole.
+func (r *jsonReader) skipCollection(c byte) bool {
+	end := byte(']')
+	if c == '{' {
+		end = '}'
+	}
+	if !r.enter(c, c) {
+		return false
+	}
+	for first := true; ; first = false {
+		more, ok := r.more(first, end)
+		if !more {
+			return ok
+		}
+		if end == '}' {
+			if _, ok := r.name(); !ok {
+				return false
+			}
+		}
+		if _, ok := r.skip(); !ok {
+			return false
+		}
+	}
+}

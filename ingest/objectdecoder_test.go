@@ -1,0 +1,121 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// objectDecoderCases are members of a Shoot's spec, status or metadata, with whether the fast decoder reads them
+// (then to what the strict decoder reads, without a warning) or leaves them to the strict decoder.
+var objectDecoderCases = []struct {
+	name, members string
+	fast          bool
+}{
+	{"nothing", ``, true},
+	{"strings, numbers, booleans", `"spec":{"region":"eu-west-1","provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3}]},"hibernation":{"enabled":true}}`, true},
+	{"whitespace everywhere", " \n\t\"spec\" : {\r\n \"region\" :\t\"a\" } ", true},
+	{"escapes", `"metadata":{"name":"a","namespace":"b","annotations":{"k":"\"\\\/\b\f\n\r\t\u00e9\u263a\ud83d\ude00"}}`, true},
+	{"text beyond ASCII", `"metadata":{"name":"a","namespace":"b","annotations":{"grüße":"ünïcödé ☺"}}`, true},
+	{"null pointer, slice, map and struct", `"spec":{"seedName":null,"tolerations":null,"dns":null,"provider":null},"metadata":{"name":"a","namespace":"b","labels":null}`, true},
+	{"null time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":null,"deletionTimestamp":null}`, true},
+	{"null string and number", `"spec":{"region":null,"provider":{"type":"aws","workers":[{"name":"w","minimum":null}]}}`, true},
+	{"empty collections", `"spec":{"tolerations":[],"provider":{"type":"aws","workers":[]}},"metadata":{"name":"a","namespace":"b","labels":{}}`, true},
+	{"values that decode themselves", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"2024-01-02T03:04:05Z"},"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"maxSurge":"10%","maxUnavailable":0}],"infrastructureConfig":{"apiVersion":"x/v1","nested":{"a":[1,2.5,true,null,"s"]}}}}`, true},
+	{"quantities", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"volume":{"size":"20Gi"}}]}}`, true},
+	{"numbers", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":-0,"maximum":2147483647}]}}`, true},
+	{"many workers", `"spec":{"provider":{"type":"aws","workers":[` + strings.Repeat(`{"name":"w","minimum":1,"maximum":3},`, 20) + `{"name":"z","minimum":1,"maximum":3}]}}`, true},
+
+	{"unknown member", `"spec":{"regoin":"a"}`, false},
+	{"member in other case", `"spec":{"Region":"a"}`, false},
+	{"member twice", `"spec":{"region":"a","region":"b"}`, false},
+	{"inlined member twice", `"kind":"Shoot"`, false},
+	{"map key twice", `"metadata":{"name":"a","namespace":"b","labels":{"k":"1","k":"2"}}`, false},
+	{"null map value", `"metadata":{"name":"a","namespace":"b","labels":{"k":null}}`, false},
+	{"invalid UTF-8", "\"spec\":{\"region\":\"a\xffb\"}", false},
+	{"invalid UTF-8 in a name", "\"spec\":{\"region\xff\":\"a\"}", false},
+	{"lone surrogate", `"spec":{"region":"\ud83d"}`, false},
+	{"unknown escape", `"spec":{"region":"\q"}`, false},
+	{"control character", "\"spec\":{\"region\":\"a\tb\"}", false},
+	{"fraction into an integer", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1.0}]}}`, false},
+	{"exponent into an integer", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1e2}]}}`, false},
+	{"integer too large", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":2147483648}]}}`, false},
+	{"string for a number", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":"1"}]}}`, false},
+	{"number for a string", `"spec":{"region":1}`, false},
+	{"object for a string", `"spec":{"region":{}}`, false},
+	{"array for an object", `"spec":[]`, false},
+	{"invalid time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"yesterday"}`, false},
+	{"missing comma", `"spec":{"region":"a" "purpose":"b"}`, false},
+	{"trailing comma", `"spec":{"region":"a",}`, false},
+	{"leading zero", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":01}]}}`, false},
+	{"bare word", `"spec":{"hibernation":{"enabled":yes}}`, false},
+	{"too deep a raw value", `"spec":{"provider":{"type":"aws","infrastructureConfig":` + strings.Repeat("[", model.MaxNesting) + strings.Repeat("]", model.MaxNesting) + `}}`, false},
+}
+
+func TestDecodeFast(t *testing.T) {
+	for _, tc := range objectDecoderCases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot"` + comma(tc.members) + `}`)
+			var fast gardencorev1beta1.Shoot
+			if got := decodeFast(doc, &fast, model.MaxNesting); got != tc.fast {
+				t.Fatalf("decodeFast = %v, want %v", got, tc.fast)
+			}
+			if !tc.fast {
+				return
+			}
+			var strict gardencorev1beta1.Shoot
+			warnings, err := kjson.UnmarshalStrict(doc, &strict)
+			if err != nil || len(warnings) > 0 {
+				t.Fatalf("the strict decoder refuses what the fast one reads: %v %v", err, warnings)
+			}
+			if got, want := objectJSON(t, &fast), objectJSON(t, &strict); !sameJSON(t, got, want) {
+				t.Fatalf("fast %s\nstrict %s", got, want)
+			}
+		})
+	}
+}
+
+// comma puts a comma before members, if any.
+func comma(members string) string {
+	if members == "" {
+		return ""
+	}
+	return "," + members
+}
+
+// TestDecodeFastPlansEveryKind checks that the fast decoder reads every field of the kinds seedplan reads,
+// except base64 bytes, which the strict decoder reads.
+func TestDecodeFastPlansEveryKind(t *testing.T) {
+	seen := map[*valueDecoder]bool{}
+	var unsupportedAt []string
+	var walk func(d *valueDecoder, path string)
+	walk = func(d *valueDecoder, path string) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		if d.kind == unsupported {
+			unsupportedAt = append(unsupportedAt, path)
+		}
+		if d.elem != nil {
+			walk(d.elem, path+"[]")
+		}
+		for name, f := range d.fields {
+			walk(f.dec, path+"."+name)
+		}
+	}
+	decoders := objectDecoders()
+	if len(decoders) != 7 {
+		t.Fatalf("%d kinds planned, want 7", len(decoders))
+	}
+	for typ, d := range decoders {
+		walk(d, typ.Name())
+	}
+	if len(unsupportedAt) != 1 || unsupportedAt[0] != "ConfigMap.binaryData[]" {
+		t.Fatalf("left to the strict decoder: %q", unsupportedAt)
+	}
+}
