@@ -113,6 +113,7 @@ fuzz: deps
 	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzTranscodeYAML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzDecodeFast$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz '^FuzzReadList$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzParseRegionDistances$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzCheckBudget$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzNetworksIntersect$$' -fuzztime $(FUZZTIME)

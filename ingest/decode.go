@@ -57,6 +57,9 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 
 // decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
 func decodeJSON(where string, data []byte) ([]decoded, error) {
+	if list, ok := readList(data); ok {
+		return decodeDocument(where, list, false)
+	}
 	documents, ok := readDocuments(data)
 	if !ok || len(documents) != 1 {
 		return []decoded{{where: where, strictly: data}}, nil
@@ -88,7 +91,13 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	var tooDeep atomic.Bool
 	model.OnEveryProcessor(len(d.items), func(i int) {
 		// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
-		results[i] = decodeItem(fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i), d.items[i], d.h)
+		itemWhere := fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i)
+		if d.decoded != nil && d.decoded[i].typed != nil {
+			results[i] = d.decoded[i]
+			results[i].where = itemWhere
+			return
+		}
+		results[i] = decodeItem(itemWhere, d.items[i], d.h)
 		if results[i].typed == nil && limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
 			tooDeep.Store(true)
 		}
@@ -149,6 +158,9 @@ type document struct {
 	h   header
 	// items are a List's items and fields the values of its other fields, all parts of raw.
 	items, fields [][]byte
+	// decoded, when readList read the document, are its items as the fast decoder read them: an empty one is
+	// left to decodeItem.
+	decoded []decoded
 	// fast is false when raw is not an object or holds anything the fast path leaves to the strict decoder.
 	fast bool
 }
@@ -355,19 +367,27 @@ func nestsDeeper(value []byte, limit int) bool {
 // decodeOne decodes one object (not a List) nesting at most limit deep; it changes nothing shared, so objects are
 // decoded in parallel.
 func decodeOne(where string, h header, data []byte, limit int) decoded {
-	typed, validate := newObject(h)
-	if typed == nil {
-		return decoded{where: where, strictly: data} // a kind seedplan does not read: the strict path words why
-	}
-	if !decodeFast(data, typed, limit) {
+	r := jsonReader{data: data, limit: limit}
+	d, ok := r.decodeObject(h)
+	if r.space(); !ok || r.pos != len(data) {
 		return decoded{where: where, strictly: data}
+	}
+	d.where = where
+	return d
+}
+
+// decodeObject decodes the object at the reader's position, of the type h gives, if the fast path reads it.
+func (r *jsonReader) decodeObject(h header) (decoded, bool) {
+	typed, validate := newObject(h)
+	if typed == nil || !r.object(typed) {
+		return decoded{}, false // a kind seedplan does not read, or a form the strict decoder words
 	}
 	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()
-	d := decoded{where: where, object: objectName(h.Kind, meta.GetNamespace(), meta.GetName()), typed: typed}
-	if validate(where, d.object, setType(typed, h)) != nil {
-		return decoded{where: where, strictly: data}
+	d := decoded{object: objectName(h.Kind, meta.GetNamespace(), meta.GetName()), typed: typed}
+	if validate("", d.object, setType(typed, h)) != nil {
+		return decoded{}, false
 	}
-	return d
+	return d, true
 }
 
 // newObject is an empty object of a kind seedplan reads, with its validation, or nil.

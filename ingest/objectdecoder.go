@@ -218,16 +218,19 @@ func hasOption(options, option string) bool {
 // decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind newObject makes, nesting
 // at most limit deep. It reports false for anything it leaves to the strict decoder; typed is undefined then.
 func decodeFast(data []byte, typed any, limit int) bool {
-	d := objectDecoders()[reflect.TypeOf(typed).Elem()]
-	if d == nil {
-		return false
-	}
 	r := jsonReader{data: data, limit: limit}
-	if !r.value(d, reflect.ValueOf(typed).Elem()) {
+	if !r.object(typed) {
 		return false
 	}
 	r.space()
 	return r.pos == len(r.data)
+}
+
+// object decodes the object at the reader's position into typed, as decodeFast does, and leaves the reader
+// after it.
+func (r *jsonReader) object(typed any) bool {
+	d := objectDecoders()[reflect.TypeOf(typed).Elem()]
+	return d != nil && r.value(d, reflect.ValueOf(typed).Elem())
 }
 
 // jsonReader reads JSON values from data; its methods report false for anything the fast path does not read.
@@ -287,7 +290,7 @@ func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
 	case mapKind:
 		return r.mapping(c, d, v)
 	case structKind:
-		return r.object(c, d, v)
+		return r.structure(c, d, v)
 	}
 	return false
 }
@@ -596,8 +599,8 @@ func (r *jsonReader) mapping(c byte, d *valueDecoder, v reflect.Value) bool {
 	}
 }
 
-// object decodes an object into v, a struct; an unknown member, or one twice, is left to the strict decoder.
-func (r *jsonReader) object(c byte, d *valueDecoder, v reflect.Value) bool {
+// structure decodes an object into v, a struct; an unknown member, or one twice, is left to the strict decoder.
+func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
 	if !r.enter(c, '{') {
 		return false
 	}

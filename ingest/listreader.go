@@ -1,0 +1,229 @@
+package ingest
+
+import (
+	"bytes"
+	"runtime"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// A file that is one JSON List — what `kubectl get -o json` and `seedplan generate -o json` write — is most of
+// what a large landscape is. readDocuments would read it item by item on one processor before any item is
+// decoded; readList reads and decodes it in one pass on every processor instead. It guesses where items begin by
+// the bytes that separate the first two (",\n    {"), and each processor decodes the items of one stretch. A
+// guess counts only once the stretch before it ends exactly there, at an item's end: where a guess fell into the
+// middle of an item, the stretch before reads on past it, and what was decoded from it is dropped. So the items
+// are the ones a reading from the start finds, whatever the guesses.
+
+// listChunksPerProcessor is how many stretches each processor gets: more than one, so that a processor that
+// finishes early takes another.
+const listChunksPerProcessor = 4
+
+// readList reads data as readDocuments would when it is one JSON List in a form the fast path reads, and decodes
+// the List's items while it does: the document's decoded items are those the fast decoder read, an empty decoded
+// where it left the item to decodeItem. ok is false for anything else — several documents, another value, a
+// name twice, an item too deep, JSON that is not valid — which readDocuments reads and words.
+func readList(data []byte) (document, bool) {
+	return readListIn(data, runtime.GOMAXPROCS(0)*listChunksPerProcessor)
+}
+
+// readListIn is readList with at most chunks stretches of items.
+func readListIn(data []byte, chunks int) (document, bool) {
+	r := jsonReader{data: data, limit: model.MaxNesting}
+	if !r.enter(r.next(), '{') {
+		return document{}, false
+	}
+	start := r.pos - 1
+	d := document{fast: true}
+	var names []string
+	var metadata jsontext.Value
+	for first := true; ; first = false {
+		more, ok := r.more(first, '}')
+		if !ok {
+			return document{}, false
+		}
+		if !more {
+			break
+		}
+		name, ok := r.name()
+		if !ok || slices.Contains(names, string(name)) {
+			return document{}, false
+		}
+		names = append(names, string(name))
+		if string(name) == "items" {
+			if d.items, d.decoded, ok = r.listItems(chunks); !ok {
+				return document{}, false
+			}
+			d.h.hasItems = true
+			continue
+		}
+		if !r.listField(string(name), &d, &metadata) {
+			return document{}, false
+		}
+	}
+	d.raw = data[start:r.pos]
+	if r.space(); r.pos != len(data) || !isList(d.h) || !listFieldsFast(d.fields, metadata) {
+		return document{}, false
+	}
+	return d, true
+}
+
+// listField reads a List's field other than its items into d, as readDocument does.
+func (r *jsonReader) listField(name string, d *document, metadata *jsontext.Value) bool {
+	value, ok := r.skip()
+	if !ok {
+		return false
+	}
+	switch name {
+	case "apiVersion", "kind":
+		text, ok := (&jsonReader{data: value}).string(value[0])
+		if !ok {
+			return false
+		}
+		if name == "kind" {
+			d.h.Kind = text
+		} else {
+			d.h.APIVersion = text
+		}
+	case "metadata":
+		*metadata = value
+	}
+	d.fields = append(d.fields, value)
+	return true
+}
+
+// listItems reads a List's array of items at the reader's position and decodes them, in stretches on every
+// processor.
+func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
+	if !r.enter(r.next(), '[') {
+		return nil, nil, false
+	}
+	if r.next() == ']' {
+		r.pos++
+		r.depth--
+		return [][]byte{}, []decoded{}, true
+	}
+	first := itemStretch(r.data, r.pos)
+	first.read(1)
+	if first.failed || first.end > 0 {
+		r.pos = first.end
+		r.depth--
+		return first.items, first.decoded, !first.failed
+	}
+	stretches := make([]*listStretch, 0, chunks)
+	for _, at := range guessItemStarts(r.data, first, chunks) {
+		stretches = append(stretches, itemStretch(r.data, at))
+	}
+	for i, s := range stretches {
+		s.next = stretches[i+1:]
+	}
+	model.OnEveryProcessor(len(stretches), func(i int) { stretches[i].read(-1) })
+	items, objects := first.items, first.decoded
+	for s := stretches[0]; ; s = s.landed {
+		if s.failed {
+			return nil, nil, false
+		}
+		items, objects = append(items, s.items...), append(objects, s.decoded...)
+		if s.landed == nil {
+			r.pos = s.end
+			r.depth--
+			return items, objects, true
+		}
+	}
+}
+
+// guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
+// of evenly spaced offsets, recognized by the bytes between the first two items.
+func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
+	second := first.at
+	separator := data[first.itemEnd:second+1] // from the end of the first item to the brace of the second
+	starts := []int{second}
+	if data[second] != '{' {
+		return starts
+	}
+	for c := 1; c < chunks; c++ {
+		from := max(second+(len(data)-second)*c/chunks, starts[len(starts)-1]+1)
+		i := bytes.Index(data[from:], separator)
+		if i < 0 {
+			break
+		}
+		starts = append(starts, from+i+len(separator)-1)
+	}
+	return starts
+}
+
+// listStretch reads and decodes items from where it begins until it comes to the beginning of a later stretch
+// (landed) or to the end of the array (end, after its bracket).
+type listStretch struct {
+	data []byte
+	// begin is where the stretch begins, at where its next item begins and itemEnd where the last one read ends.
+	begin, at, itemEnd int
+	next        []*listStretch
+	items       [][]byte
+	decoded     []decoded
+	landed      *listStretch
+	end         int
+	failed      bool
+}
+
+// itemStretch is a stretch beginning at the item at at.
+func itemStretch(data []byte, at int) *listStretch {
+	return &listStretch{data: data, begin: at, at: at}
+}
+
+// read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
+// fails.
+func (s *listStretch) read(n int) {
+	for ; n != 0; n-- {
+		for len(s.next) > 0 && s.next[0].begin < s.at {
+			s.next = s.next[1:]
+		}
+		if len(s.next) > 0 && s.next[0].begin == s.at {
+			s.landed = s.next[0]
+			return
+		}
+		if s.failed = !s.item(); s.failed {
+			return
+		}
+		r := jsonReader{data: s.data, pos: s.itemEnd}
+		switch r.next() {
+		case ']':
+			s.end = r.pos + 1
+			return
+		case ',':
+			r.pos++
+			if r.next() == 0 {
+				s.failed = true
+				return
+			}
+			s.at = r.pos
+		default:
+			s.failed = true
+			return
+		}
+	}
+}
+
+// item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
+// must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
+func (s *listStretch) item() bool {
+	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2}
+	var d decoded
+	if h, ok := readHeader(s.data[s.at:]); ok && h.APIVersion != "" && h.Kind != "" {
+		if d, ok = r.decodeObject(h); !ok {
+			r.pos, r.depth, d = s.at, 0, decoded{}
+		}
+	}
+	if d.typed == nil {
+		if _, ok := r.skip(); !ok {
+			return false // not JSON, or too deep: readDocuments and decodeDocument word it
+		}
+	}
+	s.items = append(s.items, s.data[s.at:r.pos])
+	s.decoded = append(s.decoded, d)
+	s.itemEnd = r.pos
+	return true
+}

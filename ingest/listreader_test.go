@@ -1,0 +1,127 @@
+package ingest
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// listReaderCases are JSON files, with whether readList reads them (the rest readDocuments reads).
+var listReaderCases = []struct {
+	name, json string
+	read       bool
+}{
+	{"empty List", `{"apiVersion":"v1","kind":"List","items":[]}`, true},
+	{"items before kind, as kubectl writes them", `{"apiVersion":"v1","items":[` + shootItem("a", "") + `],"kind":"List","metadata":{"resourceVersion":""}}`, true},
+	{"indented", "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [\n    " + strings.Join(shootItems(40, ""), ",\n    ") + "\n  ]\n}\n", true},
+	{"compact", `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(shootItems(40, ""), ",") + `]}`, true},
+	{"the separator inside strings", `{"kind":"List","apiVersion":"v1","items":[` + strings.Join(shootItems(40, `,{},{"a":1}`), ",") + `]}`, true},
+	{"a typed List whose items omit their type", `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"a","namespace":"b"}},` + shootItem("c", "") + `]}`, true},
+	{"items for the strict decoder", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}},"text",3,` + shootItem("a", "") + `,{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"b","namespace":"c"},"spec":{"regoin":"x"}}]}`, true},
+	{"other fields", `{"apiVersion":"v1","kind":"List","extra":{"x":[1,2]},"items":[]}`, true},
+
+	{"an object", shootItem("a", ""), false},
+	{"two Lists", `{"apiVersion":"v1","kind":"List","items":[]} {"apiVersion":"v1","kind":"List","items":[]}`, false},
+	{"an array", `[]`, false},
+	{"a name twice", `{"apiVersion":"v1","kind":"List","kind":"List","items":[]}`, false},
+	{"items twice", `{"apiVersion":"v1","kind":"List","items":[],"items":[]}`, false},
+	{"items not an array", `{"apiVersion":"v1","kind":"List","items":{}}`, false},
+	{"kind not a string", `{"apiVersion":"v1","kind":1,"items":[]}`, false},
+	{"metadata of another form", `{"apiVersion":"v1","kind":"List","metadata":{"name":1},"items":[]}`, false},
+	{"invalid JSON in an item", `{"apiVersion":"v1","kind":"List","items":[` + shootItem("a", "") + `,{"a":}]}`, false},
+	{"an item too deep", `{"apiVersion":"v1","kind":"List","items":[` + strings.Repeat("[", model.MaxNesting-1) + strings.Repeat("]", model.MaxNesting-1) + `]}`, false},
+	{"YAML", "apiVersion: v1\nkind: List\nitems: []\n", false},
+	{"trailing comma", `{"apiVersion":"v1","kind":"List","items":[` + shootItem("a", "") + `,]}`, false},
+}
+
+// shootItem is a Shoot named name whose annotation holds note.
+func shootItem(name, note string) string {
+	return fmt.Sprintf(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":%q,"namespace":"garden-a","annotations":{"note":%q}},"spec":{"region":"eu-west-1","provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3}]}}}`, name, note)
+}
+
+// shootItems are n Shoots with notes.
+func shootItems(n int, note string) []string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = shootItem(fmt.Sprintf("s%d", i), note)
+	}
+	return items
+}
+
+func TestReadList(t *testing.T) {
+	for _, tc := range listReaderCases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, chunks := range []int{1, 2, 3, 8, 64} {
+				_, read := checkReadList(t, []byte(tc.json), chunks)
+				if read != tc.read {
+					t.Fatalf("%d stretches: read = %v, want %v", chunks, read, tc.read)
+				}
+			}
+		})
+	}
+}
+
+// FuzzReadList checks the List reader against readDocuments and decodeItem, which it stands in for.
+func FuzzReadList(f *testing.F) {
+	for _, tc := range listReaderCases {
+		f.Add([]byte(tc.json), uint8(3))
+	}
+	for _, doc := range exampleFileDocuments(f) {
+		if converted, err := yamlToJSON(doc); err == nil {
+			f.Add(converted, uint8(4))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, chunks uint8) {
+		checkReadList(t, data, int(chunks%16)+1)
+	})
+}
+
+// checkReadList reads data with readListIn and, if it reads it, checks that readDocuments reads it to the same
+// document and that the items it decoded are those decodeItem decodes.
+func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
+	t.Helper()
+	got, ok := readListIn(data, chunks)
+	if !ok {
+		return got, false
+	}
+	want, ok := readDocuments(data)
+	if !ok || len(want) != 1 {
+		t.Fatalf("readList reads %q, readDocuments reads %d documents (ok %v)", data, len(want), ok)
+	}
+	w := want[0]
+	if !bytes.Equal(got.raw, w.raw) || !reflect.DeepEqual(got.h, w.h) || got.fast != w.fast || !reflect.DeepEqual(got.fields, w.fields) ||
+		!reflect.DeepEqual(got.items, w.items) {
+		t.Fatalf("%q:\nreadList      %+v\nreadDocuments %+v", data, got, w)
+	}
+	if len(got.decoded) != len(got.items) {
+		t.Fatalf("%d items, %d decoded", len(got.items), len(got.decoded))
+	}
+	for i, d := range got.decoded {
+		if d.typed == nil {
+			continue
+		}
+		item := decodeItem("x", got.items[i], got.h)
+		if item.typed == nil || item.object != d.object || !sameJSON(t, objectJSON(t, item.typed), objectJSON(t, d.typed)) {
+			t.Fatalf("item %d %s: readList decodes %+v, decodeItem %+v", i, got.items[i], d, item)
+		}
+	}
+	return got, true
+}
+
+// yamlToJSON converts a YAML document as the loader does, for seeds.
+func yamlToJSON(doc []byte) ([]byte, error) {
+	out, fast := transcodeYAML(doc)
+	if !fast {
+		return nil, fmt.Errorf("not transcoded")
+	}
+	var indented bytes.Buffer
+	if err := stdjson.Indent(&indented, out, "", "  "); err != nil {
+		return nil, err
+	}
+	return indented.Bytes(), nil
+}
