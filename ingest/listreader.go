@@ -139,7 +139,7 @@ func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
 // of evenly spaced offsets, recognized by the bytes between the first two items.
 func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
 	second := first.at
-	separator := data[first.itemEnd:second+1] // from the end of the first item to the brace of the second
+	separator := data[first.itemEnd : second+1] // from the end of the first item to the brace of the second
 	starts := []int{second}
 	if data[second] != '{' {
 		return starts
@@ -161,17 +161,19 @@ type listStretch struct {
 	data []byte
 	// begin is where the stretch begins, at where its next item begins and itemEnd where the last one read ends.
 	begin, at, itemEnd int
-	next        []*listStretch
-	items       [][]byte
-	decoded     []decoded
-	landed      *listStretch
-	end         int
-	failed      bool
+	next               []*listStretch
+	items              [][]byte
+	decoded            []decoded
+	landed             *listStretch
+	end                int
+	failed             bool
+	// interned are the strings of the stretch's items, shared among them.
+	interned map[string]string
 }
 
 // itemStretch is a stretch beginning at the item at at.
 func itemStretch(data []byte, at int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at}
+	return &listStretch{data: data, begin: at, at: at, interned: map[string]string{}}
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
@@ -210,7 +212,7 @@ func (s *listStretch) read(n int) {
 // item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
 // must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
 func (s *listStretch) item() bool {
-	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2}
+	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, interned: s.interned}
 	var d decoded
 	if h, ok := readHeader(s.data[s.at:]); ok && h.APIVersion != "" && h.Kind != "" {
 		if d, ok = r.decodeObject(h); !ok {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -44,17 +45,18 @@ type valueDecoder struct {
 	typ  reflect.Type
 	// elem decodes a pointer's, slice's or map's elements.
 	elem *valueDecoder
-	// fields are a struct's fields by JSON name, embedded structs' fields inlined.
-	fields map[string]fieldDecoder
+	// fields are a struct's fields in the order they are declared, embedded structs' fields inlined; numbers
+	// finds them by JSON name.
+	fields  []fieldDecoder
+	numbers map[string]int
 }
 
 // fieldDecoder decodes one field of a struct.
 type fieldDecoder struct {
-	// index leads to the field through inlined embedded structs; number counts the struct's fields, to find
-	// duplicates.
-	index  []int
-	number int
-	dec    *valueDecoder
+	name string
+	// index leads to the field through inlined embedded structs.
+	index []int
+	dec   *valueDecoder
 }
 
 var (
@@ -130,17 +132,18 @@ func planByKind(d *valueDecoder, planned map[reflect.Type]*valueDecoder) {
 			d.kind, d.elem = mapKind, planDecoder(t.Elem(), planned)
 		}
 	case reflect.Struct:
-		if fields, ok := planFields(t, nil, planned); ok {
-			d.kind, d.fields = structKind, fields
+		fields, ok := planFields(t, nil, planned)
+		if numbers, unique := fieldNumbers(fields); ok && unique {
+			d.kind, d.fields, d.numbers = structKind, fields, numbers
 		}
 	}
 }
 
-// planFields plans a struct's fields by JSON name as encoding/json names them: the tag's name or the field's,
-// untagged embedded structs inlined. A struct whose names encoding/json would have to resolve by depth, or that
-// embeds a pointer, is not planned (ok false): the strict decoder reads it.
-func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDecoder) (map[string]fieldDecoder, bool) {
-	fields := map[string]fieldDecoder{}
+// planFields plans a struct's fields as encoding/json names them — the tag's name or the field's, untagged
+// embedded structs inlined — in the order they are declared. A struct whose names encoding/json would have to
+// resolve by depth, or that embeds a pointer, is not planned (ok false): the strict decoder reads it.
+func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDecoder) ([]fieldDecoder, bool) {
+	var fields []fieldDecoder
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -154,9 +157,10 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 				return nil, false
 			}
 			inner, ok := planFields(f.Type, at, planned)
-			if !ok || !addFields(fields, inner) {
+			if !ok {
 				return nil, false
 			}
+			fields = append(fields, inner...)
 			continue
 		}
 		if !f.IsExported() {
@@ -169,28 +173,36 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 		if hasOption(options, "string") {
 			dec = &valueDecoder{typ: f.Type}
 		}
-		if !addFields(fields, map[string]fieldDecoder{name: {index: at, dec: dec}}) {
-			return nil, false
-		}
-	}
-	number := 0
-	for name, f := range fields {
-		f.number = number
-		fields[name] = f
-		number++
+		fields = append(fields, fieldDecoder{name: name, index: at, dec: dec})
 	}
 	return fields, true
 }
 
-// addFields adds fields to all, unless a name is taken.
-func addFields(all, fields map[string]fieldDecoder) bool {
-	for name, f := range fields {
-		if _, taken := all[name]; taken {
-			return false
+// fieldNumbers numbers fields by name, unless a name is taken twice.
+func fieldNumbers(fields []fieldDecoder) (map[string]int, bool) {
+	numbers := make(map[string]int, len(fields))
+	for i, f := range fields {
+		if _, taken := numbers[f.name]; taken {
+			return nil, false
 		}
-		all[name] = f
+		numbers[f.name] = i
 	}
-	return true
+	return numbers, true
+}
+
+// lookAhead is how many fields after the last one read a member's name is compared with before it is looked up:
+// encoding/json, and so kubectl, writes fields in the order they are declared, leaving out empty ones.
+const lookAhead = 4
+
+// field finds the number of the field named name; from is the number after the last one read.
+func (d *valueDecoder) field(name []byte, from int) (int, bool) {
+	for i := from; i < min(from+lookAhead, len(d.fields)); i++ {
+		if d.fields[i].name == string(name) {
+			return i, true
+		}
+	}
+	i, ok := d.numbers[string(name)]
+	return i, ok
 }
 
 // cutComma splits a tag at its first comma.
@@ -238,14 +250,24 @@ type jsonReader struct {
 	data         []byte
 	pos          int
 	depth, limit int
+	// interned, if not nil, holds strings read before: objects read one after another share their values
+	// (versions, regions, machine types) instead of allocating them anew.
+	interned map[string]string
 }
 
-// space skips whitespace.
+// maxInterned bounds the strings a reader keeps: past it, unique values such as names would only fill the map.
+const maxInterned = 1 << 12
+
+// space skips whitespace; indentation, eight spaces at a time.
 func (r *jsonReader) space() {
+	const eightSpaces = 0x2020202020202020
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\n', '\t', '\r':
 			r.pos++
+			for r.pos+8 <= len(r.data) && binary.LittleEndian.Uint64(r.data[r.pos:]) == eightSpaces {
+				r.pos += 8
+			}
 		default:
 			return
 		}
@@ -388,7 +410,22 @@ func (r *jsonReader) digits() bool {
 // string reads a string; c is the byte it starts with.
 func (r *jsonReader) string(c byte) (string, bool) {
 	text, ok := r.stringBytes(c)
-	return string(text), ok
+	return r.intern(text), ok
+}
+
+// intern is text as a string, the one read before if the reader keeps it.
+func (r *jsonReader) intern(text []byte) string {
+	if r.interned == nil {
+		return string(text)
+	}
+	if s, ok := r.interned[string(text)]; ok {
+		return s
+	}
+	s := string(text)
+	if len(r.interned) < maxInterned {
+		r.interned[s] = s
+	}
+	return s
 }
 
 // stringBytes reads a string's text, which is a part of data unless the string holds escapes.
@@ -587,7 +624,7 @@ func (r *jsonReader) mapping(c byte, d *valueDecoder, v reflect.Value) bool {
 		if !ok || r.next() == 'n' { // null members: the strict decoder's
 			return false
 		}
-		key.SetString(string(name))
+		key.SetString(r.intern(name))
 		if v.MapIndex(key).IsValid() {
 			return false
 		}
@@ -609,6 +646,7 @@ func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
 	if words := (len(d.fields) + 63) / 64; words > len(seen) {
 		seen = make([]uint64, words)
 	}
+	next := 0
 	for first := true; ; first = false {
 		more, ok := r.more(first, '}')
 		if !more {
@@ -618,12 +656,12 @@ func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
 		if !ok {
 			return false
 		}
-		f, known := d.fields[string(name)]
-		if !known || seen[f.number/64]&(1<<(f.number%64)) != 0 {
+		i, known := d.field(name, next)
+		if !known || seen[i/64]&(1<<(i%64)) != 0 {
 			return false
 		}
-		seen[f.number/64] |= 1 << (f.number % 64)
-		if !r.value(f.dec, fieldOf(v, f.index)) {
+		seen[i/64] |= 1 << (i % 64)
+		if next = i + 1; !r.value(d.fields[i].dec, fieldOf(v, d.fields[i].index)) {
 			return false
 		}
 	}

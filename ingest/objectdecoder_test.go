@@ -104,8 +104,8 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 		if d.elem != nil {
 			walk(d.elem, path+"[]")
 		}
-		for name, f := range d.fields {
-			walk(f.dec, path+"."+name)
+		for _, f := range d.fields {
+			walk(f.dec, path+"."+f.name)
 		}
 	}
 	decoders := objectDecoders()
