@@ -136,21 +136,27 @@ func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
 }
 
 // guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
-// of evenly spaced offsets, recognized by the bytes between the first two items.
+// of evenly spaced offsets, recognized by the bytes from the end of the first item to the first name of the
+// second (",\n    {\n      \"apiVersion\":"): items of a List tend to begin alike, and objects nested in them
+// otherwise.
 func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
 	second := first.at
-	separator := data[first.itemEnd : second+1] // from the end of the first item to the brace of the second
 	starts := []int{second}
-	if data[second] != '{' {
+	r := jsonReader{data: data, pos: second, limit: 1}
+	if !r.enter(r.next(), '{') {
 		return starts
 	}
+	if _, ok := r.name(); !ok {
+		return starts
+	}
+	separator, brace := data[first.itemEnd:r.pos], second-first.itemEnd
 	for c := 1; c < chunks; c++ {
 		from := max(second+(len(data)-second)*c/chunks, starts[len(starts)-1]+1)
 		i := bytes.Index(data[from:], separator)
 		if i < 0 {
 			break
 		}
-		starts = append(starts, from+i+len(separator)-1)
+		starts = append(starts, from+i+brace)
 	}
 	return starts
 }

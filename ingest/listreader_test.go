@@ -125,3 +125,21 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 	}
 	return indented.Bytes(), nil
 }
+
+// TestGuessItemStarts checks that the guesses fall on items, not on objects nested in them, in a compact List
+// whose items hold arrays of objects (the separator "},{" alone would match between workers).
+func TestGuessItemStarts(t *testing.T) {
+	item := `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"n"},"spec":{"provider":{"type":"aws","workers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}}`
+	data := []byte(`{"apiVersion":"v1","kind":"List","items":[` + strings.Repeat(item+",", 99) + item + `]}`)
+	first := itemStretch(data, bytes.IndexByte(data, '[')+1)
+	first.read(1)
+	starts := guessItemStarts(data, first, 8)
+	if len(starts) != 8 {
+		t.Fatalf("%d stretches, want 8", len(starts))
+	}
+	for _, at := range starts {
+		if (at-first.begin)%(len(item)+1) != 0 {
+			t.Errorf("a stretch begins at %d, inside an item: %.30s", at, data[at:])
+		}
+	}
+}
