@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The fast path decodes an object with a decoder planned once per Go type by reflection, as encoding/json plans
@@ -150,7 +152,7 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 		if tag == "-" || !f.IsExported() && !f.Anonymous {
 			continue
 		}
-		name, options, _ := cutComma(tag)
+		name, options, _ := strings.Cut(tag, ",")
 		at := append(append([]int(nil), index...), i)
 		if f.Anonymous && name == "" {
 			if f.Type.Kind() != reflect.Struct {
@@ -205,26 +207,9 @@ func (d *valueDecoder) field(name []byte, from int) (int, bool) {
 	return i, ok
 }
 
-// cutComma splits a tag at its first comma.
-func cutComma(tag string) (name, options string, found bool) {
-	for i := range len(tag) {
-		if tag[i] == ',' {
-			return tag[:i], tag[i+1:], true
-		}
-	}
-	return tag, "", false
-}
-
 // hasOption reports whether a tag's comma-separated options hold option.
 func hasOption(options, option string) bool {
-	for options != "" {
-		var this string
-		this, options, _ = cutComma(options)
-		if this == option {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(strings.Split(options, ","), option)
 }
 
 // decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind newObject makes, nesting
@@ -445,7 +430,7 @@ func (r *jsonReader) stringBytes(c byte) ([]byte, bool) {
 		r.pos = i + 1
 		return r.data[start:i], true
 	case r.data[i] == '\\':
-		return r.unescape(start, i)
+		return r.unescape(start)
 	case r.data[i] < ' ':
 		return nil, false
 	}
@@ -454,7 +439,7 @@ func (r *jsonReader) stringBytes(c byte) ([]byte, bool) {
 		i++
 	}
 	if i < len(r.data) && r.data[i] == '\\' {
-		return r.unescape(start, i)
+		return r.unescape(start)
 	}
 	if i == len(r.data) || r.data[i] != '"' || !utf8.Valid(r.data[start:i]) {
 		return nil, false
@@ -472,85 +457,21 @@ var plainStringByte = func() (plain [256]bool) {
 	return plain
 }()
 
-// unescape reads the rest of a string that holds an escape at i, from start.
-func (r *jsonReader) unescape(start, i int) ([]byte, bool) {
-	text := append([]byte(nil), r.data[start:i]...)
-	for i < len(r.data) {
-		b := r.data[i]
-		switch {
-		case b == '"':
-			r.pos = i + 1
-			return text, utf8.Valid(text)
-		case b < ' ':
-			return nil, false
-		case b != '\\':
-			text = append(text, b)
+// unescape reads the rest of a string that holds an escape, from start, and decodes it as jsontext does: an
+// unknown escape, a control character, a lone surrogate or invalid UTF-8 — which the strict decoder would refuse
+// or replace — is left to it.
+func (r *jsonReader) unescape(start int) ([]byte, bool) {
+	for i := start; i < len(r.data); i++ {
+		switch r.data[i] {
+		case '\\':
 			i++
-			continue
+		case '"':
+			r.pos = i + 1
+			text, err := jsontext.AppendUnquote(nil, r.data[start-1:i+1])
+			return text, err == nil
 		}
-		if i+1 >= len(r.data) {
-			return nil, false
-		}
-		if escaped, ok := shortEscape(r.data[i+1]); ok {
-			text = append(text, escaped)
-			i += 2
-			continue
-		}
-		rn, after, ok := r.codePoint(i)
-		if !ok {
-			return nil, false
-		}
-		text, i = utf8.AppendRune(text, rn), after
 	}
 	return nil, false
-}
-
-// shortEscape is the byte a two-character escape stands for.
-func shortEscape(c byte) (byte, bool) {
-	switch c {
-	case '"', '\\', '/':
-		return c, true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
-	}
-	return 0, false
-}
-
-// codePoint reads the \u escape at i, and the second half of a surrogate pair after it; a lone surrogate, which
-// the strict decoder would replace, is left to it.
-func (r *jsonReader) codePoint(i int) (rune, int, bool) {
-	first, ok := r.hex4(i)
-	if !ok {
-		return 0, 0, false
-	}
-	if !utf16.IsSurrogate(first) {
-		return first, i + 6, true
-	}
-	second, ok := r.hex4(i + 6)
-	if !ok {
-		return 0, 0, false
-	}
-	if rn := utf16.DecodeRune(first, second); rn != utf8.RuneError {
-		return rn, i + 12, true
-	}
-	return 0, 0, false
-}
-
-// hex4 reads the four hexadecimal digits of a \u escape at i.
-func (r *jsonReader) hex4(i int) (rune, bool) {
-	if i+6 > len(r.data) || r.data[i] != '\\' || r.data[i+1] != 'u' {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(r.data[i+2:i+6]), 16, 32)
-	return rune(n), err == nil
 }
 
 // enter opens a collection, if the nesting limit allows it.
