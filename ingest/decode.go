@@ -57,9 +57,6 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 
 // decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
 func decodeJSON(where string, data []byte) ([]decoded, error) {
-	if list, ok := readList(data); ok {
-		return decodeDocument(where, list, false)
-	}
 	documents, ok := readDocuments(data)
 	if !ok || len(documents) != 1 {
 		return []decoded{{where: where, strictly: data}}, nil
@@ -165,10 +162,19 @@ type document struct {
 	fast bool
 }
 
-// readDocuments reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
+// readDocuments reads data's JSON documents: a file that is one List by readList, which decodes its items as it
+// reads them, anything else by readStream; ok is false when data is not JSON.
+func readDocuments(data []byte) ([]document, bool) {
+	if list, ok := readList(data); ok {
+		return []document{list}, true
+	}
+	return readStream(data)
+}
+
+// readStream reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
 // of which JSON is a part, or nothing). It reads with streamSyntax; the stream is read once, and a List's items
 // are decoded from their parts of it.
-func readDocuments(data []byte) (documents []document, ok bool) {
+func readStream(data []byte) (documents []document, ok bool) {
 	trimmed := bytes.TrimLeft(data, whitespace)
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false

@@ -233,11 +233,6 @@ func readAtMost(r io.Reader, size int64) ([]byte, error) {
 // name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
-	if list, ok := readList(data); ok {
-		return l.decodeInOrder(1, func(int) ([]decoded, error) {
-			return decodeDocument(name+": document 1", list, true)
-		})
-	}
 	if documents, ok := readDocuments(data); ok {
 		return l.decodeInOrder(len(documents), func(i int) ([]decoded, error) {
 			return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true)

@@ -11,7 +11,7 @@ import (
 )
 
 // A file that is one JSON List — what `kubectl get -o json` and `seedplan generate -o json` write — is most of
-// what a large landscape is. readDocuments would read it item by item on one processor before any item is
+// what a large landscape is. readStream would read it item by item on one processor before any item is
 // decoded; readList reads and decodes it in one pass on every processor instead. It guesses where items begin by
 // the bytes that separate the first two (",\n    {"), and each processor decodes the items of one stretch. A
 // guess counts only once the stretch before it ends exactly there, at an item's end: where a guess fell into the
@@ -22,10 +22,10 @@ import (
 // finishes early takes another.
 const listChunksPerProcessor = 4
 
-// readList reads data as readDocuments would when it is one JSON List in a form the fast path reads, and decodes
+// readList reads data as readStream would when it is one JSON List in a form the fast path reads, and decodes
 // the List's items while it does: the document's decoded items are those the fast decoder read, an empty decoded
 // where it left the item to decodeItem. ok is false for anything else — several documents, another value, a
-// name twice, an item too deep, JSON that is not valid — which readDocuments reads and words.
+// name twice, an item too deep, JSON that is not valid — which readStream reads and decodeDocument words.
 func readList(data []byte) (document, bool) {
 	return readListIn(data, runtime.GOMAXPROCS(0)*listChunksPerProcessor)
 }
@@ -227,7 +227,7 @@ func (s *listStretch) item() bool {
 	}
 	if d.typed == nil {
 		if _, ok := r.skip(); !ok {
-			return false // not JSON, or too deep: readDocuments and decodeDocument word it
+			return false // not JSON, or too deep: readStream and decodeDocument word it
 		}
 	}
 	s.items = append(s.items, s.data[s.at:r.pos])

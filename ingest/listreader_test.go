@@ -11,7 +11,7 @@ import (
 	"github.com/seedplan/seedplan/model"
 )
 
-// listReaderCases are JSON files, with whether readList reads them (the rest readDocuments reads).
+// listReaderCases are JSON files, with whether readList reads them (the rest readStream reads).
 var listReaderCases = []struct {
 	name, json string
 	read       bool
@@ -66,7 +66,7 @@ func TestReadList(t *testing.T) {
 	}
 }
 
-// FuzzReadList checks the List reader against readDocuments and decodeItem, which it stands in for.
+// FuzzReadList checks the List reader against readStream and decodeItem, which it stands in for.
 func FuzzReadList(f *testing.F) {
 	for _, tc := range listReaderCases {
 		f.Add([]byte(tc.json), uint8(3))
@@ -81,7 +81,7 @@ func FuzzReadList(f *testing.F) {
 	})
 }
 
-// checkReadList reads data with readListIn and, if it reads it, checks that readDocuments reads it to the same
+// checkReadList reads data with readListIn and, if it reads it, checks that readStream reads it to the same
 // document and that the items it decoded are those decodeItem decodes.
 func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 	t.Helper()
@@ -89,14 +89,14 @@ func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 	if !ok {
 		return got, false
 	}
-	want, ok := readDocuments(data)
+	want, ok := readStream(data)
 	if !ok || len(want) != 1 {
-		t.Fatalf("readList reads %q, readDocuments reads %d documents (ok %v)", data, len(want), ok)
+		t.Fatalf("readList reads %q, readStream reads %d documents (ok %v)", data, len(want), ok)
 	}
 	w := want[0]
 	if !bytes.Equal(got.raw, w.raw) || !reflect.DeepEqual(got.h, w.h) || got.fast != w.fast || !reflect.DeepEqual(got.fields, w.fields) ||
 		!reflect.DeepEqual(got.items, w.items) {
-		t.Fatalf("%q:\nreadList      %+v\nreadDocuments %+v", data, got, w)
+		t.Fatalf("%q:\nreadList   %+v\nreadStream %+v", data, got, w)
 	}
 	if len(got.decoded) != len(got.items) {
 		t.Fatalf("%d items, %d decoded", len(got.items), len(got.decoded))
