@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -71,14 +73,13 @@ var (
 
 // planObjectDecoders plans the decoders of the kinds newObject makes.
 func planObjectDecoders() map[reflect.Type]*valueDecoder {
+	core, seedManagement := gardencorev1beta1.SchemeGroupVersion.String(), seedmanagementv1alpha1.SchemeGroupVersion.String()
 	planned := map[reflect.Type]*valueDecoder{}
 	decoders := map[reflect.Type]*valueDecoder{}
 	for _, h := range []header{
-		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Seed"}, {APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"},
-		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "CloudProfile"},
-		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "NamespacedCloudProfile"},
-		{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Project"}, {APIVersion: "v1", Kind: "ConfigMap"},
-		{APIVersion: "seedmanagement.gardener.cloud/v1alpha1", Kind: "ManagedSeedSet"},
+		{APIVersion: core, Kind: "Seed"}, {APIVersion: core, Kind: "Shoot"}, {APIVersion: core, Kind: "CloudProfile"},
+		{APIVersion: core, Kind: "NamespacedCloudProfile"}, {APIVersion: core, Kind: "Project"},
+		{APIVersion: "v1", Kind: "ConfigMap"}, {APIVersion: seedManagement, Kind: "ManagedSeedSet"},
 	} {
 		typed, _ := newObject(h)
 		t := reflect.TypeOf(typed).Elem()
