@@ -11,12 +11,12 @@ import (
 )
 
 // A file that is one JSON List — what `kubectl get -o json` and `seedplan generate -o json` write — is most of
-// what a large landscape is. readStream would read it item by item on one processor before any item is
-// decoded; readList reads and decodes it in one pass on every processor instead. It guesses where items begin by
-// the bytes that separate the first two (",\n    {"), and each processor decodes the items of one stretch. A
-// guess counts only once the stretch before it ends exactly there, at an item's end: where a guess fell into the
-// middle of an item, the stretch before reads on past it, and what was decoded from it is dropped. So the items
-// are the ones a reading from the start finds, whatever the guesses.
+// what a large landscape is. readStream would read it item by item on one processor before any item is decoded;
+// readList reads and decodes it in one pass on every processor instead. It guesses where items begin by the bytes
+// from the end of the first item to the first name of the second (",\n    {\n      \"apiVersion\":"), and each
+// processor decodes the items of one stretch. A guess counts only once the stretch before it ends exactly there,
+// at an item's end: where a guess fell into the middle of an item, the stretch before reads on past it, and what
+// was decoded from it is dropped. So the items are the ones a reading from the start finds, whatever the guesses.
 
 // listChunksPerProcessor is how many stretches each processor gets: more than one, so that a processor that
 // finishes early takes another.
