@@ -174,12 +174,12 @@ type listStretch struct {
 	end                int
 	failed             bool
 	// interned are the strings of the stretch's items, shared among them.
-	interned map[string]string
+	interned *stringCache
 }
 
 // itemStretch is a stretch beginning at the item at at.
 func itemStretch(data []byte, at int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at, interned: map[string]string{}}
+	return &listStretch{data: data, begin: at, at: at, interned: newStringCache()}
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or

@@ -4,17 +4,20 @@ import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The fast path decodes an object with a decoder planned once per Go type by reflection, as encoding/json plans
@@ -39,8 +42,11 @@ const (
 	sliceKind
 	mapKind
 	structKind
-	// unmarshalerKind values decode themselves from their raw JSON (metav1.Time, resource.Quantity, ...).
+	// unmarshalerKind values decode themselves from their raw JSON (resource.Quantity, IntOrString, ...).
 	unmarshalerKind
+	// timeKind is metav1.Time, read as its UnmarshalJSON reads it but without a second JSON decoder: every
+	// object has a creationTimestamp.
+	timeKind
 )
 
 // valueDecoder decodes JSON into values of one Go type.
@@ -67,6 +73,7 @@ var (
 	jsonUnmarshaler   = reflect.TypeFor[json.Unmarshaler]()
 	jsonv2Unmarshaler = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
+	timeType          = reflect.TypeFor[metav1.Time]()
 	// objectDecoders are planned once, on first use, and never changed.
 	objectDecoders = sync.OnceValue(planObjectDecoders)
 )
@@ -97,6 +104,8 @@ func planDecoder(t reflect.Type, planned map[reflect.Type]*valueDecoder) *valueD
 	planned[t] = d
 	pointer := reflect.PointerTo(t)
 	switch {
+	case t == timeType:
+		d.kind = timeKind
 	case t.Kind() != reflect.Pointer && pointer.Implements(jsonv2Unmarshaler):
 		// decodes itself from a token stream: left to the strict decoder
 	case t.Kind() != reflect.Pointer && pointer.Implements(jsonUnmarshaler):
@@ -236,13 +245,9 @@ type jsonReader struct {
 	data         []byte
 	pos          int
 	depth, limit int
-	// interned, if not nil, holds strings read before: objects read one after another share their values
-	// (versions, regions, machine types) instead of allocating them anew.
-	interned map[string]string
+	// interned, if not nil, holds strings read before.
+	interned *stringCache
 }
-
-// maxInterned bounds the strings a reader keeps: past it, unique values such as names would only fill the map.
-const maxInterned = 1 << 12
 
 // space skips whitespace; indentation, eight spaces at a time.
 func (r *jsonReader) space() {
@@ -281,6 +286,8 @@ func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
 		return d.kind != unsupported && r.literal("null")
 	}
 	switch d.kind {
+	case timeKind:
+		return r.time(c, v)
 	case stringKind:
 		s, ok := r.string(c)
 		v.SetString(s)
@@ -301,6 +308,21 @@ func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
 		return r.structure(c, d, v)
 	}
 	return false
+}
+
+// time reads a metav1.Time from a string as Time.UnmarshalJSON does: RFC 3339, in local time. null was read
+// before, leaving the time zero, as UnmarshalJSON does.
+func (r *jsonReader) time(c byte, v reflect.Value) bool {
+	text, ok := r.stringBytes(c)
+	if !ok {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339, string(text))
+	if err != nil {
+		return false // the strict decoder words it
+	}
+	*v.Addr().Interface().(*metav1.Time) = metav1.NewTime(t.Local())
+	return true
 }
 
 // literal reads the literal word.
@@ -404,14 +426,29 @@ func (r *jsonReader) intern(text []byte) string {
 	if r.interned == nil {
 		return string(text)
 	}
-	if s, ok := r.interned[string(text)]; ok {
-		return s
+	return r.interned.intern(text)
+}
+
+// stringCache keeps recent strings so that objects read one after another share their values (versions,
+// regions, machine types) instead of allocating them anew. It is direct-mapped: a string takes the slot its hash
+// names, so a value read once (a name, a uid) costs a hash and a comparison, and evicts at most one other.
+type stringCache struct {
+	seed  maphash.Seed
+	slots [1 << 10]string
+}
+
+// newStringCache is an empty cache.
+func newStringCache() *stringCache {
+	return &stringCache{seed: maphash.MakeSeed()}
+}
+
+// intern is text as a string, the cached one if it holds it.
+func (c *stringCache) intern(text []byte) string {
+	slot := &c.slots[maphash.Bytes(c.seed, text)&(uint64(len(c.slots))-1)]
+	if *slot != string(text) {
+		*slot = string(text)
 	}
-	s := string(text)
-	if len(r.interned) < maxInterned {
-		r.interned[s] = s
-	}
-	return s
+	return *slot
 }
 
 // stringBytes reads a string's text, which is a part of data unless the string holds escapes.

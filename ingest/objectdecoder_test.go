@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 
 	"github.com/seedplan/seedplan/model"
@@ -74,6 +75,29 @@ func TestDecodeFast(t *testing.T) {
 			}
 			if got, want := objectJSON(t, &fast), objectJSON(t, &strict); !sameJSON(t, got, want) {
 				t.Fatalf("fast %s\nstrict %s", got, want)
+			}
+		})
+	}
+}
+
+// TestDecodeFastTime checks that a creationTimestamp is read as metav1.Time.UnmarshalJSON reads it, to the
+// nanosecond and the location, and that what UnmarshalJSON refuses is left to the strict decoder.
+func TestDecodeFastTime(t *testing.T) {
+	for _, value := range []string{
+		`"2024-01-02T03:04:05Z"`, `"2024-01-02T03:04:05+02:00"`, `"2024-01-02T03:04:05.123456789Z"`,
+		`"\u0032024-01-02T03:04:05Z"`, `null`, `"2024-01-02 03:04:05Z"`, `"yesterday"`, `""`, `5`, `"2024-13-02T03:04:05Z"`,
+	} {
+		t.Run(value, func(t *testing.T) {
+			doc := []byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"creationTimestamp":` + value + `}}`)
+			var fast gardencorev1beta1.Shoot
+			ok := decodeFast(doc, &fast, model.MaxNesting)
+			var want metav1.Time
+			err := want.UnmarshalJSON([]byte(value))
+			if ok != (err == nil) {
+				t.Fatalf("decodeFast = %v, UnmarshalJSON: %v", ok, err)
+			}
+			if got := fast.CreationTimestamp; ok && (!got.Equal(&want) || got.Location() != want.Location()) {
+				t.Fatalf("read %v (%v), want %v (%v)", got, got.Location(), want, want.Location())
 			}
 		})
 	}
