@@ -84,13 +84,16 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
 		return nil, nestingError(where, d.raw)
 	}
-	results := make([]decoded, len(d.items))
+	// The items readList decoded are completed where they are: a document is decoded once.
+	results := d.decoded
+	if results == nil {
+		results = make([]decoded, len(d.items))
+	}
 	var tooDeep atomic.Bool
 	model.OnEveryProcessor(len(d.items), func(i int) {
 		// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
 		itemWhere := fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i)
-		if d.decoded != nil && d.decoded[i].typed != nil {
-			results[i] = d.decoded[i]
+		if results[i].typed != nil {
 			results[i].where = itemWhere
 			return
 		}

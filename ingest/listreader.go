@@ -121,18 +121,22 @@ func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
 		s.next = stretches[i+1:]
 	}
 	model.OnEveryProcessor(len(stretches), func(i int) { stretches[i].read(-1) })
-	items, objects := first.items, first.decoded
-	for s := stretches[0]; ; s = s.landed {
+	read := []*listStretch{first}
+	n := len(first.items)
+	for s := stretches[0]; s != nil; s = s.landed {
 		if s.failed {
 			return nil, nil, false
 		}
-		items, objects = append(items, s.items...), append(objects, s.decoded...)
-		if s.landed == nil {
-			r.pos = s.end
-			r.depth--
-			return items, objects, true
-		}
+		read, n = append(read, s), n+len(s.items)
 	}
+	// The stretches' items, in order, into slices made once: appending stretch by stretch would copy them twice.
+	items, objects := make([][]byte, 0, n), make([]decoded, 0, n)
+	for _, s := range read {
+		items, objects = append(items, s.items...), append(objects, s.decoded...)
+	}
+	r.pos = read[len(read)-1].end
+	r.depth--
+	return items, objects, true
 }
 
 // guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
