@@ -401,36 +401,46 @@ func (r *jsonReader) decodeObject(h header) (decoded, bool) {
 
 // newObject is an empty object of a kind seedplan reads, with its validation, or nil.
 func newObject(h header) (typed any, validate func(where, object string, typed any) error) {
+	kind, ok := objectKinds[objectType{h.APIVersion, h.Kind}]
+	if !ok {
+		return nil, nil
+	}
+	return kind.new(), kind.validate
+}
+
+// objectType is an object's apiVersion and kind.
+type objectType struct{ apiVersion, kind string }
+
+// objectKind is a kind seedplan reads: how to make an empty object of it, and how to validate one read.
+type objectKind struct {
+	new      func() any
+	validate func(where, object string, typed any) error
+}
+
+// objectKinds are the kinds seedplan reads; the fast decoder is planned for each (planObjectDecoders).
+var objectKinds = func() map[objectType]objectKind {
+	core := gardencorev1beta1.SchemeGroupVersion.String()
 	named := func(namespaced bool) func(where, object string, typed any) error {
 		return func(where, object string, typed any) error {
 			return requireName(where, object, *typed.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta), namespaced)
 		}
 	}
-	switch {
-	case h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String():
-		switch h.Kind {
-		case "Seed":
-			return &gardencorev1beta1.Seed{}, func(where, object string, typed any) error {
-				return validateSeed(where, object, typed.(*gardencorev1beta1.Seed))
-			}
-		case "Shoot":
-			return &gardencorev1beta1.Shoot{}, func(where, object string, typed any) error {
-				return validateShoot(where, object, typed.(*gardencorev1beta1.Shoot))
-			}
-		case "CloudProfile":
-			return &gardencorev1beta1.CloudProfile{}, named(false)
-		case "NamespacedCloudProfile":
-			return &gardencorev1beta1.NamespacedCloudProfile{}, named(true)
-		case "Project":
-			return &gardencorev1beta1.Project{}, named(false)
-		}
-	case h.APIVersion == "v1" && h.Kind == "ConfigMap":
-		return &corev1.ConfigMap{}, named(true)
-	case isManagedSeedSet(h):
-		return &seedmanagementv1alpha1.ManagedSeedSet{}, named(true)
+	return map[objectType]objectKind{
+		{core, "Seed"}: {func() any { return &gardencorev1beta1.Seed{} }, func(where, object string, typed any) error {
+			return validateSeed(where, object, typed.(*gardencorev1beta1.Seed))
+		}},
+		{core, "Shoot"}: {func() any { return &gardencorev1beta1.Shoot{} }, func(where, object string, typed any) error {
+			return validateShoot(where, object, typed.(*gardencorev1beta1.Shoot))
+		}},
+		{core, "CloudProfile"}:           {func() any { return &gardencorev1beta1.CloudProfile{} }, named(false)},
+		{core, "NamespacedCloudProfile"}: {func() any { return &gardencorev1beta1.NamespacedCloudProfile{} }, named(true)},
+		{core, "Project"}:                {func() any { return &gardencorev1beta1.Project{} }, named(false)},
+		{"v1", "ConfigMap"}:              {func() any { return &corev1.ConfigMap{} }, named(true)},
+		{seedmanagementv1alpha1.SchemeGroupVersion.String(), "ManagedSeedSet"}: {
+			func() any { return &seedmanagementv1alpha1.ManagedSeedSet{} }, named(true),
+		},
 	}
-	return nil, nil
-}
+}()
 
 // setType fills in the apiVersion and kind a List item may omit, and returns the object.
 func setType(typed any, h header) any {

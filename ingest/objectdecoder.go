@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -78,18 +76,12 @@ var (
 	objectDecoders = sync.OnceValue(planObjectDecoders)
 )
 
-// planObjectDecoders plans the decoders of the kinds newObject makes.
+// planObjectDecoders plans the decoders of the kinds seedplan reads (objectKinds).
 func planObjectDecoders() map[reflect.Type]*valueDecoder {
-	core, seedManagement := gardencorev1beta1.SchemeGroupVersion.String(), seedmanagementv1alpha1.SchemeGroupVersion.String()
 	planned := map[reflect.Type]*valueDecoder{}
 	decoders := map[reflect.Type]*valueDecoder{}
-	for _, h := range []header{
-		{APIVersion: core, Kind: "Seed"}, {APIVersion: core, Kind: "Shoot"}, {APIVersion: core, Kind: "CloudProfile"},
-		{APIVersion: core, Kind: "NamespacedCloudProfile"}, {APIVersion: core, Kind: "Project"},
-		{APIVersion: "v1", Kind: "ConfigMap"}, {APIVersion: seedManagement, Kind: "ManagedSeedSet"},
-	} {
-		typed, _ := newObject(h)
-		t := reflect.TypeOf(typed).Elem()
+	for _, kind := range objectKinds {
+		t := reflect.TypeOf(kind.new()).Elem()
 		decoders[t] = planDecoder(t, planned)
 	}
 	return decoders
