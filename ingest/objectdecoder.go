@@ -214,19 +214,9 @@ func hasOption(options, option string) bool {
 	return slices.Contains(strings.Split(options, ","), option)
 }
 
-// decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind newObject makes, nesting
-// at most limit deep. It reports false for anything it leaves to the strict decoder; typed is undefined then.
-func decodeFast(data []byte, typed any, limit int) bool {
-	r := jsonReader{data: data, limit: limit}
-	if !r.object(typed) {
-		return false
-	}
-	r.space()
-	return r.pos == len(r.data)
-}
-
-// object decodes the object at the reader's position into typed, as decodeFast does, and leaves the reader
-// after it.
+// object decodes the object at the reader's position into typed, a pointer to an empty object of a kind seedplan
+// reads, and leaves the reader after it. It reports false for anything it leaves to the strict decoder; typed is
+// undefined then.
 func (r *jsonReader) object(typed any) bool {
 	d := objectDecoders()[reflect.TypeOf(typed).Elem()]
 	return d != nil && r.value(d, reflect.ValueOf(typed).Elem())

@@ -103,6 +103,18 @@ func TestDecodeFastTime(t *testing.T) {
 	}
 }
 
+// decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind seedplan reads, nesting at
+// most limit deep, as decodeOne does but without the header and validation: false for anything it leaves to the
+// strict decoder.
+func decodeFast(data []byte, typed any, limit int) bool {
+	r := jsonReader{data: data, limit: limit}
+	if !r.object(typed) {
+		return false
+	}
+	r.space()
+	return r.pos == len(r.data)
+}
+
 // comma puts a comma before members, if any.
 func comma(members string) string {
 	if members == "" {
