@@ -21,7 +21,6 @@ import (
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -142,16 +141,12 @@ func (l *Landscape) once(where, object string) error {
 	return nil
 }
 
-// isManagedSeedSet reports whether the header is a ManagedSeedSet's.
-func isManagedSeedSet(h header) bool {
-	return h.APIVersion == seedmanagementv1alpha1.SchemeGroupVersion.String() && h.Kind == "ManagedSeedSet"
-}
-
-// readsKind reports whether seedplan reads objects of the kind.
+// readsKind reports whether seedplan reads objects of the kind, of some apiVersion.
 func readsKind(kind string) bool {
-	switch kind {
-	case "Seed", "Shoot", "CloudProfile", "NamespacedCloudProfile", "Project", "ConfigMap":
-		return true
+	for t := range objectKinds {
+		if t.kind == kind {
+			return true
+		}
 	}
 	return false
 }
@@ -314,7 +309,7 @@ type header struct {
 	Kind       string          `json:"kind"`
 	Metadata   headerMeta      `json:"metadata"`
 	Items      json.RawMessage `json:"items"`
-	// hasItems is set by readDocument for a document with items.
+	// hasItems is set by readDocument and readList for a document with items.
 	hasItems bool
 }
 
@@ -357,13 +352,10 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
-	if h.APIVersion == gardencorev1beta1.SchemeGroupVersion.String() && readsKind(h.Kind) || h.APIVersion == "v1" && h.Kind == "ConfigMap" ||
-		isManagedSeedSet(h) {
+	if typed, validate := newObject(h); typed != nil {
 		if err := l.once(where, object); err != nil {
 			return err
 		}
-	}
-	if typed, validate := newObject(h); typed != nil {
 		if err := l.strictDecode(where, object, data, typed); err != nil {
 			return err
 		}

@@ -191,6 +191,8 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: "in.yaml: document 3: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
 	{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
 		want: "in.yaml: document 1: Shoot garden-dev/web: field apiVersion: required"},
+	{name: "a ManagedSeedSet without apiVersion", data: strings.Replace(managedSeedSetYAML, "apiVersion: seedmanagement.gardener.cloud/v1alpha1\n", "", 1),
+		want: "in.yaml: document 1: ManagedSeedSet garden/edge: field apiVersion: required"},
 	{name: "unsupported Gardener version", data: strings.Replace(seedYAML, "v1beta1", "v1alpha1", 1),
 		want: `in.yaml: document 1: Seed aws-eu1: apiVersion "core.gardener.cloud/v1alpha1" is not supported`},
 }
