@@ -49,11 +49,15 @@ func newSeedClasses(seeds []*gardencorev1beta1.Seed, taints []SeedTaints) seedCl
 
 // labelsKey writes a label set in key order, each string after its length.
 func labelsKey(labels map[string]string) string {
-	var b []byte
+	return string(appendLabels(nil, labels))
+}
+
+// appendLabels appends labelsKey(labels) to b.
+func appendLabels(b []byte, labels map[string]string) []byte {
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		b = appendString(appendString(b, k), labels[k])
 	}
-	return string(b)
+	return b
 }
 
 // appendString appends s after its length, so that no two lists of strings write the same.
@@ -85,35 +89,35 @@ func taintListKey(taints []gardencorev1beta1.SeedTaint) string {
 	return string(b)
 }
 
-// toleratedTaints says, for every distinct taint list of the seeds, whether the tolerations tolerate it: all
-// that the tolerations filter decides with them.
-func (c *seedClasses) toleratedTaints(tolerations []gardencorev1beta1.Toleration) string {
-	bits := make([]byte, len(c.taintLists))
-	for i, list := range c.taintLists {
-		bits[i] = '0'
-		if TaintsTolerated(list, tolerations) {
-			bits[i] = '1'
-		}
+// appendToleratedTaints appends, for every distinct taint list of the seeds, whether the tolerations tolerate it:
+// all that the tolerations filter decides with them.
+func (c *seedClasses) appendToleratedTaints(b []byte, tolerations []gardencorev1beta1.Toleration) []byte {
+	for _, list := range c.taintLists {
+		b = append(b, bit(TaintsTolerated(list, tolerations)))
 	}
-	return string(bits)
+	return b
 }
 
-// toleratedSoftTaints says, for every soft taint key of the seeds, whether the tolerations tolerate it: all that
-// the soft violations of a placement read of them.
-func (c *seedClasses) toleratedSoftTaints(tolerations []gardencorev1beta1.Toleration) string {
-	bits := make([]byte, len(c.softTaints))
-	for i, key := range c.softTaints {
-		bits[i] = '0'
-		if TaintsTolerated([]gardencorev1beta1.SeedTaint{{Key: key}}, tolerations) {
-			bits[i] = '1'
-		}
+// appendToleratedSoftTaints appends, for every soft taint key of the seeds, whether the tolerations tolerate it:
+// all that the soft violations of a placement read of them.
+func (c *seedClasses) appendToleratedSoftTaints(b []byte, tolerations []gardencorev1beta1.Toleration) []byte {
+	for _, key := range c.softTaints {
+		b = append(b, bit(TaintsTolerated([]gardencorev1beta1.SeedTaint{{Key: key}}, tolerations)))
 	}
-	return string(bits)
+	return b
 }
 
-// selectorKey writes a label selector: its labels in key order, then its expressions as given.
-func selectorKey(sel *metav1.LabelSelector) string {
-	b := []byte(labelsKey(sel.MatchLabels))
+// bit writes a truth value as '1' or '0'.
+func bit(ok bool) byte {
+	if ok {
+		return '1'
+	}
+	return '0'
+}
+
+// appendSelector appends a label selector: its labels in key order, then its expressions as given.
+func appendSelector(b []byte, sel *metav1.LabelSelector) []byte {
+	b = appendLabels(b, sel.MatchLabels)
 	for _, e := range sel.MatchExpressions {
 		b = appendString(appendString(append(b, '|'), e.Key), string(e.Operator))
 		b = strconv.AppendInt(b, int64(len(e.Values)), 10)
@@ -121,5 +125,5 @@ func selectorKey(sel *metav1.LabelSelector) string {
 			b = appendString(b, v)
 		}
 	}
-	return string(b)
+	return b
 }

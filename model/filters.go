@@ -43,9 +43,9 @@ type Rejection struct {
 // taints inside §2.10) reports no error of its own.
 type Filter interface {
 	Name() string
-	// Key encodes everything the filter reads from the request; two requests with the same key get the same
-	// outcome from the same seeds, so the outcome is computed once.
-	Key(req *Request) string
+	// AppendKey appends to key everything the filter reads from the request; two requests with the same key get
+	// the same outcome from the same seeds, so the outcome is computed once.
+	AppendKey(key []byte, req *Request) []byte
 	// Filter keeps the seeds that pass, and with words says why each other one does not; without words rejected
 	// is nil, for a chain that words rejections only when they are read.
 	Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) (kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, err error)
@@ -62,8 +62,8 @@ type seedPredicate struct {
 	applies func(req *Request) bool
 	// empty is Gardener's error for a step that leaves no seed; nil for steps without their own error.
 	empty func(req *Request, entering int) error
-	// key is what the step reads from the request (see Filter.Key); nil when it reads nothing.
-	key func(req *Request) string
+	// appendKey appends what the step reads from the request (see Filter.AppendKey); nil when it reads nothing.
+	appendKey func(key []byte, req *Request) []byte
 	// seedKey, when set, is what check reads from a seed: seeds with equal keys are checked once per call.
 	seedKey func(req *Request, seed *gardencorev1beta1.Seed) string
 }
@@ -73,11 +73,11 @@ const unworded = "rejected"
 
 func (p seedPredicate) Name() string { return p.name }
 
-func (p seedPredicate) Key(req *Request) string {
-	if p.key == nil {
-		return ""
+func (p seedPredicate) AppendKey(key []byte, req *Request) []byte {
+	if p.appendKey == nil {
+		return key
 	}
-	return p.key(req)
+	return p.appendKey(key, req)
 }
 
 func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
@@ -200,8 +200,16 @@ func conditionTrue(conditions []gardencorev1beta1.Condition, conditionType garde
 func CloudProfileSeedSelectorFilter() Filter {
 	return labelFilter{name: PredicateCloudProfileSeedSelector, kind: "CloudProfile",
 		selectorOf: func(req *Request) *gardencorev1beta1.SeedSelector { return req.CloudProfile.SeedSelector },
-		// A profile's selector is the same for every shoot that references the profile.
-		key: func(req *Request) string { return req.cloudProfileID },
+		// A profile's selector is the same for every shoot that references the profile: its kind, name and, for a
+		// NamespacedCloudProfile, namespace identify it.
+		appendKey: func(key []byte, req *Request) []byte {
+			kind, name := cloudProfileReference(req.Shoot)
+			key = appendString(appendString(key, kind), name)
+			if kind == v1beta1constants.CloudProfileReferenceKindNamespacedCloudProfile {
+				key = appendString(key, req.Shoot.Namespace)
+			}
+			return key
+		},
 	}
 }
 
@@ -217,20 +225,20 @@ type labelFilter struct {
 	name       string
 	kind       string
 	selectorOf func(*Request) *gardencorev1beta1.SeedSelector
-	// key, when set, replaces the printed selector as the filter's key.
-	key func(*Request) string
+	// appendKey, when set, replaces the printed selector as the filter's key.
+	appendKey func(key []byte, req *Request) []byte
 }
 
 func (f labelFilter) Name() string { return f.name }
 
-func (f labelFilter) Key(req *Request) string {
-	if f.key != nil {
-		return f.key(req)
+func (f labelFilter) AppendKey(key []byte, req *Request) []byte {
+	if f.appendKey != nil {
+		return f.appendKey(key, req)
 	}
 	if sel := f.selectorOf(req); sel != nil {
-		return selectorKey(&sel.LabelSelector)
+		return appendSelector(key, &sel.LabelSelector)
 	}
-	return "-"
+	return append(key, '-')
 }
 
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
@@ -313,10 +321,13 @@ func ProviderTypeFilter() Filter {
 		empty: func(req *Request, n int) error {
 			return fmt.Errorf("none out of the %d seeds has a matching provider for %q", n, req.Shoot.Spec.Provider.Type)
 		},
-		key: func(req *Request) string {
-			key := req.Shoot.Spec.Provider.Type
+		appendKey: func(key []byte, req *Request) []byte {
+			key = appendString(key, req.Shoot.Spec.Provider.Type)
 			if req.CloudProfile.SeedSelector != nil {
-				key += "|" + strings.Join(req.CloudProfile.SeedSelector.ProviderTypes, ",")
+				key = append(key, '|')
+				for _, t := range req.CloudProfile.SeedSelector.ProviderTypes {
+					key = appendString(key, t)
+				}
 			}
 			return key
 		},
@@ -342,9 +353,9 @@ func IsZonalControlPlane(shoot *gardencorev1beta1.Shoot) bool {
 // zone outage (spec §2.5).
 func ZonalControlPlaneFilter() Filter {
 	return seedPredicate{
-		name:    PredicateZonalControlPlane,
-		applies: func(req *Request) bool { return IsZonalControlPlane(req.Shoot) },
-		key:     func(req *Request) string { return strconv.FormatBool(IsZonalControlPlane(req.Shoot)) },
+		name:      PredicateZonalControlPlane,
+		applies:   func(req *Request) bool { return IsZonalControlPlane(req.Shoot) },
+		appendKey: func(key []byte, req *Request) []byte { return strconv.AppendBool(key, IsZonalControlPlane(req.Shoot)) },
 		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			switch {
 			case len(seed.Spec.Provider.Zones) >= 3:
@@ -370,13 +381,17 @@ func (ZoneSelectionFilter) Name() string { return PredicateZoneSelection }
 
 // Key implements Filter: worker zones matter only through whether there are any and their overlap with the zones
 // of seeds that have a zone selection mode.
-func (ZoneSelectionFilter) Key(req *Request) string {
+func (ZoneSelectionFilter) AppendKey(key []byte, req *Request) []byte {
 	shoot := req.Shoot
 	if IsZonalControlPlane(shoot) {
-		return "zonal"
+		return append(key, "zonal"...)
 	}
 	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
-		return "cp:" + strings.Join(cp.Zones, ",")
+		key = append(key, "cp:"...)
+		for _, z := range cp.Zones {
+			key = appendString(key, z)
+		}
+		return key
 	}
 	// The worker zones that are zones of seeds with a mode, sorted and without repeats; most shoots have none.
 	zoned := false
@@ -390,9 +405,9 @@ func (ZoneSelectionFilter) Key(req *Request) string {
 		}
 	}
 	slices.Sort(relevant)
-	key := strconv.FormatBool(zoned)
+	key = strconv.AppendBool(key, zoned)
 	for _, z := range relevant {
-		key += "," + z
+		key = appendString(key, z)
 	}
 	return key
 }
@@ -500,12 +515,11 @@ func AccessRestrictionsFilter() Filter {
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds supports the access restrictions configured in the shoot specification", n)
 		},
-		key: func(req *Request) string {
-			var b strings.Builder
+		appendKey: func(key []byte, req *Request) []byte {
 			for _, r := range req.Shoot.Spec.AccessRestrictions {
-				b.WriteString(r.Name + "\x00")
+				key = appendString(key, r.Name)
 			}
-			return b.String()
+			return key
 		},
 	}
 }
@@ -534,12 +548,12 @@ type DNSDomainFilter struct{}
 // Name implements Filter.
 func (DNSDomainFilter) Name() string { return PredicateDNSDomain }
 
-// Key implements Filter.
-func (DNSDomainFilter) Key(req *Request) string {
+// AppendKey implements Filter.
+func (DNSDomainFilter) AppendKey(key []byte, req *Request) []byte {
 	if dns := req.Shoot.Spec.DNS; dns != nil && dns.Domain != nil {
-		return *dns.Domain + "|" + req.Shoot.Name + "|" + req.ProjectName
+		return appendString(appendString(appendString(key, *dns.Domain), req.Shoot.Name), req.ProjectName)
 	}
-	return ""
+	return key
 }
 
 // isSubdomain reports whether domain ends in "." + parent.
@@ -616,12 +630,11 @@ func NetworksFilter() Filter {
 			}
 			return NetworkConflicts(seed, req.Shoot, req.Options.StrictNetworks)
 		},
-		key: func(req *Request) string {
+		appendKey: func(key []byte, req *Request) []byte {
 			n := req.Shoot.Spec.Networking
 			if n == nil {
-				return "-"
+				return append(key, '-')
 			}
-			key := make([]byte, 0, 64)
 			key = strconv.AppendBool(key, req.Options.StrictNetworks)
 			key = strconv.AppendBool(key, len(req.Shoot.Spec.Provider.Workers) == 0)
 			for _, network := range []*string{n.Nodes, n.Pods, n.Services} {
@@ -639,7 +652,7 @@ func NetworksFilter() Filter {
 					}
 				}
 			}
-			return string(key)
+			return key
 		},
 	}
 }
@@ -655,7 +668,9 @@ func TolerationsFilter() Filter {
 			return ReasonTaints
 		},
 		// What the tolerations decide, not what they are: the reason is the same for every shoot.
-		key: func(req *Request) string { return req.classes.toleratedTaints(req.Shoot.Spec.Tolerations) },
+		appendKey: func(key []byte, req *Request) []byte {
+			return req.classes.appendToleratedTaints(key, req.Shoot.Spec.Tolerations)
+		},
 	}
 }
 

@@ -69,18 +69,28 @@ type Request struct {
 	// distancesErr is Gardener's error for a malformed entry.
 	distances    map[string]int
 	distancesErr error
-	// cloudProfileID identifies the resolved profile object: kind, namespace and name.
-	cloudProfileID string
 	// modeZones are the snapshot's zones of seeds with a zone selection mode.
 	modeZones map[string]bool
 	seeds     []*gardencorev1beta1.Seed
 	classes   *seedClasses
-	// filterKeys are the keys of the chain's filters, in its order, strategyKey the strategy's, and signature
-	// their hash (preparer.prepare).
-	filterKeys  []string
-	strategyKey string
-	signature   uint64
+	// keys are the keys of the chain's filters, in its order, then the strategy's, one after the other; keyEnds[i]
+	// is where filter i's key ends, and signature is their hash (preparer.prepare).
+	keys      string
+	keyEnds   []int32
+	signature uint64
 }
+
+// filterKey is the key of the chain's filter at the given depth.
+func (r *Request) filterKey(depth int) string {
+	start := int32(0)
+	if depth > 0 {
+		start = r.keyEnds[depth-1]
+	}
+	return r.keys[start:r.keyEnds[depth]]
+}
+
+// strategyKey is the key of the strategy (see appendStrategyKey).
+func (r *Request) strategyKey() string { return r.keys[r.keyEnds[len(r.keyEnds)-1]:] }
 
 // snapshotSeed is the snapshot's seed with the given index.
 func (r *Request) snapshotSeed(i int) *gardencorev1beta1.Seed { return r.seeds[i] }
@@ -100,14 +110,12 @@ func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Re
 			return nil, apierrors.NewNotFound(gardencorev1beta1.Resource("cloudprofiles"), name)
 		}
 		req.CloudProfile = &profile.Spec
-		req.cloudProfileID = kind + "//" + name
 	case kind == v1beta1constants.CloudProfileReferenceKindNamespacedCloudProfile:
 		profile, ok := s.namespacedCloudProfiles[shoot.Namespace+"/"+name]
 		if !ok {
 			return nil, apierrors.NewNotFound(gardencorev1beta1.Resource("namespacedcloudprofiles"), name)
 		}
 		req.CloudProfile = &profile.Status.CloudProfileSpec
-		req.cloudProfileID = kind + "/" + shoot.Namespace + "/" + name
 	default:
 		return nil, errors.New(`unsupported cloud profile kind "` + kind + `" in spec.cloudProfile.kind`)
 	}

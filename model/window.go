@@ -212,6 +212,8 @@ type evaluator struct {
 	verifying bool
 	// arcs is outcome's scratch: an outcome keeps a copy of its arcs of their length.
 	arcs []Arc
+	// scratch is where prepare writes the keys of a request.
+	scratch []byte
 }
 
 func newEvaluator(snap *Snapshot, opts Options) *evaluator {
@@ -254,7 +256,7 @@ func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
 	if e.uncached {
 		return newEvaluator(e.snap, e.opts).evaluate(shoot)
 	}
-	return e.evaluateRequest(e.prepare(shoot))
+	return e.evaluateRequest(e.prepare(shoot, &e.scratch))
 }
 
 // preparer prepares requests: the work that each shoot needs for itself, whatever it shares with others.
@@ -269,29 +271,27 @@ func newPreparer(snap *Snapshot, opts Options) preparer {
 }
 
 // prepare resolves the shoot's references and computes the key of every filter of the chain and of the strategy,
-// and their signature.
-func (p preparer) prepare(shoot *gardencorev1beta1.Shoot) (*Request, error) {
+// and their signature. The keys are written in scratch, which the caller keeps for its next request.
+func (p preparer) prepare(shoot *gardencorev1beta1.Shoot, scratch *[]byte) (*Request, error) {
 	req, err := p.snap.NewRequest(shoot, p.opts)
 	if err != nil {
 		return nil, err
 	}
-	var signature maphash.Hash
-	signature.SetSeed(p.snap.signatureSeed)
-	req.filterKeys = make([]string, len(p.filters))
+	keys := (*scratch)[:0]
+	req.keyEnds = make([]int32, len(p.filters))
 	for i, f := range p.filters {
-		req.filterKeys[i] = f.Key(req)
-		signature.WriteString(req.filterKeys[i])
-		signature.WriteByte(0)
+		keys = f.AppendKey(keys, req)
+		req.keyEnds[i] = int32(len(keys))
 	}
-	req.strategyKey = strategyKey(req)
-	signature.WriteString(req.strategyKey)
-	req.signature = signature.Sum64()
+	*scratch = appendStrategyKey(keys, req)
+	req.keys = string(*scratch)
+	req.signature = maphash.String(p.snap.signatureSeed, req.keys)
 	return req, nil
 }
 
 // sameKeys reports whether two prepared requests have the same keys.
 func (r *Request) sameKeys(other *Request) bool {
-	return r.strategyKey == other.strategyKey && slices.Equal(r.filterKeys, other.filterKeys)
+	return r.keys == other.keys && slices.Equal(r.keyEnds, other.keyEnds)
 }
 
 // evaluateRequest is the evaluation of a prepared request (preparer.prepare), or of the error that resolving it
@@ -327,7 +327,7 @@ func (e *evaluator) walk(req *Request) *Evaluation {
 	}
 	key := evaluationKey{reasons: path}
 	if failed == nil {
-		key.state, key.strategy = state, req.strategyKey
+		key.state, key.strategy = state, req.strategyKey()
 	}
 	if ev, ok := e.evaluations[key]; ok {
 		return ev
@@ -342,16 +342,19 @@ func (e *evaluator) walk(req *Request) *Evaluation {
 	return ev
 }
 
-// strategyKey encodes everything the strategy and the arcs read from the request: the strategy's inputs, and
-// which soft taints the tolerations tolerate.
-func strategyKey(req *Request) string {
+// appendStrategyKey appends everything the strategy and the arcs read from the request: the strategy's inputs,
+// and which soft taints the tolerations tolerate.
+func appendStrategyKey(key []byte, req *Request) []byte {
 	shoot := req.Shoot
-	key := string(req.Options.Strategy) + "|" + strconv.FormatBool(isTesting(shoot)) + "|" + shoot.Spec.Region + "|" +
-		shoot.Spec.Provider.Type + "|" + req.CloudProfileName + "|" + cloudProfileNameForMessages(shoot)
-	if req.RegionConfig != nil {
-		key += "|" + req.RegionConfig.Name
+	key = appendString(key, string(req.Options.Strategy))
+	key = strconv.AppendBool(key, isTesting(shoot))
+	for _, s := range []string{shoot.Spec.Region, shoot.Spec.Provider.Type, req.CloudProfileName, cloudProfileNameForMessages(shoot)} {
+		key = appendString(key, s)
 	}
-	return key + "|" + req.classes.toleratedSoftTaints(shoot.Spec.Tolerations)
+	if req.RegionConfig != nil {
+		key = appendString(key, req.RegionConfig.Name)
+	}
+	return req.classes.appendToleratedSoftTaints(append(key, '|'), shoot.Spec.Tolerations)
 }
 
 // unresolved is the evaluation of a shoot whose references are missing: every seed is rejected for it.
@@ -370,7 +373,7 @@ func (e *evaluator) unresolved(err error) *Evaluation {
 // step is the next filter's outcome from the state for the request: shared by every request with the filter's
 // key, and leading to the state shared by every request for which the filter keeps the same seeds.
 func (e *evaluator) step(req *Request, state *chainState) *chainStep {
-	filter, key := e.filters[state.depth], req.filterKeys[state.depth]
+	filter, key := e.filters[state.depth], req.filterKey(state.depth)
 	if step, ok := state.steps[key]; ok {
 		return step
 	}
@@ -516,8 +519,9 @@ func evaluateByProvider(snap *Snapshot, opts Options, shoots []*gardencorev1beta
 	requests, errs := make([]*Request, len(shoots)), make([]error, len(shoots))
 	const batch = 64
 	OnEveryProcessor((len(shoots)+batch-1)/batch, func(b int) {
+		var scratch []byte
 		for i := b * batch; i < min((b+1)*batch, len(shoots)); i++ {
-			requests[i], errs[i] = p.prepare(shoots[i])
+			requests[i], errs[i] = p.prepare(shoots[i], &scratch)
 		}
 	})
 	byProvider := map[string][]int{}
