@@ -506,11 +506,15 @@ func AccessRestrictionsFilter() Filter {
 	return seedPredicate{
 		name:    PredicateAccessRestrictions,
 		applies: func(req *Request) bool { return len(req.Shoot.Spec.AccessRestrictions) > 0 },
-		check: func(req *Request, seed *gardencorev1beta1.Seed, _ bool) string {
-			if missing, ok := unsupportedAccessRestriction(seed.Spec.AccessRestrictions, req.Shoot.Spec.AccessRestrictions); !ok {
-				return "seed does not support the access restriction " + missing
+		check: func(req *Request, seed *gardencorev1beta1.Seed, words bool) string {
+			missing, ok := unsupportedAccessRestriction(seed.Spec.AccessRestrictions, req.Shoot.Spec.AccessRestrictions, words)
+			switch {
+			case ok:
+				return ""
+			case !words:
+				return unworded
 			}
-			return ""
+			return "seed does not support the access restriction " + missing
 		},
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds supports the access restrictions configured in the shoot specification", n)
@@ -525,16 +529,22 @@ func AccessRestrictionsFilter() Filter {
 }
 
 // unsupportedAccessRestriction mirrors Gardener's AccessRestrictionsAreSupported, including its shortcut: a shoot
-// listing more entries than the seed (duplicates count) is rejected.
-func unsupportedAccessRestriction(seedRestrictions []gardencorev1beta1.AccessRestriction, shootRestrictions []gardencorev1beta1.AccessRestrictionWithOptions) (string, bool) {
+// listing more entries than the seed (duplicates count) is rejected. With words it says what is missing.
+func unsupportedAccessRestriction(seedRestrictions []gardencorev1beta1.AccessRestriction, shootRestrictions []gardencorev1beta1.AccessRestrictionWithOptions, words bool) (string, bool) {
 	if len(shootRestrictions) == 0 {
 		return "", true
 	}
 	if len(shootRestrictions) > len(seedRestrictions) {
+		if !words {
+			return "", false
+		}
 		return fmt.Sprintf("(the shoot lists %d, the seed supports %d)", len(shootRestrictions), len(seedRestrictions)), false
 	}
 	for _, wanted := range shootRestrictions {
 		if !slices.ContainsFunc(seedRestrictions, func(r gardencorev1beta1.AccessRestriction) bool { return r.Name == wanted.Name }) {
+			if !words {
+				return "", false
+			}
 			return `"` + wanted.Name + `"`, false
 		}
 	}
