@@ -84,13 +84,14 @@ func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, wor
 	if p.applies != nil && !p.applies(req) {
 		return seeds, nil, nil
 	}
-	kept := make([]*gardencorev1beta1.Seed, 0, len(seeds))
+	// kept stays nil while every seed passes: most steps keep them all, and then seeds is what they keep.
+	var kept []*gardencorev1beta1.Seed
 	var rejected map[string]Rejection
 	var memo map[string]string
 	if p.seedKey != nil {
 		memo = map[string]string{}
 	}
-	for _, seed := range seeds {
+	for i, seed := range seeds {
 		var reason string
 		if memo == nil {
 			reason = p.check(req, seed, words)
@@ -103,6 +104,9 @@ func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, wor
 			}
 		}
 		if reason != "" {
+			if kept == nil {
+				kept = append(make([]*gardencorev1beta1.Seed, 0, len(seeds)-1), seeds[:i]...)
+			}
 			if words {
 				if rejected == nil {
 					rejected = map[string]Rejection{}
@@ -111,7 +115,12 @@ func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, wor
 			}
 			continue
 		}
-		kept = append(kept, seed)
+		if kept != nil {
+			kept = append(kept, seed)
+		}
+	}
+	if kept == nil {
+		kept = seeds
 	}
 	if len(kept) == 0 && p.empty != nil {
 		return nil, rejected, p.empty(req, len(seeds))
