@@ -388,8 +388,8 @@ type ZoneSelectionFilter struct{}
 // Name implements Filter.
 func (ZoneSelectionFilter) Name() string { return PredicateZoneSelection }
 
-// Key implements Filter: worker zones matter only through whether there are any and their overlap with the zones
-// of seeds that have a zone selection mode.
+// AppendKey implements Filter: worker zones matter only through whether there are any and their overlap with the
+// zones of seeds that have a zone selection mode.
 func (ZoneSelectionFilter) AppendKey(key []byte, req *Request) []byte {
 	shoot := req.Shoot
 	if IsZonalControlPlane(shoot) {
