@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -451,8 +452,14 @@ func setType(typed any, h header) any {
 	return typed
 }
 
-// addAll adds decoded objects to the landscape in order.
+// addAll adds decoded objects to the landscape in order. The record of where objects were read is sized for a
+// List's items at once: grown an object at a time, it would hash its keys again at every doubling.
 func (l *Landscape) addAll(objects []decoded) error {
+	if len(objects) > len(l.where) {
+		where := make(map[string]string, len(l.where)+len(objects))
+		maps.Copy(where, l.where)
+		l.where = where
+	}
 	for _, d := range objects {
 		if err := l.add(d); err != nil {
 			return err

@@ -189,6 +189,9 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: `in.yaml: document 1: Seed aws-eu1: field metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "a" has unknown effect "Sometimes"`},
 	{name: "a duplicate object names both places", data: seedYAML + "---\n" + shootYAML + "---\n" + seedYAML,
 		want: "in.yaml: document 3: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
+	{name: "a duplicate in a larger List later names the first place", data: seedYAML + "---\n" + `{"apiVersion":"v1","kind":"List","items":[` +
+		jsonOf(shootYAML) + "," + strings.Replace(jsonOf(shootYAML), `"web"`, `"api"`, 1) + "," + jsonOf(seedYAML) + `]}`,
+		want: "in.yaml: document 2: List item 2: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
 	{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
 		want: "in.yaml: document 1: Shoot garden-dev/web: field apiVersion: required"},
 	{name: "a ManagedSeedSet without apiVersion", data: strings.Replace(managedSeedSetYAML, "apiVersion: seedmanagement.gardener.cloud/v1alpha1\n", "", 1),
