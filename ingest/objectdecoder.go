@@ -146,7 +146,8 @@ func planByKind(d *valueDecoder, planned map[reflect.Type]*valueDecoder) {
 
 // planFields plans a struct's fields as encoding/json names them — the tag's name or the field's, untagged
 // embedded structs inlined — in the order they are declared. A struct whose names encoding/json would have to
-// resolve by depth, or that embeds a pointer, is not planned (ok false): the strict decoder reads it.
+// resolve by depth, that embeds a pointer, or that has a name JSON writes with an escape or beyond ASCII, is not
+// planned (ok false): the strict decoder reads it.
 func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDecoder) ([]fieldDecoder, bool) {
 	var fields []fieldDecoder
 	for i := range t.NumField() {
@@ -174,6 +175,9 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 		if name == "" {
 			name = f.Name
 		}
+		if !plainName(name) {
+			return nil, false // member compares a name's bytes as JSON writes them
+		}
 		dec := planDecoder(f.Type, planned)
 		if hasOption(options, "string") {
 			dec = &valueDecoder{typ: f.Type}
@@ -199,15 +203,36 @@ func fieldNumbers(fields []fieldDecoder) (map[string]int, bool) {
 // encoding/json, and so kubectl, writes fields in the order they are declared, leaving out empty ones.
 const lookAhead = 4
 
-// field finds the number of the field named name; from is the number after the last one read.
-func (d *valueDecoder) field(name []byte, from int) (int, bool) {
-	for i := from; i < min(from+lookAhead, len(d.fields)); i++ {
-		if d.fields[i].name == string(name) {
-			return i, true
+// member reads a member's name and the colon after it, and finds the number of its field in d; from is the number
+// after the last one read. The names of the next few fields declared are compared with the bytes after the quote
+// first: where one follows to the closing quote, that is the member's name, as a name's text holds no escape
+// (plainName). Any other member is read as a string and looked up, escapes and all.
+func (r *jsonReader) member(d *valueDecoder, from int) (int, bool) {
+	if r.next() == '"' {
+		text := r.data[r.pos+1:]
+		for i := from; i < min(from+lookAhead, len(d.fields)); i++ {
+			if name := d.fields[i].name; len(text) > len(name) && text[len(name)] == '"' && string(text[:len(name)]) == name {
+				r.pos += 1 + len(name) + 1
+				if r.next() != ':' {
+					return 0, false
+				}
+				r.pos++
+				return i, true
+			}
 		}
+	}
+	name, ok := r.name()
+	if !ok {
+		return 0, false
 	}
 	i, ok := d.numbers[string(name)]
 	return i, ok
+}
+
+// plainName reports whether a field's name is written in JSON as it is: in a struct's fields, member compares
+// the bytes of a name with it.
+func plainName(name string) bool {
+	return plainRun([]byte(name)) == len(name)
 }
 
 // hasOption reports whether a tag's comma-separated options hold option.
@@ -621,11 +646,7 @@ func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
 		if !more {
 			return ok
 		}
-		name, ok := r.name()
-		if !ok {
-			return false
-		}
-		i, known := d.field(name, next)
+		i, known := r.member(d, next)
 		if !known || seen[i/64]&(1<<(i%64)) != 0 {
 			return false
 		}

@@ -29,6 +29,9 @@ var objectDecoderCases = []struct {
 	{"values that decode themselves", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"2024-01-02T03:04:05Z"},"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"maxSurge":"10%","maxUnavailable":0}],"infrastructureConfig":{"apiVersion":"x/v1","nested":{"a":[1,2.5,true,null,"s"]}}}}`, true},
 	{"quantities", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"volume":{"size":"20Gi"}}]}}`, true},
 	{"numbers", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":-0,"maximum":2147483647}]}}`, true},
+	{"members out of their declared order", `"metadata":{"namespace":"b","name":"a"},"spec":{"region":"r","provider":{"workers":[],"type":"aws"}}`, true},
+	{"a member name with an escape", `"spec":{"r\u0065gion":"a","provider":{"typ\u0065":"aws"}}`, true},
+	{"a member name that begins like another", `"spec":{"regionX":"a"}`, false},
 	{"many workers", `"spec":{"provider":{"type":"aws","workers":[` + strings.Repeat(`{"name":"w","minimum":1,"maximum":3},`, 20) + `{"name":"z","minimum":1,"maximum":3}]}}`, true},
 
 	{"unknown member", `"spec":{"regoin":"a"}`, false},
