@@ -201,7 +201,7 @@ func fieldNumbers(fields []fieldDecoder) (map[string]int, bool) {
 
 // lookAhead is how many fields after the last one read a member's name is compared with before it is looked up:
 // encoding/json, and so kubectl, writes fields in the order they are declared, leaving out empty ones.
-const lookAhead = 4
+const lookAhead = 8
 
 // member reads a member's name and the colon after it, and finds the number of its field in d; from is the number
 // after the last one read. The names of the next few fields declared are compared with the bytes after the quote
