@@ -39,6 +39,48 @@ func TestReadAtMost(t *testing.T) {
 	}
 }
 
+// A large file is read in parts on every processor: what it holds is read whole, in order, whether it holds the
+// size it was measured at, more or less.
+func TestReadInParts(t *testing.T) {
+	content := make([]byte, 3*readInPartsFrom+12345)
+	for i := range content {
+		content[i] = byte(i % 251) // a period that no part's length is a multiple of
+	}
+	for _, tc := range []struct {
+		name string
+		size int64
+	}{
+		{"the right size", int64(len(content))},
+		{"grown since its size was taken", readInPartsFrom},
+		{"shrunk since its size was taken", 2 * int64(len(content))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readAtMost(bytes.NewReader(content), tc.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, content) {
+				t.Fatalf("read %d bytes, not the %d written", len(got), len(content))
+			}
+		})
+	}
+	got, err := readAtMost(io.NewSectionReader(zerosAt{}, 0, 2*MaxFileSize), readInPartsFrom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != MaxFileSize+1 {
+		t.Fatalf("a file grown past the limit: read %d bytes, want MaxFileSize+1", len(got))
+	}
+}
+
+// zerosAt is endless zero bytes, read at any offset.
+type zerosAt struct{}
+
+func (zerosAt) ReadAt(p []byte, _ int64) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
 // zeros is an endless stream of zero bytes.
 type zeros struct{}
 
