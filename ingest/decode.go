@@ -39,12 +39,30 @@ var (
 // decoded is one object read from a document or a List item, not yet added to the landscape: decoding is done in
 // parallel, adding in the input's order.
 type decoded struct {
-	where, object string
+	where  place
+	object string
 	// typed is the object, when the fast path read it.
 	typed any
 	// strictly, when set, is a document the fast path does not read: it is decoded (in order) by
 	// decodeObjectStrictly, which words every warning and error.
 	strictly []byte
+}
+
+// place is where an object was read: a document, or an item of a List in it. It is worded only for a message: a
+// large List has many items, and all but a few are never named.
+type place struct {
+	// document is the file and document, as messages name them; list, if not "", is the kind of the List whose
+	// item the object is, at index item.
+	document, list string
+	item           int
+}
+
+// String words the place as messages name it.
+func (p place) String() string {
+	if p.list == "" {
+		return p.document
+	}
+	return fmt.Sprintf("%s: %s item %d", p.document, p.list, p.item)
 }
 
 // decodeObject adds what one JSON document holds: an object, or the items of a List.
@@ -60,7 +78,7 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 func decodeJSON(where string, data []byte) ([]decoded, error) {
 	documents, ok := readDocuments(data)
 	if !ok || len(documents) != 1 {
-		return []decoded{{where: where, strictly: data}}, nil
+		return []decoded{{where: place{document: where}, strictly: data}}, nil
 	}
 	return decodeDocument(where, documents[0], false)
 }
@@ -72,13 +90,13 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		var one decoded
 		if d.fast && d.h.Kind != "" {
-			one = decodeOne(where, d.h, d.raw, model.MaxNesting)
+			one = decodeOne(place{document: where}, d.h, d.raw, model.MaxNesting)
 		}
 		if one.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
 			return nil, nestingError(where, d.raw)
 		}
 		if one.typed == nil {
-			return []decoded{{where: where, strictly: d.raw}}, nil
+			return []decoded{{where: place{document: where}, strictly: d.raw}}, nil
 		}
 		return []decoded{one}, nil
 	}
@@ -93,7 +111,7 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	var tooDeep atomic.Bool
 	model.OnEveryProcessor(len(d.items), func(i int) {
 		// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
-		itemWhere := fmt.Sprintf("%s: %s item %d", where, d.h.Kind, i)
+		itemWhere := place{document: where, list: d.h.Kind, item: i}
 		if results[i].typed != nil {
 			results[i].where = itemWhere
 			return
@@ -130,7 +148,7 @@ func (l *Landscape) decodeInOrder(n int, decode func(i int) ([]decoded, error)) 
 }
 
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
-func decodeItem(where string, item []byte, list header) decoded {
+func decodeItem(where place, item []byte, list header) decoded {
 	if h, ok := itemHeader(item, list); ok && !isList(h) {
 		if d := decodeOne(where, h, item, model.MaxNesting-2); d.strictly == nil {
 			return d
@@ -376,7 +394,7 @@ func nestsDeeper(value []byte, limit int) bool {
 
 // decodeOne decodes one object (not a List) nesting at most limit deep; it changes nothing shared, so objects are
 // decoded in parallel.
-func decodeOne(where string, h header, data []byte, limit int) decoded {
+func decodeOne(where place, h header, data []byte, limit int) decoded {
 	r := jsonReader{data: data, limit: limit}
 	d, ok := r.decodeObject(h)
 	if r.space(); !ok || r.pos != len(data) {
@@ -456,7 +474,7 @@ func setType(typed any, h header) any {
 // List's items at once: grown an object at a time, it would hash its keys again at every doubling.
 func (l *Landscape) addAll(objects []decoded) error {
 	if len(objects) > len(l.where) {
-		where := make(map[string]string, len(l.where)+len(objects))
+		where := make(map[string]place, len(l.where)+len(objects))
 		maps.Copy(where, l.where)
 		l.where = where
 	}
@@ -471,7 +489,7 @@ func (l *Landscape) addAll(objects []decoded) error {
 // add adds a decoded object to the landscape, refusing one read before.
 func (l *Landscape) add(d decoded) error {
 	if d.strictly != nil {
-		return l.decodeObjectStrictly(d.where, d.strictly)
+		return l.decodeObjectStrictly(d.where.String(), d.strictly)
 	}
 	if err := l.once(d.where, d.object); err != nil {
 		return err

@@ -191,7 +191,7 @@ func FuzzDecodeFast(f *testing.F) {
 			return
 		}
 		h := documents[0].h
-		fast := decodeOne("fuzz", h, item, model.MaxNesting)
+		fast := decodeOne(place{document: "fuzz"}, h, item, model.MaxNesting)
 		if fast.typed == nil {
 			return
 		}
@@ -351,7 +351,7 @@ func TestFastPathReadsTheExample(t *testing.T) {
 					if !ok {
 						t.Fatalf("%s: item %d: no header", path, j)
 					}
-					if d := decodeOne(path, ih, item, model.MaxNesting-2); d.typed == nil {
+					if d := decodeOne(place{document: path, list: h.Kind, item: j}, ih, item, model.MaxNesting-2); d.typed == nil {
 						t.Fatalf("%s: item %d takes the strict path", path, j)
 					}
 				}

@@ -43,8 +43,8 @@ type Landscape struct {
 	Objects  model.Objects
 	Warnings []string
 
-	// where is where each object was read (file and document), by kind, namespace and name.
-	where map[string]string
+	// where is where each object was read, by kind, namespace and name.
+	where map[string]place
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
@@ -131,12 +131,12 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 }
 
 // once records where an object was read, and refuses one read before, naming both places.
-func (l *Landscape) once(where, object string) error {
+func (l *Landscape) once(where place, object string) error {
 	if first, ok := l.where[object]; ok {
 		return fmt.Errorf("%s: %s: duplicate object, read before at %s", where, object, first)
 	}
 	if l.where == nil {
-		l.where = map[string]string{}
+		l.where = map[string]place{}
 	}
 	l.where[object] = where
 	return nil
@@ -386,7 +386,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
 	if typed, validate := newObject(h); typed != nil {
-		if err := l.once(where, object); err != nil {
+		if err := l.once(place{document: where}, object); err != nil {
 			return err
 		}
 		if err := l.strictDecode(where, object, data, typed); err != nil {
@@ -607,11 +607,10 @@ func objectName(kind, namespace, name string) string {
 	if name == "" {
 		name = "<unnamed>"
 	}
-	name = shortened(name)
-	if namespace != "" {
-		name = shortened(namespace) + "/" + name
+	if namespace == "" {
+		return kind + " " + shortened(name)
 	}
-	return kind + " " + name
+	return kind + " " + shortened(namespace) + "/" + shortened(name) // one concatenation: every object is named
 }
 
 // shortened is s, or its start and its length when it is longer than a Kubernetes name may be.

@@ -192,6 +192,8 @@ var hostileDocuments = []struct{ name, data, want string }{
 	{name: "a duplicate in a larger List later names the first place", data: seedYAML + "---\n" + `{"apiVersion":"v1","kind":"List","items":[` +
 		jsonOf(shootYAML) + "," + strings.Replace(jsonOf(shootYAML), `"web"`, `"api"`, 1) + "," + jsonOf(seedYAML) + `]}`,
 		want: "in.yaml: document 2: List item 2: Seed aws-eu1: duplicate object, read before at in.yaml: document 1"},
+	{name: "a duplicate within a List names both items", data: `{"apiVersion":"v1","kind":"List","items":[` + jsonOf(seedYAML) + "," + jsonOf(shootYAML) + "," + jsonOf(seedYAML) + `]}`,
+		want: "in.yaml: document 1: List item 2: Seed aws-eu1: duplicate object, read before at in.yaml: document 1: List item 0"},
 	{name: "a kind seedplan reads, without apiVersion", data: strings.Replace(shootYAML, "apiVersion: core.gardener.cloud/v1beta1\n", "", 1),
 		want: "in.yaml: document 1: Shoot garden-dev/web: field apiVersion: required"},
 	{name: "a ManagedSeedSet without apiVersion", data: strings.Replace(managedSeedSetYAML, "apiVersion: seedmanagement.gardener.cloud/v1alpha1\n", "", 1),

@@ -105,7 +105,7 @@ func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 		if d.typed == nil {
 			continue
 		}
-		item := decodeItem("x", got.items[i], got.h)
+		item := decodeItem(place{document: "x"}, got.items[i], got.h)
 		if item.typed == nil || item.object != d.object || !sameJSON(t, objectJSON(t, item.typed), objectJSON(t, d.typed)) {
 			t.Fatalf("item %d %s: readList decodes %+v, decodeItem %+v", i, got.items[i], d, item)
 		}
