@@ -583,15 +583,18 @@ func (r *jsonReader) name() ([]byte, bool) {
 	return name, true
 }
 
-// slice decodes an array into v, a nil slice; an empty array is an empty slice, as encoding/json makes it.
+// slice decodes an array into v, a nil slice; an empty array is an empty slice, as encoding/json makes it. (An
+// array with elements is grown from nil: a slice made empty first would cost an allocation of its own.)
 func (r *jsonReader) slice(c byte, d *valueDecoder, v reflect.Value) bool {
 	if !r.enter(c, '[') {
 		return false
 	}
-	v.Set(reflect.MakeSlice(d.typ, 0, 0))
 	for n := 0; ; n++ {
 		more, ok := r.more(n == 0, ']')
 		if !more {
+			if n == 0 {
+				v.Set(reflect.MakeSlice(d.typ, 0, 0))
+			}
 			return ok
 		}
 		v.Grow(1)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,6 +79,9 @@ func TestDecodeFast(t *testing.T) {
 			}
 			if got, want := objectJSON(t, &fast), objectJSON(t, &strict); !sameJSON(t, got, want) {
 				t.Fatalf("fast %s\nstrict %s", got, want)
+			}
+			if !reflect.DeepEqual(fast, strict) { // what JSON does not show: an empty slice or map against nil
+				t.Fatalf("fast %#v\nstrict %#v", fast, strict)
 			}
 		})
 	}
