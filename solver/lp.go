@@ -159,7 +159,7 @@ func (lp LP) run(w *Window, deadline time.Time, slots chan struct{}) lpResult {
 				return
 			}
 			placed, fair := fairPlaced(w, classes, comp)
-			results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, pricedFrom)
+			results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, startArcs(classes, comp))
 		})
 	}
 	wg.Wait()
@@ -357,6 +357,24 @@ func (lp LP) solveComponent(w *Window, classes []class, comp component, segments
 // pricedFrom is how many of its cheapest arcs each class starts the LP with; pricing brings in the others that
 // pay. In MinimalDistance windows of 500 seeds classes have about 80 arcs, of which the optimum uses a few.
 const pricedFrom = 8
+
+// wholeUpTo is the most arcs a component may have for its LP to be solved with all of them at once. CLP solves
+// each round of pricing from scratch, and for a small LP a second round costs more than the columns the first
+// round leaves out; around this size the two take about as long, and larger LPs are solved faster priced.
+const wholeUpTo = 8000
+
+// startArcs is how many of each class's cheapest arcs the LP of a component starts with: all of them in a
+// component of at most wholeUpTo arcs, pricedFrom in a larger one.
+func startArcs(classes []class, comp component) int {
+	arcs := 0
+	for _, c := range comp.classes {
+		arcs += len(classes[c].arcs)
+	}
+	if arcs <= wholeUpTo {
+		return math.MaxInt
+	}
+	return pricedFrom
+}
 
 // pricingTolerance is how negative a reduced cost must be, relative to the arc's cost, to take the arc in: CLP's
 // own dual tolerance is 1e-7.

@@ -95,6 +95,35 @@ func TestPricingFindsTheFullOptimum(t *testing.T) {
 	}
 }
 
+// A component of at most wholeUpTo arcs is solved with all of them at once, a larger one by pricing from each
+// class's pricedFrom cheapest arcs.
+func TestStartArcs(t *testing.T) {
+	classOf := func(arcs int) class { return class{arcs: make([]Arc, arcs)} }
+	for _, tc := range []struct {
+		name string
+		arcs []int // per class of the component
+		want int
+	}{
+		{"no arcs", nil, math.MaxInt},
+		{"a few classes", []int{3, 20, 80}, math.MaxInt},
+		{"wholeUpTo arcs", []int{wholeUpTo / 2, wholeUpTo - wholeUpTo/2}, math.MaxInt},
+		{"one arc more", []int{wholeUpTo / 2, wholeUpTo - wholeUpTo/2 + 1}, pricedFrom},
+		{"many classes", slices.Repeat([]int{80}, 500), pricedFrom},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var classes []class
+			var comp component
+			for i, n := range tc.arcs {
+				classes = append(classes, classOf(n))
+				comp.classes = append(comp.classes, i)
+			}
+			if got := startArcs(classes, comp); got != tc.want {
+				t.Fatalf("startArcs = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
 // The grouper gives equal lists under the same tag one number, first seen first, and keeps a new list sorted
 // cheapest first: soft violations, then distance, then seed — also for figures too large to pack, which it
 // sorts by comparison.
