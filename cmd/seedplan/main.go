@@ -315,6 +315,7 @@ func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
 
 // snapshot loads the landscape (files or cluster, read only); callers say what the error stopped.
 func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*model.Snapshot, error) {
+	deferFirstCollection()
 	ctx := cmd.Context()
 	cluster, err := f.fromCluster(c)
 	if err != nil {
@@ -417,6 +418,7 @@ func newScheduleCommand() *cobra.Command {
 
 // scheduleCluster is the batch job against a garden cluster.
 func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*report.Report, error) {
+	deferFirstCollection()
 	garden, err := gardenClient(c)
 	if err != nil {
 		return nil, err
