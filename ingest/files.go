@@ -371,7 +371,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		}
 		itemKind := strings.TrimSuffix(h.Kind, "List")
 		for i, item := range items {
-			itemWhere := fmt.Sprintf("%s: %s item %d", where, h.Kind, i)
+			itemWhere := place{document: where, list: h.Kind, item: i}.String()
 			if itemKind != "" {
 				// Items of a typed list (SeedList) may omit apiVersion and kind.
 				item = withDefaultType(item, h.APIVersion, itemKind)
