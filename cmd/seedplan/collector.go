@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/spf13/cobra"
 )
 
 // startingHeap is how much a command that plans once and ends may allocate before its first garbage collection.
@@ -14,10 +16,14 @@ import (
 // then on. (A smaller start moved the first collection of a 10,000-shoot plan into its window.)
 const startingHeap = 256 << 20
 
+// plansOnce is the PreRun of the commands that plan once and end — schedule, explain, rebalance, capacity — not of
+// the loop, whose heap lives on: it defers the process's first collection (deferFirstCollection).
+func plansOnce(*cobra.Command, []string) { deferFirstCollection() }
+
 // deferFirstCollection lets the process allocate startingHeap before its first collection, then hands the
-// collector its settings back. It is for the commands that plan once and end, as cmd/compile sets a starting heap
-// for itself, not for the loop, whose heap lives on. GOGC and GOMEMLIMIT in the environment are the operator's
-// choice, and are left as they are; so is a collector already off, for whatever reason (a second call).
+// collector its settings back, as cmd/compile sets a starting heap for itself. GOGC and GOMEMLIMIT in the
+// environment are the operator's choice, and are left as they are; so is a collector already off, for whatever
+// reason (a second call).
 func deferFirstCollection() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return

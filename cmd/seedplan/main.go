@@ -315,7 +315,6 @@ func gardenClient(c *config.SeedPlanConfiguration) (client.Client, error) {
 
 // snapshot loads the landscape (files or cluster, read only); callers say what the error stopped.
 func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*model.Snapshot, error) {
-	deferFirstCollection()
 	ctx := cmd.Context()
 	cluster, err := f.fromCluster(c)
 	if err != nil {
@@ -370,7 +369,8 @@ func newScheduleCommand() *cobra.Command {
 			"Without --landscape it plans the embedded example landscape. With --kubeconfig or --cluster it reads the garden " +
 			"cluster instead and binds every placement through the Shoot binding subresource (unless --dry-run), writes " +
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
-		Args: cobra.NoArgs,
+		Args:   cobra.NoArgs,
+		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
@@ -418,7 +418,6 @@ func newScheduleCommand() *cobra.Command {
 
 // scheduleCluster is the batch job against a garden cluster.
 func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRun bool) (*report.Report, error) {
-	deferFirstCollection()
 	garden, err := gardenClient(c)
 	if err != nil {
 		return nil, err
@@ -476,9 +475,10 @@ func newExplainCommand() *cobra.Command {
 		seed   string
 	)
 	cmd := &cobra.Command{
-		Use:   "explain NAMESPACE/NAME",
-		Short: "Explain the decision for one pending shoot: why this seed, why not the others",
-		Args:  cobra.ExactArgs(1),
+		Use:    "explain NAMESPACE/NAME",
+		Short:  "Explain the decision for one pending shoot: why this seed, why not the others",
+		Args:   cobra.ExactArgs(1),
+		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
 			if !strings.Contains(args[0], "/") {
