@@ -29,18 +29,19 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 	b.Run("alternating", func(b *testing.B) {
-		var seconds, megabytes [2]float64
-		size := [2]float64{float64(dirSize(b, dirs[formats[0]])) / 1e6, float64(dirSize(b, dirs[formats[1]])) / 1e6}
+		var seconds [2]float64
 		for b.Loop() {
 			for i, format := range formats {
 				runtime.GC()
 				start := time.Now()
 				load(b, dirs[format])
 				seconds[i] += time.Since(start).Seconds()
-				megabytes[i] += size[i]
 			}
 		}
-		yaml, json := megabytes[0]/seconds[0], megabytes[1]/seconds[1]
+		megabytesPerSecond := func(i int) float64 {
+			return float64(dirSize(b, dirs[formats[i]])) / 1e6 * float64(b.N) / seconds[i]
+		}
+		yaml, json := megabytesPerSecond(0), megabytesPerSecond(1)
 		b.ReportMetric(yaml, "yaml-MB/s")
 		b.ReportMetric(json, "json-MB/s")
 		b.ReportMetric(json/yaml, "json/yaml")
