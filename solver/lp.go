@@ -315,10 +315,11 @@ func splitComponents(classes []class, seeds int) []component {
 // says, per class (by position in comp.classes), are placed: those a fair plan places (fairPlaced, which also
 // gives a placement of them, fair), which are as many as can be — all of them when every shoot fits.
 //
-// Most of a class's arcs are too far to be worth taking, and the LP's time grows with its columns, so it is
-// solved by pricing: it starts with each class's start cheapest arcs and those of the fair placement (which keep it
-// feasible), then takes in every other arc whose reduced cost under the optimum's duals is negative, and solves
-// again, until no arc is left that could lower the cost. Then its optimum is the optimum over all arcs.
+// Most of a class's arcs are too far to be worth taking, and the LP's time grows with its columns, so a large
+// component is solved by pricing: it starts with each class's start cheapest arcs and those of the fair placement
+// (which keep it feasible), then takes in every other arc whose reduced cost under the optimum's duals is
+// negative, and solves again, until no arc is left that could lower the cost. Then its optimum is the optimum over
+// all arcs. A small one starts with all of them (startArcs), and the first solve is the last.
 func (lp LP) solveComponent(w *Window, classes []class, comp component, segments [][]segment, extremes arcExtremes, deadline time.Time, placed []int, fair [][]int, start int) componentResult {
 	m := lp.componentModel(w, classes, comp, segments, extremes)
 	included := make([][]bool, len(comp.classes))
