@@ -23,6 +23,7 @@ var listReaderCases = []struct {
 	{"the separator inside strings", `{"kind":"List","apiVersion":"v1","items":[` + strings.Join(shootItems(40, `,{},{"a":1}`), ",") + `]}`, true},
 	{"a typed List whose items omit their type", `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"a","namespace":"b"}},` + shootItem("c", "") + `]}`, true},
 	{"items for the strict decoder", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}},"text",3,` + shootItem("a", "") + `,{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"b","namespace":"c"},"spec":{"regoin":"x"}}]}`, true},
+	{"items with values of their own behind pointers, across slabs", `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(boundShootItems(3*slabLength), ",") + `]}`, true},
 	{"other fields", `{"apiVersion":"v1","kind":"List","extra":{"x":[1,2]},"items":[]}`, true},
 
 	{"an object", shootItem("a", ""), false},
@@ -49,6 +50,16 @@ func shootItems(n int, note string) []string {
 	items := make([]string, n)
 	for i := range items {
 		items[i] = shootItem(fmt.Sprintf("s%d", i), note)
+	}
+	return items
+}
+
+// boundShootItems are n Shoots, each bound to a seed of its own, with a purpose and nodes of their own: values
+// behind pointers.
+func boundShootItems(n int) []string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s%d","namespace":"garden-a"},"spec":{"networking":{"nodes":"10.%d.0.0/16"},"provider":{"type":"aws"},"purpose":"p%d","region":"eu-west-1","seedName":"seed-%d"}}`, i, i%256, i, i)
 	}
 	return items
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -58,14 +59,20 @@ type valueDecoder struct {
 	// finds them by JSON name.
 	fields  []fieldDecoder
 	numbers map[string]int
+	// slab numbers a pointer's type among the planned pointer types; slabType is the slice type its values are
+	// allocated in (slabs), nil for an element of size zero, and stride an element's size.
+	slab     int
+	slabType reflect.Type
+	stride   uintptr
 }
 
 // fieldDecoder decodes one field of a struct.
 type fieldDecoder struct {
 	name string
-	// index leads to the field through inlined embedded structs.
-	index []int
-	dec   *valueDecoder
+	// offset is where the field is in the struct, through inlined embedded structs (which are values, not
+	// pointers: fields does not plan the others).
+	offset uintptr
+	dec    *valueDecoder
 }
 
 var (
@@ -77,24 +84,37 @@ var (
 	objectDecoders = sync.OnceValue(planObjectDecoders)
 )
 
-// planObjectDecoders plans the decoders of the kinds seedplan reads (objectKinds).
-func planObjectDecoders() map[reflect.Type]*valueDecoder {
-	planned := map[reflect.Type]*valueDecoder{}
-	decoders := map[reflect.Type]*valueDecoder{}
-	for _, kind := range objectKinds {
-		t := reflect.TypeOf(kind.new()).Elem()
-		decoders[t] = planDecoder(t, planned)
-	}
-	return decoders
+// decoderPlan is the decoders of the kinds seedplan reads, by type, and how many pointer types they allocate
+// values of.
+type decoderPlan struct {
+	objects  map[reflect.Type]*valueDecoder
+	pointers int
 }
 
-// planDecoder plans the decoder of t; planned holds those planned before, so that a recursive type ends.
-func planDecoder(t reflect.Type, planned map[reflect.Type]*valueDecoder) *valueDecoder {
-	if d, ok := planned[t]; ok {
+// planner plans decoders; planned holds those planned before, so that a recursive type ends.
+type planner struct {
+	planned  map[reflect.Type]*valueDecoder
+	pointers int
+}
+
+// planObjectDecoders plans the decoders of the kinds seedplan reads (objectKinds).
+func planObjectDecoders() decoderPlan {
+	p := planner{planned: map[reflect.Type]*valueDecoder{}}
+	objects := map[reflect.Type]*valueDecoder{}
+	for _, kind := range objectKinds {
+		t := reflect.TypeOf(kind.new()).Elem()
+		objects[t] = p.decoder(t)
+	}
+	return decoderPlan{objects: objects, pointers: p.pointers}
+}
+
+// decoder plans the decoder of t.
+func (p *planner) decoder(t reflect.Type) *valueDecoder {
+	if d, ok := p.planned[t]; ok {
 		return d
 	}
 	d := &valueDecoder{typ: t}
-	planned[t] = d
+	p.planned[t] = d
 	pointer := reflect.PointerTo(t)
 	switch {
 	case t == timeType:
@@ -106,13 +126,13 @@ func planDecoder(t reflect.Type, planned map[reflect.Type]*valueDecoder) *valueD
 	case t.Kind() != reflect.Pointer && pointer.Implements(textUnmarshaler):
 		// decodes itself from a string: left to the strict decoder
 	default:
-		planByKind(d, planned)
+		p.byKind(d)
 	}
 	return d
 }
 
-// planByKind plans the decoder of a type that does not decode itself.
-func planByKind(d *valueDecoder, planned map[reflect.Type]*valueDecoder) {
+// byKind plans the decoder of a type that does not decode itself.
+func (p *planner) byKind(d *valueDecoder) {
 	t := d.typ
 	switch t.Kind() {
 	case reflect.String:
@@ -126,29 +146,32 @@ func planByKind(d *valueDecoder, planned map[reflect.Type]*valueDecoder) {
 	case reflect.Float32, reflect.Float64:
 		d.kind = floatKind
 	case reflect.Pointer:
-		d.kind, d.elem = pointerKind, planDecoder(t.Elem(), planned)
+		d.kind, d.elem, d.slab = pointerKind, p.decoder(t.Elem()), p.pointers
+		if p.pointers++; t.Elem().Size() > 0 {
+			d.slabType, d.stride = reflect.SliceOf(t.Elem()), t.Elem().Size()
+		}
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 { // []byte is base64
-			d.kind, d.elem = sliceKind, planDecoder(t.Elem(), planned)
+			d.kind, d.elem = sliceKind, p.decoder(t.Elem())
 		}
 	case reflect.Map:
 		key := t.Key()
 		if key.Kind() == reflect.String && !reflect.PointerTo(key).Implements(textUnmarshaler) {
-			d.kind, d.elem = mapKind, planDecoder(t.Elem(), planned)
+			d.kind, d.elem = mapKind, p.decoder(t.Elem())
 		}
 	case reflect.Struct:
-		fields, ok := planFields(t, nil, planned)
+		fields, ok := p.fields(t, 0)
 		if numbers, unique := fieldNumbers(fields); ok && unique {
 			d.kind, d.fields, d.numbers = structKind, fields, numbers
 		}
 	}
 }
 
-// planFields plans a struct's fields as encoding/json names them — the tag's name or the field's, untagged
+// fields plans a struct's fields as encoding/json names them — the tag's name or the field's, untagged
 // embedded structs inlined — in the order they are declared. A struct whose names encoding/json would have to
 // resolve by depth, that embeds a pointer, or that has a name JSON writes with an escape or beyond ASCII, is not
 // planned (ok false): the strict decoder reads it.
-func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDecoder) ([]fieldDecoder, bool) {
+func (p *planner) fields(t reflect.Type, offset uintptr) ([]fieldDecoder, bool) {
 	var fields []fieldDecoder
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -157,12 +180,12 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 			continue
 		}
 		name, options, _ := strings.Cut(tag, ",")
-		at := append(append([]int(nil), index...), i)
+		at := offset + f.Offset
 		if f.Anonymous && name == "" {
 			if f.Type.Kind() != reflect.Struct {
 				return nil, false
 			}
-			inner, ok := planFields(f.Type, at, planned)
+			inner, ok := p.fields(f.Type, at)
 			if !ok {
 				return nil, false
 			}
@@ -178,11 +201,11 @@ func planFields(t reflect.Type, index []int, planned map[reflect.Type]*valueDeco
 		if !plainName(name) {
 			return nil, false // member compares a name's bytes as JSON writes them
 		}
-		dec := planDecoder(f.Type, planned)
+		dec := p.decoder(f.Type)
 		if hasOption(options, "string") {
 			dec = &valueDecoder{typ: f.Type}
 		}
-		fields = append(fields, fieldDecoder{name: name, index: at, dec: dec})
+		fields = append(fields, fieldDecoder{name: name, offset: at, dec: dec})
 	}
 	return fields, true
 }
@@ -244,8 +267,8 @@ func hasOption(options, option string) bool {
 // reads, and leaves the reader after it. It reports false for anything it leaves to the strict decoder; typed is
 // undefined then.
 func (r *jsonReader) object(typed any) bool {
-	d := objectDecoders()[reflect.TypeOf(typed).Elem()]
-	return d != nil && r.value(d, reflect.ValueOf(typed).Elem())
+	d := objectDecoders().objects[reflect.TypeOf(typed).Elem()]
+	return d != nil && r.value(d, reflect.ValueOf(typed).UnsafePointer())
 }
 
 // jsonReader reads JSON values from data; its methods report false for anything the fast path does not read.
@@ -255,6 +278,8 @@ type jsonReader struct {
 	depth, limit int
 	// interned, if not nil, holds strings read before.
 	interned *stringCache
+	// slabs, if not nil, are where values that pointers point to are allocated.
+	slabs slabs
 }
 
 // space skips whitespace. Indented JSON is mostly spaces after line feeds: a run of them is skipped eight bytes
@@ -287,12 +312,14 @@ func (r *jsonReader) next() byte {
 	return r.data[r.pos]
 }
 
-// value decodes the next value into v, which d decodes.
-func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
+// value decodes the next value into the value at p, of the type d decodes. The planned decoders reach fields by
+// their offsets, as the compiler's own code does, instead of through reflect.Value; reflection is left to the
+// rarer slices, maps, numbers and self-decoding values.
+func (r *jsonReader) value(d *valueDecoder, p unsafe.Pointer) bool {
 	c := r.next()
 	if d.kind == unmarshalerKind {
 		raw, ok := r.skip()
-		return ok && v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(raw) == nil
+		return ok && reflect.NewAt(d.typ, p).Interface().(json.Unmarshaler).UnmarshalJSON(raw) == nil
 	}
 	if c == 'n' {
 		// null leaves a value as it is, and a pointer, slice or map nil: they are nil already.
@@ -300,32 +327,32 @@ func (r *jsonReader) value(d *valueDecoder, v reflect.Value) bool {
 	}
 	switch d.kind {
 	case timeKind:
-		return r.time(c, v)
+		return r.time(c, (*metav1.Time)(p))
 	case stringKind:
 		s, ok := r.string(c)
-		v.SetString(s)
+		*(*string)(p) = s
 		return ok
 	case boolKind:
-		return r.bool(c, v)
+		return r.bool(c, (*bool)(p))
 	case intKind, uintKind, floatKind:
-		return r.number(d.kind, v)
+		return r.number(d.kind, reflect.NewAt(d.typ, p).Elem())
 	case pointerKind:
-		p := reflect.New(d.elem.typ)
-		v.Set(p)
-		return r.value(d.elem, p.Elem())
+		elem := r.slabs.new(d)
+		*(*unsafe.Pointer)(p) = elem
+		return r.value(d.elem, elem)
 	case sliceKind:
-		return r.slice(c, d, v)
+		return r.slice(c, d, reflect.NewAt(d.typ, p).Elem())
 	case mapKind:
-		return r.mapping(c, d, v)
+		return r.mapping(c, d, reflect.NewAt(d.typ, p).Elem())
 	case structKind:
-		return r.structure(c, d, v)
+		return r.structure(c, d, p)
 	}
 	return false
 }
 
 // time reads a metav1.Time from a string as Time.UnmarshalJSON does: RFC 3339, in local time. null was read
 // before, leaving the time zero, as UnmarshalJSON does.
-func (r *jsonReader) time(c byte, v reflect.Value) bool {
+func (r *jsonReader) time(c byte, into *metav1.Time) bool {
 	text, ok := r.stringBytes(c)
 	if !ok {
 		return false
@@ -334,7 +361,7 @@ func (r *jsonReader) time(c byte, v reflect.Value) bool {
 	if err != nil {
 		return false // the strict decoder words it
 	}
-	*v.Addr().Interface().(*metav1.Time) = metav1.NewTime(t.Local())
+	*into = metav1.NewTime(t.Local())
 	return true
 }
 
@@ -347,11 +374,11 @@ func (r *jsonReader) literal(word string) bool {
 	return true
 }
 
-// bool reads true or false into v.
-func (r *jsonReader) bool(c byte, v reflect.Value) bool {
+// bool reads true or false into into.
+func (r *jsonReader) bool(c byte, into *bool) bool {
 	switch {
 	case c == 't' && r.literal("true"):
-		v.SetBool(true)
+		*into = true
 		return true
 	case c == 'f' && r.literal("false"):
 		return true
@@ -462,6 +489,44 @@ func (c *stringCache) intern(text []byte) string {
 		*slot = string(text)
 	}
 	return *slot
+}
+
+// slabLength is how many values of a type a slab holds at most; the first holds firstSlabLength, and each next
+// one twice as many as the one before, so that a stretch of few items allocates little.
+const (
+	slabLength      = 64
+	firstSlabLength = 4
+)
+
+// slabs hand out the values that the pointers of a stretch of List items point to — a Shoot's seedName, purpose,
+// networking and the like, most of an object's allocations — from arrays of values, one per pointer type
+// (valueDecoder.slab): one allocation instead of up to slabLength, and one object for the collector to find and
+// mark. An array lives as long as any of its values does; the objects of a landscape live together.
+type slabs []slab
+
+// slab is an array of values of one type, its length, and how many of them were handed out.
+type slab struct {
+	array        unsafe.Pointer
+	length, used int
+}
+
+// newSlabs are slabs for the values of every planned pointer type.
+func newSlabs() slabs {
+	return make(slabs, objectDecoders().pointers)
+}
+
+// new is a new zero value of what d, a pointer decoder, points to.
+func (s slabs) new(d *valueDecoder) unsafe.Pointer {
+	if s == nil || d.slabType == nil {
+		return reflect.New(d.elem.typ).UnsafePointer()
+	}
+	slab := &s[d.slab]
+	if slab.used == slab.length {
+		length := min(max(2*slab.length, firstSlabLength), slabLength)
+		slab.array, slab.length, slab.used = reflect.MakeSlice(d.slabType, length, length).UnsafePointer(), length, 0
+	}
+	slab.used++
+	return unsafe.Add(slab.array, uintptr(slab.used-1)*d.stride)
 }
 
 // stringBytes reads a string's text, which is a part of data unless the string holds escapes.
@@ -599,7 +664,7 @@ func (r *jsonReader) slice(c byte, d *valueDecoder, v reflect.Value) bool {
 		}
 		v.Grow(1)
 		v.SetLen(n + 1)
-		if !r.value(d.elem, v.Index(n)) {
+		if !r.value(d.elem, v.Index(n).Addr().UnsafePointer()) {
 			return false
 		}
 	}
@@ -626,15 +691,16 @@ func (r *jsonReader) mapping(c byte, d *valueDecoder, v reflect.Value) bool {
 			return false
 		}
 		elem.SetZero()
-		if !r.value(d.elem, elem) {
+		if !r.value(d.elem, elem.Addr().UnsafePointer()) {
 			return false
 		}
 		v.SetMapIndex(key, elem)
 	}
 }
 
-// structure decodes an object into v, a struct; an unknown member, or one twice, is left to the strict decoder.
-func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
+// structure decodes an object into the struct at p; an unknown member, or one twice, is left to the strict
+// decoder.
+func (r *jsonReader) structure(c byte, d *valueDecoder, p unsafe.Pointer) bool {
 	if !r.enter(c, '{') {
 		return false
 	}
@@ -654,18 +720,10 @@ func (r *jsonReader) structure(c byte, d *valueDecoder, v reflect.Value) bool {
 			return false
 		}
 		seen[i/64] |= 1 << (i % 64)
-		if next = i + 1; !r.value(d.fields[i].dec, fieldOf(v, d.fields[i].index)) {
+		if next = i + 1; !r.value(d.fields[i].dec, unsafe.Add(p, d.fields[i].offset)) {
 			return false
 		}
 	}
-}
-
-// fieldOf is the field of struct v at index.
-func fieldOf(v reflect.Value, index []int) reflect.Value {
-	if len(index) == 1 {
-		return v.Field(index[0])
-	}
-	return v.FieldByIndex(index)
 }
 
 // skip reads a value whole, as a self-decoding value gets it: its strings are valid UTF-8, and it nests at most

@@ -33,6 +33,9 @@ var objectDecoderCases = []struct {
 	{"members out of their declared order", `"metadata":{"namespace":"b","name":"a"},"spec":{"region":"r","provider":{"workers":[],"type":"aws"}}`, true},
 	{"a member name with an escape", `"spec":{"r\u0065gion":"a","provider":{"typ\u0065":"aws"}}`, true},
 	{"a member name that begins like another", `"spec":{"regionX":"a"}`, false},
+	{"one space after each colon, as kubectl writes", `"metadata": {"name": "a", "namespace": "b"}, "spec": {"region": "r", "seedName": "s", "secretBindingName": "x", "hibernation": {"enabled": true}}`, true},
+	{"two spaces after a colon, and a line feed", "\"spec\":  {\"region\":\n\"r\", \"purpose\": \t\"evaluation\"}", true},
+	{"names of eight bytes and more", `"metadata":{"name":"a","namespace":"b","generateName":"g","resourceVersion":"7"},"spec":{"seedName":"s","cloudProfileName":"aws","exposureClassName":"e"}`, true},
 	{"many workers", `"spec":{"provider":{"type":"aws","workers":[` + strings.Repeat(`{"name":"w","minimum":1,"maximum":3},`, 20) + `{"name":"z","minimum":1,"maximum":3}]}}`, true},
 
 	{"unknown member", `"spec":{"regoin":"a"}`, false},
@@ -151,7 +154,7 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 			walk(f.dec, path+"."+f.name)
 		}
 	}
-	decoders := objectDecoders()
+	decoders := objectDecoders().objects
 	if len(decoders) != 7 {
 		t.Fatalf("%d kinds planned, want 7", len(decoders))
 	}
@@ -160,5 +163,41 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 	}
 	if len(unsupportedAt) != 1 || unsupportedAt[0] != "ConfigMap.binaryData[]" {
 		t.Fatalf("left to the strict decoder: %q", unsupportedAt)
+	}
+}
+
+// TestSlabsHandOutValuesOfTheirOwn checks that the values a stretch's pointers point to are each new and zero,
+// across slabs of growing lengths, and that values of the types without a slab are allocated one by one.
+func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
+	type pointers struct {
+		Text  *string
+		Empty *struct{}
+	}
+	p := planner{planned: map[reflect.Type]*valueDecoder{}}
+	d := p.decoder(reflect.TypeFor[pointers]())
+	text, empty := d.fields[0].dec, d.fields[1].dec
+	s := make(slabs, p.pointers)
+	var handedOut []*string
+	for i := range 3 * slabLength {
+		v := (*string)(s.new(text))
+		if *v != "" {
+			t.Fatalf("value %d is %q, not zero", i, *v)
+		}
+		*v = strings.Repeat("x", i)
+		handedOut = append(handedOut, v)
+	}
+	for i, v := range handedOut {
+		if *v != strings.Repeat("x", i) {
+			t.Fatalf("value %d was written over: %q", i, *v)
+		}
+	}
+	if got := s[text.slab].length; got != slabLength {
+		t.Errorf("the last slab holds %d values, want %d", got, slabLength)
+	}
+	if s.new(empty) == nil || empty.slabType != nil {
+		t.Errorf("a value of size zero comes from a slab")
+	}
+	if v := (*string)(slabs(nil).new(text)); v == nil || *v != "" {
+		t.Errorf("a reader without slabs allocates no zero value")
 	}
 }
