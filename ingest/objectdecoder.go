@@ -69,6 +69,9 @@ type valueDecoder struct {
 // fieldDecoder decodes one field of a struct.
 type fieldDecoder struct {
 	name string
+	// quoted is the first eight bytes of the name and its closing quote as a word, masked by mask: where the name
+	// is shorter than eight bytes, one comparison of the word after a member's opening quote tells it.
+	quoted, mask uint64
 	// offset is where the field is in the struct, through inlined embedded structs (which are values, not
 	// pointers: fields does not plan the others).
 	offset uintptr
@@ -205,7 +208,8 @@ func (p *planner) fields(t reflect.Type, offset uintptr) ([]fieldDecoder, bool) 
 		if hasOption(options, "string") {
 			dec = &valueDecoder{typ: f.Type}
 		}
-		fields = append(fields, fieldDecoder{name: name, offset: at, dec: dec})
+		quoted, mask := quotedWord(name)
+		fields = append(fields, fieldDecoder{name: name, quoted: quoted, mask: mask, offset: at, dec: dec})
 	}
 	return fields, true
 }
@@ -226,22 +230,38 @@ func fieldNumbers(fields []fieldDecoder) (map[string]int, bool) {
 // encoding/json, and so kubectl, writes fields in the order they are declared, leaving out empty ones.
 const lookAhead = 8
 
+// quotedWord is the first eight bytes of name followed by a quote, and the mask of those bytes, as member reads
+// them (little-endian).
+func quotedWord(name string) (quoted, mask uint64) {
+	var word [8]byte
+	n := copy(word[:], name+`"`)
+	return binary.LittleEndian.Uint64(word[:]), ^uint64(0) >> (64 - 8*n)
+}
+
 // member reads a member's name and the colon after it, and finds the number of its field in d; from is the number
 // after the last one read. The names of the next few fields declared are compared with the bytes after the quote
 // first: where one follows to the closing quote, that is the member's name, as a name's text holds no escape
 // (plainName). Any other member is read as a string and looked up, escapes and all.
 func (r *jsonReader) member(d *valueDecoder, from int) (int, bool) {
-	if r.next() == '"' {
+	if r.next() == '"' && len(r.data)-r.pos > 8 {
 		text := r.data[r.pos+1:]
+		word := binary.LittleEndian.Uint64(text)
 		for i := from; i < min(from+lookAhead, len(d.fields)); i++ {
-			if name := d.fields[i].name; len(text) > len(name) && text[len(name)] == '"' && string(text[:len(name)]) == name {
-				r.pos += 1 + len(name) + 1
-				if r.next() != ':' {
-					return 0, false
-				}
-				r.pos++
-				return i, true
+			f := &d.fields[i]
+			if word&f.mask != f.quoted || len(f.name) >= 8 && !quotedAt(text, f.name) {
+				continue
 			}
+			if r.pos += 1 + len(f.name) + 1; r.pos+2 < len(r.data) && r.data[r.pos] == ':' {
+				r.pos++ // "name": and "name": value as encoding/json writes them, without a call to space
+				if r.data[r.pos] == ' ' && r.data[r.pos+1] > ' ' {
+					r.pos++
+				}
+			} else if r.next() != ':' {
+				return 0, false
+			} else {
+				r.pos++
+			}
+			return i, true
 		}
 	}
 	name, ok := r.name()
@@ -250,6 +270,11 @@ func (r *jsonReader) member(d *valueDecoder, from int) (int, bool) {
 	}
 	i, ok := d.numbers[string(name)]
 	return i, ok
+}
+
+// quotedAt reports whether text begins with name and a quote.
+func quotedAt(text []byte, name string) bool {
+	return len(text) > len(name) && text[len(name)] == '"' && string(text[:len(name)]) == name
 }
 
 // plainName reports whether a field's name is written in JSON as it is: in a struct's fields, member compares

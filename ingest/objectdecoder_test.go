@@ -166,6 +166,54 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 	}
 }
 
+// TestMember checks how a member's name is found: compared in place with the next declared fields, as a word
+// where it is short, or else read and looked up.
+func TestMember(t *testing.T) {
+	type fields struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+		SeedName  string `json:"seedName"`
+		Region    string `json:"region"`
+	}
+	d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(reflect.TypeFor[fields]())
+	for _, tc := range []struct {
+		data string
+		from int
+		// field is the number found, -1 for none; after is what is left to read then.
+		field int
+		after string
+	}{
+		{`"name":"a"}`, 0, 0, `"a"}`},
+		{`"name": "a"}`, 0, 0, `"a"}`},
+		{`"name":  "a"}`, 0, 0, `  "a"}`}, // more than one space: the value's to skip
+		{`"name": {}}`, 0, 0, `{}}`},
+		{`"name": ` + "\n" + `"a"}`, 0, 0, ` ` + "\n" + `"a"}`},
+		{`"namespace":"a"}`, 0, 1, `"a"}`},
+		{`"namespace":"a"}`, 1, 1, `"a"}`},
+		{`"seedName":"s"}`, 0, 2, `"s"}`},
+		{`"seedNameX":"s"}`, 0, -1, ``},
+		{`"seedNam":"s"}`, 0, -1, ``},
+		{`"name":"a"}`, 1, 0, `"a"}`},      // before from: looked up
+		{`"region":"r"}`, 3, 3, `"r"}`},    // the last field
+		{`"n\u0061me":"a"}`, 0, 0, `"a"}`}, // an escape: looked up
+		{`"name" : "a"}`, 0, 0, ` "a"}`},
+		{`"name"`, 0, -1, ``},
+		{`"name":`, 0, 0, ``},
+		{`"nam`, 0, -1, ``},
+		{`"regio":"r"}`, 0, -1, ``},
+		{`"Name":"a"}`, 0, -1, ``},
+	} {
+		r := jsonReader{data: []byte(tc.data)}
+		i, ok := r.member(d, tc.from)
+		if !ok {
+			i = -1
+		}
+		if i != tc.field || ok && string(r.data[r.pos:]) != tc.after {
+			t.Errorf("member(%q, %d) = %d, leaving %q; want %d, leaving %q", tc.data, tc.from, i, r.data[r.pos:], tc.field, tc.after)
+		}
+	}
+}
+
 // TestSlabsHandOutValuesOfTheirOwn checks that the values a stretch's pointers point to are each new and zero,
 // across slabs of growing lengths, and that values of the types without a slab are allocated one by one.
 func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
