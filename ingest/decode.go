@@ -316,7 +316,7 @@ func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, error) {
 // itemHeader is a List item's header: an item of a typed List (SeedList) may omit its apiVersion and kind, which
 // are the List's then.
 func itemHeader(item []byte, list header) (header, bool) {
-	h, ok := readHeader(item)
+	h, ok := readHeader(item, nil)
 	kind := strings.TrimSuffix(list.Kind, "List")
 	if !ok || h.Kind == "" && kind == "" {
 		return header{}, false
@@ -332,9 +332,10 @@ func itemHeader(item []byte, list header) (header, bool) {
 
 // readHeader reads an object's apiVersion and kind, and stops once it has both; what follows them is the object
 // decoder's to read. It is not ok for anything but an object whose apiVersion and kind, if any, are strings, and
-// for a List, which is the strict decoder's inside another.
-func readHeader(object []byte) (h header, ok bool) {
-	r := jsonReader{data: object, limit: model.MaxNesting}
+// for a List, which is the strict decoder's inside another. interned, if not nil, holds the strings read before:
+// the items of a List repeat their apiVersion and kind.
+func readHeader(object []byte, interned *stringCache) (h header, ok bool) {
+	r := jsonReader{data: object, limit: model.MaxNesting, interned: interned}
 	if !r.enter(r.next(), '{') {
 		return header{}, false
 	}

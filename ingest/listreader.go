@@ -226,7 +226,7 @@ func (s *listStretch) read(n int) {
 func (s *listStretch) item() bool {
 	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, interned: s.interned, slabs: s.slabs}
 	var d decoded
-	if h, ok := readHeader(s.data[s.at:]); ok && h.APIVersion != "" && h.Kind != "" {
+	if h, ok := readHeader(s.data[s.at:], s.interned); ok && h.APIVersion != "" && h.Kind != "" {
 		if d, ok = r.decodeObject(h); !ok {
 			r.pos, r.depth, d = s.at, 0, decoded{}
 		}
