@@ -4,7 +4,6 @@ import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
-	"hash/maphash"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -498,22 +497,39 @@ func (r *jsonReader) intern(text []byte) string {
 // regions, machine types) instead of allocating them anew. It is direct-mapped: a string takes the slot its hash
 // names, so a value read once (a name, a uid) costs a hash and a comparison, and evicts at most one other.
 type stringCache struct {
-	seed  maphash.Seed
-	slots [1 << 10]string
+	slots [1 << stringCacheBits]string
 }
+
+// stringCacheBits is how many bits of a hash number a slot of a stringCache.
+const stringCacheBits = 10
 
 // newStringCache is an empty cache.
 func newStringCache() *stringCache {
-	return &stringCache{seed: maphash.MakeSeed()}
+	return &stringCache{}
 }
 
 // intern is text as a string, the cached one if it holds it.
 func (c *stringCache) intern(text []byte) string {
-	slot := &c.slots[maphash.Bytes(c.seed, text)&(uint64(len(c.slots))-1)]
+	slot := &c.slots[cacheSlot(text)]
 	if *slot != string(text) {
 		*slot = string(text)
 	}
 	return *slot
+}
+
+// cacheSlot is the slot of a stringCache that text takes, by its length and its first and last eight bytes (all
+// of it, if shorter), mixed by one multiplication. Strings alike in those share a slot and only evict each other:
+// a hash of every byte would cost about what the allocation it saves does.
+func cacheSlot(text []byte) uint64 {
+	var head, tail uint64
+	if len(text) >= 8 {
+		head, tail = binary.LittleEndian.Uint64(text), binary.LittleEndian.Uint64(text[len(text)-8:])
+	} else {
+		for i, b := range text {
+			head |= uint64(b) << (8 * i)
+		}
+	}
+	return ((head ^ bits.RotateLeft64(tail, 29) ^ uint64(len(text))) * 0x9e3779b97f4a7c15) >> (64 - stringCacheBits)
 }
 
 // slabLength is how many values of a type a slab holds at most; the first holds firstSlabLength, and each next

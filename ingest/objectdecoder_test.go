@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -247,5 +248,37 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 	}
 	if v := (*string)(slabs(nil).new(text)); v == nil || *v != "" {
 		t.Errorf("a reader without slabs allocates no zero value")
+	}
+}
+
+// TestStringCache checks that interning gives each text back as it is, shares a value read before, and keeps
+// strings that share a slot apart.
+func TestStringCache(t *testing.T) {
+	c := newStringCache()
+	texts := []string{"", "a", "eu-west-1", "eu-west-2", "1.34.2", "aws-eu-west-2-10", "aws-eu-west-3-10",
+		"core.gardener.cloud/v1beta1", "core.gardener.cloud/v1alpha1", strings.Repeat("x", 100)}
+	for range 2 {
+		for _, text := range texts {
+			if got := c.intern([]byte(text)); got != text {
+				t.Fatalf("intern(%q) = %q", text, got)
+			}
+		}
+	}
+	first := c.intern([]byte("eu-west-1"))
+	if again := c.intern([]byte("eu-west-1")); unsafe.StringData(again) != unsafe.StringData(first) {
+		t.Errorf("a value read again is allocated anew")
+	}
+	// Same length, first and last eight bytes: one slot, each string still itself.
+	a, b := "aws-eu-west-1-rack-1", "aws-eu-wast-1-rack-1"
+	if cacheSlot([]byte(a)) != cacheSlot([]byte(b)) {
+		t.Fatalf("%q and %q take different slots", a, b)
+	}
+	for range 3 {
+		if got := c.intern([]byte(a)); got != a {
+			t.Fatalf("intern(%q) = %q", a, got)
+		}
+		if got := c.intern([]byte(b)); got != b {
+			t.Fatalf("intern(%q) = %q", b, got)
+		}
 	}
 }
