@@ -42,6 +42,8 @@ const MaxFileSize = 128 << 20
 type Landscape struct {
 	Objects  model.Objects
 	Warnings []string
+	// Bytes is how many bytes of files (and standard input) the objects were read from.
+	Bytes int64
 
 	// where is where each object was read, by kind, namespace and name.
 	where map[string]place
@@ -209,6 +211,7 @@ func (l *Landscape) read(r io.Reader, size int64, display string) error {
 	if len(data) > MaxFileSize {
 		return fmt.Errorf("%s: file is more than the limit of %d bytes (%d MiB)", display, MaxFileSize, MaxFileSize>>20)
 	}
+	l.Bytes += int64(len(data))
 	return l.Decode(display, data)
 }
 

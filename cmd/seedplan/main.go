@@ -321,6 +321,7 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 		return nil, err
 	}
 	var landscape *ingest.Landscape
+	start := time.Now()
 	switch {
 	case cluster:
 		var garden client.Client
@@ -336,6 +337,8 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 	if err != nil {
 		return nil, err
 	}
+	slog.DebugContext(ctx, "landscape loaded", "seconds", time.Since(start).Seconds(), "bytes", landscape.Bytes,
+		"seeds", len(landscape.Objects.Seeds), "shoots", len(landscape.Objects.Shoots))
 	for _, w := range landscape.Warnings {
 		slog.WarnContext(ctx, w)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -588,5 +589,55 @@ func TestBenchProgressAndQuiet(t *testing.T) {
 		if progress := strings.Contains(logs.String(), "bench progress"); progress == quiet {
 			t.Errorf("--quiet=%v: progress logged %v:\n%s", quiet, progress, logs.String())
 		}
+	}
+}
+
+// At logLevel debug, schedule says how long loading the landscape took and how many bytes it read: what make
+// bench-wholerun reads to measure loading as a user runs it.
+func TestScheduleLogsTheLoad(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: debug\nlogFormat: json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	landscape := filepath.Join(dir, "landscape")
+	if _, err := run(t, "generate", "--seeds", "4", "--shoots", "10", "--dir", landscape); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	cmd := newRootCommand()
+	cmd.SetArgs([]string{"schedule", "--config", config, "--landscape", landscape, "-o", "json"})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(&logs)
+	defer slog.SetDefault(slog.Default())
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	files, err := os.ReadDir(landscape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		info, err := f.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += info.Size()
+	}
+	var loaded struct {
+		Msg     string
+		Seconds float64
+		Bytes   int64
+		Seeds   int
+		Shoots  int
+	}
+	for line := range strings.Lines(logs.String()) {
+		if err := json.Unmarshal([]byte(line), &loaded); err == nil && loaded.Msg == "landscape loaded" {
+			break
+		}
+	}
+	if loaded.Msg == "" || loaded.Seconds <= 0 || loaded.Bytes != size || loaded.Seeds != 4 || loaded.Shoots != 10 {
+		t.Fatalf("the load logged as %+v; logs:\n%s", loaded, logs.String())
 	}
 }

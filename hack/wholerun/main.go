@@ -1,6 +1,6 @@
 // Command wholerun measures seedplan as a user runs it: a whole `seedplan schedule --landscape DIR -o json`
-// process per landscape size and solver, its wall time, its window's time (model, solve, verify: from its JSON)
-// and its peak resident memory. It generates each landscape with `seedplan generate` first and writes a table
+// process per landscape size and solver, its wall time, how long it took to load the landscape (from its debug
+// log), its window's time (model, solve, verify: from its JSON) and its peak resident memory. It generates each landscape with `seedplan generate` first and writes a table
 // (wholerun.txt) and the figures (wholerun.json) into --out. make bench runs it.
 package main
 
@@ -44,6 +44,7 @@ type row struct {
 	InputMB   float64 `json:"inputMB"`
 	// Seconds are medians over the repeats; PeakRSSMB the largest.
 	WholeSeconds  float64 `json:"wholeSeconds"`
+	LoadSeconds   float64 `json:"loadSeconds"`
 	WindowSeconds float64 `json:"windowSeconds"`
 	ModelSeconds  float64 `json:"modelSeconds"`
 	SolveSeconds  float64 `json:"solveSeconds"`
@@ -70,6 +71,11 @@ func run(bin, out string, repeats int) error {
 		return err
 	}
 	defer os.RemoveAll(work)
+	// The configuration asks for the debug log, whose "landscape loaded" record says how long loading took.
+	config := filepath.Join(work, "config.yaml")
+	if err := os.WriteFile(config, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: debug\nlogFormat: json\n"), 0o644); err != nil {
+		return err
+	}
 	var rows []row
 	for i, l := range landscapes {
 		dir := filepath.Join(work, fmt.Sprint(i))
@@ -81,13 +87,13 @@ func run(bin, out string, repeats int) error {
 			return err
 		}
 		for _, solver := range []string{"lp", "greedy"} {
-			r, err := measure(bin, dir, l, solver, repeats)
+			r, err := measure(bin, config, dir, l, solver, repeats)
 			if err != nil {
 				return fmt.Errorf("%s, %s: %w", l.Name, solver, err)
 			}
 			r.InputMB = float64(size) / 1e6
 			rows = append(rows, r)
-			slog.Info("measured", "landscape", l.Name, "solver", solver, "whole", r.WholeSeconds, "window", r.WindowSeconds, "rssMB", r.PeakRSSMB)
+			slog.Info("measured", "landscape", l.Name, "solver", solver, "whole", r.WholeSeconds, "load", r.LoadSeconds, "window", r.WindowSeconds, "rssMB", r.PeakRSSMB)
 		}
 		os.RemoveAll(dir)
 	}
@@ -95,12 +101,12 @@ func run(bin, out string, repeats int) error {
 }
 
 // measure runs schedule repeats times and keeps the medians and the largest peak memory.
-func measure(bin, dir string, l landscape, solver string, repeats int) (row, error) {
+func measure(bin, config, dir string, l landscape, solver string, repeats int) (row, error) {
 	r := row{Landscape: l.Name, Solver: solver}
-	var whole, window, model, solve, verify []float64
+	var whole, load, window, model, solve, verify []float64
 	for range repeats {
 		var stdout, stderr bytes.Buffer
-		cmd := exec.Command(bin, "schedule", "--landscape", dir, "--strategy", l.Strategy, "--solver", solver, "-o", "json")
+		cmd := exec.Command(bin, "schedule", "--config", config, "--landscape", dir, "--strategy", l.Strategy, "--solver", solver, "-o", "json")
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
@@ -110,6 +116,11 @@ func measure(bin, dir string, l landscape, solver string, repeats int) (row, err
 		if usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.PeakRSSMB = max(r.PeakRSSMB, float64(usage.Maxrss)/1024) // kilobytes on Linux
 		}
+		seconds, err := loadSeconds(stderr.Bytes())
+		if err != nil {
+			return r, err
+		}
+		load = append(load, seconds)
 		var plan struct {
 			Window struct {
 				Optimal bool               `json:"optimal"`
@@ -124,8 +135,23 @@ func measure(bin, dir string, l landscape, solver string, repeats int) (row, err
 		window, model, solve, verify = append(window, s["total"]), append(model, s["model"]), append(solve, s["solve"]), append(verify, s["verify"])
 		r.Placed, r.Optimal = len(plan.Placements), plan.Window.Optimal
 	}
+	r.LoadSeconds = median(load)
 	r.WholeSeconds, r.WindowSeconds, r.ModelSeconds, r.SolveSeconds, r.VerifySeconds = median(whole), median(window), median(model), median(solve), median(verify)
 	return r, nil
+}
+
+// loadSeconds is how long loading the landscape took, from the "landscape loaded" record of a JSON debug log.
+func loadSeconds(log []byte) (float64, error) {
+	for line := range bytes.Lines(log) {
+		var record struct {
+			Msg     string  `json:"msg"`
+			Seconds float64 `json:"seconds"`
+		}
+		if json.Unmarshal(line, &record) == nil && record.Msg == "landscape loaded" {
+			return record.Seconds, nil
+		}
+	}
+	return 0, fmt.Errorf("no \"landscape loaded\" record in the log:\n%s", log)
 }
 
 func median(xs []float64) float64 {
@@ -162,10 +188,10 @@ func write(out string, rows []row) error {
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "LANDSCAPE\tINPUT MB\tSOLVER\tWHOLE RUN\tWINDOW\tMODEL\tSOLVE\tVERIFY\tPEAK RSS MB\tPLACED\tOPTIMAL\t")
+	fmt.Fprintln(tw, "LANDSCAPE\tINPUT MB\tSOLVER\tWHOLE RUN\tLOAD\tLOAD MB/S\tWINDOW\tMODEL\tSOLVE\tVERIFY\tPEAK RSS MB\tPLACED\tOPTIMAL\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%.2fs\t%.3fs\t%.3fs\t%.3fs\t%.3fs\t%.0f\t%d\t%v\t\n", r.Landscape, r.InputMB, r.Solver,
-			r.WholeSeconds, r.WindowSeconds, r.ModelSeconds, r.SolveSeconds, r.VerifySeconds, r.PeakRSSMB, r.Placed, r.Optimal)
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%.2fs\t%.3fs\t%.0f\t%.3fs\t%.3fs\t%.3fs\t%.3fs\t%.0f\t%d\t%v\t\n", r.Landscape, r.InputMB, r.Solver,
+			r.WholeSeconds, r.LoadSeconds, r.InputMB/r.LoadSeconds, r.WindowSeconds, r.ModelSeconds, r.SolveSeconds, r.VerifySeconds, r.PeakRSSMB, r.Placed, r.Optimal)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
