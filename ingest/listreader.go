@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"slices"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -117,8 +118,18 @@ func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
 	for _, at := range guessItemStarts(r.data, first, chunks) {
 		stretches = append(stretches, itemStretch(r.data, at))
 	}
+	// Each stretch's lists are made for as many items as its bytes hold if they are as long as the first, and a
+	// few more: grown by doubling, they would leave about as much again behind. They never take more bytes than
+	// the stretch's text, whatever the first item's length.
+	itemBytes := max(first.itemEnd-first.begin, entryBytes)
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
+		end := len(r.data)
+		if len(s.next) > 0 {
+			end = s.next[0].begin
+		}
+		n := (end-s.begin)/itemBytes + 4
+		s.items, s.decoded = make([][]byte, 0, n), make([]decoded, 0, n)
 	}
 	model.OnEveryProcessor(len(stretches), func(i int) { stretches[i].read(-1) })
 	read := []*listStretch{first}
@@ -138,6 +149,9 @@ func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
 	r.depth--
 	return items, objects, true
 }
+
+// entryBytes is what an item takes in a stretch's lists.
+const entryBytes = int(unsafe.Sizeof([]byte(nil)) + unsafe.Sizeof(decoded{}))
 
 // guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
 // of evenly spaced offsets, recognized by the bytes from the end of the first item to the first name of the

@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -152,5 +153,22 @@ func TestGuessItemStarts(t *testing.T) {
 		if (at-first.begin)%(len(item)+1) != 0 {
 			t.Errorf("a stretch begins at %d, inside an item: %.30s", at, data[at:])
 		}
+	}
+}
+
+// TestReadListAllocatesForItsBytes checks that the lists of a List's items are made for as many items as the
+// stretches' bytes can hold, not more, when the first item is far shorter than the others.
+func TestReadListAllocatesForItsBytes(t *testing.T) {
+	large := `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"a":"` + strings.Repeat("x", 1<<20) + `"}}`
+	data := []byte(`{"apiVersion":"v1","kind":"List","items":[{}` + strings.Repeat(","+large, 4) + `]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, ok := readListIn(data, 8)
+	runtime.ReadMemStats(&after)
+	if !ok || len(d.items) != 5 {
+		t.Fatalf("read %v, %d items", ok, len(d.items))
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 4*uint64(len(data)) {
+		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
 	}
 }
