@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -295,11 +297,35 @@ func refused(err error) bool {
 	return apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err)
 }
 
-// updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read.
+// updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read; a
+// binding whose answer was lost counts as made when it landed.
 func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, error) {
 	shoot := read.DeepCopy()
 	shoot.Spec.SeedName = &seed
-	return shoot, b.Client.SubResource("binding").Update(ctx, shoot)
+	err := b.Client.SubResource("binding").Update(ctx, shoot)
+	if err == nil || !answerLost(err) {
+		return shoot, err
+	}
+	if current, landed := b.landed(ctx, read, seed); landed {
+		slog.InfoContext(ctx, "The binding's answer was lost, but it landed", "shoot", client.ObjectKeyFromObject(read).String(), "seed", seed, "error", err)
+		return current, nil
+	}
+	return shoot, err
+}
+
+// landed finds out whether a binding of read to seed whose answer was lost — the connection broke, the server
+// restarted or timed out — landed all the same: it reads the shoot from the API server, waiting for it as a
+// report does, and finds it on that seed. Without this a binding made would be reported failed and get no event
+// (its shoot is no longer pending, so nothing binds it again). A shoot that someone else put on the same seed at
+// the same moment is taken for bound too, as an event whose create's answer was lost is taken for written.
+func (b *Binder) landed(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, bool) {
+	ctx, cancel := reportContext(ctx)
+	defer cancel()
+	current := &gardencorev1beta1.Shoot{}
+	if err := retryTransient(ctx, func() error { return b.Client.Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
+		return nil, false
+	}
+	return current, current.UID == read.UID && current.Spec.SeedName != nil && *current.Spec.SeedName == seed
 }
 
 // reread classifies a shoot whose binding met a conflict.
@@ -407,6 +433,25 @@ func retryTransient(ctx context.Context, write func() error) error {
 		}
 		delay = min(2*delay, 2*time.Second)
 	}
+}
+
+// answerLost reports whether a request that failed may have been applied all the same, its answer lost: the
+// connection broke or the client stopped waiting after the request was sent, or the server failed it where it
+// may have decided already (500, 504). A connection refused, a request the server declined (429, 503) and any
+// other error leave nothing to look for, so that a garden down for long fails each binding at once, as before.
+func answerLost(err error) bool {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		code := status.Status().Code
+		return code == http.StatusInternalServerError || code == http.StatusGatewayTimeout
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return false
+	}
+	var timeout interface{ Timeout() bool }
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &op) && op.Op == "read" || errors.As(err, &timeout) && timeout.Timeout()
 }
 
 // transient reports whether a failed request may succeed when repeated: the API server did not decide on it

@@ -3,7 +3,12 @@ package bind_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/ingest"
@@ -124,6 +130,36 @@ func TestApplyBindsAndReports(t *testing.T) {
 
 }
 
+// placedLandscape makes a landscape of two seeds with room for ten shoots each and n pending shoots, and plans
+// it: every shoot is placed.
+func placedLandscape(t *testing.T, cp *gardentest.ControlPlane, name string, n int) (string, map[string]*gardencorev1beta1.Shoot, *model.Plan) {
+	t.Helper()
+	namespace := cp.Landscape(t, name, []int64{10, 10}, n, "")
+	read, p := planNamespace(t, cp.Client, namespace)
+	if len(p.Placements) != n {
+		t.Fatalf("plan places %d, want %d", len(p.Placements), n)
+	}
+	return namespace, read, p
+}
+
+// applyWanting applies the plan with binder, waits for the events of its bindings, and checks each placement's
+// result against want, by shoot name.
+func applyWanting(t *testing.T, binder *bind.Binder, read map[string]*gardencorev1beta1.Shoot, p *model.Plan, want map[string]model.BindResult) []bind.Result {
+	t.Helper()
+	results, err := binder.Apply(context.Background(), read, p)
+	binder.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		_, name, _ := strings.Cut(r.Shoot, "/")
+		if r.Result != want[name] {
+			t.Errorf("%s: %s (%v), want %s", name, r.Result, r.Err, want[name])
+		}
+	}
+	return results
+}
+
 // checkFailureReported checks the unschedulable shoot's Warning SchedulingFailed event and its lastOperation.
 func checkFailureReported(t *testing.T, c client.Client, u model.Unschedulable) {
 	t.Helper()
@@ -150,11 +186,7 @@ func checkFailureReported(t *testing.T, c client.Client, u model.Unschedulable) 
 func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	namespace := cp.Landscape(t, "change", []int64{10, 10}, 5, "")
-	read, p := planNamespace(t, cp.Client, namespace)
-	if len(p.Placements) != 5 {
-		t.Fatalf("plan places %d, want 5", len(p.Placements))
-	}
+	namespace, read, p := placedLandscape(t, cp, "change", 5)
 	planned := map[string]string{}
 	for _, pl := range p.Placements {
 		planned[pl.Shoot] = pl.Seed
@@ -184,19 +216,8 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	binder := &bind.Binder{Client: cp.Client, Concurrency: 2}
-	results, err := binder.Apply(ctx, read, p)
-	binder.Flush()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]model.BindResult{"shoot-0": model.Taken, "shoot-1": model.Conflict, "shoot-2": model.Gone, "shoot-3": model.Bound, "shoot-4": model.Bound}
-	for _, r := range results {
-		_, name, _ := strings.Cut(r.Shoot, "/")
-		if r.Result != want[name] {
-			t.Errorf("%s: %s, want %s", name, r.Result, want[name])
-		}
-	}
+	applyWanting(t, &bind.Binder{Client: cp.Client, Concurrency: 2}, read, p,
+		map[string]model.BindResult{"shoot-0": model.Taken, "shoot-1": model.Conflict, "shoot-2": model.Gone, "shoot-3": model.Bound, "shoot-4": model.Bound})
 	if got := seedName(t, cp.Client, namespace, "shoot-0"); got != other {
 		t.Fatalf("shoot-0: seedName %q, someone else's %q was overwritten", got, other)
 	}
@@ -205,6 +226,58 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	}
 	if n := len(eventsOf(t, cp.Client, namespace, "shoot-0")); n != 0 {
 		t.Fatalf("shoot-0: %d events written about a shoot seedplan did not bind", n)
+	}
+}
+
+// The answer to a binding is lost — the connection breaks, the server restarts — once after the binding landed
+// and once before it reached the server; a third binding finds the connection refused. The first counts as
+// bound, with its event, as it is; the second stays pending for the next window, with no event; the third too,
+// without a look at the shoot (it cannot have landed). Everything else is bound.
+func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
+	cp := garden.Get(t)
+	namespace, read, p := placedLandscape(t, cp, "lost", 5)
+	lost := &url.Error{Op: "Put", URL: "https://garden/binding", Err: io.ErrUnexpectedEOF}
+	refused := &url.Error{Op: "Put", URL: "https://garden/binding", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
+	var looks atomic.Int32
+	writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
+		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			switch obj.GetName() {
+			case "shoot-0": // landed, its answer lost
+				if err := c.SubResource(subResource).Update(ctx, obj, opts...); err != nil {
+					return err
+				}
+				return lost
+			case "shoot-1": // lost on its way
+				return lost
+			case "shoot-2":
+				return refused
+			}
+			return c.SubResource(subResource).Update(ctx, obj, opts...)
+		},
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if key.Name == "shoot-2" {
+				looks.Add(1)
+			}
+			return c.Get(ctx, key, obj, opts...)
+		},
+	})
+	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Bound, "shoot-4": model.Bound}
+	results := applyWanting(t, &bind.Binder{Client: writer, Concurrency: 2}, read, p, want)
+	for i, r := range results {
+		_, name, _ := strings.Cut(r.Shoot, "/")
+		seed, events := seedName(t, cp.Client, namespace, name), eventsOf(t, cp.Client, namespace, name)
+		if want[name] == model.Failed {
+			if seed != "" || len(events) != 0 {
+				t.Errorf("%s: seedName %q and %d events, want none", name, seed, len(events))
+			}
+			continue
+		}
+		if seed != p.Placements[i].Seed || len(events) != 1 || events[0].Reason != "SchedulingSuccessful" {
+			t.Errorf("%s: seedName %q, events %+v; want %q and one SchedulingSuccessful event", name, seed, events, p.Placements[i].Seed)
+		}
+	}
+	if n := looks.Load(); n != 0 {
+		t.Errorf("shoot-2 was read %d times after its connection was refused", n)
 	}
 }
 

@@ -3,6 +3,9 @@ package bind
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
+	"net/url"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -112,5 +115,43 @@ func TestRetryTransientEndsWithTheContext(t *testing.T) {
 	err := retryTransient(ctx, func() error { return syscall.ECONNREFUSED })
 	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("error %v; want the last failure and the deadline", err)
+	}
+}
+
+// timeoutError is a client's timeout, as net/http words one while it awaits the headers.
+type timeoutError struct{}
+
+func (timeoutError) Error() string {
+	return "request canceled (Client.Timeout exceeded while awaiting headers)"
+}
+func (timeoutError) Timeout() bool { return true }
+
+// A binding whose answer was lost is looked for only where the request may have reached the server.
+func TestAnswerLost(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	put := func(err error) error { return &url.Error{Op: "Put", URL: "https://garden/binding", Err: err} }
+	for _, tc := range []struct {
+		name string
+		err  error
+		lost bool
+	}{
+		{"the connection ended before the answer", put(io.ErrUnexpectedEOF), true},
+		{"the connection closed", put(io.EOF), true},
+		{"the connection reset while reading the answer", put(&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), true},
+		{"the client stopped waiting for the answer", put(timeoutError{}), true},
+		{"the context ended while waiting", put(context.DeadlineExceeded), true},
+		{"the server timed out (504)", apierrors.NewTimeoutError("the binding took too long", 1), true},
+		{"the server failed (500)", apierrors.NewServerTimeout(shoots, "update", 1), true},
+		{"the connection was refused", put(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), false},
+		{"connecting timed out", put(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}), false},
+		{"the request could not be sent", put(&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}), false},
+		{"the server is unavailable (503)", apierrors.NewServiceUnavailable("restarting"), false},
+		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), false},
+		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
+		{"a certificate not trusted", put(errors.New("tls: failed to verify certificate: x509: certificate signed by unknown authority")), false},
+	} {
+		if got := answerLost(tc.err); got != tc.lost {
+			t.Errorf("%s: answerLost(%v) = %v, want %v", tc.name, tc.err, got, tc.lost)
+		}
 	}
 }
