@@ -250,17 +250,8 @@ func (r *jsonReader) member(d *valueDecoder, from int) (int, bool) {
 			if word&f.mask != f.quoted || len(f.name) >= 8 && !quotedAt(text, f.name) {
 				continue
 			}
-			if r.pos += 1 + len(f.name) + 1; r.pos+2 < len(r.data) && r.data[r.pos] == ':' {
-				r.pos++ // "name": and "name": value as encoding/json writes them, without a call to space
-				if r.data[r.pos] == ' ' && r.data[r.pos+1] > ' ' {
-					r.pos++
-				}
-			} else if r.next() != ':' {
-				return 0, false
-			} else {
-				r.pos++
-			}
-			return i, true
+			r.pos += 1 + len(f.name) + 1
+			return i, r.colon()
 		}
 	}
 	name, ok := r.name()
@@ -682,11 +673,26 @@ func (r *jsonReader) more(first bool, end byte) (more, ok bool) {
 // name reads an object's member name and the colon after it.
 func (r *jsonReader) name() ([]byte, bool) {
 	name, ok := r.stringBytes(r.next())
-	if !ok || r.next() != ':' {
+	if !ok || !r.colon() {
 		return nil, false
 	}
-	r.pos++
 	return name, true
+}
+
+// colon reads the colon after a member's name and, where one space follows it before the value as encoding/json
+// writes "name": value, that space too, without a call to space.
+func (r *jsonReader) colon() bool {
+	if r.pos+2 < len(r.data) && r.data[r.pos] == ':' {
+		if r.pos++; r.data[r.pos] == ' ' && r.data[r.pos+1] > ' ' {
+			r.pos++
+		}
+		return true
+	}
+	if r.next() != ':' {
+		return false
+	}
+	r.pos++
+	return true
 }
 
 // slice decodes an array into v, a nil slice; an empty array is an empty slice, as encoding/json makes it. (An
