@@ -16,6 +16,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -276,7 +277,7 @@ func TestGeneratorRoundTrip(t *testing.T) {
 	if len(l.Warnings) != 0 {
 		t.Fatalf("warnings loading generated landscape: %q", l.Warnings)
 	}
-	if size := dirBytes(t, dir); l.Bytes != size {
+	if size := fixture.DirSize(t, dir); l.Bytes != size {
 		t.Errorf("the landscape says it was read from %d bytes, its files hold %d", l.Bytes, size)
 	}
 	want, err := model.NewSnapshot(objs)
@@ -302,24 +303,6 @@ func TestGeneratorRoundTrip(t *testing.T) {
 			t.Fatalf("shoot differs after the round trip:\n%s\n%s", a, b)
 		}
 	}
-}
-
-// dirBytes is how many bytes the files in dir hold.
-func dirBytes(t *testing.T, dir string) int64 {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var size int64
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil {
-			t.Fatal(err)
-		}
-		size += info.Size()
-	}
-	return size
 }
 
 func asJSON(t *testing.T, v any) string {

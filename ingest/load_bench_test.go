@@ -1,28 +1,28 @@
 package ingest_test
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 )
 
 // BenchmarkLoad reads a generated landscape of 500 seeds and 15,000 shoots (10,000 pending) from files, as YAML
 // and as JSON, and reports the input's megabytes per second. The alternating sub-benchmark loads the two in turn
 // and reports both speeds and how many times as fast per byte JSON is: the shared host's speed drifts more between
 // the first two sub-benchmarks than it does within one alternation. Each of its loads starts from a collected
-// heap, as a process's one load does, rather than beside the garbage of the load before, which is the other
-// format's. Run: go test ./ingest -run '^$' -bench Load
+// heap rather than beside the garbage of the load before, which is the other format's, and is collected as the
+// runtime paces it (a seedplan command defers its first collection instead: make bench-wholerun measures that).
+// Run: go test ./ingest -run '^$' -bench Load
 func BenchmarkLoad(b *testing.B) {
 	formats := []string{"yaml", "json"}
 	dirs := writeLandscapes(b, formats...)
 	for _, format := range formats {
 		b.Run(format, func(b *testing.B) {
-			b.SetBytes(dirSize(b, dirs[format]))
+			b.SetBytes(fixture.DirSize(b, dirs[format]))
 			for b.Loop() {
 				load(b, dirs[format])
 			}
@@ -39,7 +39,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}
 		megabytesPerSecond := func(i int) float64 {
-			return float64(dirSize(b, dirs[formats[i]])) / 1e6 * float64(b.N) / seconds[i]
+			return float64(fixture.DirSize(b, dirs[formats[i]])) / 1e6 * float64(b.N) / seconds[i]
 		}
 		yaml, json := megabytesPerSecond(0), megabytesPerSecond(1)
 		b.ReportMetric(yaml, "yaml-MB/s")
@@ -75,20 +75,4 @@ func writeLandscapes(b *testing.B, formats ...string) map[string]string {
 		}
 	}
 	return dirs
-}
-
-func dirSize(b *testing.B, dir string) int64 {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int64
-	for _, e := range entries {
-		info, err := os.Stat(filepath.Join(dir, e.Name()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		size += info.Size()
-	}
-	return size
 }

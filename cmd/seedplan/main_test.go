@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/internal/fixture"
 )
 
 // run executes the CLI with the given arguments and returns stdout and the error; stderr (the logs) goes to the
@@ -604,40 +605,24 @@ func TestScheduleLogsTheLoad(t *testing.T) {
 	if _, err := run(t, "generate", "--seeds", "4", "--shoots", "10", "--dir", landscape); err != nil {
 		t.Fatal(err)
 	}
-	var logs bytes.Buffer
-	cmd := newRootCommand()
-	cmd.SetArgs([]string{"schedule", "--config", config, "--landscape", landscape, "-o", "json"})
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(&logs)
-	defer slog.SetDefault(slog.Default())
-	if err := cmd.ExecuteContext(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var size int64
-	files, err := os.ReadDir(landscape)
+	logs, err := runCombined(t, "schedule", "--config", config, "--landscape", landscape, "-o", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		info, err := f.Info()
-		if err != nil {
-			t.Fatal(err)
-		}
-		size += info.Size()
-	}
-	var loaded struct {
+	type record struct {
 		Msg     string
 		Seconds float64
 		Bytes   int64
 		Seeds   int
 		Shoots  int
 	}
-	for line := range strings.Lines(logs.String()) {
-		if err := json.Unmarshal([]byte(line), &loaded); err == nil && loaded.Msg == "landscape loaded" {
-			break
+	var loaded record
+	for line := range strings.Lines(logs) {
+		if r := (record{}); json.Unmarshal([]byte(line), &r) == nil && r.Msg == "landscape loaded" {
+			loaded = r
 		}
 	}
-	if loaded.Msg == "" || loaded.Seconds <= 0 || loaded.Bytes != size || loaded.Seeds != 4 || loaded.Shoots != 10 {
-		t.Fatalf("the load logged as %+v; logs:\n%s", loaded, logs.String())
+	if loaded.Msg == "" || loaded.Seconds <= 0 || loaded.Bytes != fixture.DirSize(t, landscape) || loaded.Seeds != 4 || loaded.Shoots != 10 {
+		t.Fatalf("the load logged as %+v; output:\n%s", loaded, logs)
 	}
 }
