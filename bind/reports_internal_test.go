@@ -140,6 +140,7 @@ func TestAnswerLost(t *testing.T) {
 		{"the connection reset while reading the answer", put(&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), true},
 		{"the client stopped waiting for the answer", put(timeoutError{}), true},
 		{"the context ended while waiting", put(context.DeadlineExceeded), true},
+		{"the caller stopped waiting (a stopping loop)", put(context.Canceled), true},
 		{"the server timed out (504)", apierrors.NewTimeoutError("the binding took too long", 1), true},
 		{"the server failed (500)", apierrors.NewServerTimeout(shoots, "update", 1), true},
 		{"the connection was refused", put(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), false},
