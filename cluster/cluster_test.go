@@ -303,7 +303,12 @@ func TestLoopCapsWindows(t *testing.T) {
 	c.LeaderElection.ResourceName = "seedplan-capped"
 	loop := startLoop(t, cp.Config, c, "capped")
 	waitFor(t, 60*time.Second, "the loop binds the five shoots", func() bool { return boundCount(t, cp.Client, namespace) == 5 })
-	metrics := get(loop.address, "/metrics")
+	// A binding lands before the loop has its answer and times it: the metrics are read once all five are timed.
+	var metrics string
+	waitUntil(10*time.Second, func() bool {
+		metrics = get(loop.address, "/metrics")
+		return strings.Contains(metrics, "\nseedplan_scheduling_duration_seconds_count 5\n")
+	})
 	loop.stop(t)
 	sum, count := metricValue(t, metrics, "seedplan_window_shoots_sum"), metricValue(t, metrics, "seedplan_window_shoots_count")
 	timed := metricValue(t, metrics, "seedplan_scheduling_duration_seconds_count")
