@@ -1,0 +1,44 @@
+package model
+
+import (
+	"runtime"
+	"runtime/debug"
+	"syscall"
+	"testing"
+)
+
+// A reader of a mapped file asks for panics on memory faults, and recovers from them, in the goroutine that calls
+// OnEveryProcessor: a fault in one of its goroutines must reach it there instead of crashing the program.
+func TestOnEveryProcessorRaisesAFaultInItsCaller(t *testing.T) {
+	pageSize := syscall.Getpagesize()
+	inaccessible, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(inaccessible)
+	for _, procs := range []int{1, 2, 4} {
+		previous := runtime.GOMAXPROCS(procs)
+		recovered := faultingRun(inaccessible, 50)
+		runtime.GOMAXPROCS(previous)
+		if _, fault := recovered.(interface{ Addr() uintptr }); !fault {
+			t.Errorf("GOMAXPROCS=%d: the caller recovered %v, want the fault", procs, recovered)
+		}
+	}
+	if debug.SetPanicOnFault(false) {
+		t.Error("OnEveryProcessor left the test's goroutine panicking on faults")
+	}
+}
+
+// faultingRun calls OnEveryProcessor for n indexes, panicking on faults, where index 7 reads inaccessible memory,
+// and is what its caller recovered.
+func faultingRun(inaccessible []byte, n int) (recovered any) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() { recovered = recover() }()
+	read := make([]byte, n)
+	OnEveryProcessor(n, func(i int) {
+		if i == 7 {
+			read[i] = inaccessible[0]
+		}
+	})
+	return nil
+}
