@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -198,7 +199,37 @@ func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
 		return fmt.Errorf("%s: %w", display, err)
 	}
 	defer f.Close()
+	if file, ok := f.(*os.File); ok && info.Size() >= largeFile {
+		if data, err := mapFile(file, info.Size()); err == nil {
+			return l.readMapped(file, data, display)
+		}
+	}
 	return l.read(f, info.Size(), display)
+}
+
+// readMapped decodes the mapped bytes of a large file (mapFile) and unmaps them: nothing decoded refers to them.
+// A file that shrinks while it is mapped takes the pages past its new end away, and reading one faults; that is
+// an error about the file instead of a crash. Bytes appended to it after it was mapped are not read.
+func (l *Landscape) readMapped(f *os.File, data []byte, display string) (err error) {
+	defer func() {
+		if unmapErr := unmapFile(data); unmapErr != nil {
+			err = errors.Join(err, fmt.Errorf("%s: unmapping it: %w", display, unmapErr))
+		}
+	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		info, statErr := f.Stat()
+		if _, fault := r.(interface{ Addr() uintptr }); !fault || statErr != nil || info.Size() >= int64(len(data)) {
+			panic(r)
+		}
+		err = fmt.Errorf("%s: the file shrank from %d to %d bytes while it was read; read it once it is written", display, len(data), info.Size())
+	}()
+	l.Bytes += int64(len(data))
+	return l.Decode(display, data)
 }
 
 // read decodes what r holds, at most MaxFileSize bytes; size is what r is expected to hold (0: unknown) and
@@ -219,7 +250,7 @@ func (l *Landscape) read(r io.Reader, size int64, display string) error {
 // allocated once: growing one from nothing would copy a large file's bytes about twice over. A large file is
 // read in parts on every processor (readInParts).
 func readAtMost(r io.Reader, size int64) ([]byte, error) {
-	if file, ok := r.(io.ReaderAt); ok && size >= readInPartsFrom && size <= MaxFileSize {
+	if file, ok := r.(io.ReaderAt); ok && size >= largeFile && size <= MaxFileSize {
 		return readInParts(file, size)
 	}
 	limited := io.LimitReader(r, MaxFileSize+1)
@@ -232,9 +263,10 @@ func readAtMost(r io.Reader, size int64) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// readInPartsFrom is the size from which a file is read in parts: copying it out of the page cache, into pages
-// the kernel first has to fault in, takes one processor about 5 ms per 20 MB, before any of it is decoded.
-const readInPartsFrom = 4 << 20
+// largeFile is the size from which a file is mapped (mapFile) or, where it cannot be, read in parts: copying it
+// out of the page cache, into pages the kernel first has to fault in, takes one processor about 5 ms per 20 MB,
+// before any of it is decoded.
+const largeFile = 4 << 20
 
 // readInParts reads a file expected to hold size bytes as readAtMost does, the expected bytes in a part for each
 // processor, at once. Bytes beyond them, if the file grew since it was measured, are read after them; if it

@@ -11,7 +11,7 @@ import (
 // processor, with the same result.
 func TestReadAtMost(t *testing.T) {
 	small := bytes.Repeat([]byte("kind: Shoot\n"), 1000)
-	large := make([]byte, 3*readInPartsFrom+12345)
+	large := make([]byte, 3*largeFile+12345)
 	for i := range large {
 		large[i] = byte(i % 251) // a period that no part's length is a multiple of
 	}
@@ -26,7 +26,7 @@ func TestReadAtMost(t *testing.T) {
 		{"shrunk since its size was taken", small, 2 * int64(len(small))},
 		{"one byte", small, 1},
 		{"a large file of the right size", large, int64(len(large))},
-		{"a large file grown since its size was taken", large, readInPartsFrom},
+		{"a large file grown since its size was taken", large, largeFile},
 		{"a large file shrunk since its size was taken", large, 2 * int64(len(large))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,7 +45,7 @@ func TestReadAtMost(t *testing.T) {
 		size int64
 	}{
 		{"a stream longer than its size", io.LimitReader(zeros{}, 2*MaxFileSize), 100},
-		{"a large file grown past the limit", io.NewSectionReader(zerosAt{}, 0, 2*MaxFileSize), readInPartsFrom},
+		{"a large file grown past the limit", io.NewSectionReader(zerosAt{}, 0, 2*MaxFileSize), largeFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := readAtMost(tc.r, tc.size)

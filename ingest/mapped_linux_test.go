@@ -1,0 +1,237 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"unsafe"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/examples"
+)
+
+// A large file is mapped, decoded and unmapped: what was decoded from it must be what reading it gives, and none
+// of it may point into the mapping, which is gone once the file is read.
+func TestMappedFilesDecodeAsRead(t *testing.T) {
+	for _, format := range []string{"json", "yaml"} {
+		t.Run(format, func(t *testing.T) {
+			content := largeList(t, format)
+			path := writeFile(t, "large."+format, content)
+			read, err := LoadFS(fstest.MapFS{"large." + format: {Data: content}}, ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			mapped := mappedDecode(t, path)
+			if !reflect.DeepEqual(mapped.Objects, read.Objects) {
+				t.Error("the mapped file decoded to other objects than the file read")
+			}
+			loaded, err := LoadPaths([]string{path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(loaded.Objects, read.Objects) || loaded.Bytes != int64(len(content)) {
+				t.Errorf("LoadPaths read other objects, or %d bytes of %d", loaded.Bytes, len(content))
+			}
+		})
+	}
+}
+
+// mappedDecode maps the file at path and decodes it, and fails when a decoded object points into the mapping.
+func mappedDecode(t *testing.T, path string) *Landscape {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unmapFile(data)
+	l := &Landscape{}
+	if err := l.Decode(path, data); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Objects.Shoots) == 0 {
+		t.Fatal("no shoots decoded")
+	}
+	if at := pointerInto(reflect.ValueOf(l.Objects), data); at != "" {
+		t.Errorf("Objects%spoints into the mapped file", at)
+	}
+	return l
+}
+
+func TestAFileThatShrinksWhileMappedIsAnError(t *testing.T) {
+	lists := map[string][]byte{"json": largeList(t, "json"), "yaml": largeList(t, "yaml")}
+	for _, tc := range []struct {
+		format string
+		// left is what part of the file is left.
+		left float64
+	}{
+		{"json", 0},
+		{"json", 0.5},
+		{"json", 0.97}, // the goroutine of the last stretch of items comes to the gap, not the caller's guesses
+		{"yaml", 0},
+		{"yaml", 0.97},
+	} {
+		t.Run(fmt.Sprintf("%s to %v", tc.format, tc.left), func(t *testing.T) {
+			path := writeFile(t, "large."+tc.format, lists[tc.format])
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			info, err := f.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := mapFile(f, info.Size())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Truncated to a page's end, the file still holds every byte the mapping's pages before its end do.
+			left := int64(float64(info.Size())*tc.left) &^ int64(os.Getpagesize()-1)
+			if err := os.Truncate(path, left); err != nil {
+				t.Fatal(err)
+			}
+			err = (&Landscape{}).readMapped(f, data, path)
+			want := fmt.Sprintf("%s: the file shrank from %d to %d bytes while it was read", path, info.Size(), left)
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("got %v, want %q", err, want)
+			}
+		})
+	}
+}
+
+// largeList is the example landscape's objects, and renamed copies of its shoots, as one List in format, larger
+// than largeFile.
+func largeList(t *testing.T, format string) []byte {
+	t.Helper()
+	var items []map[string]any
+	err := fs.WalkDir(examples.Landscape, examples.LandscapeDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		content, err := fs.ReadFile(examples.Landscape, path)
+		if err != nil {
+			return err
+		}
+		var list struct{ Items []map[string]any }
+		if err := yaml.Unmarshal(content, &list); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		items = append(items, list.Items...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for copy := 1; copy <= 6; copy++ {
+		for _, item := range items {
+			if item["kind"] != "Shoot" || strings.Contains(item["metadata"].(map[string]any)["name"].(string), "-copy-") {
+				continue
+			}
+			renamed := deepCopyJSON(t, item)
+			metadata := renamed["metadata"].(map[string]any)
+			metadata["name"] = fmt.Sprintf("%s-copy-%d", metadata["name"], copy)
+			items = append(items, renamed)
+		}
+	}
+	content, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if format == "yaml" {
+		if content, err = yaml.JSONToYAML(content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(content) < largeFile {
+		t.Fatalf("the list is %d bytes, less than a large file's %d", len(content), largeFile)
+	}
+	return content
+}
+
+// writeFile writes content to a file of the name in a directory of the test's, and is its path.
+func writeFile(t *testing.T, name string, content []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// deepCopyJSON is a copy of a JSON object that shares nothing with it.
+func deepCopyJSON(t *testing.T, object map[string]any) map[string]any {
+	t.Helper()
+	content, err := json.Marshal(object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copied map[string]any
+	if err := json.Unmarshal(content, &copied); err != nil {
+		t.Fatal(err)
+	}
+	return copied
+}
+
+// pointerInto is the path, below v, of the first string or slice whose bytes lie in data, or "".
+func pointerInto(v reflect.Value, data []byte) string {
+	from := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	inside := func(p uintptr) bool { return p >= from && p < from+uintptr(len(data)) }
+	below := func(step string, v reflect.Value) string {
+		if at := pointerInto(v, data); at != "" {
+			return step + at
+		}
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if inside(uintptr(unsafe.Pointer(unsafe.StringData(v.String())))) {
+			return " "
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Len() > 0 && inside(v.Pointer()) {
+			return " "
+		}
+		for i := range v.Len() {
+			if at := below(fmt.Sprintf("[%d]", i), v.Index(i)); at != "" {
+				return at
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return pointerInto(v.Elem(), data)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if at := below("."+v.Type().Field(i).Name, v.Field(i)); at != "" {
+				return at
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if at := below(fmt.Sprintf("[%v] (key)", it.Key()), it.Key()); at != "" {
+				return at
+			}
+			if at := below(fmt.Sprintf("[%v]", it.Key()), it.Value()); at != "" {
+				return at
+			}
+		}
+	}
+	return ""
+}
