@@ -208,14 +208,19 @@ func (t *transcoder) mapping(indent int) bool {
 	return true
 }
 
-// key checks a mapping key: a string that YAML does not read as something else (a boolean, null, a number).
+// key checks a mapping key: a string that YAML does not read as something else (a boolean, null, a number), and
+// not longer than longestKey.
 func (t *transcoder) key(key []byte) bool {
-	if len(key) == 0 || key[len(key)-1] == ' ' {
+	if len(key) == 0 || len(key) > longestKey || key[len(key)-1] == ' ' {
 		return false
 	}
 	_, special := resolvedWords[string(key)]
 	return !special && !numberLike(key[0]) && !bytes.Equal(key, []byte("<<"))
 }
+
+// longestKey is the longest mapping key the transcoder reads: YAML's are at most 1024 characters, counted in a
+// way of its own; Kubernetes' keys (label keys, field names) are at most 317 bytes.
+const longestKey = 512
 
 // splitEntry splits "key: value" (or "key:" at the end of the line) into the plain key and the value with its
 // leading spaces removed; isEntry is false when the line is not a mapping entry with a plain key.
@@ -267,13 +272,114 @@ func (t *transcoder) inline(value []byte, owner int) bool {
 		// An empty collection is one level more than the mapping or sequence it is in.
 		ok = (string(text) == "[]" || string(text) == "{}") && t.depth < model.MaxNesting
 		t.out = append(t.out, text...)
+	case '|':
+		ok = t.literal(value, owner)
 	default:
-		ok = plainStart(value) && t.plain(trimComment(value))
+		var text []byte
+		if ok = plainStart(value); ok {
+			text, ok = t.plainLines(value, owner)
+		}
+		ok = ok && t.plain(text)
 	}
 	if !ok {
 		return false
 	}
 	return !t.next() || t.indent <= owner
+}
+
+// plainLines is the plain scalar that starts with first and goes on over the lines below indented beyond owner:
+// sigs.k8s.io/yaml, and so kubectl, wraps long strings so. YAML folds each line break between them into a space.
+// ok is false where a line goes on in a form the transcoder leaves (an indicator, a comment, a sequence entry).
+// A blank or comment line ends the scalar here; a line beyond owner after it is then refused by the caller.
+func (t *transcoder) plainLines(first []byte, owner int) (text []byte, ok bool) {
+	text = trimComment(first)
+	if len(text) < len(bytes.TrimRight(first, " ")) {
+		return text, true // a comment ends the scalar
+	}
+	for t.nextLine < len(t.src) {
+		end, next := lineBounds(t.src, t.nextLine)
+		line := bytes.TrimRight(t.src[t.nextLine:end], " ")
+		content := bytes.TrimLeft(line, " ")
+		if len(content) == 0 || len(line)-len(content) <= owner || content[0] == '#' {
+			break
+		}
+		if !plainStart(content) || isDash(content) || len(trimComment(content)) < len(content) {
+			return nil, false
+		}
+		text = append(append(append([]byte(nil), text...), ' '), content...)
+		t.nextLine = next
+	}
+	return text, true
+}
+
+// literal transcodes a literal block scalar ("|") whose header is on the current line: its lines are those below
+// indented beyond owner, and the empty lines among them; their indentation is the first one's, or owner's and the
+// header's indentation indicator. The header's chomping indicator keeps the final line feed (none), removes it
+// ("-") or keeps every trailing empty line too ("+"). ok is false for a line of spaces alone, or no content at
+// all, which the transcoder leaves to the conversion.
+func (t *transcoder) literal(header []byte, owner int) bool {
+	chomping, indent, ok := literalHeader(header)
+	if !ok {
+		return false
+	}
+	if indent > 0 {
+		indent += max(owner, 0)
+	}
+	var text []byte
+	empty := 0 // empty lines since the last content
+	for t.nextLine < len(t.src) {
+		end, next := lineBounds(t.src, t.nextLine)
+		line := t.src[t.nextLine:end]
+		spaces := len(line) - len(bytes.TrimLeft(line, " "))
+		if spaces == len(line) {
+			if spaces > 0 {
+				return false
+			}
+			empty++
+			t.nextLine = next
+			continue
+		}
+		if indent == 0 {
+			indent = spaces
+		}
+		if spaces < indent || spaces <= owner {
+			break
+		}
+		text = append(text, bytes.Repeat([]byte{'\n'}, empty)...)
+		text = append(text, line[indent:]...)
+		if next > end {
+			text = append(text, '\n') // the last line of a document may end without one
+		}
+		empty = 0
+		t.nextLine = next
+	}
+	if len(text) == 0 {
+		return false
+	}
+	switch chomping {
+	case '-':
+		text = bytes.TrimSuffix(text, []byte{'\n'})
+	case '+':
+		text = append(text, bytes.Repeat([]byte{'\n'}, empty)...)
+	}
+	t.out = appendJSONString(t.out, text)
+	return true
+}
+
+// literalHeader reads a literal block scalar's header: "|", a chomping indicator ("-" or "+") and an indentation
+// indicator (1-9) in either order, each at most once, then spaces and perhaps a comment.
+func literalHeader(header []byte) (chomping byte, indent int, ok bool) {
+	for rest := header[1:]; len(rest) > 0; rest = rest[1:] {
+		switch c := rest[0]; {
+		case (c == '-' || c == '+') && chomping == 0:
+			chomping = c
+		case c >= '1' && c <= '9' && indent == 0:
+			indent = int(c - '0')
+		default:
+			return chomping, indent, c == ' ' && len(trimComment(rest)) == 0
+		}
+	}
+	return chomping, indent, true
 }
 
 // trimComment removes a trailing " # comment" and the spaces before it.
