@@ -47,6 +47,8 @@ var transcodeCases = []struct {
 	{"literal block in a sequence", "- |\n  x\n- name: a\n  text: |-\n    y\n    z\n  next: 1\n", true},
 	{"literal block headers", "a: |-2\n   x\nb: |+1 # c\n x\nc: | # c\n  x\n", true},
 	{"literal block kept to the end", "a: |+\n  x\n\n", true},
+	{"literal block with an indentation indicator in a sequence", "- |2\n   x\n  y\n-  |1-\n  z\n", true},
+	{"plain scalar wrapped over many lines", "a: " + strings.Repeat("word\n  ", 200) + "end\n", true},
 	{"literal block at the key's column", "a: |\nb: c\n", false},
 	{"empty literal block", "a: |\n\nb: c\n", false},
 	{"literal block with a line of spaces", "a: |\n  x\n   \n  y\n", false},

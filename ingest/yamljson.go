@@ -296,7 +296,7 @@ func (t *transcoder) plainLines(first []byte, owner int) (text []byte, ok bool) 
 	if len(text) < len(bytes.TrimRight(first, " ")) {
 		return text, true // a comment ends the scalar
 	}
-	for t.nextLine < len(t.src) {
+	for copied := false; t.nextLine < len(t.src); copied = true {
 		end, next := lineBounds(t.src, t.nextLine)
 		line := bytes.TrimRight(t.src[t.nextLine:end], " ")
 		content := bytes.TrimLeft(line, " ")
@@ -306,7 +306,10 @@ func (t *transcoder) plainLines(first []byte, owner int) (text []byte, ok bool) 
 		if !plainStart(content) || isDash(content) || len(trimComment(content)) < len(content) {
 			return nil, false
 		}
-		text = append(append(append([]byte(nil), text...), ' '), content...)
+		if !copied {
+			text = append([]byte(nil), text...) // text is still part of the document
+		}
+		text = append(append(text, ' '), content...)
 		t.nextLine = next
 	}
 	return text, true
@@ -314,9 +317,9 @@ func (t *transcoder) plainLines(first []byte, owner int) (text []byte, ok bool) 
 
 // literal transcodes a literal block scalar ("|") whose header is on the current line: its lines are those below
 // indented beyond owner, and the empty lines among them; their indentation is the first one's, or owner's and the
-// header's indentation indicator. The header's chomping indicator keeps the final line feed (none), removes it
-// ("-") or keeps every trailing empty line too ("+"). ok is false for a line of spaces alone, or no content at
-// all, which the transcoder leaves to the conversion.
+// header's indentation indicator. Without a chomping indicator the text keeps its final line feed; "-" removes
+// it, "+" keeps the empty lines after it too. A line of spaces alone, or no content at all, is left to the
+// conversion.
 func (t *transcoder) literal(header []byte, owner int) bool {
 	chomping, indent, ok := literalHeader(header)
 	if !ok {
