@@ -47,19 +47,7 @@ func TestMappedFilesDecodeAsRead(t *testing.T) {
 // mappedDecode maps the file at path and decodes it, and fails when a decoded object points into the mapping.
 func mappedDecode(t *testing.T, path string) *Landscape {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := mapFile(f, info.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := openMapped(t, path)
 	defer unmapFile(data)
 	l := &Landscape{}
 	if err := l.Decode(path, data); err != nil {
@@ -89,31 +77,38 @@ func TestAFileThatShrinksWhileMappedIsAnError(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s to %v", tc.format, tc.left), func(t *testing.T) {
 			path := writeFile(t, "large."+tc.format, lists[tc.format])
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			info, err := f.Stat()
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := mapFile(f, info.Size())
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, data := openMapped(t, path)
 			// Truncated to a page's end, the file still holds every byte the mapping's pages before its end do.
-			left := int64(float64(info.Size())*tc.left) &^ int64(os.Getpagesize()-1)
+			left := int64(float64(len(data))*tc.left) &^ int64(os.Getpagesize()-1)
 			if err := os.Truncate(path, left); err != nil {
 				t.Fatal(err)
 			}
-			err = (&Landscape{}).readMapped(f, data, path)
-			want := fmt.Sprintf("%s: the file shrank from %d to %d bytes while it was read", path, info.Size(), left)
+			err := (&Landscape{}).readMapped(f, data, path)
+			want := fmt.Sprintf("%s: the file shrank from %d to %d bytes while it was read", path, len(data), left)
 			if err == nil || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("got %v, want %q", err, want)
 			}
 		})
 	}
+}
+
+// openMapped opens the file at path until the test ends and maps it whole.
+func openMapped(t *testing.T, path string) (*os.File, []byte) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, data
 }
 
 // largeList is the example landscape's objects, and renamed copies of its shoots, as one List in format, larger
