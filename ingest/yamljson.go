@@ -264,9 +264,9 @@ func (t *transcoder) inline(value []byte, owner int) bool {
 	var ok bool
 	switch value[0] {
 	case '"':
-		ok = t.doubleQuoted(value)
+		ok = t.doubleQuoted(value, owner)
 	case '\'':
-		ok = t.singleQuoted(value)
+		ok = t.singleQuoted(value, owner)
 	case '[', '{':
 		text := trimComment(value)
 		// An empty collection is one level more than the mapping or sequence it is in.
@@ -475,73 +475,124 @@ func (t *transcoder) plain(s []byte) bool {
 	return true
 }
 
-// doubleQuoted transcodes a double-quoted scalar that ends on its line, with the common escapes.
-func (t *transcoder) doubleQuoted(value []byte) bool {
+// doubleQuoted transcodes a double-quoted scalar with the common escapes. It may go on over the lines below
+// indented beyond owner, as sigs.k8s.io/yaml wraps long strings: YAML folds a line break into a space, after
+// the spaces before it, unless a backslash escapes it.
+func (t *transcoder) doubleQuoted(value []byte, owner int) bool {
 	var s []byte
-	i := 1
-	for ; i < len(value) && value[i] != '"'; i++ {
-		c := value[i]
-		if c != '\\' {
-			s = append(s, c)
-			continue
-		}
-		if i++; i == len(value) {
-			return false
-		}
-		switch value[i] {
-		case '"', '\\', '/':
-			s = append(s, value[i])
-		case 'n':
-			s = append(s, '\n')
-		case 't':
-			s = append(s, '\t')
-		case 'r':
-			s = append(s, '\r')
-		case 'b':
-			s = append(s, '\b')
-		case 'f':
-			s = append(s, '\f')
-		case 'x', 'u':
-			digits := 2
-			if value[i] == 'u' {
-				digits = 4
-			}
-			if i+digits >= len(value) {
-				return false
-			}
-			r, err := strconv.ParseUint(string(value[i+1:i+1+digits]), 16, 32)
-			if err != nil || r >= 0xd800 && r <= 0xdfff {
-				return false
-			}
-			s = utf8.AppendRune(s, rune(r))
-			i += digits
-		default:
-			return false
-		}
-	}
-	if i == len(value) || len(trimComment(value[i+1:])) != 0 {
-		return false
-	}
-	t.out = appendJSONString(t.out, s)
-	return true
-}
-
-// singleQuoted transcodes a single-quoted scalar that ends on its line (” is a quote).
-func (t *transcoder) singleQuoted(value []byte) bool {
-	var s []byte
-	i := 1
-	for ; i < len(value); i++ {
-		if value[i] == '\'' {
-			if i+1 < len(value) && value[i+1] == '\'' {
-				s = append(s, '\'')
-				i++
+	line := value[1:]
+	for {
+		// kept is how much of s the spaces at a line's end leave: they are folded away, escaped ones are not.
+		kept, escapedBreak := len(s), false
+		i := 0
+		for ; i < len(line) && line[i] != '"'; i++ {
+			c := line[i]
+			if c != '\\' {
+				if s = append(s, c); c != ' ' {
+					kept = len(s)
+				}
 				continue
 			}
-			break
+			if i++; i == len(line) {
+				escapedBreak = true
+				break
+			}
+			var ok bool
+			if s, i, ok = appendEscape(s, line, i); !ok {
+				return false
+			}
+			kept = len(s)
 		}
-		s = append(s, value[i])
+		if i < len(line) {
+			return t.closeQuoted(s, line[i+1:])
+		}
+		if !escapedBreak {
+			s = append(s[:kept], ' ')
+		}
+		if line = t.quotedLine(owner); line == nil {
+			return false
+		}
 	}
-	if i == len(value) || len(trimComment(value[i+1:])) != 0 {
+}
+
+// appendEscape appends what the escape at line[i] (after its backslash) stands for to s, and is where it ends.
+func appendEscape(s, line []byte, i int) ([]byte, int, bool) {
+	switch line[i] {
+	case '"', '\\', '/', ' ':
+		return append(s, line[i]), i, true
+	case 'n':
+		return append(s, '\n'), i, true
+	case 't':
+		return append(s, '\t'), i, true
+	case 'r':
+		return append(s, '\r'), i, true
+	case 'b':
+		return append(s, '\b'), i, true
+	case 'f':
+		return append(s, '\f'), i, true
+	case 'x', 'u':
+		digits := 2
+		if line[i] == 'u' {
+			digits = 4
+		}
+		if i+digits >= len(line) {
+			return s, i, false
+		}
+		r, err := strconv.ParseUint(string(line[i+1:i+1+digits]), 16, 32)
+		if err != nil || r >= 0xd800 && r <= 0xdfff {
+			return s, i, false
+		}
+		return utf8.AppendRune(s, rune(r)), i + digits, true
+	}
+	return s, i, false
+}
+
+// singleQuoted transcodes a single-quoted scalar (two quotes in it stand for one), which may go on over the lines
+// below indented beyond owner as doubleQuoted's does, without escapes.
+func (t *transcoder) singleQuoted(value []byte, owner int) bool {
+	var s []byte
+	line := value[1:]
+	for {
+		i := 0
+		for ; i < len(line); i++ {
+			if line[i] == '\'' {
+				if i+1 < len(line) && line[i+1] == '\'' {
+					s = append(s, '\'')
+					i++
+					continue
+				}
+				return t.closeQuoted(s, line[i+1:])
+			}
+			s = append(s, line[i])
+		}
+		s = append(bytes.TrimRight(s, " "), ' ')
+		if line = t.quotedLine(owner); line == nil {
+			return false
+		}
+	}
+}
+
+// quotedLine is the next line of a quoted scalar that goes on below, without its indentation, or nil where the
+// transcoder leaves it: at the end of the document, at a blank line (which YAML folds into a line feed) or at a
+// line not indented beyond owner.
+func (t *transcoder) quotedLine(owner int) []byte {
+	if t.nextLine == len(t.src) {
+		return nil
+	}
+	end, next := lineBounds(t.src, t.nextLine)
+	line := t.src[t.nextLine:end]
+	content := bytes.TrimLeft(line, " ")
+	if len(content) == 0 || len(line)-len(content) <= owner {
+		return nil
+	}
+	t.nextLine = next
+	return content
+}
+
+// closeQuoted writes a quoted scalar's text s once its closing quote is found, if nothing but a comment follows
+// it on its line.
+func (t *transcoder) closeQuoted(s, rest []byte) bool {
+	if len(trimComment(rest)) != 0 {
 		return false
 	}
 	t.out = appendJSONString(t.out, s)
