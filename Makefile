@@ -80,7 +80,7 @@ bench: build
 	$(MAKE) --no-print-directory bench-load bench-wholerun
 
 # Loading a landscape of 500 seeds and 15,000 shoots from files, as YAML and as JSON: MB/s of input, and JSON's
-# speed per byte as a multiple of YAML's from loads that alternate; about 20 seconds.
+# speed per byte as a multiple of YAML's from loads that alternate, and YAML as kubectl writes it; about 30 seconds.
 bench-load: deps
 	$(GO) test ./ingest -run '^$$' -bench '^BenchmarkLoad$$' -benchtime 20x | grep -E '^Benchmark' | tee bench/results/load.txt
 
