@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -12,13 +13,14 @@ import (
 // decoding of landscape files (ingest) share it.
 //
 // The goroutines fault as their caller does: when it asked for a panic on a memory fault (debug.SetPanicOnFault),
-// as the reader of a mapped file does, so do they, and the first such panic is raised again in the caller once
-// they have stopped, where its recover sees it. Other panics crash the program where they happen, as always.
+// as the reader of a mapped file does, so do they, and the first such panic is raised again in the caller, as a
+// *Fault, once they have stopped, where its recover sees it. Other panics crash the program where they happen,
+// as always.
 func OnEveryProcessor(n int, do func(i int)) {
 	panicOnFault := debug.SetPanicOnFault(false)
 	debug.SetPanicOnFault(panicOnFault)
 	workers := min(runtime.GOMAXPROCS(0), n)
-	faults := make([]any, max(workers, 0))
+	faults := make([]*Fault, max(workers, 0))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -27,10 +29,7 @@ func OnEveryProcessor(n int, do func(i int)) {
 				debug.SetPanicOnFault(true)
 				defer func() {
 					if r := recover(); r != nil {
-						if _, fault := r.(interface{ Addr() uintptr }); !fault {
-							panic(r)
-						}
-						faults[w] = r
+						faults[w] = faultOf(r)
 						next.Store(int64(n)) // the others stop too
 					}
 				}()
@@ -46,4 +45,34 @@ func OnEveryProcessor(n int, do func(i int)) {
 			panic(fault)
 		}
 	}
+}
+
+// A Fault is a memory fault that one of OnEveryProcessor's goroutines ran into, raised again in its caller: the
+// runtime's error, the address that faulted, and the stack of the goroutine where it happened, which a crash in
+// the caller would not show.
+type Fault struct {
+	Err   runtime.Error
+	At    uintptr
+	Stack []byte
+}
+
+// Addr is the address that faulted, as the runtime's error of a fault tells it.
+func (f *Fault) Addr() uintptr { return f.At }
+
+// RuntimeError marks a Fault as the runtime error it carries.
+func (f *Fault) RuntimeError() {}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%v at %#x in another goroutine:\n%s", f.Err, f.At, f.Stack)
+}
+
+// faultOf is the Fault a panic recovered in the goroutine where it happened stands for; a panic that is not a
+// memory fault goes on there. The fault's address is read at once: the runtime keeps it only until recovery ends.
+func faultOf(r any) *Fault {
+	err, isRuntime := r.(runtime.Error)
+	addressed, fault := r.(interface{ Addr() uintptr })
+	if !isRuntime || !fault {
+		panic(r)
+	}
+	return &Fault{Err: err, At: addressed.Addr(), Stack: debug.Stack()}
 }

@@ -3,8 +3,10 @@ package model
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // A reader of a mapped file asks for panics on memory faults, and recovers from them, in the goroutine that calls
@@ -20,8 +22,15 @@ func TestOnEveryProcessorRaisesAFaultInItsCaller(t *testing.T) {
 		previous := runtime.GOMAXPROCS(procs)
 		recovered := faultingRun(inaccessible, 50)
 		runtime.GOMAXPROCS(previous)
-		if _, fault := recovered.(interface{ Addr() uintptr }); !fault {
-			t.Errorf("GOMAXPROCS=%d: the caller recovered %v, want the fault", procs, recovered)
+		fault, ok := recovered.(*Fault)
+		if !ok {
+			t.Fatalf("GOMAXPROCS=%d: the caller recovered %v, want the fault", procs, recovered)
+		}
+		if page := uintptr(unsafe.Pointer(&inaccessible[0])); fault.Addr() != page {
+			t.Errorf("GOMAXPROCS=%d: the fault is at %#x, want the inaccessible page's %#x", procs, fault.Addr(), page)
+		}
+		if !strings.Contains(fault.Error(), "model.faultingRun.func") {
+			t.Errorf("GOMAXPROCS=%d: the fault's message does not show the stack where it happened:\n%s", procs, fault.Error())
 		}
 	}
 	if debug.SetPanicOnFault(false) {
