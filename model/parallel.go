@@ -12,15 +12,24 @@ import (
 // next i when it is done with one. do must not touch what another i touches. The window's evaluation and the
 // decoding of landscape files (ingest) share it.
 //
+// One goroutine's work — one i, or one processor — is done in the caller's goroutine: starting and waking another
+// costs more than a small file's decoding, and a directory may hold thousands.
+//
 // The goroutines fault as their caller does: when it asked for a panic on a memory fault (debug.SetPanicOnFault),
 // as the reader of a mapped file does, so do they, and the first such panic is raised again in the caller, as a
 // *Fault, once they have stopped, where its recover sees it. Other panics crash the program where they happen,
 // as always.
 func OnEveryProcessor(n int, do func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			do(i)
+		}
+		return
+	}
 	panicOnFault := debug.SetPanicOnFault(false)
 	debug.SetPanicOnFault(panicOnFault)
-	workers := min(runtime.GOMAXPROCS(0), n)
-	faults := make([]*Fault, max(workers, 0))
+	faults := make([]*Fault, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
