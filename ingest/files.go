@@ -121,16 +121,86 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 		return fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot)
 	}
 	slices.Sort(files)
-	for _, f := range files {
-		display := f
+	display := func(f string) string {
 		if rel, err := filepath.Rel(dir, f); err == nil {
-			display = filepath.Join(displayRoot, rel)
+			return filepath.Join(displayRoot, rel)
 		}
-		if err := l.loadFile(fsys, f, display); err != nil {
-			return err
+		return f
+	}
+	// Small files are read and decoded ahead of their turn on every processor, a batch at a time: one after
+	// another, a directory of a file per object spends its time opening and reading them on one processor. Each
+	// file is added in its turn, so the objects, the duplicates and the first error are those of reading the files
+	// one after another. A large file is read in its turn, on every processor itself.
+	for start := 0; start < len(files); start += filesAhead {
+		batch := files[start:min(start+filesAhead, len(files))]
+		ahead := make([]*decodedFile, len(batch))
+		model.OnEveryProcessor(len(batch), func(i int) { ahead[i] = decodeAhead(fsys, batch[i], display(batch[i])) })
+		for i, f := range batch {
+			var err error
+			if ahead[i] != nil {
+				err = l.addFile(ahead[i])
+			} else {
+				err = l.loadFile(fsys, f, display(f))
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// filesAhead is how many small files are decoded ahead of their turn at most.
+const filesAhead = 256
+
+// decodedFile is a small file read and decoded ahead of its turn, not added yet: its bytes, the objects of its
+// documents up to the first that failed, and the error it failed with.
+type decodedFile struct {
+	bytes     int64
+	documents [][]decoded
+	err       error
+}
+
+// decodeAhead reads and decodes a file below largeFile without changing anything shared; nil for a large file.
+func decodeAhead(fsys fs.FS, path, display string) *decodedFile {
+	if info, err := fs.Stat(fsys, path); err == nil && info.Size() >= largeFile {
+		return nil
+	}
+	f, size, err := openFile(fsys, path, display)
+	if err != nil {
+		return &decodedFile{err: err}
+	}
+	defer f.Close()
+	data, err := readFile(f, size, display)
+	if err != nil {
+		return &decodedFile{err: err}
+	}
+	file := &decodedFile{bytes: int64(len(data))}
+	n, decode, err := fileDocuments(display, data)
+	if err != nil {
+		file.err = err
+		return file
+	}
+	for i := range n {
+		objects, err := decode(i)
+		if err != nil {
+			file.err = err
+			break
+		}
+		file.documents = append(file.documents, objects)
+	}
+	return file
+}
+
+// addFile adds a file decoded ahead, as decodeInOrder adds a file's documents: in order, up to its error.
+func (l *Landscape) addFile(file *decodedFile) error {
+	l.Bytes += file.bytes
+	for _, objects := range file.documents {
+		if err := l.addAll(objects); err != nil {
+			return err
+		}
+	}
+	return file.err
 }
 
 // once records where an object was read, and refuses one read before, naming both places.
@@ -184,27 +254,37 @@ func isManifest(path string) bool {
 // loadFile reads one file, which must be a regular file (or a link to one): opening a named pipe blocks until
 // someone writes to it, and a device may never end.
 func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
-	info, err := fs.Stat(fsys, path)
+	f, size, err := openFile(fsys, path, display)
 	if err != nil {
-		return fmt.Errorf("%s: %w", display, err)
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file but %s; refusing to read it", display, fileKind(info.Mode()))
-	}
-	if info.Size() > MaxFileSize {
-		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
-	}
-	f, err := fsys.Open(path)
-	if err != nil {
-		return fmt.Errorf("%s: %w", display, err)
+		return err
 	}
 	defer f.Close()
-	if file, ok := f.(*os.File); ok && info.Size() >= largeFile {
-		if data, err := mapFile(file, info.Size()); err == nil {
+	if file, ok := f.(*os.File); ok && size >= largeFile {
+		if data, err := mapFile(file, size); err == nil {
 			return l.readMapped(file, data, display)
 		}
 	}
-	return l.read(f, info.Size(), display)
+	return l.read(f, size, display)
+}
+
+// openFile opens a landscape file, which must be a regular file within MaxFileSize, and is its size when it was
+// looked at.
+func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
+	info, err := fs.Stat(fsys, path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", display, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s: not a regular file but %s; refusing to read it", display, fileKind(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return nil, 0, fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
+	}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", display, err)
+	}
+	return f, info.Size(), nil
 }
 
 // readMapped decodes the mapped bytes of a large file (mapFile) and unmaps them: nothing decoded refers to them.
@@ -235,15 +315,24 @@ func (l *Landscape) readMapped(f *os.File, data []byte, display string) (err err
 // read decodes what r holds, at most MaxFileSize bytes; size is what r is expected to hold (0: unknown) and
 // display names it in messages.
 func (l *Landscape) read(r io.Reader, size int64, display string) error {
-	data, err := readAtMost(r, size)
+	data, err := readFile(r, size, display)
 	if err != nil {
-		return fmt.Errorf("%s: %w", display, err)
-	}
-	if len(data) > MaxFileSize {
-		return fmt.Errorf("%s: file is more than the limit of %d bytes (%d MiB)", display, MaxFileSize, MaxFileSize>>20)
+		return err
 	}
 	l.Bytes += int64(len(data))
 	return l.Decode(display, data)
+}
+
+// readFile reads what r holds, as read does, refusing more than MaxFileSize bytes.
+func readFile(r io.Reader, size int64, display string) ([]byte, error) {
+	data, err := readAtMost(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: file is more than the limit of %d bytes (%d MiB)", display, MaxFileSize, MaxFileSize>>20)
+	}
+	return data, nil
 }
 
 // readAtMost reads r to its end, but no more than MaxFileSize+1 bytes. A buffer of the expected size is
@@ -296,25 +385,35 @@ func readInParts(file io.ReaderAt, size int64) ([]byte, error) {
 // name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
+	n, decode, err := fileDocuments(name, data)
+	if err != nil {
+		return err
+	}
+	return l.decodeInOrder(n, decode)
+}
+
+// fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,
+// once, without adding it.
+func fileDocuments(name string, data []byte) (int, func(i int) ([]decoded, error), error) {
 	if documents, ok := readDocuments(data); ok {
-		return l.decodeInOrder(len(documents), func(i int) ([]decoded, error) {
+		return len(documents), func(i int) ([]decoded, error) {
 			return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true)
-		})
+		}, nil
 	}
 	documents, ok := splitYAML(data)
 	if !ok {
 		var err error
 		if documents, err = yamlDocuments(data); err != nil {
-			return fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
+			return 0, nil, fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
 		}
 	}
-	return l.decodeInOrder(len(documents), func(i int) ([]decoded, error) {
+	return len(documents), func(i int) ([]decoded, error) {
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
 		raw := documents[i]
 		documents[i] = nil
 		return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw)
-	})
+	}, nil
 }
 
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the

@@ -447,3 +447,80 @@ func TestDecodeDocumentsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// Small files are read and decoded on every processor ahead of their turn, a batch at a time, but added and
+// refused in the directory's order, with a large file read in its turn among them: the first file that fails is
+// the one named, also when a later one in the same batch fails too or is a named pipe, and a duplicate names the
+// file read first, also across batches.
+func TestLoadDirAddsFilesInOrder(t *testing.T) {
+	shoot := func(name string) string { return strings.Replace(shootYAML, "name: web", "name: "+name, 1) }
+	broken := strings.Replace(shoot("broken"), "region: eu-central-1", "region: [eu-central-1]", 1)
+	var large strings.Builder
+	large.WriteString(`{"apiVersion":"v1","kind":"List","items":[`)
+	for i := range 25000 {
+		if i > 0 {
+			large.WriteString(",")
+		}
+		large.WriteString(jsonOf(shoot(fmt.Sprintf("large-%d", i))))
+	}
+	large.WriteString("]}")
+	if large.Len() < 4<<20 {
+		t.Fatalf("the large file is %d bytes, too small to be mapped and read in its turn", large.Len())
+	}
+	for _, tc := range []struct {
+		name   string
+		change map[int]string // a file's content other than one shoot web-i; "fifo" makes it a named pipe
+		want   string
+	}{
+		{"600 files", nil, ""},
+		{"a large file among them", map[int]string{300: large.String()}, ""},
+		{"the first of two broken files in a batch", map[int]string{9: broken, 5: broken}, "shoot-005.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
+		{"a broken file before a named pipe", map[int]string{7: broken, 8: "fifo"}, "shoot-007.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
+		{"a named pipe before a broken file", map[int]string{7: "fifo", 8: broken}, "shoot-007.yaml: not a regular file but a named pipe (FIFO)"},
+		{"a broken file in the third batch", map[int]string{599: broken}, "shoot-599.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
+		{"a duplicate across batches", map[int]string{400: shoot("web-2")}, "shoot-400.yaml: document 1: Shoot garden-dev/web-2: duplicate object, read before at "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var want []string
+			for i := range 600 {
+				path := filepath.Join(dir, fmt.Sprintf("shoot-%03d.yaml", i))
+				content, changed := tc.change[i]
+				switch {
+				case content == "fifo":
+					if err := syscall.Mkfifo(path, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				case content == large.String():
+					for j := range 25000 {
+						want = append(want, fmt.Sprintf("large-%d", j))
+					}
+				case !changed:
+					content = shoot(fmt.Sprintf("web-%d", i))
+					want = append(want, fmt.Sprintf("web-%d", i))
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := ingest.LoadPaths([]string{dir})
+			if tc.want != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, tc.want)) {
+					t.Fatalf("error = %v\nwant %s", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range l.Objects.Shoots {
+				got = append(got, s.Name)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d shoots loaded, not the %d of the files in their order", len(got), len(want))
+			}
+		})
+	}
+}
