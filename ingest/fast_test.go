@@ -180,6 +180,62 @@ func FuzzTranscodeYAML(f *testing.F) {
 	})
 }
 
+// transcodeInPartsCases are documents that transcodeInParts splits, or must transcode whole, with the JSON
+// transcodeYAML makes of them all the same.
+var transcodeInPartsCases = []string{
+	"apiVersion: v1\nitems:\n- a: 1\n- b: |+\n    x\n\n# c\n- c\n- - d\n  - e\nkind: List\nmetadata:\n  resourceVersion: \"\"\n",
+	"items:\n- a\n- b\n- c\n- d\n",
+	"---\nitems:\n- a\n- b\n- c\n- d\nkind: List\n",
+	"a: 1\nitems:\n-\n  b: 2\n- 'c\n  d'\n-\n- e\nitems:\n- f\n",
+	"items:\n- a\n- b\nkind: x\n- c\n",
+	"- a\nitems:\n- b\n- c\n",
+	"items:\n  - a\n  - b\n",
+	"items:\n- a: b\n   c: d\n- e\n- f\n",
+	"items:\n- a\n- *b\n- c\n- d\n",
+	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-2)+"x\n", 4),
+	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-1)+"x\n", 4),
+}
+
+// Transcoded in parts, a document is what transcodeYAML makes of it whole, byte for byte, and is left where the
+// whole is.
+func TestTranscodeInParts(t *testing.T) {
+	documents := exampleFileDocuments(t)
+	for _, doc := range transcodeInPartsCases {
+		documents = append(documents, []byte(doc))
+	}
+	split := 0
+	for _, doc := range documents {
+		if _, items, _, ok := splitItems(doc); ok && len(entryParts(items, 4)) == 4 {
+			split++
+		}
+		checkTranscodedInParts(t, doc)
+	}
+	if split < 8 {
+		t.Errorf("only %d documents are split into four parts: the parts are hardly tried", split)
+	}
+}
+
+func FuzzTranscodeInParts(f *testing.F) {
+	for _, doc := range transcodeInPartsCases {
+		f.Add([]byte(doc))
+	}
+	for _, tc := range transcodeCases {
+		f.Add([]byte("items:\n- x\n- " + strings.ReplaceAll(tc.yaml, "\n", "\n  ") + "\n- y\nkind: List\n"))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) { checkTranscodedInParts(t, doc) })
+}
+
+// checkTranscodedInParts compares transcodeInParts, in two, three and seven parts, with transcodeYAML.
+func checkTranscodedInParts(t *testing.T, doc []byte) {
+	t.Helper()
+	want, wantFast := transcodeYAML(doc)
+	for _, parts := range []int{2, 3, 7} {
+		if got, fast := transcodeInParts(doc, parts); fast != wantFast || !bytes.Equal(got, want) {
+			t.Fatalf("%q in %d parts: %v %s, whole: %v %s", doc, parts, fast, got, wantFast, want)
+		}
+	}
+}
+
 // checkTranscoded compares the transcoder's JSON with the conversion's, as values.
 func checkTranscoded(t *testing.T, doc, out []byte) {
 	t.Helper()

@@ -416,6 +416,9 @@ func fileDocuments(name string, data []byte) (int, func(i int) ([]decoded, error
 	}, nil
 }
 
+// largeDocument is the size from which a YAML document is transcoded in parts where it can be (transcodeInParts).
+const largeDocument = 1 << 20
+
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the
 // block style Kubernetes tools write is transcoded to JSON in one pass; any other goes through the input budget
 // and the full YAML decoder.
@@ -423,7 +426,13 @@ func decodeYAML(where string, raw []byte) ([]decoded, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
 	}
-	jsonDoc, fast := transcodeYAML(raw)
+	var jsonDoc []byte
+	var fast bool
+	if len(raw) >= largeDocument {
+		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor)
+	} else {
+		jsonDoc, fast = transcodeYAML(raw)
+	}
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
 			return nil, fmt.Errorf("%s%s: %w", where, objectOf(raw), err)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -665,4 +666,108 @@ func lineBounds(data []byte, start int) (end, next int) {
 		return len(data), len(data)
 	}
 	return start + end, start + end + 1
+}
+
+// transcodeInParts is transcodeYAML for a document that is a mapping with an "items:" sequence at its first
+// column, as kubectl writes a List: the sequence's entries are transcoded in parts on every processor, between the
+// mapping's entries before and after it, and the parts joined. The JSON is transcodeYAML's, byte for byte
+// (FuzzTranscodeInParts): no entry of such a sequence has a line at the first column but its dash, so each part
+// reads as the whole does, at the same depth. Any other document, or one the transcoder leaves, is transcoded
+// whole.
+func transcodeInParts(doc []byte, parts int) ([]byte, bool) {
+	head, items, tail, ok := splitItems(doc)
+	if !ok {
+		return transcodeYAML(doc)
+	}
+	pieces := append(append([][]byte{head}, entryParts(items, parts)...), tail)
+	if len(pieces) < 4 {
+		return transcodeYAML(doc) // one part: nothing to share
+	}
+	out, fast := make([][]byte, len(pieces)), make([]bool, len(pieces))
+	model.OnEveryProcessor(len(pieces), func(i int) { out[i], fast[i] = transcodeYAML(pieces[i]) })
+	if joined, ok := joinItems(out); ok && !slices.Contains(fast, false) {
+		return joined, true
+	}
+	return transcodeYAML(doc) // the whole words it, or reads what a part could not
+}
+
+// splitItems splits a document at its "items:" line into the lines before it, the sequence at the first column
+// that follows it, and the lines after that; ok is false when there is no such sequence.
+func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
+	at := 0
+	for at < len(doc) {
+		end, next := lineBounds(doc, at)
+		if string(doc[at:end]) == "items:" {
+			head, at = doc[:at], next
+			break
+		}
+		at = next
+	}
+	if head == nil || at == len(doc) || !isDash(doc[at:]) {
+		return nil, nil, nil, false
+	}
+	start := at
+	for at < len(doc) {
+		end, next := lineBounds(doc, at)
+		if line := doc[at:end]; len(line) > 0 && line[0] != ' ' && line[0] != '#' && !isDash(line) {
+			break // the mapping's next key
+		}
+		at = next
+	}
+	return head, doc[start:at], doc[at:], true
+}
+
+// entryParts splits a sequence at the first column into at most parts pieces, each beginning at an entry's dash.
+func entryParts(items []byte, parts int) [][]byte {
+	var pieces [][]byte
+	from := 0
+	for p := 1; p < parts; p++ {
+		at := max(len(items)*p/parts, from+1)
+		for at < len(items) && !(items[at-1] == '\n' && isDash(items[at:])) {
+			at++
+		}
+		if at >= len(items) {
+			break
+		}
+		pieces, from = append(pieces, items[from:at]), at
+	}
+	return append(pieces, items[from:])
+}
+
+// joinItems joins the JSON of the pieces transcodeInParts made: the mapping before the items, the items' parts,
+// the mapping after them.
+func joinItems(out [][]byte) ([]byte, bool) {
+	head, tail, parts := out[0], out[len(out)-1], out[1:len(out)-1]
+	if !isMapping(head) || !isMapping(tail) || slices.ContainsFunc(parts, func(part []byte) bool { return len(part) < 2 || part[0] != '[' }) {
+		return nil, false
+	}
+	size := len(head) + len(tail) + len(`,"items":[]`)
+	for _, part := range parts {
+		size += len(part)
+	}
+	joined := make([]byte, 0, size)
+	if head[0] == '{' && len(head) > 2 {
+		joined = append(append(joined, head[:len(head)-1]...), ',')
+	} else {
+		joined = append(joined, '{')
+	}
+	joined = append(joined, `"items":[`...)
+	for i, part := range parts {
+		if i > 0 {
+			joined = append(joined, ',')
+		}
+		joined = append(joined, part[1:len(part)-1]...)
+	}
+	joined = append(joined, ']')
+	if tail[0] == '{' && len(tail) > 2 {
+		joined = append(append(joined, ','), tail[1:]...)
+	} else {
+		joined = append(joined, '}')
+	}
+	return joined, true
+}
+
+// isMapping reports whether a transcoded piece is a mapping, or nothing (null): what may stand beside the items.
+func isMapping(json []byte) bool {
+	return len(json) >= 2 && json[0] == '{' || string(json) == "null"
 }
