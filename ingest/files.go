@@ -163,14 +163,14 @@ type decodedFile struct {
 
 // decodeAhead reads and decodes a file below largeFile without changing anything shared; nil for a large file.
 func decodeAhead(fsys fs.FS, path, display string) *decodedFile {
-	if info, err := fs.Stat(fsys, path); err == nil && info.Size() >= largeFile {
-		return nil
-	}
 	f, size, err := openFile(fsys, path, display)
 	if err != nil {
 		return &decodedFile{err: err}
 	}
 	defer f.Close()
+	if size >= largeFile {
+		return nil
+	}
 	data, err := readFile(f, size, display)
 	if err != nil {
 		return &decodedFile{err: err}
