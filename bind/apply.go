@@ -18,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/model"
@@ -297,8 +298,9 @@ func refused(err error) bool {
 	return apierrors.IsForbidden(err) || apierrors.IsInvalid(err) || apierrors.IsBadRequest(err)
 }
 
-// updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read; a
-// binding whose answer was lost counts as made when it landed.
+// updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read. A
+// binding whose answer was lost counts as made when it landed, and as a conflict when the shoot is now on
+// another seed, or another shoot (NotFound when it is gone): someone else decided meanwhile.
 func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, error) {
 	shoot := read.DeepCopy()
 	shoot.Spec.SeedName = &seed
@@ -306,26 +308,37 @@ func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoo
 	if err == nil || !answerLost(err) {
 		return shoot, err
 	}
-	if current, landed := b.landed(ctx, read, seed); landed {
+	current, lookErr := b.lookAfterLostAnswer(ctx, read)
+	if lookErr != nil {
+		if apierrors.IsNotFound(lookErr) {
+			return shoot, lookErr // gone meanwhile
+		}
+		return shoot, err
+	}
+	switch now := ptr.Deref(current.Spec.SeedName, ""); {
+	case current.UID == read.UID && now == seed:
 		slog.InfoContext(ctx, "The binding's answer was lost, but it landed", "shoot", client.ObjectKeyFromObject(read).String(), "seed", seed, "error", err)
 		return current, nil
+	case current.UID != read.UID || now != ptr.Deref(read.Spec.SeedName, ""):
+		return shoot, apierrors.NewConflict(gardencorev1beta1.Resource("shoots"), read.Name,
+			fmt.Errorf("the binding's answer was lost (%w), and the shoot changed since it was read: it is on seed %q", err, now))
 	}
 	return shoot, err
 }
 
-// landed finds out whether a binding of read to seed whose answer was lost — the connection broke, the server
-// restarted or timed out — landed all the same: it reads the shoot from the API server, waiting for it as a
-// report does, and finds it on that seed. Without this a binding made would be reported failed and get no event
-// (its shoot is no longer pending, so nothing binds it again). A shoot that someone else put on the same seed at
-// the same moment is taken for bound too, as an event whose create's answer was lost is taken for written.
-func (b *Binder) landed(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, bool) {
+// lookAfterLostAnswer reads the shoot of a binding whose answer was lost — the connection broke, the server
+// restarted or timed out — from the API server, waiting for it as a report does, to find out whether the binding
+// landed all the same. Without this a binding made would be reported failed and get no event (its shoot is no
+// longer pending, so nothing binds it again). A shoot that someone else put on the same seed at the same moment
+// is taken for bound too, as an event whose create's answer was lost is taken for written.
+func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta1.Shoot) (*gardencorev1beta1.Shoot, error) {
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
 	current := &gardencorev1beta1.Shoot{}
 	if err := retryTransient(ctx, func() error { return b.Client.Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
-		return nil, false
+		return nil, err
 	}
-	return current, current.UID == read.UID && current.Spec.SeedName != nil && *current.Spec.SeedName == seed
+	return current, nil
 }
 
 // reread classifies a shoot whose binding met a conflict.

@@ -251,6 +251,11 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 				return lost
 			case "shoot-2":
 				return refused
+			case "shoot-3": // lost on its way, while someone else bound the shoot to the other seed
+				if err := bindElsewhere(ctx, c, obj.(*gardencorev1beta1.Shoot)); err != nil {
+					return err
+				}
+				return lost
 			}
 			return c.SubResource(subResource).Update(ctx, obj, opts...)
 		},
@@ -261,14 +266,20 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 			return c.Get(ctx, key, obj, opts...)
 		},
 	})
-	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Bound, "shoot-4": model.Bound}
+	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Taken, "shoot-4": model.Bound}
 	results := applyWanting(t, &bind.Binder{Client: writer, Concurrency: 2}, read, p, want)
 	for i, r := range results {
 		_, name, _ := strings.Cut(r.Shoot, "/")
 		seed, events := seedName(t, cp.Client, namespace, name), eventsOf(t, cp.Client, namespace, name)
-		if want[name] == model.Failed {
+		switch want[name] {
+		case model.Failed:
 			if seed != "" || len(events) != 0 {
 				t.Errorf("%s: seedName %q and %d events, want none", name, seed, len(events))
+			}
+			continue
+		case model.Taken:
+			if seed == p.Placements[i].Seed || seed == "" || len(events) != 0 {
+				t.Errorf("%s: seedName %q and %d events, want the other seed and none", name, seed, len(events))
 			}
 			continue
 		}
@@ -279,6 +290,22 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 	if n := looks.Load(); n != 0 {
 		t.Errorf("shoot-2 was read %d times after its connection was refused", n)
 	}
+}
+
+// bindElsewhere binds the shoot to the seed of its landscape other than the one it is about to be bound to, as
+// another scheduler would.
+func bindElsewhere(ctx context.Context, c client.Client, about *gardencorev1beta1.Shoot) error {
+	current := &gardencorev1beta1.Shoot{}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(about), current); err != nil {
+		return err
+	}
+	seed := *about.Spec.SeedName // name-seed0 or name-seed1 (placedLandscape)
+	other := strings.TrimSuffix(seed, "0") + "1"
+	if strings.HasSuffix(seed, "1") {
+		other = strings.TrimSuffix(seed, "1") + "0"
+	}
+	current.Spec.SeedName = &other
+	return c.SubResource("binding").Update(ctx, current)
 }
 
 // A seed's allocatable is lowered between planning and binding: Gardener's admission refuses the binding
