@@ -112,7 +112,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		defer slog.SetDefault(slog.Default())
+		defer setLoggers(slog.Default())
 		cmd := newRootCommand()
 		cmd.SetOut(testLog{t})
 		cmd.SetErr(testLog{t})

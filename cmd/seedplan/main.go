@@ -273,7 +273,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		}
 		return nil, err
 	}
-	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
+	setLoggers(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
 }
 
