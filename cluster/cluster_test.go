@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -13,11 +14,13 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/go-logr/logr"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
@@ -32,7 +35,12 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) { garden.Run(m) }
+// TestMain gives controller-runtime (the loop's cache) the default logger, as the seedplan command gives it its
+// own: without one it drops its records and, 30 s into the tests, writes a stack trace saying so.
+func TestMain(m *testing.M) {
+	crlog.SetLogger(logr.FromSlogHandler(slog.Default().Handler()))
+	garden.Run(m)
+}
 
 // The shoots of a test's landscape are placed only by a scheduler named like the test (schedulerOf).
 
