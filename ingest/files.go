@@ -21,6 +21,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	yaml3 "go.yaml.in/yaml/v3"
@@ -298,18 +299,35 @@ func (l *Landscape) readMapped(f *os.File, data []byte, display string) (err err
 	}()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
-		r := recover()
-		if r == nil {
-			return
+		if r := recover(); r != nil {
+			if !faultIn(r, data) {
+				panic(r) // a fault elsewhere is a bug
+			}
+			err = changedWhileRead(f, display, len(data))
 		}
-		info, statErr := f.Stat()
-		if _, fault := r.(interface{ Addr() uintptr }); !fault || statErr != nil || info.Size() >= int64(len(data)) {
-			panic(r)
-		}
-		err = fmt.Errorf("%s: the file shrank from %d to %d bytes while it was read; read it once it is written", display, len(data), info.Size())
 	}()
 	l.Bytes += int64(len(data))
 	return l.Decode(display, data)
+}
+
+// faultIn reports whether a recovered panic is a memory fault within data. Its address is read where it was
+// recovered: the runtime keeps it only until recovery ends.
+func faultIn(recovered any, data []byte) bool {
+	fault, ok := recovered.(interface{ Addr() uintptr })
+	if !ok || len(data) == 0 {
+		return false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	return fault.Addr() >= start && fault.Addr()-start < uintptr(len(data))
+}
+
+// changedWhileRead is the error about a mapped file of size bytes whose pages went away while it was read: it
+// shrank, and may have been written again since (a `kubectl get … > file` truncates it first).
+func changedWhileRead(f *os.File, display string, size int) error {
+	if info, err := f.Stat(); err == nil && info.Size() < int64(size) {
+		return fmt.Errorf("%s: the file shrank from %d to %d bytes while it was read; read it once it is written", display, size, info.Size())
+	}
+	return fmt.Errorf("%s: the file was cut short and written again while it was read; read it once it is written", display)
 }
 
 // read decodes what r holds, at most MaxFileSize bytes; size is what r is expected to hold (0: unknown) and

@@ -2,8 +2,12 @@ package ingest
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
+	"unsafe"
 )
 
 // readAtMost reads the whole content whatever size it was told to expect — a file can grow or shrink between
@@ -73,4 +77,58 @@ type zerosAt struct{}
 func (zerosAt) ReadAt(p []byte, _ int64) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// fakeFault is a recovered memory fault at an address.
+type fakeFault uintptr
+
+func (f fakeFault) Addr() uintptr { return uintptr(f) }
+
+// Only a fault within the mapped bytes is the file's doing; any other panic is a bug that goes on.
+func TestFaultIn(t *testing.T) {
+	data := make([]byte, 4096)
+	start := uintptr(unsafe.Pointer(&data[0]))
+	for _, tc := range []struct {
+		name      string
+		recovered any
+		data      []byte
+		want      bool
+	}{
+		{"at the first byte", fakeFault(start), data, true},
+		{"at the last byte", fakeFault(start + 4095), data, true},
+		{"just past the end", fakeFault(start + 4096), data, false},
+		{"just before the start", fakeFault(start - 1), data, false},
+		{"no bytes mapped", fakeFault(start), data[:0], false},
+		{"another panic", errors.New("index out of range"), data, false},
+	} {
+		if got := faultIn(tc.recovered, tc.data); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A file whose mapped pages went away shrank; by the time it is looked at it may have been written again.
+func TestChangedWhileRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shoots.yaml")
+	for _, tc := range []struct {
+		now  int
+		want string
+	}{
+		{100, "shoots.yaml: the file shrank from 1000 to 100 bytes while it was read; read it once it is written"},
+		{0, "shoots.yaml: the file shrank from 1000 to 0 bytes while it was read; read it once it is written"},
+		{1000, "shoots.yaml: the file was cut short and written again while it was read; read it once it is written"},
+		{5000, "shoots.yaml: the file was cut short and written again while it was read; read it once it is written"},
+	} {
+		if err := os.WriteFile(path, make([]byte, tc.now), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := changedWhileRead(f, "shoots.yaml", 1000).Error(); got != tc.want {
+			t.Errorf("now %d bytes: %q, want %q", tc.now, got, tc.want)
+		}
+		f.Close()
+	}
 }
