@@ -297,13 +297,12 @@ func (t *transcoder) plainLines(first []byte, owner int) (text []byte, ok bool) 
 	if len(text) < len(bytes.TrimRight(first, " ")) {
 		return text, true // a comment ends the scalar
 	}
-	for copied := false; t.nextLine < len(t.src); copied = true {
-		end, next := lineBounds(t.src, t.nextLine)
-		line := bytes.TrimRight(t.src[t.nextLine:end], " ")
-		content := bytes.TrimLeft(line, " ")
-		if len(content) == 0 || len(line)-len(content) <= owner || content[0] == '#' {
+	for copied := false; ; copied = true {
+		line, indent, next, ok := t.rawLine()
+		if !ok || indent == len(line) || indent <= owner || line[indent] == '#' {
 			break
 		}
+		content := bytes.TrimRight(line[indent:], " ")
 		if !plainStart(content) || isDash(content) || len(trimComment(content)) < len(content) {
 			return nil, false
 		}
@@ -331,10 +330,11 @@ func (t *transcoder) literal(header []byte, owner int) bool {
 	}
 	var text []byte
 	empty := 0 // empty lines since the last content
-	for t.nextLine < len(t.src) {
-		end, next := lineBounds(t.src, t.nextLine)
-		line := t.src[t.nextLine:end]
-		spaces := len(line) - len(bytes.TrimLeft(line, " "))
+	for {
+		line, spaces, next, ok := t.rawLine()
+		if !ok {
+			break
+		}
 		if spaces == len(line) {
 			if spaces > 0 {
 				return false
@@ -351,7 +351,7 @@ func (t *transcoder) literal(header []byte, owner int) bool {
 		}
 		text = append(text, bytes.Repeat([]byte{'\n'}, empty)...)
 		text = append(text, line[indent:]...)
-		if next > end {
+		if next > t.nextLine+len(line) {
 			text = append(text, '\n') // the last line of a document may end without one
 		}
 		empty = 0
@@ -577,17 +577,24 @@ func (t *transcoder) singleQuoted(value []byte, owner int) bool {
 // transcoder leaves it: at the end of the document, at a blank line (which YAML folds into a line feed) or at a
 // line not indented beyond owner.
 func (t *transcoder) quotedLine(owner int) []byte {
-	if t.nextLine == len(t.src) {
-		return nil
-	}
-	end, next := lineBounds(t.src, t.nextLine)
-	line := t.src[t.nextLine:end]
-	content := bytes.TrimLeft(line, " ")
-	if len(content) == 0 || len(line)-len(content) <= owner {
+	line, indent, next, ok := t.rawLine()
+	if !ok || indent == len(line) || indent <= owner {
 		return nil
 	}
 	t.nextLine = next
-	return content
+	return line[indent:]
+}
+
+// rawLine is the line at nextLine as it stands — blank and comment lines too, which next skips — with its
+// indentation and where the line after it starts; ok is false at the end of the document. The scalars that go
+// on over lines read them so.
+func (t *transcoder) rawLine() (line []byte, indent, next int, ok bool) {
+	if t.nextLine >= len(t.src) {
+		return nil, 0, 0, false
+	}
+	end, next := lineBounds(t.src, t.nextLine)
+	line = t.src[t.nextLine:end]
+	return line, len(line) - len(bytes.TrimLeft(line, " ")), next, true
 }
 
 // closeQuoted writes a quoted scalar's text s once its closing quote is found, if nothing but a comment follows
