@@ -1,7 +1,8 @@
 // Command wholerun measures seedplan as a user runs it: a whole `seedplan schedule --landscape DIR -o json`
 // process per landscape size and solver, its wall time, how long it took to load the landscape (from its debug
-// log), its window's time (model, solve, verify: from its JSON) and its peak resident memory. It generates each landscape with `seedplan generate` first and writes a table
-// (wholerun.txt) and the figures (wholerun.json) into --out. make bench runs it.
+// log), its window's time (model, solve, verify: from its JSON) and its peak resident memory. It generates each
+// landscape with `seedplan generate` first and writes a table (wholerun.txt) and the figures (wholerun.json)
+// into --out. make bench runs it.
 package main
 
 import (
