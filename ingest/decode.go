@@ -127,26 +127,6 @@ func decodeDocument(where string, d document, limitNesting bool) ([]decoded, err
 	return results, nil
 }
 
-// decodeInOrder decodes n documents on every processor, a batch at a time so that a failing document stops the
-// work soon, and adds their objects in the input's order; it stops at the first document that fails, in order.
-func (l *Landscape) decodeInOrder(n int, decode func(i int) ([]decoded, error)) error {
-	const batch = 256
-	for start := 0; start < n; start += batch {
-		objects := make([][]decoded, min(batch, n-start))
-		errs := make([]error, len(objects))
-		model.OnEveryProcessor(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
-		for i := range objects {
-			if errs[i] != nil {
-				return errs[i]
-			}
-			if err := l.addAll(objects[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
 func decodeItem(where place, item []byte, list header) decoded {
 	if h, ok := itemHeader(item, list); ok && !isList(h) {

@@ -68,7 +68,7 @@ func LoadPaths(paths []string) (*Landscape, error) {
 			return nil, fmt.Errorf("landscape: %w", err)
 		}
 		if !info.IsDir() {
-			if err := l.loadFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root); err != nil {
+			if err := l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root)); err != nil {
 				return nil, err
 			}
 			continue
@@ -128,22 +128,17 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 		}
 		return f
 	}
-	// Small files are read and decoded ahead of their turn on every processor, a batch at a time: one after
-	// another, a directory of a file per object spends its time opening and reading them on one processor. Each
-	// file is added in its turn, so the objects, the duplicates and the first error are those of reading the files
-	// one after another. A large file is read in its turn, on every processor itself.
+	// Files are read and decoded on every processor, a batch at a time, and each is added in its turn, so the
+	// objects, the duplicates and the first error are those of reading the files one after another: one after
+	// another, a directory of a file per object spends its time opening and reading them on one processor. A large
+	// file decodes on every processor itself, beside the small files of its batch: in a turn of its own it waited
+	// for the batch's last small file on one processor while the other idled.
 	for start := 0; start < len(files); start += filesAhead {
 		batch := files[start:min(start+filesAhead, len(files))]
-		ahead := make([]*decodedFile, len(batch))
-		model.OnEveryProcessor(len(batch), func(i int) { ahead[i] = decodeAhead(fsys, batch[i], display(batch[i])) })
-		for i, f := range batch {
-			var err error
-			if ahead[i] != nil {
-				err = l.addFile(ahead[i])
-			} else {
-				err = l.loadFile(fsys, f, display(f))
-			}
-			if err != nil {
+		decoded := make([]*decodedFile, len(batch))
+		model.OnEveryProcessor(len(batch), func(i int) { decoded[i] = decodeFile(fsys, batch[i], display(batch[i])) })
+		for _, file := range decoded {
+			if err := l.addFile(file); err != nil {
 				return err
 			}
 		}
@@ -151,49 +146,41 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	return nil
 }
 
-// filesAhead is how many small files are decoded ahead of their turn at most.
+// filesAhead is how many files are decoded ahead of their turn at most.
 const filesAhead = 256
 
-// decodedFile is a small file read and decoded ahead of its turn, not added yet: its bytes, the objects of its
-// documents up to the first that failed, and the error it failed with.
+// decodedFile is a file read and decoded, not added yet: its bytes, the objects of its documents up to the first
+// that failed, and the error it failed with.
 type decodedFile struct {
 	bytes     int64
 	documents [][]decoded
 	err       error
 }
 
-// decodeAhead reads and decodes a file below largeFile without changing anything shared; nil for a large file.
-func decodeAhead(fsys fs.FS, path, display string) *decodedFile {
+// decodeFile reads and decodes one file without changing anything shared. It must be a regular file (or a link to
+// one): opening a named pipe blocks until someone writes to it, and a device may never end. A large file is mapped
+// where it can be.
+func decodeFile(fsys fs.FS, path, display string) *decodedFile {
 	f, size, err := openFile(fsys, path, display)
 	if err != nil {
 		return &decodedFile{err: err}
 	}
 	defer f.Close()
-	if size >= largeFile {
-		return nil
+	if file, ok := f.(*os.File); ok && size >= largeFile {
+		if data, err := mapFile(file, size); err == nil {
+			return decodeMapped(file, data, display)
+		}
 	}
 	data, err := readFile(f, size, display)
 	if err != nil {
 		return &decodedFile{err: err}
 	}
 	file := &decodedFile{bytes: int64(len(data))}
-	n, decode, err := fileDocuments(display, data)
-	if err != nil {
-		file.err = err
-		return file
-	}
-	for i := range n {
-		objects, err := decode(i)
-		if err != nil {
-			file.err = err
-			break
-		}
-		file.documents = append(file.documents, objects)
-	}
+	file.documents, file.err = decodeContent(display, data)
 	return file
 }
 
-// addFile adds a file decoded ahead, as decodeInOrder adds a file's documents: in order, up to its error.
+// addFile adds a decoded file's objects, in order, up to its error.
 func (l *Landscape) addFile(file *decodedFile) error {
 	l.Bytes += file.bytes
 	for _, objects := range file.documents {
@@ -252,22 +239,6 @@ func isManifest(path string) bool {
 	return false
 }
 
-// loadFile reads one file, which must be a regular file (or a link to one): opening a named pipe blocks until
-// someone writes to it, and a device may never end.
-func (l *Landscape) loadFile(fsys fs.FS, path, display string) error {
-	f, size, err := openFile(fsys, path, display)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if file, ok := f.(*os.File); ok && size >= largeFile {
-		if data, err := mapFile(file, size); err == nil {
-			return l.readMapped(file, data, display)
-		}
-	}
-	return l.read(f, size, display)
-}
-
 // openFile opens a landscape file, which must be a regular file within MaxFileSize, and is its size when it was
 // looked at.
 func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
@@ -288,13 +259,14 @@ func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
 	return f, info.Size(), nil
 }
 
-// readMapped decodes the mapped bytes of a large file (mapFile) and unmaps them: nothing decoded refers to them.
+// decodeMapped decodes the mapped bytes of a large file (mapFile) and unmaps them: nothing decoded refers to them.
 // A file that shrinks while it is mapped takes the pages past its new end away, and reading one faults; that is
 // an error about the file instead of a crash. Bytes appended to it after it was mapped are not read.
-func (l *Landscape) readMapped(f *os.File, data []byte, display string) (err error) {
+func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
+	file = &decodedFile{bytes: int64(len(data))}
 	defer func() {
-		if unmapErr := unmapFile(data); unmapErr != nil {
-			err = errors.Join(err, fmt.Errorf("%s: unmapping it: %w", display, unmapErr))
+		if err := unmapFile(data); err != nil {
+			file.err = errors.Join(file.err, fmt.Errorf("%s: unmapping it: %w", display, err))
 		}
 	}()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -303,11 +275,11 @@ func (l *Landscape) readMapped(f *os.File, data []byte, display string) (err err
 			if !faultIn(r, data) {
 				panic(r) // a fault elsewhere is a bug
 			}
-			err = changedWhileRead(f, display, len(data))
+			file.documents, file.err = nil, changedWhileRead(f, display, len(data))
 		}
 	}()
-	l.Bytes += int64(len(data))
-	return l.Decode(display, data)
+	file.documents, file.err = decodeContent(display, data)
+	return file
 }
 
 // faultIn reports whether a recovered panic is a memory fault within data. Its address is read where it was
@@ -403,11 +375,31 @@ func readInParts(file io.ReaderAt, size int64) ([]byte, error) {
 // name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
+	documents, err := decodeContent(name, data)
+	return l.addFile(&decodedFile{documents: documents, err: err})
+}
+
+// decodeContent decodes the documents of one file's content on every processor, a batch at a time so that a
+// failing document stops the work soon, without adding them: those before the first that fails, and its error.
+func decodeContent(name string, data []byte) ([][]decoded, error) {
 	n, decode, err := fileDocuments(name, data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return l.decodeInOrder(n, decode)
+	const batch = 256
+	documents := make([][]decoded, 0, n)
+	for start := 0; start < n; start += batch {
+		objects := make([][]decoded, min(batch, n-start))
+		errs := make([]error, len(objects))
+		model.OnEveryProcessor(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
+		for i := range objects {
+			if errs[i] != nil {
+				return documents, errs[i]
+			}
+			documents = append(documents, objects[i])
+		}
+	}
+	return documents, nil
 }
 
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,

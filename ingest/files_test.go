@@ -465,7 +465,7 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 	}
 	large.WriteString("]}")
 	if large.Len() < 4<<20 {
-		t.Fatalf("the large file is %d bytes, too small to be mapped and read in its turn", large.Len())
+		t.Fatalf("the large file is %d bytes, too small to be mapped", large.Len())
 	}
 	for _, tc := range []struct {
 		name   string
@@ -474,6 +474,8 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 	}{
 		{"600 files", nil, ""},
 		{"a large file among them", map[int]string{300: large.String()}, ""},
+		{"a broken file before a large one", map[int]string{299: broken, 300: large.String()}, "shoot-299.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
+		{"a duplicate in a large file", map[int]string{300: large.String(), 301: shoot("large-7")}, "shoot-301.yaml: document 1: Shoot garden-dev/large-7: duplicate object, read before at "},
 		{"the first of two broken files in a batch", map[int]string{9: broken, 5: broken}, "shoot-005.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
 		{"a broken file before a named pipe", map[int]string{7: broken, 8: "fifo"}, "shoot-007.yaml: document 1: Shoot garden-dev/broken: field spec.region"},
 		{"a named pipe before a broken file", map[int]string{7: "fifo", 8: broken}, "shoot-007.yaml: not a regular file but a named pipe (FIFO)"},

@@ -83,7 +83,7 @@ func TestAFileThatShrinksWhileMappedIsAnError(t *testing.T) {
 			if err := os.Truncate(path, left); err != nil {
 				t.Fatal(err)
 			}
-			err := (&Landscape{}).readMapped(f, data, path)
+			err := decodeMapped(f, data, path).err
 			want := fmt.Sprintf("%s: the file shrank from %d to %d bytes while it was read", path, len(data), left)
 			if err == nil || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("got %v, want %q", err, want)
