@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -36,49 +37,102 @@ var (
 	streamSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 )
 
-// decoded is one object read from a document or a List item, not yet added to the landscape: decoding is done in
-// parallel, adding in the input's order.
+// decoded is one object read from a document or a List item, not yet added: decoding is done in parallel, adding
+// in the input's order. Where it was read is its place in its decodedDocument.
 type decoded struct {
-	where  place
 	object string
 	// typed is the object, when the fast path read it.
 	typed any
-	// strictly, when set, is a document the fast path does not read: it is decoded (in order) by
-	// decodeObjectStrictly, which words every warning and error.
-	strictly []byte
+	// raw is the object's JSON. Where typed is nil it is the strict decoder's: decodeObjectStrictly decodes it in
+	// order and words every warning and error. (Until decodeDocument has decoded a List's items, an item without
+	// typed is one the fast path left, for decodeItem.)
+	raw []byte
 }
 
-// place is where an object was read: a document, or an item of a List in it. It is worded only for a message: a
-// large List has many items, and all but a few are never named.
-type place struct {
-	// document is the file and document, as messages name them; list, if not "", is the kind of the List whose
-	// item the object is, at index item.
+// decodedDocument is what one document holds, decoded and not yet added: its objects, in order, and where they were
+// read.
+type decodedDocument struct {
+	in      *source
+	objects objectList
+}
+
+// source is a document, as messages name it, and if list is not "" the kind of the List whose items its objects
+// are.
+type source struct {
 	document, list string
-	item           int
+}
+
+// place is where an object was read: a document, or the item-th item of a List in it. It is worded only for a
+// message: a large List has many items, and all but a few are never named.
+type place struct {
+	in   *source
+	item int
 }
 
 // String words the place as messages name it.
 func (p place) String() string {
-	if p.list == "" {
-		return p.document
+	if p.in.list == "" {
+		return p.in.document
 	}
-	return fmt.Sprintf("%s: %s item %d", p.document, p.list, p.item)
+	return fmt.Sprintf("%s: %s item %d", p.in.document, p.in.list, p.item)
 }
 
-// decodeObject adds what one JSON document holds: an object, or the items of a List.
-func (l *Landscape) decodeObject(where string, data []byte) error {
-	objects, err := decodeJSON(where, data)
-	if err != nil {
-		return err
+// objectList is a document's objects in order, in blocks filled one after another, each twice as long as the one
+// before up to objectBlock: every stretch of a List's items fills a list of its own on its processor, and the
+// stretches' lists are joined without copying an object or guessing how many a stretch holds.
+type objectList struct {
+	blocks [][]decoded
+	n      int
+}
+
+// objectBlock is how many objects a block holds at most.
+const objectBlock = 256
+
+// add appends d to the list.
+func (l *objectList) add(d decoded) {
+	last := len(l.blocks) - 1
+	if last < 0 || len(l.blocks[last]) == cap(l.blocks[last]) {
+		length := 1
+		if last >= 0 {
+			length = min(2*cap(l.blocks[last]), objectBlock)
+		}
+		l.blocks, last = append(l.blocks, make([]decoded, 0, length)), last+1
 	}
-	return l.addAll(objects)
+	l.blocks[last] = append(l.blocks[last], d)
+	l.n++
+}
+
+// join appends the objects of m to the list.
+func (l *objectList) join(m objectList) {
+	l.blocks = append(l.blocks, m.blocks...)
+	l.n += m.n
+}
+
+// all is the list's objects with their indices, in order.
+func (l objectList) all() iter.Seq2[int, decoded] {
+	return func(yield func(int, decoded) bool) {
+		i := 0
+		for _, block := range l.blocks {
+			for _, d := range block {
+				if !yield(i, d) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
+// one is a list of d alone.
+func one(d decoded) objectList {
+	return objectList{blocks: [][]decoded{{d}}, n: 1}
 }
 
 // decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
-func decodeJSON(where string, data []byte) ([]decoded, error) {
+func decodeJSON(where string, data []byte) (decodedDocument, error) {
 	documents, ok := readDocuments(data)
 	if !ok || len(documents) != 1 {
-		return []decoded{{where: place{document: where}, strictly: data}}, nil
+		return decodedDocument{in: &source{document: where}, objects: one(decoded{raw: data})}, nil
 	}
 	return decodeDocument(where, documents[0], false)
 }
@@ -86,51 +140,45 @@ func decodeJSON(where string, data []byte) ([]decoded, error) {
 // decodeDocument decodes what one document holds, not yet added; it changes nothing shared. With limitNesting it
 // first refuses a document nested deeper than the input budget allows (a JSON file's: a transcoded YAML document
 // was held to the budget as it was read).
-func decodeDocument(where string, d document, limitNesting bool) ([]decoded, error) {
+func decodeDocument(where string, d document, limitNesting bool) (decodedDocument, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
-		var one decoded
+		object := decoded{raw: d.raw}
 		if d.fast && d.h.Kind != "" {
-			one = decodeOne(place{document: where}, d.h, d.raw, model.MaxNesting)
+			object = decodeOne(d.h, d.raw, model.MaxNesting)
 		}
-		if one.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
-			return nil, nestingError(where, d.raw)
+		if object.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
+			return decodedDocument{}, nestingError(where, d.raw)
 		}
-		if one.typed == nil {
-			return []decoded{{where: place{document: where}, strictly: d.raw}}, nil
-		}
-		return []decoded{one}, nil
+		return decodedDocument{in: &source{document: where}, objects: one(object)}, nil
 	}
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
-		return nil, nestingError(where, d.raw)
+		return decodedDocument{}, nestingError(where, d.raw)
 	}
 	// The items readList decoded are completed where they are: a document is decoded once.
-	results := d.decoded
-	if results == nil {
-		results = make([]decoded, len(d.items))
-	}
+	blocks := d.items.blocks
 	var tooDeep atomic.Bool
-	model.OnEveryProcessor(len(d.items), func(i int) {
-		// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
-		itemWhere := place{document: where, list: d.h.Kind, item: i}
-		if results[i].typed != nil {
-			results[i].where = itemWhere
-			return
-		}
-		results[i] = decodeItem(itemWhere, d.items[i], d.h)
-		if results[i].typed == nil && limitNesting && nestsDeeper(d.items[i], model.MaxNesting-2) {
-			tooDeep.Store(true)
+	model.OnEveryProcessor(len(blocks), func(b int) {
+		for i, item := range blocks[b] {
+			if item.typed != nil {
+				continue
+			}
+			// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
+			blocks[b][i] = decodeItem(item.raw, d.h)
+			if blocks[b][i].typed == nil && limitNesting && nestsDeeper(item.raw, model.MaxNesting-2) {
+				tooDeep.Store(true)
+			}
 		}
 	})
 	if tooDeep.Load() {
-		return nil, nestingError(where, d.raw)
+		return decodedDocument{}, nestingError(where, d.raw)
 	}
-	return results, nil
+	return decodedDocument{in: &source{document: where, list: d.h.Kind}, objects: d.items}, nil
 }
 
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
-func decodeItem(where place, item []byte, list header) decoded {
+func decodeItem(item []byte, list header) decoded {
 	if h, ok := itemHeader(item, list); ok && !isList(h) {
-		if d := decodeOne(where, h, item, model.MaxNesting-2); d.strictly == nil {
+		if d := decodeOne(h, item, model.MaxNesting-2); d.typed != nil {
 			return d
 		}
 	}
@@ -138,7 +186,7 @@ func decodeItem(where place, item []byte, list header) decoded {
 		// Items of a typed List (SeedList) may omit apiVersion and kind; the strict path reads them as the List's.
 		item = withDefaultType(item, list.APIVersion, kind)
 	}
-	return decoded{where: where, strictly: item}
+	return decoded{raw: item}
 }
 
 // nestingError refuses a document nested deeper than the input budget allows.
@@ -155,11 +203,10 @@ func isList(h header) bool {
 type document struct {
 	raw []byte
 	h   header
-	// items are a List's items and fields the values of its other fields, all parts of raw.
-	items, fields [][]byte
-	// decoded, when readList read the document, are its items as the fast decoder read them: an empty one is
-	// left to decodeItem.
-	decoded []decoded
+	// items are a List's items, as the fast decoder read them when readList read the document: one without typed
+	// is left to decodeItem. fields are the values of the List's other fields, parts of raw.
+	items  objectList
+	fields [][]byte
 	// fast is false when raw is not an object or holds anything the fast path leaves to the strict decoder.
 	fast bool
 }
@@ -275,19 +322,19 @@ func listFieldsFast(fields [][]byte, metadata jsontext.Value) bool {
 	return metadata == nil || metadata.Kind() == '{' && jsonv2.Unmarshal(metadata, &meta, listMetadata) == nil
 }
 
-// readItems reads the array of a List's items as parts of data.
-func readItems(dec *jsontext.Decoder, data []byte) ([][]byte, error) {
+// readItems reads the array of a List's items as parts of data, left to decodeItem.
+func readItems(dec *jsontext.Decoder, data []byte) (objectList, error) {
 	if _, err := dec.ReadToken(); err != nil {
-		return nil, err
+		return objectList{}, err
 	}
-	items := [][]byte{}
+	var items objectList
 	for dec.PeekKind() != ']' {
 		value, err := dec.ReadValue()
 		if err != nil {
-			return nil, err
+			return objectList{}, err
 		}
 		end := int(dec.InputOffset())
-		items = append(items, data[end-len(value):end])
+		items.add(decoded{raw: data[end-len(value) : end]})
 	}
 	_, err := dec.ReadToken()
 	return items, err
@@ -375,13 +422,13 @@ func nestsDeeper(value []byte, limit int) bool {
 
 // decodeOne decodes one object (not a List) nesting at most limit deep; it changes nothing shared, so objects are
 // decoded in parallel.
-func decodeOne(where place, h header, data []byte, limit int) decoded {
+func decodeOne(h header, data []byte, limit int) decoded {
 	r := jsonReader{data: data, limit: limit}
 	d, ok := r.decodeObject(h)
 	if r.space(); !ok || r.pos != len(data) {
-		return decoded{where: where, strictly: data}
+		return decoded{raw: data}
 	}
-	d.where = where
+	d.raw = data
 	return d
 }
 
@@ -451,16 +498,16 @@ func setType(typed any, h header) any {
 	return typed
 }
 
-// addAll adds decoded objects to the landscape in order. The record of where objects were read is sized for a
-// List's items at once: grown an object at a time, it would hash its keys again at every doubling.
-func (l *Landscape) addAll(objects []decoded) error {
-	if len(objects) > len(l.where) {
-		where := make(map[string]place, len(l.where)+len(objects))
+// addDocument adds a decoded document's objects to the landscape in order. The record of where objects were read
+// is sized for a List's items at once: grown an object at a time, it would hash its keys again at every doubling.
+func (l *Landscape) addDocument(d decodedDocument) error {
+	if d.objects.n > len(l.where) {
+		where := make(map[string]place, len(l.where)+d.objects.n)
 		maps.Copy(where, l.where)
 		l.where = where
 	}
-	for _, d := range objects {
-		if err := l.add(d); err != nil {
+	for i, object := range d.objects.all() {
+		if err := l.add(place{in: d.in, item: i}, object); err != nil {
 			return err
 		}
 	}
@@ -468,11 +515,11 @@ func (l *Landscape) addAll(objects []decoded) error {
 }
 
 // add adds a decoded object to the landscape, refusing one read before.
-func (l *Landscape) add(d decoded) error {
-	if d.strictly != nil {
-		return l.decodeObjectStrictly(d.where.String(), d.strictly)
+func (l *Landscape) add(where place, d decoded) error {
+	if d.typed == nil {
+		return l.decodeObjectStrictly(where.String(), d.raw)
 	}
-	if err := l.once(d.where, d.object); err != nil {
+	if err := l.once(where, d.object); err != nil {
 		return err
 	}
 	l.appendObject(d.typed)

@@ -315,7 +315,7 @@ func FuzzDecodeFast(f *testing.F) {
 			return
 		}
 		h := documents[0].h
-		fast := decodeOne(place{document: "fuzz"}, h, item, model.MaxNesting)
+		fast := decodeOne(h, item, model.MaxNesting)
 		if fast.typed == nil {
 			return
 		}
@@ -470,12 +470,12 @@ func TestFastPathReadsTheExample(t *testing.T) {
 					t.Fatalf("%s: document %d: no List header", path, i+1)
 				}
 				h := documents[0].h
-				for j, item := range documents[0].items {
-					ih, ok := itemHeader(item, h)
+				for j, item := range documents[0].items.all() {
+					ih, ok := itemHeader(item.raw, h)
 					if !ok {
 						t.Fatalf("%s: item %d: no header", path, j)
 					}
-					if d := decodeOne(place{document: path, list: h.Kind, item: j}, ih, item, model.MaxNesting-2); d.typed == nil {
+					if d := decodeOne(ih, item.raw, model.MaxNesting-2); d.typed == nil {
 						t.Fatalf("%s: item %d takes the strict path", path, j)
 					}
 				}

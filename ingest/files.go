@@ -153,7 +153,7 @@ const filesAhead = 256
 // that failed, and the error it failed with.
 type decodedFile struct {
 	bytes     int64
-	documents [][]decoded
+	documents []decodedDocument
 	err       error
 }
 
@@ -183,8 +183,8 @@ func decodeFile(fsys fs.FS, path, display string) *decodedFile {
 // addFile adds a decoded file's objects, in order, up to its error.
 func (l *Landscape) addFile(file *decodedFile) error {
 	l.Bytes += file.bytes
-	for _, objects := range file.documents {
-		if err := l.addAll(objects); err != nil {
+	for _, document := range file.documents {
+		if err := l.addDocument(document); err != nil {
 			return err
 		}
 	}
@@ -381,15 +381,15 @@ func (l *Landscape) Decode(name string, data []byte) error {
 
 // decodeContent decodes the documents of one file's content on every processor, a batch at a time so that a
 // failing document stops the work soon, without adding them: those before the first that fails, and its error.
-func decodeContent(name string, data []byte) ([][]decoded, error) {
+func decodeContent(name string, data []byte) ([]decodedDocument, error) {
 	n, decode, err := fileDocuments(name, data)
 	if err != nil {
 		return nil, err
 	}
 	const batch = 256
-	documents := make([][]decoded, 0, n)
+	documents := make([]decodedDocument, 0, n)
 	for start := 0; start < n; start += batch {
-		objects := make([][]decoded, min(batch, n-start))
+		objects := make([]decodedDocument, min(batch, n-start))
 		errs := make([]error, len(objects))
 		model.OnEveryProcessor(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
 		for i := range objects {
@@ -404,9 +404,9 @@ func decodeContent(name string, data []byte) ([][]decoded, error) {
 
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,
 // once, without adding it.
-func fileDocuments(name string, data []byte) (int, func(i int) ([]decoded, error), error) {
+func fileDocuments(name string, data []byte) (int, func(i int) (decodedDocument, error), error) {
 	if documents, ok := readDocuments(data); ok {
-		return len(documents), func(i int) ([]decoded, error) {
+		return len(documents), func(i int) (decodedDocument, error) {
 			return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true)
 		}, nil
 	}
@@ -417,7 +417,7 @@ func fileDocuments(name string, data []byte) (int, func(i int) ([]decoded, error
 			return 0, nil, fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
 		}
 	}
-	return len(documents), func(i int) ([]decoded, error) {
+	return len(documents), func(i int) (decodedDocument, error) {
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
 		raw := documents[i]
@@ -432,9 +432,9 @@ const largeDocument = 1 << 20
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the
 // block style Kubernetes tools write is transcoded to JSON in one pass; any other goes through the input budget
 // and the full YAML decoder.
-func decodeYAML(where string, raw []byte) ([]decoded, error) {
+func decodeYAML(where string, raw []byte) (decodedDocument, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil
+		return decodedDocument{}, nil
 	}
 	var jsonDoc []byte
 	var fast bool
@@ -445,18 +445,18 @@ func decodeYAML(where string, raw []byte) ([]decoded, error) {
 	}
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
-			return nil, fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
+			return decodedDocument{}, fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
 		}
 		var err error
 		if jsonDoc, err = yaml.YAMLToJSON(raw); err != nil {
 			if path := notANumber(raw); path != "" {
-				return nil, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
+				return decodedDocument{}, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return nil, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
+			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
 		}
 	}
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
-		return nil, nil // a document holding only comments
+		return decodedDocument{}, nil // a document holding only comments
 	}
 	return decodeJSON(where, jsonDoc)
 }
@@ -504,6 +504,15 @@ type headerMeta struct {
 	Namespace string `json:"namespace"`
 }
 
+// decodeObject adds what one JSON document holds: an object, or the items of a List.
+func (l *Landscape) decodeObject(where string, data []byte) error {
+	document, err := decodeJSON(where, data)
+	if err != nil {
+		return err
+	}
+	return l.addDocument(document)
+}
+
 // decodeObjectStrictly adds what one JSON document holds, decoding it strictly: every unknown or duplicate field
 // is a warning, every other error names the field.
 func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
@@ -524,7 +533,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		}
 		itemKind := strings.TrimSuffix(h.Kind, "List")
 		for i, item := range items {
-			itemWhere := place{document: where, list: h.Kind, item: i}.String()
+			itemWhere := place{in: &source{document: where, list: h.Kind}, item: i}.String()
 			if itemKind != "" {
 				// Items of a typed list (SeedList) may omit apiVersion and kind.
 				item = withDefaultType(item, h.APIVersion, itemKind)
@@ -539,7 +548,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
 	if typed, validate := newObject(h); typed != nil {
-		if err := l.once(place{document: where}, object); err != nil {
+		if err := l.once(place{in: &source{document: where}}, object); err != nil {
 			return err
 		}
 		if err := l.strictDecode(where, object, data, typed); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"runtime"
 	"slices"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -55,7 +54,7 @@ func readListIn(data []byte, chunks int) (document, bool) {
 		}
 		names = append(names, string(name))
 		if string(name) == "items" {
-			if d.items, d.decoded, ok = r.listItems(chunks); !ok {
+			if d.items, ok = r.listItems(chunks); !ok {
 				return document{}, false
 			}
 			d.h.hasItems = true
@@ -98,60 +97,42 @@ func (r *jsonReader) listField(name string, d *document, metadata *jsontext.Valu
 
 // listItems reads a List's array of items at the reader's position and decodes them, in stretches on every
 // processor.
-func (r *jsonReader) listItems(chunks int) ([][]byte, []decoded, bool) {
+func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	if !r.enter(r.next(), '[') {
-		return nil, nil, false
+		return objectList{}, false
 	}
 	if r.next() == ']' {
 		r.pos++
 		r.depth--
-		return [][]byte{}, []decoded{}, true
+		return objectList{}, true
 	}
 	first := itemStretch(r.data, r.pos)
 	first.read(1)
 	if first.failed || first.end > 0 {
 		r.pos = first.end
 		r.depth--
-		return first.items, first.decoded, !first.failed
+		return first.items, !first.failed
 	}
 	stretches := make([]*listStretch, 0, chunks)
 	for _, at := range guessItemStarts(r.data, first, chunks) {
 		stretches = append(stretches, itemStretch(r.data, at))
 	}
-	// Each stretch's lists are made for as many items as its bytes hold if they are as long as the first, and a
-	// few more: grown by doubling, they would leave about as much again behind. They never take more bytes than
-	// the stretch's text, whatever the first item's length.
-	itemBytes := max(first.itemEnd-first.begin, entryBytes)
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
-		end := len(r.data)
-		if len(s.next) > 0 {
-			end = s.next[0].begin
-		}
-		n := (end-s.begin)/itemBytes + 4
-		s.items, s.decoded = make([][]byte, 0, n), make([]decoded, 0, n)
 	}
 	model.OnEveryProcessor(len(stretches), func(i int) { stretches[i].read(-1) })
-	read := []*listStretch{first}
-	n := len(first.items)
+	items, last := first.items, first
 	for s := stretches[0]; s != nil; s = s.landed {
 		if s.failed {
-			return nil, nil, false
+			return objectList{}, false
 		}
-		read, n = append(read, s), n+len(s.items)
+		items.join(s.items)
+		last = s
 	}
-	// The stretches' items, in order, into slices made once: appending stretch by stretch would copy them twice.
-	items, objects := make([][]byte, 0, n), make([]decoded, 0, n)
-	for _, s := range read {
-		items, objects = append(items, s.items...), append(objects, s.decoded...)
-	}
-	r.pos = read[len(read)-1].end
+	r.pos = last.end
 	r.depth--
-	return items, objects, true
+	return items, true
 }
-
-// entryBytes is what an item takes in a stretch's lists.
-const entryBytes = int(unsafe.Sizeof([]byte(nil)) + unsafe.Sizeof(decoded{}))
 
 // guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
 // of evenly spaced offsets, recognized by the bytes from the end of the first item to the first name of the
@@ -186,8 +167,7 @@ type listStretch struct {
 	// begin is where the stretch begins, at where its next item begins and itemEnd where the last one read ends.
 	begin, at, itemEnd int
 	next               []*listStretch
-	items              [][]byte
-	decoded            []decoded
+	items              objectList
 	landed             *listStretch
 	end                int
 	failed             bool
@@ -250,8 +230,8 @@ func (s *listStretch) item() bool {
 			return false // not JSON, or too deep: readStream and decodeDocument word it
 		}
 	}
-	s.items = append(s.items, s.data[s.at:r.pos])
-	s.decoded = append(s.decoded, d)
+	d.raw = s.data[s.at:r.pos]
+	s.items.add(d)
 	s.itemEnd = r.pos
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,22 +108,28 @@ func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 	}
 	w := want[0]
 	if !bytes.Equal(got.raw, w.raw) || !reflect.DeepEqual(got.h, w.h) || got.fast != w.fast || !reflect.DeepEqual(got.fields, w.fields) ||
-		!reflect.DeepEqual(got.items, w.items) {
+		!slices.EqualFunc(items(got), items(w), bytes.Equal) {
 		t.Fatalf("%q:\nreadList   %+v\nreadStream %+v", data, got, w)
 	}
-	if len(got.decoded) != len(got.items) {
-		t.Fatalf("%d items, %d decoded", len(got.items), len(got.decoded))
-	}
-	for i, d := range got.decoded {
+	for i, d := range got.items.all() {
 		if d.typed == nil {
 			continue
 		}
-		item := decodeItem(place{document: "x"}, got.items[i], got.h)
+		item := decodeItem(d.raw, got.h)
 		if item.typed == nil || item.object != d.object || !sameJSON(t, objectJSON(t, item.typed), objectJSON(t, d.typed)) {
-			t.Fatalf("item %d %s: readList decodes %+v, decodeItem %+v", i, got.items[i], d, item)
+			t.Fatalf("item %d %s: readList decodes %+v, decodeItem %+v", i, d.raw, d, item)
 		}
 	}
 	return got, true
+}
+
+// items are the bytes of a document's List items.
+func items(d document) [][]byte {
+	var raws [][]byte
+	for _, item := range d.items.all() {
+		raws = append(raws, item.raw)
+	}
+	return raws
 }
 
 // yamlToJSON converts a YAML document as the loader does, for seeds.
@@ -156,8 +163,8 @@ func TestGuessItemStarts(t *testing.T) {
 	}
 }
 
-// TestReadListAllocatesForItsBytes checks that the lists of a List's items are made for as many items as the
-// stretches' bytes can hold, not more, when the first item is far shorter than the others.
+// TestReadListAllocatesForItsBytes checks that reading a List allocates in proportion to its bytes, also when its
+// first item is far shorter than the others.
 func TestReadListAllocatesForItsBytes(t *testing.T) {
 	large := `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"a":"` + strings.Repeat("x", 1<<20) + `"}}`
 	data := []byte(`{"apiVersion":"v1","kind":"List","items":[{}` + strings.Repeat(","+large, 4) + `]}`)
@@ -165,10 +172,55 @@ func TestReadListAllocatesForItsBytes(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	d, ok := readListIn(data, 8)
 	runtime.ReadMemStats(&after)
-	if !ok || len(d.items) != 5 {
-		t.Fatalf("read %v, %d items", ok, len(d.items))
+	if !ok || d.items.n != 5 {
+		t.Fatalf("read %v, %d items", ok, d.items.n)
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 4*uint64(len(data)) {
 		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
+	}
+}
+
+// TestObjectList checks that a list of objects holds them in the order they were added and joined, in blocks that
+// double up to objectBlock.
+func TestObjectList(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		parts []int // how many objects each list joined holds
+		// blocks are the capacities of the joined list's blocks.
+		blocks []int
+	}{
+		{"empty", []int{0}, nil},
+		{"one", []int{1}, []int{1}},
+		{"a block full", []int{7}, []int{1, 2, 4}},
+		{"into a fourth block", []int{8}, []int{1, 2, 4, 8}},
+		{"up to the longest block", []int{1000}, []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 256, 256}},
+		{"stretches joined", []int{3, 0, 2}, []int{1, 2, 1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var joined objectList
+			added := 0
+			for _, n := range tc.parts {
+				var part objectList
+				for range n {
+					part.add(decoded{object: fmt.Sprint(added)})
+					added++
+				}
+				joined.join(part)
+			}
+			got := 0
+			for i, d := range joined.all() {
+				if d.object != fmt.Sprint(i) || i != got {
+					t.Fatalf("object %d is %q", i, d.object)
+				}
+				got++
+			}
+			var blocks []int
+			for _, b := range joined.blocks {
+				blocks = append(blocks, cap(b))
+			}
+			if got != added || joined.n != added || !slices.Equal(blocks, tc.blocks) {
+				t.Errorf("%d objects (n %d) in blocks %v, want %d in %v", got, joined.n, blocks, added, tc.blocks)
+			}
+		})
 	}
 }
