@@ -464,7 +464,7 @@ type objectKind struct {
 	validate func(where, object string, typed any) error
 }
 
-// objectKinds are the kinds seedplan reads; the fast decoder is planned for each (planObjectDecoders).
+// objectKinds are the kinds seedplan reads; the fast decoder is planned for each (objectDecoders).
 var objectKinds = func() map[objectType]objectKind {
 	core := gardencorev1beta1.SchemeGroupVersion.String()
 	named := func(namespaced bool) func(where, object string, typed any) error {

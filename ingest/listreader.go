@@ -179,7 +179,7 @@ type listStretch struct {
 
 // itemStretch is a stretch beginning at the item at at.
 func itemStretch(data []byte, at int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at, interned: newStringCache(), slabs: newSlabs()}
+	return &listStretch{data: data, begin: at, at: at, interned: newStringCache()}
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
@@ -218,7 +218,7 @@ func (s *listStretch) read(n int) {
 // item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
 // must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
 func (s *listStretch) item() bool {
-	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, interned: s.interned, slabs: s.slabs}
+	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, interned: s.interned, slabs: &s.slabs}
 	var d decoded
 	if h, ok := readHeader(s.data[s.at:], s.interned); ok && h.APIVersion != "" && h.Kind != "" {
 		if d, ok = r.decodeObject(h); !ok {

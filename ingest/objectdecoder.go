@@ -82,32 +82,55 @@ var (
 	jsonv2Unmarshaler = reflect.TypeFor[jsonv2.UnmarshalerFrom]()
 	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
 	timeType          = reflect.TypeFor[metav1.Time]()
-	// objectDecoders are planned once, on first use, and never changed.
-	objectDecoders = sync.OnceValue(planObjectDecoders)
+	// objectDecoders are planned on first use and never changed.
+	objectDecoders = newKindDecoders()
 )
 
-// decoderPlan is the decoders of the kinds seedplan reads, by type, and how many pointer types they allocate
-// values of.
-type decoderPlan struct {
-	objects  map[reflect.Type]*valueDecoder
-	pointers int
+// kindDecoders are the decoders of the kinds seedplan reads (objectKinds), each planned when an object of its
+// kind is first decoded: a ManagedSeedSet's takes longer to plan than all the others together, and few landscapes
+// hold one. The kinds share one planner, and so the decoders of the types they share.
+type kindDecoders struct {
+	mu      sync.Mutex // guards planner
+	planner planner
+	// kinds are fixed when made; each decoder is planned once.
+	kinds map[reflect.Type]*kindDecoder
 }
 
-// planner plans decoders; planned holds those planned before, so that a recursive type ends.
+// kindDecoder is the decoder of one kind, once planned.
+type kindDecoder struct {
+	once sync.Once
+	dec  *valueDecoder
+}
+
+// newKindDecoders are the kinds' decoders, none planned yet.
+func newKindDecoders() *kindDecoders {
+	k := &kindDecoders{planner: planner{planned: map[reflect.Type]*valueDecoder{}}, kinds: map[reflect.Type]*kindDecoder{}}
+	for _, kind := range objectKinds {
+		k.kinds[reflect.TypeOf(kind.new()).Elem()] = &kindDecoder{}
+	}
+	return k
+}
+
+// of is the decoder of the kind whose Go type is t, planned if it was not yet; nil for a type of no kind seedplan
+// reads.
+func (k *kindDecoders) of(t reflect.Type) *valueDecoder {
+	kind := k.kinds[t]
+	if kind == nil {
+		return nil
+	}
+	kind.once.Do(func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		kind.dec = k.planner.decoder(t)
+	})
+	return kind.dec
+}
+
+// planner plans decoders; planned holds those planned before, so that a recursive type ends, and pointers counts
+// the pointer types planned, which number their slabs.
 type planner struct {
 	planned  map[reflect.Type]*valueDecoder
 	pointers int
-}
-
-// planObjectDecoders plans the decoders of the kinds seedplan reads (objectKinds).
-func planObjectDecoders() decoderPlan {
-	p := planner{planned: map[reflect.Type]*valueDecoder{}}
-	objects := map[reflect.Type]*valueDecoder{}
-	for _, kind := range objectKinds {
-		t := reflect.TypeOf(kind.new()).Elem()
-		objects[t] = p.decoder(t)
-	}
-	return decoderPlan{objects: objects, pointers: p.pointers}
 }
 
 // decoder plans the decoder of t.
@@ -282,7 +305,7 @@ func hasOption(options, option string) bool {
 // reads, and leaves the reader after it. It reports false for anything it leaves to the strict decoder; typed is
 // undefined then.
 func (r *jsonReader) object(typed any) bool {
-	d := objectDecoders().objects[reflect.TypeOf(typed).Elem()]
+	d := objectDecoders.of(reflect.TypeOf(typed).Elem())
 	return d != nil && r.value(d, reflect.ValueOf(typed).UnsafePointer())
 }
 
@@ -294,7 +317,7 @@ type jsonReader struct {
 	// interned, if not nil, holds strings read before.
 	interned *stringCache
 	// slabs, if not nil, are where values that pointers point to are allocated.
-	slabs slabs
+	slabs *slabs
 }
 
 // space skips whitespace. Indented JSON is mostly spaces after line feeds: a run of them is skipped eight bytes
@@ -542,17 +565,16 @@ type slab struct {
 	length, used int
 }
 
-// newSlabs are slabs for the values of every planned pointer type.
-func newSlabs() slabs {
-	return make(slabs, objectDecoders().pointers)
-}
-
-// new is a new zero value of what d, a pointer decoder, points to.
-func (s slabs) new(d *valueDecoder) unsafe.Pointer {
+// new is a new zero value of what d, a pointer decoder, points to. The slabs grow to the number of d's type: the
+// kinds' decoders are planned as their objects come, and their pointer types numbered then.
+func (s *slabs) new(d *valueDecoder) unsafe.Pointer {
 	if s == nil || d.slabType == nil {
 		return reflect.New(d.elem.typ).UnsafePointer()
 	}
-	slab := &s[d.slab]
+	if d.slab >= len(*s) {
+		*s = append(*s, make(slabs, d.slab+1-len(*s))...)
+	}
+	slab := &(*s)[d.slab]
 	if slab.used == slab.length {
 		length := min(max(2*slab.length, firstSlabLength), slabLength)
 		slab.array, slab.length, slab.used = reflect.MakeSlice(d.slabType, length, length).UnsafePointer(), length, 0

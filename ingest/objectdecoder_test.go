@@ -3,10 +3,12 @@ package ingest
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 
@@ -155,12 +157,11 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 			walk(f.dec, path+"."+f.name)
 		}
 	}
-	decoders := objectDecoders().objects
-	if len(decoders) != 7 {
-		t.Fatalf("%d kinds planned, want 7", len(decoders))
+	if len(objectDecoders.kinds) != 7 {
+		t.Fatalf("%d kinds, want 7", len(objectDecoders.kinds))
 	}
-	for typ, d := range decoders {
-		walk(d, typ.Name())
+	for typ := range objectDecoders.kinds {
+		walk(objectDecoders.of(typ), typ.Name())
 	}
 	if len(unsupportedAt) != 1 || unsupportedAt[0] != "ConfigMap.binaryData[]" {
 		t.Fatalf("left to the strict decoder: %q", unsupportedAt)
@@ -225,7 +226,7 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 	p := planner{planned: map[reflect.Type]*valueDecoder{}}
 	d := p.decoder(reflect.TypeFor[pointers]())
 	text, empty := d.fields[0].dec, d.fields[1].dec
-	s := make(slabs, p.pointers)
+	s := &slabs{}
 	var handedOut []*string
 	for i := range 3 * slabLength {
 		v := (*string)(s.new(text))
@@ -240,13 +241,13 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 			t.Fatalf("value %d was written over: %q", i, *v)
 		}
 	}
-	if got := s[text.slab].length; got != slabLength {
+	if got := (*s)[text.slab].length; got != slabLength {
 		t.Errorf("the last slab holds %d values, want %d", got, slabLength)
 	}
 	if s.new(empty) == nil || empty.slabType != nil {
 		t.Errorf("a value of size zero comes from a slab")
 	}
-	if v := (*string)(slabs(nil).new(text)); v == nil || *v != "" {
+	if v := (*string)((*slabs)(nil).new(text)); v == nil || *v != "" {
 		t.Errorf("a reader without slabs allocates no zero value")
 	}
 }
@@ -280,5 +281,45 @@ func TestStringCache(t *testing.T) {
 		if got := c.intern([]byte(b)); got != b {
 			t.Fatalf("intern(%q) = %q", b, got)
 		}
+	}
+}
+
+// TestKindDecodersArePlannedOnFirstUse checks that a kind's decoder is planned when an object of it is first
+// decoded, once, whoever asks first, and that the kinds' decoders share the types they share.
+func TestKindDecodersArePlannedOnFirstUse(t *testing.T) {
+	k := newKindDecoders()
+	shoot, seed := reflect.TypeFor[gardencorev1beta1.Shoot](), reflect.TypeFor[gardencorev1beta1.Seed]()
+	set := reflect.TypeFor[seedmanagementv1alpha1.ManagedSeedSet]()
+	for typ, kind := range k.kinds {
+		if kind.dec != nil {
+			t.Fatalf("%s planned before it was asked for", typ)
+		}
+	}
+	got := make([]*valueDecoder, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			typ := shoot
+			if i%2 == 1 {
+				typ = seed
+			}
+			got[i] = k.of(typ)
+		})
+	}
+	wg.Wait()
+	for i, d := range got {
+		if d == nil || d != got[i%2] || d.typ != []reflect.Type{shoot, seed}[i%2] {
+			t.Fatalf("asker %d got decoder %p of %v; the first of its kind got %p", i, d, d.typ, got[i%2])
+		}
+	}
+	if k.kinds[set].dec != nil {
+		t.Errorf("ManagedSeedSet planned, though none was asked for")
+	}
+	meta := func(d *valueDecoder) *valueDecoder { return d.fields[d.numbers["metadata"]].dec }
+	if meta(got[0]) != meta(got[1]) {
+		t.Errorf("a Shoot's and a Seed's metadata have decoders of their own")
+	}
+	if k.of(reflect.TypeFor[metav1.ObjectMeta]()) != nil {
+		t.Errorf("a type of no kind seedplan reads has a decoder")
 	}
 }
