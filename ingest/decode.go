@@ -434,13 +434,17 @@ func decodeOne(h header, data []byte, limit int) decoded {
 
 // decodeObject decodes the object at the reader's position, of the type h gives, if the fast path reads it.
 func (r *jsonReader) decodeObject(h header) (decoded, bool) {
-	typed, validate := newObject(h)
-	if typed == nil || !r.object(typed) {
-		return decoded{}, false // a kind seedplan does not read, or a form the strict decoder words
+	kind := objectDecoders.of(objectType{h.APIVersion, h.Kind})
+	if kind == nil {
+		return decoded{}, false // a kind seedplan does not read: the strict decoder skips it
+	}
+	typed := r.object(kind)
+	if typed == nil {
+		return decoded{}, false // a form the strict decoder words
 	}
 	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()
 	d := decoded{object: objectName(h.Kind, meta.GetNamespace(), meta.GetName()), typed: typed}
-	if validate("", d.object, setType(typed, h)) != nil {
+	if kind.validate("", d.object, setType(typed, h)) != nil {
 		return decoded{}, false
 	}
 	return d, true

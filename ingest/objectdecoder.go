@@ -93,37 +93,38 @@ type kindDecoders struct {
 	mu      sync.Mutex // guards planner
 	planner planner
 	// kinds are fixed when made; each decoder is planned once.
-	kinds map[reflect.Type]*kindDecoder
+	kinds map[objectType]*kindDecoder
 }
 
-// kindDecoder is the decoder of one kind, once planned.
+// kindDecoder is a kind seedplan reads and, once planned, the decoder of a pointer to an object of it: an object
+// is allocated as the values behind its pointers are.
 type kindDecoder struct {
-	once sync.Once
-	dec  *valueDecoder
+	objectKind
+	once    sync.Once
+	pointer *valueDecoder
 }
 
 // newKindDecoders are the kinds' decoders, none planned yet.
 func newKindDecoders() *kindDecoders {
-	k := &kindDecoders{planner: planner{planned: map[reflect.Type]*valueDecoder{}}, kinds: map[reflect.Type]*kindDecoder{}}
-	for _, kind := range objectKinds {
-		k.kinds[reflect.TypeOf(kind.new()).Elem()] = &kindDecoder{}
+	k := &kindDecoders{planner: planner{planned: map[reflect.Type]*valueDecoder{}}, kinds: map[objectType]*kindDecoder{}}
+	for typ, kind := range objectKinds {
+		k.kinds[typ] = &kindDecoder{objectKind: kind}
 	}
 	return k
 }
 
-// of is the decoder of the kind whose Go type is t, planned if it was not yet; nil for a type of no kind seedplan
-// reads.
-func (k *kindDecoders) of(t reflect.Type) *valueDecoder {
-	kind := k.kinds[t]
+// of is the kind of type typ with its decoder, planned if it was not yet; nil for a type seedplan does not read.
+func (k *kindDecoders) of(typ objectType) *kindDecoder {
+	kind := k.kinds[typ]
 	if kind == nil {
 		return nil
 	}
 	kind.once.Do(func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		kind.dec = k.planner.decoder(t)
+		kind.pointer = k.planner.decoder(reflect.TypeOf(kind.new()))
 	})
-	return kind.dec
+	return kind
 }
 
 // planner plans decoders; planned holds those planned before, so that a recursive type ends, and pointers counts
@@ -301,12 +302,15 @@ func hasOption(options, option string) bool {
 	return slices.Contains(strings.Split(options, ","), option)
 }
 
-// object decodes the object at the reader's position into typed, a pointer to an empty object of a kind seedplan
-// reads, and leaves the reader after it. It reports false for anything it leaves to the strict decoder; typed is
-// undefined then.
-func (r *jsonReader) object(typed any) bool {
-	d := objectDecoders.of(reflect.TypeOf(typed).Elem())
-	return d != nil && r.value(d, reflect.ValueOf(typed).UnsafePointer())
+// object decodes the object at the reader's position, of the kind's type, and leaves the reader after it; nil for
+// anything it leaves to the strict decoder. The object is allocated as the values behind its pointers are: a
+// stretch's objects come from its slabs.
+func (r *jsonReader) object(kind *kindDecoder) any {
+	object := r.slabs.new(kind.pointer)
+	if !r.value(kind.pointer.elem, object) {
+		return nil
+	}
+	return reflect.NewAt(kind.pointer.elem.typ, object).Interface()
 }
 
 // jsonReader reads JSON values from data; its methods report false for anything the fast path does not read.
@@ -546,10 +550,13 @@ func cacheSlot(text []byte) uint64 {
 	return ((head ^ bits.RotateLeft64(tail, 29) ^ uint64(len(text))) * 0x9e3779b97f4a7c15) >> (64 - stringCacheBits)
 }
 
-// slabLength is how many values of a type a slab holds at most; the first holds firstSlabLength, and each next
-// one twice as many as the one before, so that a stretch of few items allocates little.
+// slabLength is how many values of a type a slab holds at most, and slabBytes how many bytes: the first holds
+// firstSlabLength, and each next one twice as many as the one before, so that a stretch of few items allocates
+// little. A slab of slabBytes is the largest the runtime allocates in a size class rather than in pages of 8 KiB:
+// 64 Shoots (944 bytes each) would take 64 KiB for 59.
 const (
 	slabLength      = 64
+	slabBytes       = 32 << 10
 	firstSlabLength = 4
 )
 
@@ -576,7 +583,7 @@ func (s *slabs) new(d *valueDecoder) unsafe.Pointer {
 	}
 	slab := &(*s)[d.slab]
 	if slab.used == slab.length {
-		length := min(max(2*slab.length, firstSlabLength), slabLength)
+		length := min(max(2*slab.length, firstSlabLength), slabLength, max(slabBytes/int(d.stride), 1))
 		slab.array, slab.length, slab.used = reflect.MakeSlice(d.slabType, length, length).UnsafePointer(), length, 0
 	}
 	slab.used++

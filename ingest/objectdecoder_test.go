@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -120,12 +121,20 @@ func TestDecodeFastTime(t *testing.T) {
 // most limit deep, as decodeOne does but without the header and validation: false for anything it leaves to the
 // strict decoder.
 func decodeFast(data []byte, typed any, limit int) bool {
-	r := jsonReader{data: data, limit: limit}
-	if !r.object(typed) {
-		return false
+	for typ, kind := range objectKinds {
+		if reflect.TypeOf(kind.new()) != reflect.TypeOf(typed) {
+			continue
+		}
+		r := jsonReader{data: data, limit: limit}
+		object := r.object(objectDecoders.of(typ))
+		if object == nil {
+			return false
+		}
+		reflect.ValueOf(typed).Elem().Set(reflect.ValueOf(object).Elem())
+		r.space()
+		return r.pos == len(r.data)
 	}
-	r.space()
-	return r.pos == len(r.data)
+	panic(fmt.Sprintf("%T is of no kind seedplan reads", typed))
 }
 
 // comma puts a comma before members, if any.
@@ -161,7 +170,7 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 		t.Fatalf("%d kinds, want 7", len(objectDecoders.kinds))
 	}
 	for typ := range objectDecoders.kinds {
-		walk(objectDecoders.of(typ), typ.Name())
+		walk(objectDecoders.of(typ).pointer.elem, typ.kind)
 	}
 	if len(unsupportedAt) != 1 || unsupportedAt[0] != "ConfigMap.binaryData[]" {
 		t.Fatalf("left to the strict decoder: %q", unsupportedAt)
@@ -217,15 +226,18 @@ func TestMember(t *testing.T) {
 }
 
 // TestSlabsHandOutValuesOfTheirOwn checks that the values a stretch's pointers point to are each new and zero,
-// across slabs of growing lengths, and that values of the types without a slab are allocated one by one.
+// across slabs of growing lengths up to slabLength values or slabBytes, and that values of the types without a
+// slab are allocated one by one.
 func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
+	type large struct{ _ [5000]byte }
 	type pointers struct {
 		Text  *string
 		Empty *struct{}
+		Large *large
 	}
 	p := planner{planned: map[reflect.Type]*valueDecoder{}}
 	d := p.decoder(reflect.TypeFor[pointers]())
-	text, empty := d.fields[0].dec, d.fields[1].dec
+	text, empty, big := d.fields[0].dec, d.fields[1].dec, d.fields[2].dec
 	s := &slabs{}
 	var handedOut []*string
 	for i := range 3 * slabLength {
@@ -243,6 +255,12 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 	}
 	if got := (*s)[text.slab].length; got != slabLength {
 		t.Errorf("the last slab holds %d values, want %d", got, slabLength)
+	}
+	for range 20 {
+		s.new(big)
+	}
+	if got := (*s)[big.slab].length; got != slabBytes/5000 {
+		t.Errorf("the last slab of values of 5,000 bytes holds %d, want %d", got, slabBytes/5000)
 	}
 	if s.new(empty) == nil || empty.slabType != nil {
 		t.Errorf("a value of size zero comes from a slab")
@@ -288,11 +306,12 @@ func TestStringCache(t *testing.T) {
 // decoded, once, whoever asks first, and that the kinds' decoders share the types they share.
 func TestKindDecodersArePlannedOnFirstUse(t *testing.T) {
 	k := newKindDecoders()
-	shoot, seed := reflect.TypeFor[gardencorev1beta1.Shoot](), reflect.TypeFor[gardencorev1beta1.Seed]()
-	set := reflect.TypeFor[seedmanagementv1alpha1.ManagedSeedSet]()
+	core := gardencorev1beta1.SchemeGroupVersion.String()
+	shoot, seed := objectType{core, "Shoot"}, objectType{core, "Seed"}
+	set := objectType{seedmanagementv1alpha1.SchemeGroupVersion.String(), "ManagedSeedSet"}
 	for typ, kind := range k.kinds {
-		if kind.dec != nil {
-			t.Fatalf("%s planned before it was asked for", typ)
+		if kind.pointer != nil {
+			t.Fatalf("%s planned before it was asked for", typ.kind)
 		}
 	}
 	got := make([]*valueDecoder, 8)
@@ -303,23 +322,24 @@ func TestKindDecodersArePlannedOnFirstUse(t *testing.T) {
 			if i%2 == 1 {
 				typ = seed
 			}
-			got[i] = k.of(typ)
+			got[i] = k.of(typ).pointer
 		})
 	}
 	wg.Wait()
+	want := []reflect.Type{reflect.TypeFor[*gardencorev1beta1.Shoot](), reflect.TypeFor[*gardencorev1beta1.Seed]()}
 	for i, d := range got {
-		if d == nil || d != got[i%2] || d.typ != []reflect.Type{shoot, seed}[i%2] {
-			t.Fatalf("asker %d got decoder %p of %v; the first of its kind got %p", i, d, d.typ, got[i%2])
+		if d == nil || d != got[i%2] || d.typ != want[i%2] {
+			t.Fatalf("asker %d got decoder %p; the first of its kind got %p", i, d, got[i%2])
 		}
 	}
-	if k.kinds[set].dec != nil {
+	if k.kinds[set].pointer != nil {
 		t.Errorf("ManagedSeedSet planned, though none was asked for")
 	}
-	meta := func(d *valueDecoder) *valueDecoder { return d.fields[d.numbers["metadata"]].dec }
+	meta := func(d *valueDecoder) *valueDecoder { return d.elem.fields[d.elem.numbers["metadata"]].dec }
 	if meta(got[0]) != meta(got[1]) {
 		t.Errorf("a Shoot's and a Seed's metadata have decoders of their own")
 	}
-	if k.of(reflect.TypeFor[metav1.ObjectMeta]()) != nil {
-		t.Errorf("a type of no kind seedplan reads has a decoder")
+	if k.of(objectType{"v1", "Secret"}) != nil {
+		t.Errorf("a kind seedplan does not read has a decoder")
 	}
 }
