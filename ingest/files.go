@@ -344,8 +344,8 @@ func readAtMost(r io.Reader, size int64) ([]byte, error) {
 
 // largeFile is the size from which a file is mapped (mapFile) or, where it cannot be, read in parts: copying it
 // out of the page cache, into pages the kernel first has to fault in, takes one processor about 5 ms per 20 MB,
-// before any of it is decoded.
-const largeFile = 4 << 20
+// before any of it is decoded. From 1 MB, 256 pages, that costs more than mapping and unmapping the file.
+const largeFile = 1 << 20
 
 // readInParts reads a file expected to hold size bytes as readAtMost does, the expected bytes in a part for each
 // processor, at once. Bytes beyond them, if the file grew since it was measured, are read after them; if it
