@@ -120,7 +120,11 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
 	}
-	model.OnEveryProcessor(len(stretches), func(i int) { stretches[i].read(-1) })
+	model.OnEveryProcessor(len(stretches), func(i int) {
+		// A stretch of a large List interns many strings: its cache is best written whole first (freshWrite).
+		clear(stretches[i].interned.slots[:])
+		stretches[i].read(-1)
+	})
 	items, last := first.items, first
 	for s := stretches[0]; s != nil; s = s.landed {
 		if s.failed {

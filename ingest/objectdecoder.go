@@ -511,6 +511,12 @@ func (r *jsonReader) intern(text []byte) string {
 	return r.interned.intern(text)
 }
 
+// freshWrite: memory the runtime takes fresh from the kernel is mapped page by page as it is first touched — to
+// the kernel's page of zeros if that is a read, which the first write then copies, and on a machine of several
+// processors the copy interrupts them all to flush their TLBs (on a virtual machine, each an exit to its host). A
+// decoded landscape is tens of megabytes of fresh memory, so the decoder makes its first touch of what it
+// allocates a write: a slice's header is zeroed before it is grown, a large List's string caches are cleared.
+
 // stringCache keeps recent strings so that objects read one after another share their values (versions,
 // regions, machine types) instead of allocating them anew. It is direct-mapped: a string takes the slot its hash
 // names, so a value read once (a name, a uid) costs a hash and a comparison, and evicts at most one other.
@@ -730,6 +736,7 @@ func (r *jsonReader) slice(c byte, d *valueDecoder, v reflect.Value) bool {
 	if !r.enter(c, '[') {
 		return false
 	}
+	v.SetZero() // touched first by a write (freshWrite)
 	for n := 0; ; n++ {
 		more, ok := r.more(n == 0, ']')
 		if !more {
