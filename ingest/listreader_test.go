@@ -61,7 +61,16 @@ func shootItems(n int, note string) []string {
 func boundShootItems(n int) []string {
 	items := make([]string, n)
 	for i := range items {
-		items[i] = fmt.Sprintf(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s%d","namespace":"garden-a"},"spec":{"networking":{"nodes":"10.%d.0.0/16"},"provider":{"type":"aws"},"purpose":"p%d","region":"eu-west-1","seedName":"seed-%d"}}`, i, i%256, i, i)
+		// Slices of none to three elements, the first of which come from slabs.
+		workers := make([]string, i%4)
+		for j := range workers {
+			zones := make([]string, (i+j)%3)
+			for k := range zones {
+				zones[k] = fmt.Sprintf(`"eu-west-1%c"`, 'a'+k)
+			}
+			workers[j] = fmt.Sprintf(`{"name":"w%d","minimum":1,"maximum":%d,"zones":[%s]}`, j, j+2, strings.Join(zones, ","))
+		}
+		items[i] = fmt.Sprintf(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s%d","namespace":"garden-a"},"spec":{"networking":{"nodes":"10.%d.0.0/16"},"provider":{"type":"aws","workers":[%s]},"purpose":"p%d","region":"eu-west-1","seedName":"seed-%d"}}`, i, i%256, strings.Join(workers, ","), i, i)
 	}
 	return items
 }

@@ -58,8 +58,8 @@ type valueDecoder struct {
 	// finds them by JSON name.
 	fields  []fieldDecoder
 	numbers map[string]int
-	// slab numbers a pointer's type among the planned pointer types; slabType is the slice type its values are
-	// allocated in (slabs), nil for an element of size zero, and stride an element's size.
+	// slab numbers the slab of a pointer's values or of a slice's first elements among the planned ones; slabType
+	// is the slice type they are allocated in (slabs), nil for an element of size zero, and stride their size.
 	slab     int
 	slabType reflect.Type
 	stride   uintptr
@@ -172,13 +172,12 @@ func (p *planner) byKind(d *valueDecoder) {
 	case reflect.Float32, reflect.Float64:
 		d.kind = floatKind
 	case reflect.Pointer:
-		d.kind, d.elem, d.slab = pointerKind, p.decoder(t.Elem()), p.pointers
-		if p.pointers++; t.Elem().Size() > 0 {
-			d.slabType, d.stride = reflect.SliceOf(t.Elem()), t.Elem().Size()
-		}
+		d.kind, d.elem = pointerKind, p.decoder(t.Elem())
+		p.slab(d, t.Elem())
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 { // []byte is base64
 			d.kind, d.elem = sliceKind, p.decoder(t.Elem())
+			p.slab(d, t.Elem())
 		}
 	case reflect.Map:
 		key := t.Key()
@@ -190,6 +189,14 @@ func (p *planner) byKind(d *valueDecoder) {
 		if numbers, unique := fieldNumbers(fields); ok && unique {
 			d.kind, d.fields, d.numbers = structKind, fields, numbers
 		}
+	}
+}
+
+// slab numbers the slab of d's values of type elem: what a pointer points to, or a slice's first element.
+func (p *planner) slab(d *valueDecoder, elem reflect.Type) {
+	d.slab, p.pointers = p.pointers, p.pointers+1
+	if elem.Size() > 0 {
+		d.slabType, d.stride = reflect.SliceOf(elem), elem.Size()
 	}
 }
 
@@ -383,7 +390,7 @@ func (r *jsonReader) value(d *valueDecoder, p unsafe.Pointer) bool {
 		*(*unsafe.Pointer)(p) = elem
 		return r.value(d.elem, elem)
 	case sliceKind:
-		return r.slice(c, d, reflect.NewAt(d.typ, p).Elem())
+		return r.slice(c, d, (*sliceHeader)(p))
 	case mapKind:
 		return r.mapping(c, d, reflect.NewAt(d.typ, p).Elem())
 	case structKind:
@@ -730,27 +737,52 @@ func (r *jsonReader) colon() bool {
 	return true
 }
 
-// slice decodes an array into v, a nil slice; an empty array is an empty slice, as encoding/json makes it. (An
-// array with elements is grown from nil: a slice made empty first would cost an allocation of its own.)
-func (r *jsonReader) slice(c byte, d *valueDecoder, v reflect.Value) bool {
+// slice decodes an array into the slice at header, which no member set before; an empty array is an empty slice,
+// as encoding/json makes it. (An array with elements is grown from nil: a slice made empty first would cost an
+// allocation of its own.)
+func (r *jsonReader) slice(c byte, d *valueDecoder, header *sliceHeader) bool {
 	if !r.enter(c, '[') {
 		return false
 	}
-	v.SetZero() // touched first by a write (freshWrite)
+	*header = sliceHeader{} // touched first by a write (freshWrite)
 	for n := 0; ; n++ {
 		more, ok := r.more(n == 0, ']')
 		if !more {
 			if n == 0 {
-				v.Set(reflect.MakeSlice(d.typ, 0, 0))
+				header.data = reflect.MakeSlice(d.typ, 0, 0).UnsafePointer() // empty, not nil
 			}
 			return ok
 		}
-		v.Grow(1)
-		v.SetLen(n + 1)
-		if !r.value(d.elem, v.Index(n).Addr().UnsafePointer()) {
+		switch {
+		case n == 0:
+			// Most slices of an object hold one element: it is allocated as a pointer's value is.
+			header.data, header.cap = r.slabs.new(d), 1
+		case n == header.cap:
+			header.grow(d)
+		}
+		header.len = n + 1
+		if !r.value(d.elem, unsafe.Add(header.data, uintptr(n)*d.stride)) {
 			return false
 		}
 	}
+}
+
+// sliceHeader is how a slice is laid out: decoded in place, a slice's elements are reached without a
+// reflect.Value each.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// grow makes room for one more element in the slice of d's type, as append would: in an array of twice the
+// capacity, the elements copied.
+func (header *sliceHeader) grow(d *valueDecoder) {
+	capacity := 2 * header.cap
+	grown := reflect.MakeSlice(d.typ, header.len, capacity)
+	if header.len > 0 {
+		reflect.Copy(grown, reflect.NewAt(d.typ, unsafe.Pointer(header)).Elem())
+	}
+	header.data, header.cap = grown.UnsafePointer(), capacity
 }
 
 // mapping decodes an object into v, a nil map; a key twice is left to the strict decoder, which warns of it.
