@@ -17,8 +17,8 @@ import (
 	"github.com/seedplan/seedplan/examples"
 )
 
-// A large file is mapped, decoded and unmapped: what was decoded from it must be what reading it gives, and none
-// of it may point into the mapping, which is gone once the file is read.
+// A large file is mapped, decoded and unmapped: what was decoded from it must be what reading it gives, none of it
+// may point into the mapping, and the mapping is gone once the file is read.
 func TestMappedFilesDecodeAsRead(t *testing.T) {
 	for _, format := range []string{"json", "yaml"} {
 		t.Run(format, func(t *testing.T) {
@@ -39,6 +39,10 @@ func TestMappedFilesDecodeAsRead(t *testing.T) {
 			}
 			if !reflect.DeepEqual(loaded.Objects, read.Objects) || loaded.Bytes != int64(len(content)) {
 				t.Errorf("LoadPaths read other objects, or %d bytes of %d", loaded.Bytes, len(content))
+			}
+			// Unmapping goes on while the objects are added; the load ends once it is done.
+			if maps, err := os.ReadFile("/proc/self/maps"); err != nil || strings.Contains(string(maps), path) {
+				t.Errorf("the file is still mapped once LoadPaths returned (%v)", err)
 			}
 		})
 	}
