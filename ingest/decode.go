@@ -443,7 +443,12 @@ func (r *jsonReader) decodeObject(h header) (decoded, bool) {
 		return decoded{}, false // a form the strict decoder words
 	}
 	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()
-	d := decoded{object: objectName(h.Kind, meta.GetNamespace(), meta.GetName()), typed: typed}
+	d := decoded{typed: typed}
+	if r.interned != nil {
+		d.object = r.interned.name(h.Kind, meta.GetNamespace(), meta.GetName())
+	} else {
+		d.object = objectName(h.Kind, meta.GetNamespace(), meta.GetName())
+	}
 	if kind.validate("", d.object, setType(typed, h)) != nil {
 		return decoded{}, false
 	}

@@ -782,13 +782,19 @@ func requireName(where, object string, meta metav1.ObjectMeta, namespaced bool) 
 // objectName is kind namespace/name as messages print it; a name or namespace beyond any Kubernetes name is cut,
 // so that one error stays one line.
 func objectName(kind, namespace, name string) string {
+	return string(appendObjectName(nil, kind, namespace, name))
+}
+
+// appendObjectName appends objectName's text to b.
+func appendObjectName(b []byte, kind, namespace, name string) []byte {
 	if name == "" {
 		name = "<unnamed>"
 	}
-	if namespace == "" {
-		return kind + " " + shortened(name)
+	b = append(append(b, kind...), ' ')
+	if namespace != "" {
+		b = append(append(b, shortened(namespace)...), '/')
 	}
-	return kind + " " + shortened(namespace) + "/" + shortened(name) // one concatenation: every object is named
+	return append(b, shortened(name)...)
 }
 
 // shortened is s, or its start and its length when it is longer than a Kubernetes name may be.

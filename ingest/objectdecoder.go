@@ -526,13 +526,21 @@ func (r *jsonReader) intern(text []byte) string {
 
 // stringCache keeps recent strings so that objects read one after another share their values (versions,
 // regions, machine types) instead of allocating them anew. It is direct-mapped: a string takes the slot its hash
-// names, so a value read once (a name, a uid) costs a hash and a comparison, and evicts at most one other.
+// names, so a value read once (a name, a uid) costs a hash and a comparison, and evicts at most one other. The
+// strings it makes are kept in chunks of bytes of its own (keep): the strings of a stretch's objects live as
+// long as the objects do, together.
 type stringCache struct {
 	slots [1 << stringCacheBits]string
+	// chunk holds the bytes of the strings made so far; what lies past its length is not handed out yet.
+	chunk []byte
 }
 
 // stringCacheBits is how many bits of a hash number a slot of a stringCache.
 const stringCacheBits = 10
+
+// chunkBytes is how many bytes a chunk of a stringCache's strings holds. A string that does not fit in what is
+// left of one starts the next, unless it is longer than a quarter of a chunk: that one is allocated by itself.
+const chunkBytes = 16 << 10
 
 // newStringCache is an empty cache.
 func newStringCache() *stringCache {
@@ -543,9 +551,38 @@ func newStringCache() *stringCache {
 func (c *stringCache) intern(text []byte) string {
 	slot := &c.slots[cacheSlot(text)]
 	if *slot != string(text) {
-		*slot = string(text)
+		*slot = c.keep(text)
 	}
 	return *slot
+}
+
+// keep is text as a string in the cache's chunk of bytes: one allocation for many strings, and none of them
+// rounded up to a size class. The chunk's bytes up to its length are never written again.
+func (c *stringCache) keep(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	if len(text) > cap(c.chunk)-len(c.chunk) {
+		if len(text) > chunkBytes/4 {
+			return string(text)
+		}
+		c.chunk = make([]byte, 0, chunkBytes)
+	}
+	c.chunk = append(c.chunk, text...)
+	return unsafe.String(&c.chunk[len(c.chunk)-len(text)], len(text))
+}
+
+// name is objectName's text, kept in the cache's chunk of bytes.
+func (c *stringCache) name(kind, namespace, name string) string {
+	if longest := len(kind) + len(namespace) + len(name) + len(" /<unnamed>"); longest > cap(c.chunk)-len(c.chunk) {
+		if longest > chunkBytes/4 {
+			return objectName(kind, namespace, name)
+		}
+		c.chunk = make([]byte, 0, chunkBytes)
+	}
+	start := len(c.chunk)
+	c.chunk = appendObjectName(c.chunk, kind, namespace, name)
+	return unsafe.String(&c.chunk[start], len(c.chunk)-start)
 }
 
 // cacheSlot is the slot of a stringCache that text takes, by its length and its first and last eight bytes (all

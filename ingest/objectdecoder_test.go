@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -298,6 +299,47 @@ func TestStringCache(t *testing.T) {
 		}
 		if got := c.intern([]byte(b)); got != b {
 			t.Fatalf("intern(%q) = %q", b, got)
+		}
+	}
+}
+
+// TestStringCacheKeepsItsStrings checks that the strings a cache makes stay what they were made of while later
+// ones fill its chunks and start new ones, that a long one that does not fit is allocated by itself, and that an
+// object's name is objectName's.
+func TestStringCacheKeepsItsStrings(t *testing.T) {
+	c := newStringCache()
+	var want, got []string
+	long := strings.Repeat("y", chunkBytes/4+1)
+	for i := range 3000 {
+		text := fmt.Sprintf("shoot-%d-%s", i, strings.Repeat("x", i%40))
+		switch i % 500 {
+		case 7:
+			text = ""
+		case 8:
+			text = long
+		}
+		buf := []byte(text)
+		want, got = append(want, text), append(got, c.keep(buf))
+		clear(buf) // the string is the cache's, not the reader's bytes
+		if i%3 == 0 {
+			namespace, name := fmt.Sprint("garden-", i), text
+			want, got = append(want, objectName("Shoot", namespace, name)), append(got, c.name("Shoot", namespace, name))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("a string the cache made changed as it made others")
+	}
+	if fill := cap(c.chunk) - len(c.chunk) - len(long) + 1; fill > 0 {
+		c.keep(make([]byte, fill)) // too little left for long
+	}
+	if before := c.chunk; c.keep([]byte(long)) != long || len(c.chunk) != len(before) || &c.chunk[:1][0] != &before[:1][0] {
+		t.Errorf("a string longer than a quarter of a chunk, too long for what is left of one, went into one")
+	}
+	for _, tc := range []struct{ kind, namespace, name string }{
+		{"Seed", "", "s"}, {"Shoot", "garden-a", ""}, {"Shoot", "n", strings.Repeat("n", 300)},
+	} {
+		if got, want := c.name(tc.kind, tc.namespace, tc.name), objectName(tc.kind, tc.namespace, tc.name); got != want {
+			t.Errorf("name(%q, %q, %.10q…) = %q, want %q", tc.kind, tc.namespace, tc.name, got, want)
 		}
 	}
 }
