@@ -812,9 +812,9 @@ type sliceHeader struct {
 }
 
 // grow makes room for one more element in the slice of d's type, as append would: in an array of twice the
-// capacity, the elements copied.
+// capacity, but of four at first (a slice of more than one element tends to have a few), the elements copied.
 func (header *sliceHeader) grow(d *valueDecoder) {
-	capacity := 2 * header.cap
+	capacity := max(2*header.cap, 4)
 	grown := reflect.MakeSlice(d.typ, header.len, capacity)
 	if header.len > 0 {
 		reflect.Copy(grown, reflect.NewAt(d.typ, unsafe.Pointer(header)).Elem())
