@@ -265,34 +265,59 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	return reflect.DeepEqual(va, vb)
 }
 
+// splitYAMLStreams are YAML streams the splitter reads as yamlDocuments does.
+var splitYAMLStreams = []string{
+	"a: 1\n", "a: 1\n---\nb: 2\n", "---\na: 1\n---\n", "a: 1\n...\nb: 2\n", "...\n", "---\n---\n", "--- # c\na: 1",
+	"a: 1\n... # end\n---\nb: 2\n...\n", "\n---\n\n", "a: 1\n---   \nb: 2", "a: '---'\n", "a: 1\n....\n",
+	"a: x---y\n---\nb: |\n  ---\n  ...\n", "a: '...'\n...x\n---\n", "---", "...", "a: 1\n---",
+}
+
 // TestSplitYAML checks the splitter against yamlDocuments, which it replaces: the same documents, numbered alike.
 func TestSplitYAML(t *testing.T) {
-	for _, stream := range []string{
-		"a: 1\n", "a: 1\n---\nb: 2\n", "---\na: 1\n---\n", "a: 1\n...\nb: 2\n", "...\n", "---\n---\n", "--- # c\na: 1",
-		"a: 1\n... # end\n---\nb: 2\n...\n", "\n---\n\n", "a: 1\n---   \nb: 2", "a: '---'\n", "a: 1\n....\n",
-	} {
+	for _, stream := range splitYAMLStreams {
 		t.Run(stream, func(t *testing.T) {
 			got, ok := splitYAML([]byte(stream))
 			if !ok {
 				t.Fatal("refused")
 			}
-			want, err := yamlDocuments([]byte(stream))
-			if err != nil {
+			if _, err := yamlDocuments([]byte(stream)); err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != len(want) {
-				t.Fatalf("%d documents %q, want %d %q", len(got), got, len(want), want)
-			}
-			for i := range got {
-				if strings.TrimRight(string(got[i]), "\n") != strings.TrimRight(string(want[i]), "\n") {
-					t.Errorf("document %d = %q, want %q", i+1, got[i], want[i])
-				}
-			}
+			checkSplit(t, []byte(stream), got)
 		})
 	}
 	for _, refused := range []string{"a: 1\r\n", "--- a: 1\n"} {
 		if _, ok := splitYAML([]byte(refused)); ok {
 			t.Errorf("%q: not refused", refused)
+		}
+	}
+}
+
+// FuzzSplitYAML checks the splitter against yamlDocuments on what it does not refuse.
+func FuzzSplitYAML(f *testing.F) {
+	for _, stream := range splitYAMLStreams {
+		f.Add([]byte(stream))
+	}
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		if got, ok := splitYAML(stream); ok {
+			checkSplit(t, stream, got)
+		}
+	})
+}
+
+// checkSplit fails unless got are the documents yamlDocuments makes of stream, but for their last line feeds.
+func checkSplit(t *testing.T, stream []byte, got [][]byte) {
+	t.Helper()
+	want, err := yamlDocuments(stream)
+	if err != nil {
+		return // a stream the library reader refuses is the decoder's to word
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%q: %d documents %q, want %d %q", stream, len(got), got, len(want), want)
+	}
+	for i := range got {
+		if strings.TrimRight(string(got[i]), "\n") != strings.TrimRight(string(want[i]), "\n") {
+			t.Errorf("%q: document %d = %q, want %q", stream, i+1, got[i], want[i])
 		}
 	}
 }

@@ -640,7 +640,7 @@ func splitYAML(data []byte) ([][]byte, bool) {
 	// chunk is where the lines since the last separator begin (a separator that starts them is one of them, as in
 	// yamlDocuments), piece where the current document begins: at chunk or after a "..." line.
 	chunk, piece := 0, 0
-	for lineStart := 0; lineStart < len(data); {
+	for lineStart := markerLine(data, 0); lineStart < len(data); {
 		lineEnd, next := lineBounds(data, lineStart)
 		line := data[lineStart:lineEnd]
 		switch {
@@ -658,12 +658,33 @@ func splitYAML(data []byte) ([][]byte, bool) {
 			documents = append(documents, data[piece:lineStart])
 			piece = next
 		}
-		lineStart = next
+		lineStart = markerLine(data, next)
 	}
 	if piece < len(data) {
 		documents = append(documents, data[piece:])
 	}
 	return documents, true
+}
+
+// markerLine is where the first line at or after from that begins with "---" or "..." begins — the only lines
+// that separate or end documents — or len(data). The markers are searched for, not read line by line: a List of
+// 15,000 shoots is 300,000 lines and no marker.
+func markerLine(data []byte, from int) int {
+	first := len(data)
+	for _, marker := range [][]byte{[]byte("---"), []byte("...")} {
+		for at := from; at < first; {
+			i := bytes.Index(data[at:first], marker)
+			if i < 0 {
+				break
+			}
+			if at += i; at == 0 || data[at-1] == '\n' {
+				first = at
+				break
+			}
+			at++
+		}
+	}
+	return first
 }
 
 // lineBounds returns the end of the line starting at start (without its line feed) and where the next begins.
