@@ -780,12 +780,17 @@ func joinItems(out [][]byte) ([]byte, bool) {
 		joined = append(joined, '{')
 	}
 	joined = append(joined, `"items":[`...)
+	// The items' parts are copied on every processor: the joined copy is fresh memory, faulted in page by page
+	// by whoever writes it first.
+	starts := make([]int, len(parts))
 	for i, part := range parts {
 		if i > 0 {
 			joined = append(joined, ',')
 		}
-		joined = append(joined, part[1:len(part)-1]...)
+		starts[i] = len(joined)
+		joined = joined[:len(joined)+len(part)-2]
 	}
+	model.OnEveryProcessor(len(parts), func(i int) { copy(joined[starts[i]:], parts[i][1:len(parts[i])-1]) })
 	joined = append(joined, ']')
 	if tail[0] == '{' && len(tail) > 2 {
 		joined = append(append(joined, ','), tail[1:]...)
