@@ -610,10 +610,11 @@ const (
 	firstSlabLength = 4
 )
 
-// slabs hand out the values that the pointers of a stretch of List items point to — a Shoot's seedName, purpose,
-// networking and the like, most of an object's allocations — from arrays of values, one per pointer type
-// (valueDecoder.slab): one allocation instead of up to slabLength, and one object for the collector to find and
-// mark. An array lives as long as any of its values does; the objects of a landscape live together.
+// slabs hand out the values that the pointers of a stretch of List items point to — the objects themselves, a
+// Shoot's seedName, purpose, networking and the like — and the first elements of their slices, most of an
+// object's allocations, from arrays of values, one per pointer or slice decoder (valueDecoder.slab): one
+// allocation instead of up to slabLength, and one object for the collector to find and mark. An array lives as
+// long as any of its values does; the objects of a landscape live together.
 type slabs []slab
 
 // slab is an array of values of one type, its length, and how many of them were handed out.
@@ -622,8 +623,9 @@ type slab struct {
 	length, used int
 }
 
-// new is a new zero value of what d, a pointer decoder, points to. The slabs grow to the number of d's type: the
-// kinds' decoders are planned as their objects come, and their pointer types numbered then.
+// new is a new zero value of what d, a pointer or slice decoder, allocates: what the pointer points to, or the
+// slice's first element. The slabs grow to d's number: the kinds' decoders are planned as their objects come, and
+// their slabs numbered then.
 func (s *slabs) new(d *valueDecoder) unsafe.Pointer {
 	if s == nil || d.slabType == nil {
 		return reflect.New(d.elem.typ).UnsafePointer()
