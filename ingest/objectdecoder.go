@@ -128,7 +128,7 @@ func (k *kindDecoders) of(typ objectType) *kindDecoder {
 }
 
 // planner plans decoders; planned holds those planned before, so that a recursive type ends, and pointers counts
-// the pointer types planned, which number their slabs.
+// the slabs numbered so far (one per pointer or slice decoder).
 type planner struct {
 	planned  map[reflect.Type]*valueDecoder
 	pointers int
