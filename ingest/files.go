@@ -133,21 +133,24 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	// another, a directory of a file per object spends its time opening and reading them on one processor. A large
 	// file decodes on every processor itself, beside the small files of its batch: in a turn of its own it waited
 	// for the batch's last small file on one processor while the other idled.
-	for start := 0; start < len(files); start += filesAhead {
-		batch := files[start:min(start+filesAhead, len(files))]
-		decoded := make([]*decodedFile, len(batch))
-		model.OnEveryProcessor(len(batch), func(i int) { decoded[i] = decodeFile(fsys, batch[i], display(batch[i])) })
-		for _, file := range decoded {
-			if err := l.addFile(file); err != nil {
+	return inBatches(len(files), func(i int) *decodedFile { return decodeFile(fsys, files[i], display(files[i])) }, l.addFile)
+}
+
+// inBatches decodes n things on every processor, a batch at a time so that a failure stops the work soon, and
+// hands them to use in order, up to the first use that fails, whose error it is.
+func inBatches[T any](n int, decode func(i int) T, use func(T) error) error {
+	const batch = 256
+	for start := 0; start < n; start += batch {
+		decoded := make([]T, min(batch, n-start))
+		model.OnEveryProcessor(len(decoded), func(i int) { decoded[i] = decode(start + i) })
+		for _, d := range decoded {
+			if err := use(d); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
 }
-
-// filesAhead is how many files are decoded ahead of their turn at most.
-const filesAhead = 256
 
 // decodedFile is a file read and decoded, not added yet: its bytes, the objects of its documents up to the first
 // that failed, and the error it failed with.
@@ -177,8 +180,13 @@ func decodeFile(fsys fs.FS, path, display string) *decodedFile {
 	if err != nil {
 		return &decodedFile{err: err}
 	}
+	return decodeData(display, data)
+}
+
+// decodeData decodes one file's content without adding it.
+func decodeData(name string, data []byte) *decodedFile {
 	file := &decodedFile{bytes: int64(len(data))}
-	file.documents, file.err = decodeContent(display, data)
+	file.documents, file.err = decodeContent(name, data)
 	return file
 }
 
@@ -274,7 +282,6 @@ func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
 // A file that shrinks while it is mapped takes the pages past its new end away, and reading one faults; that is
 // an error about the file instead of a crash. Bytes appended to it after it was mapped are not read.
 func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
-	file = &decodedFile{bytes: int64(len(data))}
 	defer func() {
 		unmapped := make(chan error, 1)
 		file.unmapped = unmapped
@@ -291,11 +298,10 @@ func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
 			if !faultIn(r, data) {
 				panic(r) // a fault elsewhere is a bug
 			}
-			file.documents, file.err = nil, changedWhileRead(f, display, len(data))
+			file = &decodedFile{bytes: int64(len(data)), err: changedWhileRead(f, display, len(data))}
 		}
 	}()
-	file.documents, file.err = decodeContent(display, data)
-	return file
+	return decodeData(display, data)
 }
 
 // faultIn reports whether a recovered panic is a memory fault within data. Its address is read where it was
@@ -325,7 +331,6 @@ func (l *Landscape) read(r io.Reader, size int64, display string) error {
 	if err != nil {
 		return err
 	}
-	l.Bytes += int64(len(data))
 	return l.Decode(display, data)
 }
 
@@ -387,35 +392,35 @@ func readInParts(file io.ReaderAt, size int64) ([]byte, error) {
 	return grown.Bytes(), err
 }
 
-// Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape.
-// name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
+// Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape, and
+// its bytes to Bytes. name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
-	documents, err := decodeContent(name, data)
-	return l.addFile(&decodedFile{documents: documents, err: err})
+	return l.addFile(decodeData(name, data))
 }
 
-// decodeContent decodes the documents of one file's content on every processor, a batch at a time so that a
-// failing document stops the work soon, without adding them: those before the first that fails, and its error.
+// decodeContent decodes the documents of one file's content on every processor (inBatches), without adding them:
+// those before the first that fails, and its error.
 func decodeContent(name string, data []byte) ([]decodedDocument, error) {
 	n, decode, err := fileDocuments(name, data)
 	if err != nil {
 		return nil, err
 	}
-	const batch = 256
-	documents := make([]decodedDocument, 0, n)
-	for start := 0; start < n; start += batch {
-		objects := make([]decodedDocument, min(batch, n-start))
-		errs := make([]error, len(objects))
-		model.OnEveryProcessor(len(objects), func(i int) { objects[i], errs[i] = decode(start + i) })
-		for i := range objects {
-			if errs[i] != nil {
-				return documents, errs[i]
-			}
-			documents = append(documents, objects[i])
-		}
+	type result struct {
+		document decodedDocument
+		err      error
 	}
-	return documents, nil
+	documents := make([]decodedDocument, 0, n)
+	err = inBatches(n, func(i int) result {
+		document, err := decode(i)
+		return result{document, err}
+	}, func(r result) error {
+		if r.err == nil {
+			documents = append(documents, r.document)
+		}
+		return r.err
+	})
+	return documents, err
 }
 
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,
