@@ -562,23 +562,30 @@ func (c *stringCache) keep(text []byte) string {
 	if len(text) == 0 {
 		return ""
 	}
-	if len(text) > cap(c.chunk)-len(c.chunk) {
-		if len(text) > chunkBytes/4 {
-			return string(text)
-		}
-		c.chunk = make([]byte, 0, chunkBytes)
+	if !c.room(len(text)) {
+		return string(text)
 	}
 	c.chunk = append(c.chunk, text...)
 	return unsafe.String(&c.chunk[len(c.chunk)-len(text)], len(text))
 }
 
+// room makes room for n more bytes in the chunk, starting the next where what is left is too little; false for
+// more than a quarter of a chunk that does not fit, which the caller allocates by itself.
+func (c *stringCache) room(n int) bool {
+	if n <= cap(c.chunk)-len(c.chunk) {
+		return true
+	}
+	if n > chunkBytes/4 {
+		return false
+	}
+	c.chunk = make([]byte, 0, chunkBytes)
+	return true
+}
+
 // name is objectName's text, kept in the cache's chunk of bytes.
 func (c *stringCache) name(kind, namespace, name string) string {
-	if longest := len(kind) + len(namespace) + len(name) + len(" /<unnamed>"); longest > cap(c.chunk)-len(c.chunk) {
-		if longest > chunkBytes/4 {
-			return objectName(kind, namespace, name)
-		}
-		c.chunk = make([]byte, 0, chunkBytes)
+	if !c.room(len(kind) + len(namespace) + len(name) + len(" /<unnamed>")) {
+		return objectName(kind, namespace, name)
 	}
 	start := len(c.chunk)
 	c.chunk = appendObjectName(c.chunk, kind, namespace, name)
