@@ -36,7 +36,10 @@ import (
 
 var garden gardentest.Shared
 
-func TestMain(m *testing.M) { garden.Run(m) }
+func TestMain(m *testing.M) {
+	routeLibraryLogs() // as main does
+	garden.Run(m)
+}
 
 // The batch job as an operator deploys it: the CLI with a kubeconfig of the seedplan ServiceAccount that
 // examples/deploy/rbac.yaml grants (and nothing more), a configuration file, and a real Pushgateway.
@@ -112,7 +115,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		defer setLoggers(slog.Default())
+		defer slog.SetDefault(slog.Default())
 		cmd := newRootCommand()
 		cmd.SetOut(testLog{t})
 		cmd.SetErr(testLog{t})

@@ -9,15 +9,16 @@ import (
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// setLoggers makes logger the process's: seedplan's own records (slog), client-go's (klog: leader election,
-// reflectors) and controller-runtime's (the run loop's cache) go to it, in its format and at its level. Without
+// routeLibraryLogs sends client-go's records (klog: leader election, reflectors) and controller-runtime's (the
+// run loop's cache) to the default logger of the moment, in its format and at its level, as seedplan's own: without
 // it client-go wrote text lines into a JSON log, and controller-runtime dropped its records and, in a process
-// older than 30 s, wrote a stack trace to standard error saying so. controller-runtime takes a logger once per
-// process: it gets one that follows the default logger, whatever a later command makes it.
-func setLoggers(logger *slog.Logger) {
-	slog.SetDefault(logger)
-	klog.SetSlogLogger(logger)
-	crlog.SetLogger(logr.FromSlogHandler(defaultHandler{}))
+// older than 30 s, wrote a stack trace to standard error saying so. Both libraries take their logger once, before
+// anything logs (klog's is not safe to change while client-go logs), so they get one that follows the default
+// logger, which a command sets with slog.SetDefault, safe at any time.
+func routeLibraryLogs() {
+	followDefault := logr.FromSlogHandler(defaultHandler{})
+	klog.SetLoggerWithOptions(followDefault, klog.ContextualLogger(true))
+	crlog.SetLogger(followDefault)
 }
 
 // defaultHandler hands every record to the default logger's handler of the moment, with the attributes and

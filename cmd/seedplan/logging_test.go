@@ -12,14 +12,14 @@ import (
 )
 
 // client-go (klog) and controller-runtime write where seedplan does, in its format and at its level: a JSON log
-// holds only JSON records, and the run loop's cache and leader election are not silent. controller-runtime takes
-// a logger once per process; its records follow the logger of the command that runs now.
+// holds only JSON records, and the run loop's cache and leader election are not silent. Both libraries take a
+// logger once per process (TestMain, as main); their records follow the logger of the command that runs now.
 func TestLibrariesLogThroughSeedplansLogger(t *testing.T) {
-	defer setLoggers(slog.Default())
+	defer slog.SetDefault(slog.Default())
 	cache := crlog.Log.WithName("cache").WithValues("kind", "Shoot")
 	for _, command := range []string{"first", "second"} {
 		var out bytes.Buffer
-		setLoggers(slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo})))
+		slog.SetDefault(slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelInfo})))
 
 		slog.Info("from seedplan", "command", command)
 		klog.InfoS("from client-go", "command", command)

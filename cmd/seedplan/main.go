@@ -34,6 +34,7 @@ import (
 )
 
 func main() {
+	routeLibraryLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCommand().ExecuteContext(ctx); err != nil {
@@ -273,7 +274,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		}
 		return nil, err
 	}
-	setLoggers(c.Logger(cmd.ErrOrStderr()))
+	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
 }
 

@@ -22,7 +22,7 @@ import (
 // test's log. The process-wide logger the command sets up is restored afterwards.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	defer setLoggers(slog.Default())
+	defer slog.SetDefault(slog.Default())
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
@@ -35,7 +35,7 @@ func run(t *testing.T, args ...string) (string, error) {
 // runCombined is run with standard error in the output too: what a command says before it writes.
 func runCombined(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	defer setLoggers(slog.Default())
+	defer slog.SetDefault(slog.Default())
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
