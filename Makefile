@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-conformance vet fmt example clean bench-solver bench bench-load bench-wholerun bench-cluster bench-binding bench-peer fuzz soak control-plane image
+.PHONY: all deps build run test test-unit test-race test-conformance vet fmt example clean bench-solver bench bench-load bench-wholerun bench-cluster bench-binding bench-peer fuzz soak control-plane image
 
 all: build
 
@@ -25,7 +25,7 @@ image: build
 run: build
 	./$(BIN) schedule -o wide
 
-test: deps vet test-unit test-conformance
+test: deps vet test-unit test-race test-conformance
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -39,6 +39,11 @@ vet:
 # ~/.cache/seedplan afterwards).
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
+
+# The packages that decode, plan, bind, loop and log on several goroutines, again under the race detector (~4 min, and
+# ~3 min more for its first build).
+test-race: control-plane
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -race -count=1 -timeout 30m ./ingest ./model ./plan ./bind ./cluster ./cmd/seedplan
 
 # The soak test of the run loop on the real control plane: shoots created at SOAK_RATE per second for
 # SOAK_DURATION, each deleted 5 s after it is bound; every shoot bound once, the heap flat (make test runs 20 s at 10/s).
