@@ -159,9 +159,7 @@ func TestDeployQueriesNameOnlyExportedMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(string(rules), "\n") {
-		queries["alert rules"] = append(queries["alert rules"], line)
-	}
+	queries["alert rules"] = append(queries["alert rules"], strings.Split(string(rules), "\n")...)
 	metric := regexp.MustCompile(`seedplan_[a-z_]+`)
 	used := 0
 	for where, exprs := range queries {
