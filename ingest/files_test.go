@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -524,5 +525,53 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 				t.Fatalf("%d shoots loaded, not the %d of the files in their order", len(got), len(want))
 			}
 		})
+	}
+}
+
+// TestSmallListsAllocateForTheirBytes checks that a directory of many small Lists — one per namespace, as
+// `kubectl get shoots -n NAMESPACE -o json` writes them — loads in memory in proportion to its bytes. Each List
+// was read in as many stretches as a large one, each with 32 KiB of caches: twenty times the bytes of the files.
+func TestSmallListsAllocateForTheirBytes(t *testing.T) {
+	objs, err := generator.Generate(generator.Config{Seeds: 10, Shoots: 400, Existing: 200, Seed: 1, Mix: generator.RealisticMix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := generator.Write(dir, objs, "json"); err != nil {
+		t.Fatal(err)
+	}
+	shoots := filepath.Join(dir, "shoots.json")
+	data, err := os.ReadFile(shoots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(list.Items); i += 15 {
+		part, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": list.Items[i:min(i+15, len(list.Items))]}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("shoots-%03d.json", i/15)), part, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(shoots); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.LoadPaths([]string{dir}); err != nil { // the kinds' decoders are planned on first use
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l, err := ingest.LoadPaths([]string{dir})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(l.Objects.Shoots) != len(list.Items) {
+		t.Fatalf("loaded %d of %d shoots: %v", len(l.Objects.Shoots), len(list.Items), err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8*uint64(l.Bytes) {
+		t.Errorf("loading %d bytes in %d small Lists allocated %d", l.Bytes, len(list.Items)/15, allocated)
 	}
 }

@@ -19,18 +19,24 @@ import (
 // was decoded from it is dropped. So the items are the ones a reading from the start finds, whatever the guesses.
 
 // listChunksPerProcessor is how many stretches each processor gets: more than one, so that a processor that
-// finishes early takes another.
-const listChunksPerProcessor = 4
+// finishes early takes another. A stretch is at least minStretchBytes long: each has its own string cache and
+// slabs, which cost more than a small List takes to decode, and small Lists come many at a time, a file each
+// (`kubectl get -o json` per namespace), decoded on every processor already.
+const (
+	listChunksPerProcessor = 4
+	minStretchBytes        = 256 << 10
+)
 
 // readList reads data as readStream would when it is one JSON List in a form the fast path reads, and decodes
 // the List's items while it does: the document's decoded items are those the fast decoder read, an empty decoded
 // where it left the item to decodeItem. ok is false for anything else — several documents, another value, a
 // name twice, an item too deep, JSON that is not valid — which readStream reads and decodeDocument words.
 func readList(data []byte) (document, bool) {
-	return readListIn(data, runtime.GOMAXPROCS(0)*listChunksPerProcessor)
+	return readListIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes))
 }
 
-// readListIn is readList with at most chunks stretches of items.
+// readListIn is readList with at most chunks stretches of items after the first item; with fewer than two, the
+// first item's stretch reads them all.
 func readListIn(data []byte, chunks int) (document, bool) {
 	r := jsonReader{data: data, limit: model.MaxNesting}
 	if !r.enter(r.next(), '{') {
@@ -95,8 +101,8 @@ func (r *jsonReader) listField(name string, d *document, metadata *jsontext.Valu
 	return true
 }
 
-// listItems reads a List's array of items at the reader's position and decodes them, in stretches on every
-// processor.
+// listItems reads a List's array of items at the reader's position and decodes them, a large List's in stretches
+// on every processor.
 func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	if !r.enter(r.next(), '[') {
 		return objectList{}, false
@@ -106,23 +112,29 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 		r.depth--
 		return objectList{}, true
 	}
-	first := itemStretch(r.data, r.pos)
-	first.read(1)
+	// The first item's stretch reads a small List whole, and of a large one that item only, to learn where the
+	// other stretches begin.
+	firstSize, firstItems := len(r.data)-r.pos, -1
+	if chunks >= 2 {
+		firstSize, firstItems = 0, 1
+	}
+	first := itemStretch(r.data, r.pos, firstSize)
+	first.read(firstItems)
 	if first.failed || first.end > 0 {
 		r.pos = first.end
 		r.depth--
 		return first.items, !first.failed
 	}
-	stretches := make([]*listStretch, 0, chunks)
+	stretches, size := make([]*listStretch, 0, chunks), (len(r.data)-first.at)/chunks
 	for _, at := range guessItemStarts(r.data, first, chunks) {
-		stretches = append(stretches, itemStretch(r.data, at))
+		stretches = append(stretches, itemStretch(r.data, at, size))
 	}
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
 	}
 	model.OnEveryProcessor(len(stretches), func(i int) {
 		// A stretch of a large List interns many strings: its cache is best written whole first (freshWrite).
-		clear(stretches[i].interned.slots[:])
+		clear(stretches[i].interned.slots)
 		stretches[i].read(-1)
 	})
 	items, last := first.items, first
@@ -181,9 +193,9 @@ type listStretch struct {
 	slabs    slabs
 }
 
-// itemStretch is a stretch beginning at the item at at.
-func itemStretch(data []byte, at int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at, interned: newStringCache()}
+// itemStretch is a stretch beginning at the item at at, of about size bytes.
+func itemStretch(data []byte, at, size int) *listStretch {
+	return &listStretch{data: data, begin: at, at: at, interned: newStringCache(size)}
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or

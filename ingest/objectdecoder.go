@@ -530,26 +530,41 @@ func (r *jsonReader) intern(text []byte) string {
 // strings it makes are kept in chunks of bytes of its own (keep): the strings of a stretch's objects live as
 // long as the objects do, together.
 type stringCache struct {
-	slots [1 << stringCacheBits]string
-	// chunk holds the bytes of the strings made so far; what lies past its length is not handed out yet.
-	chunk []byte
+	slots []string
+	// shift takes a hash number's top bits, as many as number the slots.
+	shift uint
+	// chunk holds the bytes of the strings made so far; what lies past its length is not handed out yet. A new
+	// one holds chunkSize.
+	chunk     []byte
+	chunkSize int
 }
 
-// stringCacheBits is how many bits of a hash number a slot of a stringCache.
-const stringCacheBits = 10
+// stringCacheBits is how many bits of a hash number a slot of a stringCache takes at most, and at least.
+const (
+	stringCacheBits    = 10
+	minStringCacheBits = 6
+)
 
-// chunkBytes is how many bytes a chunk of a stringCache's strings holds. A string that does not fit in what is
-// left of one starts the next, unless it is longer than a quarter of a chunk: that one is allocated by itself.
+// chunkBytes is how many bytes a chunk of a stringCache's strings holds at most. A string that does not fit in
+// what is left of one starts the next, unless it is longer than a quarter of a chunk: that one is allocated by
+// itself.
 const chunkBytes = 16 << 10
 
-// newStringCache is an empty cache.
-func newStringCache() *stringCache {
-	return &stringCache{}
+// newStringCache is an empty cache for the strings of about size bytes of JSON: a slot per 128 bytes and a
+// chunk of an eighth of them, within bounds. A small List's cache is small: a directory may hold thousands of
+// them, a List per namespace.
+func newStringCache(size int) *stringCache {
+	slotBits := min(max(bits.Len(uint(size/128)), minStringCacheBits), stringCacheBits)
+	return &stringCache{
+		slots:     make([]string, 1<<slotBits),
+		shift:     uint(64 - slotBits),
+		chunkSize: min(max(1<<bits.Len(uint(size/8)), 1<<10), chunkBytes),
+	}
 }
 
 // intern is text as a string, the cached one if it holds it.
 func (c *stringCache) intern(text []byte) string {
-	slot := &c.slots[cacheSlot(text)]
+	slot := &c.slots[cacheHash(text)>>c.shift]
 	if *slot != string(text) {
 		*slot = c.keep(text)
 	}
@@ -575,10 +590,10 @@ func (c *stringCache) room(n int) bool {
 	if n <= cap(c.chunk)-len(c.chunk) {
 		return true
 	}
-	if n > chunkBytes/4 {
+	if n > c.chunkSize/4 {
 		return false
 	}
-	c.chunk = make([]byte, 0, chunkBytes)
+	c.chunk = make([]byte, 0, c.chunkSize)
 	return true
 }
 
@@ -592,10 +607,10 @@ func (c *stringCache) name(kind, namespace, name string) string {
 	return unsafe.String(&c.chunk[start], len(c.chunk)-start)
 }
 
-// cacheSlot is the slot of a stringCache that text takes, by its length and its first and last eight bytes (all
-// of it, if shorter), mixed by one multiplication. Strings alike in those share a slot and only evict each other:
-// a hash of every byte would cost about what the allocation it saves does.
-func cacheSlot(text []byte) uint64 {
+// cacheHash is the hash number of text whose top bits name its slot of a stringCache, by its length and its first
+// and last eight bytes (all of it, if shorter), mixed by one multiplication. Strings alike in those share a slot
+// and only evict each other: a hash of every byte would cost about what the allocation it saves does.
+func cacheHash(text []byte) uint64 {
 	var head, tail uint64
 	if len(text) >= 8 {
 		head, tail = binary.LittleEndian.Uint64(text), binary.LittleEndian.Uint64(text[len(text)-8:])
@@ -604,7 +619,7 @@ func cacheSlot(text []byte) uint64 {
 			head |= uint64(b) << (8 * i)
 		}
 	}
-	return ((head ^ bits.RotateLeft64(tail, 29) ^ uint64(len(text))) * 0x9e3779b97f4a7c15) >> (64 - stringCacheBits)
+	return (head ^ bits.RotateLeft64(tail, 29) ^ uint64(len(text))) * 0x9e3779b97f4a7c15
 }
 
 // slabLength is how many values of a type a slab holds at most, and slabBytes how many bytes: the first holds

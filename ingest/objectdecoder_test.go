@@ -271,10 +271,18 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 	}
 }
 
+// stringCacheSizes are the JSON sizes a stringCache is tested for: the smallest cache and the largest.
+var stringCacheSizes = []int{0, 4 << 20}
+
 // TestStringCache checks that interning gives each text back as it is, shares a value read before, and keeps
 // strings that share a slot apart.
 func TestStringCache(t *testing.T) {
-	c := newStringCache()
+	for _, size := range stringCacheSizes {
+		t.Run(fmt.Sprint(size), func(t *testing.T) { testStringCache(t, newStringCache(size)) })
+	}
+}
+
+func testStringCache(t *testing.T, c *stringCache) {
 	texts := []string{"", "a", "eu-west-1", "eu-west-2", "1.34.2", "aws-eu-west-2-10", "aws-eu-west-3-10",
 		"core.gardener.cloud/v1beta1", "core.gardener.cloud/v1alpha1", strings.Repeat("x", 100)}
 	for range 2 {
@@ -290,7 +298,7 @@ func TestStringCache(t *testing.T) {
 	}
 	// Same length, first and last eight bytes: one slot, each string still itself.
 	a, b := "aws-eu-west-1-rack-1", "aws-eu-wast-1-rack-1"
-	if cacheSlot([]byte(a)) != cacheSlot([]byte(b)) {
+	if cacheHash([]byte(a)) != cacheHash([]byte(b)) {
 		t.Fatalf("%q and %q take different slots", a, b)
 	}
 	for range 3 {
@@ -303,13 +311,36 @@ func TestStringCache(t *testing.T) {
 	}
 }
 
+// TestStringCacheSize checks that a cache grows with the JSON it is for, within its bounds: the strings of a
+// small List take little memory.
+func TestStringCacheSize(t *testing.T) {
+	for _, tc := range []struct {
+		size, slots, chunk int
+	}{
+		{size: 0, slots: 1 << minStringCacheBits, chunk: 1 << 10},
+		{size: 20 << 10, slots: 256, chunk: 4 << 10},
+		{size: 100 << 10, slots: 1024, chunk: 16 << 10},
+		{size: 4 << 20, slots: 1 << stringCacheBits, chunk: chunkBytes},
+	} {
+		c := newStringCache(tc.size)
+		if len(c.slots) != tc.slots || c.chunkSize != tc.chunk {
+			t.Errorf("newStringCache(%d): %d slots, chunks of %d bytes; want %d and %d", tc.size, len(c.slots), c.chunkSize, tc.slots, tc.chunk)
+		}
+	}
+}
+
 // TestStringCacheKeepsItsStrings checks that the strings a cache makes stay what they were made of while later
 // ones fill its chunks and start new ones, that a long one that does not fit is allocated by itself, and that an
 // object's name is objectName's.
 func TestStringCacheKeepsItsStrings(t *testing.T) {
-	c := newStringCache()
+	for _, size := range stringCacheSizes {
+		t.Run(fmt.Sprint(size), func(t *testing.T) { testStringCacheKeepsItsStrings(t, newStringCache(size)) })
+	}
+}
+
+func testStringCacheKeepsItsStrings(t *testing.T, c *stringCache) {
 	var want, got []string
-	long := strings.Repeat("y", chunkBytes/4+1)
+	long := strings.Repeat("y", c.chunkSize/4+1)
 	for i := range 3000 {
 		text := fmt.Sprintf("shoot-%d-%s", i, strings.Repeat("x", i%40))
 		switch i % 500 {
