@@ -301,7 +301,26 @@ func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
 			file = &decodedFile{bytes: int64(len(data)), err: changedWhileRead(f, display, len(data))}
 		}
 	}()
-	return decodeData(display, data)
+	file = decodeData(display, data)
+	file.detach()
+	return file
+}
+
+// detach makes a decoded file hold nothing of the bytes it was decoded from, a mapping unmapped before its objects
+// are added: an object the strict decoder reads as it is added gets a copy of its JSON, and one the fast decoder
+// read needs none.
+func (file *decodedFile) detach() {
+	for _, document := range file.documents {
+		for _, block := range document.objects.blocks {
+			for i, object := range block {
+				if object.typed == nil {
+					block[i].raw = bytes.Clone(object.raw)
+				} else {
+					block[i].raw = nil
+				}
+			}
+		}
+	}
 }
 
 // faultIn reports whether a recovered panic is a memory fault within data. Its address is read where it was

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -39,6 +40,13 @@ func TestMappedFilesDecodeAsRead(t *testing.T) {
 			}
 			if !reflect.DeepEqual(loaded.Objects, read.Objects) || loaded.Bytes != int64(len(content)) {
 				t.Errorf("LoadPaths read other objects, or %d bytes of %d", loaded.Bytes, len(content))
+			}
+			var want []string // the same warnings, naming the file by its path
+			for _, w := range read.Warnings {
+				want = append(want, filepath.Dir(path)+string(filepath.Separator)+w)
+			}
+			if len(want) != 2 || !slices.Equal(loaded.Warnings, want) {
+				t.Errorf("LoadPaths warned %q, reading the file %q", loaded.Warnings, read.Warnings)
 			}
 			// Unmapping goes on while the objects are added; the load ends once it is done.
 			if maps, err := os.ReadFile("/proc/self/maps"); err != nil || strings.Contains(string(maps), path) {
@@ -149,6 +157,14 @@ func largeList(t *testing.T, format string) []byte {
 			items = append(items, renamed)
 		}
 	}
+	// Items the fast decoder leaves to the strict one, which reads them once the file is unmapped: a kind seedplan
+	// does not read, and a Shoot with a field it does not know.
+	unknownField := deepCopyJSON(t, items[len(items)-1])
+	unknownField["metadata"].(map[string]any)["name"] = "unknown-field"
+	unknownField["spec"].(map[string]any)["fromANewerGardener"] = true
+	secret := map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "s", "namespace": "garden"}}
+	half := len(items) / 2
+	items = slices.Concat([]map[string]any{secret}, items[:half], []map[string]any{unknownField}, items[half:])
 	content, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
