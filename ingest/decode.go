@@ -143,7 +143,10 @@ func decodeJSON(where string, data []byte) (decodedDocument, error) {
 func decodeDocument(where string, d document, limitNesting bool) (decodedDocument, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		object := decoded{raw: d.raw}
-		if d.fast && d.h.Kind != "" {
+		switch {
+		case d.object.typed != nil:
+			object = d.object
+		case d.fast && d.h.Kind != "":
 			object = decodeOne(d.h, d.raw, model.MaxNesting)
 		}
 		if object.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
@@ -203,6 +206,8 @@ func isList(h header) bool {
 type document struct {
 	raw []byte
 	h   header
+	// object is the document's object when readObject decoded it as it read it.
+	object decoded
 	// items are a List's items, as the fast decoder read them when readList read the document: one without typed
 	// is left to decodeItem. fields are the values of the List's other fields, parts of raw.
 	items  objectList
@@ -217,7 +222,26 @@ func readDocuments(data []byte) ([]document, bool) {
 	if list, ok := readList(data); ok {
 		return []document{list}, true
 	}
+	if object, ok := readObject(data); ok {
+		return []document{object}, true
+	}
 	return readStream(data)
+}
+
+// readObject reads data as readStream would when it is one object, not a List, that the fast decoder reads, and
+// decodes it while it does, as a List's item is read: a file or a YAML document of one object — a file per object
+// in a repository, a stream of documents from kustomize — is read once, not once to find its documents and again
+// to decode them. ok is false for anything else, which readStream reads.
+func readObject(data []byte) (document, bool) {
+	h, ok := readHeader(data, nil)
+	if !ok || h.APIVersion == "" || h.Kind == "" {
+		return document{}, false
+	}
+	object := decodeOne(h, bytes.Trim(data, whitespace), model.MaxNesting)
+	if object.typed == nil {
+		return document{}, false
+	}
+	return document{raw: object.raw, h: h, object: object, fast: true}, true
 }
 
 // readStream reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,

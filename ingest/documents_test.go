@@ -20,6 +20,48 @@ var documentSeeds = []string{
 	`{"kind":"List","items":{}} 5 "s" [1,[2]] true`,
 	`{a: 1}`, `[1, 2,]`, `{"a":1}}`, " \t\n", `{"k":"\xff"}`,
 	strings.Repeat("[", 120) + strings.Repeat("]", 120),
+	loneShoot, " " + loneShoot + "\n", loneShoot + loneShoot, loneShoot + "}", strings.Replace(loneShoot, `"spec"`, `"kind":"Shoot","spec"`, 1),
+}
+
+// loneShoot is a Shoot the fast decoder reads.
+const loneShoot = `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"garden-a"},"spec":{"region":"eu-west-1","provider":{"type":"aws"}}}`
+
+// TestReadDocumentsDecodesALoneObject checks that a document that is one object the fast decoder reads is decoded
+// as it is read, and that anything else is left to decodeDocument: the strict decoder words what the fast one
+// leaves.
+func TestReadDocumentsDecodesALoneObject(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		// decoded is how many documents readDocuments decoded as it read them.
+		documents, decoded int
+	}{
+		{"a Shoot", loneShoot, 1, 1},
+		{"a Shoot among blanks", "\n  " + loneShoot + "\n\n", 1, 1},
+		{"a field seedplan does not know", strings.Replace(loneShoot, `"region"`, `"fromANewerGardener":1,"region"`, 1), 1, 0},
+		{"a name twice", strings.Replace(loneShoot, `"spec"`, `"kind":"Shoot","spec"`, 1), 1, 0},
+		{"a kind seedplan does not read", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}`, 1, 0},
+		{"two Shoots", loneShoot + "\n" + loneShoot, 2, 0},
+		{"a List of a Shoot", `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			documents, ok := readDocuments([]byte(tc.json))
+			if !ok || len(documents) != tc.documents {
+				t.Fatalf("%d documents (%v), want %d", len(documents), ok, tc.documents)
+			}
+			decoded := 0
+			for _, d := range documents {
+				if d.object.typed != nil {
+					decoded++
+					if d.object.object != "Shoot garden-a/s" || !bytes.Equal(d.raw, []byte(loneShoot)) {
+						t.Errorf("decoded %s from %q", d.object.object, d.raw)
+					}
+				}
+			}
+			if decoded != tc.decoded {
+				t.Errorf("%d documents decoded as read, want %d", decoded, tc.decoded)
+			}
+		})
+	}
 }
 
 // readDocuments reads a stream exactly when a plain decoder does: the same values, in order, and nothing when

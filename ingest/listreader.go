@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -90,6 +91,9 @@ func (r *jsonReader) listField(name string, d *document, metadata *jsontext.Valu
 			return false
 		}
 		if name == "kind" {
+			if !strings.HasSuffix(text, "List") {
+				return false // an object: readObject or readStream reads it
+			}
 			d.h.Kind = text
 		} else {
 			d.h.APIVersion = text
