@@ -9,7 +9,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
@@ -159,7 +158,7 @@ func decodeDocument(where string, d document, limitNesting bool) (decodedDocumen
 	}
 	// The items readList decoded are completed where they are: a document is decoded once.
 	blocks := d.items.blocks
-	var tooDeep atomic.Bool
+	tooDeep := make([]int, len(blocks)) // in each block, 1 + the first item nested too deep, if any
 	model.OnEveryProcessor(len(blocks), func(b int) {
 		for i, item := range blocks[b] {
 			if item.typed != nil {
@@ -167,15 +166,18 @@ func decodeDocument(where string, d document, limitNesting bool) (decodedDocumen
 			}
 			// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
 			blocks[b][i] = decodeItem(item.raw, d.h)
-			if blocks[b][i].typed == nil && limitNesting && nestsDeeper(item.raw, model.MaxNesting-2) {
-				tooDeep.Store(true)
+			if blocks[b][i].typed == nil && limitNesting && tooDeep[b] == 0 && nestsDeeper(item.raw, model.MaxNesting-2) {
+				tooDeep[b] = i + 1
 			}
 		}
 	})
-	if tooDeep.Load() {
-		return decodedDocument{}, nestingError(where, d.raw)
+	in := &source{document: where, list: d.h.Kind}
+	for b, before := 0, 0; b < len(blocks); b, before = b+1, before+len(blocks[b]) {
+		if i := tooDeep[b] - 1; i >= 0 {
+			return decodedDocument{}, nestingError(place{in: in, item: before + i}.String(), blocks[b][i].raw)
+		}
 	}
-	return decodedDocument{in: &source{document: where, list: d.h.Kind}, objects: d.items}, nil
+	return decodedDocument{in: in, objects: d.items}, nil
 }
 
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.

@@ -174,7 +174,7 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "JSON nesting beyond the input budget in a List item", data: `{"apiVersion":"v1","kind":"List","items":[` + jsonOf(shootYAML) + "," +
 		strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 99)+strings.Repeat("]", 99)+`,`, 1) + `]}`,
-		want: "in.yaml: document 1: List <unnamed>: beyond the input budget: collections nest more than 100 deep"},
+		want: "in.yaml: document 1: List item 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "NaN", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: .nan`, 1),
