@@ -26,6 +26,34 @@ var documentSeeds = []string{
 // loneShoot is a Shoot the fast decoder reads.
 const loneShoot = `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"garden-a"},"spec":{"region":"eu-west-1","provider":{"type":"aws"}}}`
 
+// TestSplitObjects checks which streams the fast reader splits (objects that are no Lists, a document each) and
+// that readStream reads the others as before.
+func TestSplitObjects(t *testing.T) {
+	list := `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`
+	for _, tc := range []struct {
+		name, json string
+		split      bool
+		documents  int
+	}{
+		{"two Shoots", loneShoot + "\n" + loneShoot, true, 2},
+		{"objects back to back, one without a kind", loneShoot + `{"a":1}` + loneShoot, true, 3},
+		{"an object and a List", loneShoot + list, false, 2},
+		{"an object and an array", loneShoot + ` [1]`, false, 2},
+		{"an object and a scalar", loneShoot + ` 5`, false, 2},
+		{"an object cut short", loneShoot + loneShoot[:40], false, 0},
+		{"an object nested too deep", `{"a":` + strings.Repeat("[", 120) + strings.Repeat("]", 120) + `}`, false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, split := splitObjects([]byte(tc.json)); split != tc.split {
+				t.Errorf("split %v, want %v", split, tc.split)
+			}
+			if documents, _ := readStream([]byte(tc.json)); len(documents) != tc.documents {
+				t.Errorf("readStream read %d documents, want %d", len(documents), tc.documents)
+			}
+		})
+	}
+}
+
 // TestReadDocumentsDecodesALoneObject checks that a document that is one object the fast decoder reads is decoded
 // as it is read, and that anything else is left to decodeDocument: the strict decoder words what the fast one
 // leaves.
