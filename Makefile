@@ -40,7 +40,7 @@ vet:
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
 
-# The packages that decode, plan, bind, loop and log on several goroutines, again under the race detector (~4 min, and
+# The packages that decode, plan, bind, loop and log on several goroutines, again under the race detector (~2.5 min, and
 # ~3 min more for its first build).
 test-race: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -race -count=1 -timeout 30m ./ingest ./model ./plan ./bind ./cluster ./cmd/seedplan
