@@ -128,25 +128,25 @@ func one(d decoded) objectList {
 }
 
 // decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
-func decodeJSON(where string, data []byte) (decodedDocument, error) {
-	documents, ok := readDocuments(data)
+func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
+	documents, ok := readDocuments(data, in)
 	if !ok || len(documents) != 1 {
 		return decodedDocument{in: &source{document: where}, objects: one(decoded{raw: data})}, nil
 	}
-	return decodeDocument(where, documents[0], false)
+	return decodeDocument(where, documents[0], false, in)
 }
 
 // decodeDocument decodes what one document holds, not yet added; it changes nothing shared. With limitNesting it
 // first refuses a document nested deeper than the input budget allows (a JSON file's: a transcoded YAML document
 // was held to the budget as it was read).
-func decodeDocument(where string, d document, limitNesting bool) (decodedDocument, error) {
+func decodeDocument(where string, d document, limitNesting bool, in *arena) (decodedDocument, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		object := decoded{raw: d.raw}
 		switch {
 		case d.object.typed != nil:
 			object = d.object
 		case d.fast && d.h.Kind != "":
-			object = decodeOne(d.h, d.raw, model.MaxNesting)
+			object = decodeOne(d.h, d.raw, model.MaxNesting, in)
 		}
 		if object.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
 			return decodedDocument{}, nestingError(where, d.raw)
@@ -171,19 +171,19 @@ func decodeDocument(where string, d document, limitNesting bool) (decodedDocumen
 			}
 		}
 	})
-	in := &source{document: where, list: d.h.Kind}
+	list := &source{document: where, list: d.h.Kind}
 	for b, before := 0, 0; b < len(blocks); b, before = b+1, before+len(blocks[b]) {
 		if i := tooDeep[b] - 1; i >= 0 {
-			return decodedDocument{}, nestingError(place{in: in, item: before + i}.String(), blocks[b][i].raw)
+			return decodedDocument{}, nestingError(place{in: list, item: before + i}.String(), blocks[b][i].raw)
 		}
 	}
-	return decodedDocument{in: in, objects: d.items}, nil
+	return decodedDocument{in: list, objects: d.items}, nil
 }
 
 // decodeItem decodes one item of a List; it changes nothing shared, so items are decoded in parallel.
 func decodeItem(item []byte, list header) decoded {
 	if h, ok := itemHeader(item, list); ok && !isList(h) {
-		if d := decodeOne(h, item, model.MaxNesting-2); d.typed != nil {
+		if d := decodeOne(h, item, model.MaxNesting-2, nil); d.typed != nil {
 			return d
 		}
 	}
@@ -220,11 +220,11 @@ type document struct {
 
 // readDocuments reads data's JSON documents: a file that is one List by readList, which decodes its items as it
 // reads them, anything else by readStream; ok is false when data is not JSON.
-func readDocuments(data []byte) ([]document, bool) {
+func readDocuments(data []byte, in *arena) ([]document, bool) {
 	if list, ok := readList(data); ok {
 		return []document{list}, true
 	}
-	if object, ok := readObject(data); ok {
+	if object, ok := readObject(data, in); ok {
 		return []document{object}, true
 	}
 	return readStream(data)
@@ -234,12 +234,12 @@ func readDocuments(data []byte) ([]document, bool) {
 // decodes it while it does, as a List's item is read: a file or a YAML document of one object — a file per object
 // in a repository, a stream of documents from kustomize — is read once, not once to find its documents and again
 // to decode them. ok is false for anything else, which readStream reads.
-func readObject(data []byte) (document, bool) {
+func readObject(data []byte, in *arena) (document, bool) {
 	h, ok := readHeader(data, nil)
 	if !ok || h.APIVersion == "" || h.Kind == "" {
 		return document{}, false
 	}
-	object := decodeOne(h, bytes.Trim(data, whitespace), model.MaxNesting)
+	object := decodeOne(h, bytes.Trim(data, whitespace), model.MaxNesting, in)
 	if object.typed == nil {
 		return document{}, false
 	}
@@ -470,10 +470,13 @@ func nestsDeeper(value []byte, limit int) bool {
 	return false
 }
 
-// decodeOne decodes one object (not a List) nesting at most limit deep; it changes nothing shared, so objects are
-// decoded in parallel.
-func decodeOne(h header, data []byte, limit int) decoded {
+// decodeOne decodes one object (not a List) nesting at most limit deep, in the arena if any; it changes nothing
+// else shared, so objects are decoded in parallel.
+func decodeOne(h header, data []byte, limit int, in *arena) decoded {
 	r := jsonReader{data: data, limit: limit}
+	if in != nil {
+		r.interned, r.slabs = in.interned, &in.slabs
+	}
 	d, ok := r.decodeObject(h)
 	if r.space(); !ok || r.pos != len(data) {
 		return decoded{raw: data}

@@ -72,7 +72,7 @@ func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 		{"a List of a Shoot", `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`, 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			documents, ok := readDocuments([]byte(tc.json))
+			documents, ok := readDocuments([]byte(tc.json), nil)
 			if !ok || len(documents) != tc.documents {
 				t.Fatalf("%d documents (%v), want %d", len(documents), ok, tc.documents)
 			}
@@ -115,7 +115,7 @@ func FuzzReadDocuments(f *testing.F) {
 		if trimmed := bytes.TrimLeft(data, whitespace); len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 			want = nil
 		}
-		documents, ok := readDocuments(data)
+		documents, ok := readDocuments(data, nil)
 		if ok != (want != nil) || len(documents) != len(want) {
 			t.Fatalf("readDocuments(%q): %d documents, ok %v; a decoder reads %d", data, len(documents), ok, len(want))
 		}

@@ -335,12 +335,12 @@ func FuzzDecodeFast(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"a","namespace":"b","name":"c"}}`))
 	f.Add([]byte(`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed","metadata":{"name":"a"},"spec":{"provider":{"type":1}}}`))
 	f.Fuzz(func(t *testing.T, item []byte) {
-		documents, ok := readDocuments(item)
+		documents, ok := readDocuments(item, nil)
 		if !ok || len(documents) != 1 || !documents[0].fast || documents[0].h.Kind == "" || isList(documents[0].h) {
 			return
 		}
 		h := documents[0].h
-		fast := decodeOne(h, item, model.MaxNesting)
+		fast := decodeOne(h, item, model.MaxNesting, nil)
 		if fast.typed == nil {
 			return
 		}
@@ -490,7 +490,7 @@ func TestFastPathReadsTheExample(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, form := range [][]byte{converted, compact} {
-				documents, ok := readDocuments(form)
+				documents, ok := readDocuments(form, nil)
 				if !ok || len(documents) != 1 || !documents[0].fast || !isList(documents[0].h) {
 					t.Fatalf("%s: document %d: no List header", path, i+1)
 				}
@@ -500,7 +500,7 @@ func TestFastPathReadsTheExample(t *testing.T) {
 					if !ok {
 						t.Fatalf("%s: item %d: no header", path, j)
 					}
-					if d := decodeOne(ih, item.raw, model.MaxNesting-2); d.typed == nil {
+					if d := decodeOne(ih, item.raw, model.MaxNesting-2, nil); d.typed == nil {
 						t.Fatalf("%s: item %d takes the strict path", path, j)
 					}
 				}

@@ -445,9 +445,12 @@ func decodeContent(name string, data []byte) ([]decodedDocument, error) {
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,
 // once, without adding it.
 func fileDocuments(name string, data []byte) (int, func(i int) (decodedDocument, error), error) {
-	if documents, ok := readDocuments(data); ok {
+	if documents, ok := readDocuments(data, nil); ok {
+		pool := arenas(len(documents), len(data))
 		return len(documents), func(i int) (decodedDocument, error) {
-			return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true)
+			return inArena(pool, func(in *arena) (decodedDocument, error) {
+				return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true, in)
+			})
 		}, nil
 	}
 	documents, ok := splitYAML(data)
@@ -457,12 +460,15 @@ func fileDocuments(name string, data []byte) (int, func(i int) (decodedDocument,
 			return 0, nil, fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
 		}
 	}
+	pool := arenas(len(documents), len(data))
 	return len(documents), func(i int) (decodedDocument, error) {
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
 		raw := documents[i]
 		documents[i] = nil
-		return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw)
+		return inArena(pool, func(in *arena) (decodedDocument, error) {
+			return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in)
+		})
 	}, nil
 }
 
@@ -472,7 +478,7 @@ const largeDocument = 1 << 20
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the
 // block style Kubernetes tools write is transcoded to JSON in one pass; any other goes through the input budget
 // and the full YAML decoder.
-func decodeYAML(where string, raw []byte) (decodedDocument, error) {
+func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return decodedDocument{}, nil
 	}
@@ -498,7 +504,7 @@ func decodeYAML(where string, raw []byte) (decodedDocument, error) {
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
 		return decodedDocument{}, nil // a document holding only comments
 	}
-	return decodeJSON(where, jsonDoc)
+	return decodeJSON(where, jsonDoc, in)
 }
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
@@ -546,7 +552,7 @@ type headerMeta struct {
 
 // decodeObject adds what one JSON document holds: an object, or the items of a List.
 func (l *Landscape) decodeObject(where string, data []byte) error {
-	document, err := decodeJSON(where, data)
+	document, err := decodeJSON(where, data, nil)
 	if err != nil {
 		return err
 	}

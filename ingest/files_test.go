@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -573,5 +574,85 @@ func TestSmallListsAllocateForTheirBytes(t *testing.T) {
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8*uint64(l.Bytes) {
 		t.Errorf("loading %d bytes in %d small Lists allocated %d", l.Bytes, len(list.Items)/15, allocated)
+	}
+}
+
+// TestLayoutsLoadAlike checks that a landscape loads to the same objects whatever the layout of its files, each
+// read by a reader of its own: a List per kind as generated (readList), one JSON stream of the objects
+// (splitObjects, documents decoded in shared arenas), one YAML stream of them (each document transcoded and read
+// by readObject in a shared arena), and a file per object (readObject alone).
+func TestLayoutsLoadAlike(t *testing.T) {
+	objs, err := generator.Generate(generator.Config{Seeds: 12, Shoots: 80, Existing: 40, Seed: 3, Mix: generator.RealisticMix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := t.TempDir()
+	if err := generator.Write(lists, objs, "json"); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ingest.LoadPaths([]string{lists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(lists, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []string // in the order the Lists are read
+	for _, file := range files {
+		content, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list struct{ Items []json.RawMessage }
+		if err := json.Unmarshal(content, &list); err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range list.Items {
+			items = append(items, string(item))
+		}
+	}
+	yamlOf := func(item string) string {
+		converted, err := yaml.JSONToYAML([]byte(item))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(converted)
+	}
+	for _, layout := range []struct {
+		name  string
+		files func() map[string]string
+	}{
+		{"a JSON stream", func() map[string]string { return map[string]string{"all.json": strings.Join(items, "\n")} }},
+		{"a YAML stream", func() map[string]string {
+			var documents []string
+			for _, item := range items {
+				documents = append(documents, yamlOf(item))
+			}
+			return map[string]string{"all.yaml": strings.Join(documents, "---\n")}
+		}},
+		{"a file per object", func() map[string]string {
+			perObject := map[string]string{}
+			for i, item := range items {
+				perObject[fmt.Sprintf("%05d.json", i)] = item
+			}
+			return perObject
+		}},
+	} {
+		t.Run(layout.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range layout.files() {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := ingest.LoadPaths([]string{dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Objects, want.Objects) || len(got.Warnings) != 0 {
+				t.Errorf("loaded other objects than the Lists hold (warnings %q)", got.Warnings)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -191,15 +192,48 @@ type listStretch struct {
 	landed             *listStretch
 	end                int
 	failed             bool
-	// interned are the strings of the stretch's items, shared among them, and slabs hold what their pointers
-	// point to.
-	interned *stringCache
-	slabs    slabs
+	// arena holds the strings of the stretch's items, shared among them, and what their pointers point to.
+	arena
 }
 
 // itemStretch is a stretch beginning at the item at at, of about size bytes.
 func itemStretch(data []byte, at, size int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at, interned: newStringCache(size)}
+	return &listStretch{data: data, begin: at, at: at, arena: newArena(size)}
+}
+
+// arena is where decoded objects get the strings they share (interned) and the values their pointers point to
+// (slabs): a stretch of a List's items has one, and the documents of a file of several share a few (arenas).
+type arena struct {
+	interned *stringCache
+	slabs    slabs
+}
+
+// newArena is an empty arena for objects read from about size bytes of JSON.
+func newArena(size int) arena {
+	return arena{interned: newStringCache(size)}
+}
+
+// arenas is a pool of arenas for the documents of a file of size bytes that holds several: each is decoded in
+// one taken from the pool (inArena), sharing its strings and slabs with documents decoded in it before. nil for a
+// file of one document, which an arena costs more than it saves (a directory may hold thousands).
+func arenas(documents, size int) *sync.Pool {
+	if documents < 2 {
+		return nil
+	}
+	return &sync.Pool{New: func() any {
+		a := newArena(size / runtime.GOMAXPROCS(0))
+		return &a
+	}}
+}
+
+// inArena calls decode with an arena of the pool, none if the pool is nil, which no other decode uses meanwhile.
+func inArena(pool *sync.Pool, decode func(*arena) (decodedDocument, error)) (decodedDocument, error) {
+	if pool == nil {
+		return decode(nil)
+	}
+	in := pool.Get().(*arena)
+	defer pool.Put(in)
+	return decode(in)
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
