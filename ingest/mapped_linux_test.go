@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -53,6 +54,42 @@ func TestMappedFilesDecodeAsRead(t *testing.T) {
 				t.Errorf("the file is still mapped once LoadPaths returned (%v)", err)
 			}
 		})
+	}
+}
+
+// TestDecodeMappedKeepsNothingOfTheMapping checks that a mapped file's decoded objects, which are added after it is
+// unmapped, hold nothing of the mapping: not the JSON of an item the strict decoder reads as it is added (a
+// Secret, a Shoot with a field seedplan does not know), not that of one the fast decoder read.
+func TestDecodeMappedKeepsNothingOfTheMapping(t *testing.T) {
+	path := writeFile(t, "large.json", largeList(t, "json"))
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := uintptr(unsafe.Pointer(unsafe.SliceData(data))), uintptr(unsafe.Pointer(unsafe.SliceData(data)))+uintptr(len(data))
+	file := decodeMapped(f, data, path)
+	strict := 0
+	for _, document := range file.documents {
+		for _, object := range document.objects.all() {
+			if at := uintptr(unsafe.Pointer(unsafe.SliceData(object.raw))); len(object.raw) > 0 && at >= from && at < to {
+				t.Fatalf("the JSON of an object (decoded: %v) is a part of the mapping", object.typed != nil)
+			}
+			if object.typed == nil {
+				strict++
+			}
+		}
+	}
+	if err := errors.Join(file.err, file.waitUnmapped()); err != nil || strict != 2 {
+		t.Fatalf("%d objects left to the strict decoder, want 2 (%v)", strict, err)
 	}
 }
 
