@@ -409,10 +409,10 @@ func itemHeader(item []byte, list header) (header, bool) {
 
 // readHeader reads an object's apiVersion and kind, and stops once it has both; what follows them is the object
 // decoder's to read. It is not ok for anything but an object whose apiVersion and kind, if any, are strings, and
-// for a List, which is the strict decoder's inside another. interned, if not nil, holds the strings read before:
-// the items of a List repeat their apiVersion and kind.
-func readHeader(object []byte, interned *stringCache) (h header, ok bool) {
-	r := jsonReader{data: object, limit: model.MaxNesting, interned: interned}
+// for a List, which is the strict decoder's inside another. The arena, if any, keeps the strings read: the items of
+// a List repeat their apiVersion and kind.
+func readHeader(object []byte, in *arena) (h header, ok bool) {
+	r := jsonReader{data: object, limit: model.MaxNesting, arena: in}
 	if !r.enter(r.next(), '{') {
 		return header{}, false
 	}
@@ -473,10 +473,7 @@ func nestsDeeper(value []byte, limit int) bool {
 // decodeOne decodes one object (not a List) nesting at most limit deep, in the arena if any; it changes nothing
 // else shared, so objects are decoded in parallel.
 func decodeOne(h header, data []byte, limit int, in *arena) decoded {
-	r := jsonReader{data: data, limit: limit}
-	if in != nil {
-		r.interned, r.slabs = in.interned, &in.slabs
-	}
+	r := jsonReader{data: data, limit: limit, arena: in}
 	d, ok := r.decodeObject(h)
 	if r.space(); !ok || r.pos != len(data) {
 		return decoded{raw: data}
@@ -496,12 +493,7 @@ func (r *jsonReader) decodeObject(h header) (decoded, bool) {
 		return decoded{}, false // a form the strict decoder words
 	}
 	meta := typed.(metav1.ObjectMetaAccessor).GetObjectMeta()
-	d := decoded{typed: typed}
-	if r.interned != nil {
-		d.object = r.interned.name(h.Kind, meta.GetNamespace(), meta.GetName())
-	} else {
-		d.object = objectName(h.Kind, meta.GetNamespace(), meta.GetName())
-	}
+	d := decoded{typed: typed, object: r.arena.name(h.Kind, meta.GetNamespace(), meta.GetName())}
 	if kind.validate("", d.object, setType(typed, h)) != nil {
 		return decoded{}, false
 	}

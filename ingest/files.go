@@ -21,6 +21,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -470,6 +471,29 @@ func fileDocuments(name string, data []byte) (int, func(i int) (decodedDocument,
 			return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in)
 		})
 	}, nil
+}
+
+// arenas is a pool of arenas for the documents of a file of size bytes that holds several: each is decoded in
+// one taken from the pool (inArena), sharing its strings and slabs with documents decoded in it before. nil for a
+// file of one document, which an arena costs more than it saves (a directory may hold thousands).
+func arenas(documents, size int) *sync.Pool {
+	if documents < 2 {
+		return nil
+	}
+	return &sync.Pool{New: func() any {
+		a := newArena(size / runtime.GOMAXPROCS(0))
+		return &a
+	}}
+}
+
+// inArena calls decode with an arena of the pool, none if the pool is nil, which no other decode uses meanwhile.
+func inArena(pool *sync.Pool, decode func(*arena) (decodedDocument, error)) (decodedDocument, error) {
+	if pool == nil {
+		return decode(nil)
+	}
+	in := pool.Get().(*arena)
+	defer pool.Put(in)
+	return decode(in)
 }
 
 // largeDocument is the size from which a YAML document is transcoded in parts where it can be (transcodeInParts).

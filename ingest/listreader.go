@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -201,41 +200,6 @@ func itemStretch(data []byte, at, size int) *listStretch {
 	return &listStretch{data: data, begin: at, at: at, arena: newArena(size)}
 }
 
-// arena is where decoded objects get the strings they share (interned) and the values their pointers point to
-// (slabs): a stretch of a List's items has one, and the documents of a file of several share a few (arenas).
-type arena struct {
-	interned *stringCache
-	slabs    slabs
-}
-
-// newArena is an empty arena for objects read from about size bytes of JSON.
-func newArena(size int) arena {
-	return arena{interned: newStringCache(size)}
-}
-
-// arenas is a pool of arenas for the documents of a file of size bytes that holds several: each is decoded in
-// one taken from the pool (inArena), sharing its strings and slabs with documents decoded in it before. nil for a
-// file of one document, which an arena costs more than it saves (a directory may hold thousands).
-func arenas(documents, size int) *sync.Pool {
-	if documents < 2 {
-		return nil
-	}
-	return &sync.Pool{New: func() any {
-		a := newArena(size / runtime.GOMAXPROCS(0))
-		return &a
-	}}
-}
-
-// inArena calls decode with an arena of the pool, none if the pool is nil, which no other decode uses meanwhile.
-func inArena(pool *sync.Pool, decode func(*arena) (decodedDocument, error)) (decodedDocument, error) {
-	if pool == nil {
-		return decode(nil)
-	}
-	in := pool.Get().(*arena)
-	defer pool.Put(in)
-	return decode(in)
-}
-
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
 // fails.
 func (s *listStretch) read(n int) {
@@ -272,9 +236,9 @@ func (s *listStretch) read(n int) {
 // item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
 // must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
 func (s *listStretch) item() bool {
-	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, interned: s.interned, slabs: &s.slabs}
+	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, arena: &s.arena}
 	var d decoded
-	if h, ok := readHeader(s.data[s.at:], s.interned); ok && h.APIVersion != "" && h.Kind != "" {
+	if h, ok := readHeader(s.data[s.at:], &s.arena); ok && h.APIVersion != "" && h.Kind != "" {
 		if d, ok = r.decodeObject(h); !ok {
 			r.pos, r.depth, d = s.at, 0, decoded{}
 		}

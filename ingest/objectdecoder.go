@@ -127,11 +127,11 @@ func (k *kindDecoders) of(typ objectType) *kindDecoder {
 	return kind
 }
 
-// planner plans decoders; planned holds those planned before, so that a recursive type ends, and pointers counts
-// the slabs numbered so far (one per pointer or slice decoder).
+// planner plans decoders; planned holds those planned before, so that a recursive type ends, and slabs counts the
+// slabs numbered so far (one per pointer or slice decoder).
 type planner struct {
-	planned  map[reflect.Type]*valueDecoder
-	pointers int
+	planned map[reflect.Type]*valueDecoder
+	slabs   int
 }
 
 // decoder plans the decoder of t.
@@ -194,7 +194,7 @@ func (p *planner) byKind(d *valueDecoder) {
 
 // slab numbers the slab of d's values of type elem: what a pointer points to, or a slice's first element.
 func (p *planner) slab(d *valueDecoder, elem reflect.Type) {
-	d.slab, p.pointers = p.pointers, p.pointers+1
+	d.slab, p.slabs = p.slabs, p.slabs+1
 	if elem.Size() > 0 {
 		d.slabType, d.stride = reflect.SliceOf(elem), elem.Size()
 	}
@@ -313,7 +313,7 @@ func hasOption(options, option string) bool {
 // anything it leaves to the strict decoder. The object is allocated as the values behind its pointers are: a
 // stretch's objects come from its slabs.
 func (r *jsonReader) object(kind *kindDecoder) any {
-	object := r.slabs.new(kind.pointer)
+	object := r.arena.new(kind.pointer)
 	if !r.value(kind.pointer.elem, object) {
 		return nil
 	}
@@ -325,10 +325,8 @@ type jsonReader struct {
 	data         []byte
 	pos          int
 	depth, limit int
-	// interned, if not nil, holds strings read before.
-	interned *stringCache
-	// slabs, if not nil, are where values that pointers point to are allocated.
-	slabs *slabs
+	// arena, if not nil, keeps the strings read and the values behind pointers.
+	arena *arena
 }
 
 // space skips whitespace. Indented JSON is mostly spaces after line feeds: a run of them is skipped eight bytes
@@ -386,7 +384,7 @@ func (r *jsonReader) value(d *valueDecoder, p unsafe.Pointer) bool {
 	case intKind, uintKind, floatKind:
 		return r.number(d.kind, reflect.NewAt(d.typ, p).Elem())
 	case pointerKind:
-		elem := r.slabs.new(d)
+		elem := r.arena.new(d)
 		*(*unsafe.Pointer)(p) = elem
 		return r.value(d.elem, elem)
 	case sliceKind:
@@ -507,15 +505,43 @@ func (r *jsonReader) digits() bool {
 // string reads a string; c is the byte it starts with.
 func (r *jsonReader) string(c byte) (string, bool) {
 	text, ok := r.stringBytes(c)
-	return r.intern(text), ok
+	return r.arena.intern(text), ok
 }
 
-// intern is text as a string, the one read before if the reader keeps it.
-func (r *jsonReader) intern(text []byte) string {
-	if r.interned == nil {
+// arena is where decoded objects get the strings they share (interned) and the values their pointers point to
+// (slabs): a stretch of a List's items has one, and the documents of a file of several share a few (arenas).
+type arena struct {
+	interned *stringCache
+	slabs    slabs
+}
+
+// newArena is an empty arena for objects read from about size bytes of JSON.
+func newArena(size int) arena {
+	return arena{interned: newStringCache(size)}
+}
+
+// intern is text as a string, the one read before if the arena keeps it; a reader without an arena allocates it.
+func (a *arena) intern(text []byte) string {
+	if a == nil {
 		return string(text)
 	}
-	return r.interned.intern(text)
+	return a.interned.intern(text)
+}
+
+// name is objectName's text, kept in the arena's strings if there is one.
+func (a *arena) name(kind, namespace, name string) string {
+	if a == nil {
+		return objectName(kind, namespace, name)
+	}
+	return a.interned.name(kind, namespace, name)
+}
+
+// new is a new zero value of what d, a pointer or slice decoder, allocates, from the arena's slabs if there is one.
+func (a *arena) new(d *valueDecoder) unsafe.Pointer {
+	if a == nil {
+		return reflect.New(d.elem.typ).UnsafePointer()
+	}
+	return a.slabs.new(d)
 }
 
 // freshWrite: memory the runtime takes fresh from the kernel is mapped page by page as it is first touched — to
@@ -649,7 +675,7 @@ type slab struct {
 // slice's first element. The slabs grow to d's number: the kinds' decoders are planned as their objects come, and
 // their slabs numbered then.
 func (s *slabs) new(d *valueDecoder) unsafe.Pointer {
-	if s == nil || d.slabType == nil {
+	if d.slabType == nil {
 		return reflect.New(d.elem.typ).UnsafePointer()
 	}
 	if d.slab >= len(*s) {
@@ -817,7 +843,7 @@ func (r *jsonReader) slice(c byte, d *valueDecoder, header *sliceHeader) bool {
 		switch {
 		case n == 0:
 			// Most slices of an object hold one element: it is allocated as a pointer's value is.
-			header.data, header.cap = r.slabs.new(d), 1
+			header.data, header.cap = r.arena.new(d), 1
 		case n == header.cap:
 			header.grow(d)
 		}
@@ -862,7 +888,7 @@ func (r *jsonReader) mapping(c byte, d *valueDecoder, v reflect.Value) bool {
 		if !ok || r.next() == 'n' { // null members: the strict decoder's
 			return false
 		}
-		key.SetString(r.intern(name))
+		key.SetString(r.arena.intern(name))
 		if v.MapIndex(key).IsValid() {
 			return false
 		}

@@ -266,8 +266,8 @@ func TestSlabsHandOutValuesOfTheirOwn(t *testing.T) {
 	if s.new(empty) == nil || empty.slabType != nil {
 		t.Errorf("a value of size zero comes from a slab")
 	}
-	if v := (*string)((*slabs)(nil).new(text)); v == nil || *v != "" {
-		t.Errorf("a reader without slabs allocates no zero value")
+	if v := (*string)((*arena)(nil).new(text)); v == nil || *v != "" {
+		t.Errorf("a reader without an arena allocates no zero value")
 	}
 }
 
