@@ -264,14 +264,7 @@ func TestLoadPathsRefusesOversizedFile(t *testing.T) {
 
 // The generator's output loads back identically.
 func TestGeneratorRoundTrip(t *testing.T) {
-	objs, err := generator.Generate(generator.Config{Seeds: 15, Shoots: 60, Existing: 30, Contention: 0.9, Seed: 4, Mix: generator.StressMix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := generator.Write(dir, objs, "yaml"); err != nil {
-		t.Fatal(err)
-	}
+	dir, objs := generated(t, generator.Config{Seeds: 15, Shoots: 60, Existing: 30, Contention: 0.9, Seed: 4, Mix: generator.StressMix()}, "yaml")
 	l, err := ingest.LoadPaths([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -533,25 +526,11 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 // `kubectl get shoots -n NAMESPACE -o json` writes them — loads in memory in proportion to its bytes. Each List
 // was read in as many stretches as a large one, each with 32 KiB of caches: twenty times the bytes of the files.
 func TestSmallListsAllocateForTheirBytes(t *testing.T) {
-	objs, err := generator.Generate(generator.Config{Seeds: 10, Shoots: 400, Existing: 200, Seed: 1, Mix: generator.RealisticMix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := generator.Write(dir, objs, "json"); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := generated(t, generator.Config{Seeds: 10, Shoots: 400, Existing: 200, Seed: 1, Mix: generator.RealisticMix()}, "json")
 	shoots := filepath.Join(dir, "shoots.json")
-	data, err := os.ReadFile(shoots)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct{ Items []json.RawMessage }
-	if err := json.Unmarshal(data, &list); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < len(list.Items); i += 15 {
-		part, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": list.Items[i:min(i+15, len(list.Items))]}, "", "  ")
+	items := itemsOf(t, shoots)
+	for i := 0; i < len(items); i += 15 {
+		part, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items[i:min(i+15, len(items))]}, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -569,11 +548,11 @@ func TestSmallListsAllocateForTheirBytes(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	l, err := ingest.LoadPaths([]string{dir})
 	runtime.ReadMemStats(&after)
-	if err != nil || len(l.Objects.Shoots) != len(list.Items) {
-		t.Fatalf("loaded %d of %d shoots: %v", len(l.Objects.Shoots), len(list.Items), err)
+	if err != nil || len(l.Objects.Shoots) != len(items) {
+		t.Fatalf("loaded %d of %d shoots: %v", len(l.Objects.Shoots), len(items), err)
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8*uint64(l.Bytes) {
-		t.Errorf("loading %d bytes in %d small Lists allocated %d", l.Bytes, len(list.Items)/15, allocated)
+		t.Errorf("loading %d bytes in %d small Lists allocated %d", l.Bytes, len(items)/15, allocated)
 	}
 }
 
@@ -582,14 +561,7 @@ func TestSmallListsAllocateForTheirBytes(t *testing.T) {
 // (splitObjects, documents decoded in shared arenas), one YAML stream of them (each document transcoded and read
 // by readObject in a shared arena), and a file per object (readObject alone).
 func TestLayoutsLoadAlike(t *testing.T) {
-	objs, err := generator.Generate(generator.Config{Seeds: 12, Shoots: 80, Existing: 40, Seed: 3, Mix: generator.RealisticMix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lists := t.TempDir()
-	if err := generator.Write(lists, objs, "json"); err != nil {
-		t.Fatal(err)
-	}
+	lists, _ := generated(t, generator.Config{Seeds: 12, Shoots: 80, Existing: 40, Seed: 3, Mix: generator.RealisticMix()}, "json")
 	want, err := ingest.LoadPaths([]string{lists})
 	if err != nil {
 		t.Fatal(err)
@@ -600,15 +572,7 @@ func TestLayoutsLoadAlike(t *testing.T) {
 	}
 	var items []string // in the order the Lists are read
 	for _, file := range files {
-		content, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var list struct{ Items []json.RawMessage }
-		if err := json.Unmarshal(content, &list); err != nil {
-			t.Fatal(err)
-		}
-		for _, item := range list.Items {
+		for _, item := range itemsOf(t, file) {
 			items = append(items, string(item))
 		}
 	}
@@ -655,4 +619,33 @@ func TestLayoutsLoadAlike(t *testing.T) {
 			}
 		})
 	}
+}
+
+// generated writes the landscape the generator makes of cfg into a directory of the test's, a List of each kind
+// per file in format, and is the directory and the objects.
+func generated(t *testing.T, cfg generator.Config, format string) (string, model.Objects) {
+	t.Helper()
+	objs, err := generator.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := generator.Write(dir, objs, format); err != nil {
+		t.Fatal(err)
+	}
+	return dir, objs
+}
+
+// itemsOf are the items of the JSON List in file.
+func itemsOf(t *testing.T, file string) []json.RawMessage {
+	t.Helper()
+	content, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(content, &list); err != nil {
+		t.Fatal(err)
+	}
+	return list.Items
 }
