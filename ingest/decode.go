@@ -230,20 +230,25 @@ func readDocuments(data []byte, in *arena) ([]document, bool) {
 	return readStream(data)
 }
 
-// readObject reads data as readStream would when it is one object, not a List, that the fast decoder reads, and
-// decodes it while it does, as a List's item is read: a file or a YAML document of one object — a file per object
+// readObject reads data as readStream would when it is one object, not a List, and decodes it while it does if
+// the fast decoder reads it, as a List's item is read: a file or a YAML document of one object — a file per object
 // in a repository, a stream of documents from kustomize — is read once, not once to find its documents and again
-// to decode them. ok is false for anything else, which readStream reads.
+// to decode them. One the fast decoder leaves (a field from a newer Gardener) is the strict decoder's (not fast),
+// not the fast decoder's again. ok is false for anything else, which readStream reads.
 func readObject(data []byte, in *arena) (document, bool) {
 	h, ok := readHeader(data, nil)
 	if !ok || h.APIVersion == "" || h.Kind == "" {
 		return document{}, false
 	}
-	object := decodeOne(h, bytes.Trim(data, whitespace), model.MaxNesting, in)
-	if object.typed == nil {
-		return document{}, false
+	value := bytes.Trim(data, whitespace)
+	if object := decodeOne(h, value, model.MaxNesting, in); object.typed != nil {
+		return document{raw: value, h: h, object: object, fast: true}, true
 	}
-	return document{raw: object.raw, h: h, object: object, fast: true}, true
+	r := jsonReader{data: value, limit: model.MaxNesting}
+	if _, ok := r.skip(); !ok || r.pos != len(value) {
+		return document{}, false // several values, or one nested too deep
+	}
+	return document{raw: value, h: h}, true
 }
 
 // readStream reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,

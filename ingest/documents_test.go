@@ -55,29 +55,33 @@ func TestSplitObjects(t *testing.T) {
 }
 
 // TestReadDocumentsDecodesALoneObject checks that a document that is one object the fast decoder reads is decoded
-// as it is read, and that anything else is left to decodeDocument: the strict decoder words what the fast one
-// leaves.
+// as it is read, that one it leaves goes to the strict decoder at once (not fast: the fast decoder does not read it
+// again), and that anything else is left to decodeDocument.
 func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 	for _, tc := range []struct {
 		name, json string
-		// decoded is how many documents readDocuments decoded as it read them.
-		documents, decoded int
+		// decoded is how many documents readDocuments decoded as it read them, strict how many it left to the
+		// strict decoder.
+		documents, decoded, strict int
 	}{
-		{"a Shoot", loneShoot, 1, 1},
-		{"a Shoot among blanks", "\n  " + loneShoot + "\n\n", 1, 1},
-		{"a field seedplan does not know", strings.Replace(loneShoot, `"region"`, `"fromANewerGardener":1,"region"`, 1), 1, 0},
-		{"a name twice", strings.Replace(loneShoot, `"spec"`, `"kind":"Shoot","spec"`, 1), 1, 0},
-		{"a kind seedplan does not read", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}`, 1, 0},
-		{"two Shoots", loneShoot + "\n" + loneShoot, 2, 0},
-		{"a List of a Shoot", `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`, 1, 0},
+		{"a Shoot", loneShoot, 1, 1, 0},
+		{"a Shoot among blanks", "\n  " + loneShoot + "\n\n", 1, 1, 0},
+		{"a field seedplan does not know", strings.Replace(loneShoot, `"region"`, `"fromANewerGardener":1,"region"`, 1), 1, 0, 1},
+		{"a name twice", strings.Replace(loneShoot, `"spec"`, `"kind":"Shoot","spec"`, 1), 1, 0, 1},
+		{"a kind seedplan does not read", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}`, 1, 0, 1},
+		{"two Shoots", loneShoot + "\n" + loneShoot, 2, 0, 0},
+		{"a List of a Shoot", `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`, 1, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			documents, ok := readDocuments([]byte(tc.json), nil)
 			if !ok || len(documents) != tc.documents {
 				t.Fatalf("%d documents (%v), want %d", len(documents), ok, tc.documents)
 			}
-			decoded := 0
+			decoded, strict := 0, 0
 			for _, d := range documents {
+				if !d.fast {
+					strict++
+				}
 				if d.object.typed != nil {
 					decoded++
 					if d.object.object != "Shoot garden-a/s" || !bytes.Equal(d.raw, []byte(loneShoot)) {
@@ -85,8 +89,8 @@ func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 					}
 				}
 			}
-			if decoded != tc.decoded {
-				t.Errorf("%d documents decoded as read, want %d", decoded, tc.decoded)
+			if decoded != tc.decoded || strict != tc.strict {
+				t.Errorf("%d documents decoded as read and %d left to the strict decoder, want %d and %d", decoded, strict, tc.decoded, tc.strict)
 			}
 		})
 	}
