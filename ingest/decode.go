@@ -127,7 +127,8 @@ func one(d decoded) objectList {
 	return objectList{blocks: [][]decoded{{d}}, n: 1}
 }
 
-// decodeJSON decodes what one JSON document holds, not yet added; it changes nothing shared.
+// decodeJSON decodes what one JSON document holds, not yet added, as decodeDocument does; it changes nothing shared
+// but the arena, if any.
 func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
 	documents, ok := readDocuments(data, in)
 	if !ok || len(documents) != 1 {
@@ -136,9 +137,11 @@ func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
 	return decodeDocument(where, documents[0], false, in)
 }
 
-// decodeDocument decodes what one document holds, not yet added; it changes nothing shared. With limitNesting it
-// first refuses a document nested deeper than the input budget allows (a JSON file's: a transcoded YAML document
-// was held to the budget as it was read).
+// decodeDocument decodes what one document holds, not yet added; it changes nothing shared but the arena, if any,
+// which no other decode uses meanwhile. A document's lone object is decoded in the arena; a List's items were
+// decoded in their stretches' arenas, and those left are decoded on every processor without one. With
+// limitNesting it first refuses a document nested deeper than the input budget allows (a JSON file's: a
+// transcoded YAML document was held to the budget as it was read).
 func decodeDocument(where string, d document, limitNesting bool, in *arena) (decodedDocument, error) {
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		object := decoded{raw: d.raw}

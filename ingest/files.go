@@ -499,9 +499,9 @@ func inArena(pool *sync.Pool, decode func(*arena) (decodedDocument, error)) (dec
 // largeDocument is the size from which a YAML document is transcoded in parts where it can be (transcodeInParts).
 const largeDocument = 1 << 20
 
-// decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared. A document in the
-// block style Kubernetes tools write is transcoded to JSON in one pass; any other goes through the input budget
-// and the full YAML decoder.
+// decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared but the arena, if any
+// (decodeJSON). A document in the block style Kubernetes tools write is transcoded to JSON in one pass; any other
+// goes through the input budget and the full YAML decoder.
 func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return decodedDocument{}, nil
