@@ -279,7 +279,7 @@ func readStream(data []byte) (documents []document, ok bool) {
 }
 
 // splitObjects reads data as a stream of objects that are no Lists, a document each, with the fast reader, which
-// finds where a value ends in half the time streamSyntax's decoder takes: the documents are split on one
+// finds where a value ends sooner than streamSyntax's decoder (README): the documents are split on one
 // processor and decoded on every one. ok is false for any other stream — a List, an array or a scalar in it, a
 // value the fast reader does not read — which the decoder reads. The objects are decoded later, whose decoders
 // judge duplicate names and invalid UTF-8, as they judge the decoder's documents.

@@ -279,7 +279,7 @@ func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
 }
 
 // decodeMapped decodes the mapped bytes of a large file (mapFile) and unmaps them while its objects are added:
-// nothing decoded refers to them, and unmapping 20 MB takes half a millisecond.
+// nothing decoded refers to them, and the unmapping takes little of the time the adding does.
 // A file that shrinks while it is mapped takes the pages past its new end away, and reading one faults; that is
 // an error about the file instead of a crash. Bytes appended to it after it was mapped are not read.
 func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
