@@ -515,7 +515,7 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	}
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
-			return decodedDocument{}, fmt.Errorf("%s%s: %w", where, objectOf(raw), err)
+			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), err)
 		}
 		var err error
 		if jsonDoc, err = yaml.YAMLToJSON(raw); err != nil {
@@ -892,12 +892,20 @@ func objectOf(document []byte) string {
 	if yaml3.Unmarshal(document, &root) != nil || len(root.Content) == 0 {
 		return ""
 	}
-	kind := field(root.Content[0], "kind")
-	if kind == nil || kind.Kind != yaml3.ScalarNode || kind.Value == "" {
+	return nodeObject(root.Content[0], "")
+}
+
+// nodeObject is objectOf of a parsed object, whose kind is impliedKind if it names none (a typed List's item).
+func nodeObject(object *yaml3.Node, impliedKind string) string {
+	kind := impliedKind
+	if n := field(object, "kind"); n != nil && n.Kind == yaml3.ScalarNode && n.Value != "" {
+		kind = n.Value
+	}
+	if kind == "" {
 		return ""
 	}
 	var namespace, name string
-	if meta := field(root.Content[0], "metadata"); meta != nil {
+	if meta := field(object, "metadata"); meta != nil {
 		if n := field(meta, "namespace"); n != nil && n.Kind == yaml3.ScalarNode {
 			namespace = n.Value
 		}
@@ -905,7 +913,40 @@ func objectOf(document []byte) string {
 			name = n.Value
 		}
 	}
-	return ": " + objectName(kind.Value, namespace, name)
+	return ": " + objectName(kind, namespace, name)
+}
+
+// budgetPlace is where in a YAML document the input budget is broken, as messages name it: the List item nested
+// too deep (a List of thousands, as kubectl prints it, is one document), else the document's object.
+func budgetPlace(where string, document []byte, err error) string {
+	var nesting *model.NestingError
+	if errors.As(err, &nesting) {
+		if item := listItemAt(where, document, nesting.Path); item != "" {
+			return item
+		}
+	}
+	return where + objectOf(document)
+}
+
+// listItemAt names the List item a path from CheckBudget leads into ("in.yaml: document 1: List item 3: Shoot
+// ns/name"), or is "" when it leads elsewhere.
+func listItemAt(where string, document []byte, path []int) string {
+	var root yaml3.Node
+	if len(path) < 3 || path[0] != 0 || yaml3.Unmarshal(document, &root) != nil || len(root.Content) != 1 {
+		return ""
+	}
+	list, key := root.Content[0], path[1]
+	kind := field(list, "kind")
+	if kind == nil || list.Kind != yaml3.MappingNode || key%2 != 1 || key >= len(list.Content) || list.Content[key-1].Value != "items" ||
+		!isList(header{Kind: kind.Value, hasItems: true}) {
+		return ""
+	}
+	items := list.Content[key]
+	if items.Kind != yaml3.SequenceNode || path[2] >= len(items.Content) {
+		return ""
+	}
+	at := place{in: &source{document: where, list: kind.Value}, item: path[2]}
+	return at.String() + nodeObject(items.Content[path[2]], strings.TrimSuffix(kind.Value, "List"))
 }
 
 // notANumber is the path of the first NaN or infinity in a YAML document, which the conversion to JSON refuses

@@ -176,6 +176,12 @@ var hostileDocuments = []struct{ name, data, want string }{
 	{name: "JSON nesting beyond the input budget in a List item", data: `{"apiVersion":"v1","kind":"List","items":[` + jsonOf(shootYAML) + "," +
 		strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 99)+strings.Repeat("]", 99)+`,`, 1) + `]}`,
 		want: "in.yaml: document 1: List item 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "YAML nesting beyond the input budget in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSpace(shootYAML), "\n", "\n  ") +
+		"\n- " + strings.ReplaceAll(strings.Replace(strings.TrimSpace(seedYAML), "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 99)+strings.Repeat("]", 99)+"\n", 1), "\n", "\n  ") + "\n",
+		want: "in.yaml: document 1: List item 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "YAML nesting beyond the input budget in a SeedList item without kind", data: "apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n- metadata: {name: a}\n  spec: {deep: " +
+		strings.Repeat("[", 99) + strings.Repeat("]", 99) + "}\n",
+		want: "in.yaml: document 1: SeedList item 0: Seed a: beyond the input budget: collections nest more than 100 deep"},
 	{name: "nesting beyond the input budget", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 500)+strings.Repeat("]", 500)+"\n", 1),
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "NaN", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: .nan`, 1),

@@ -25,6 +25,21 @@ const (
 // ErrBudget is the error of a document beyond the input budget.
 var ErrBudget = errors.New("beyond the input budget")
 
+// NestingError is a document whose collections nest deeper than MaxNesting; it is ErrBudget. Path leads from the
+// document to the node found nested too deep, by each node's index in its parent's Content, so that a caller can
+// name the part at fault: the item of a List of thousands.
+type NestingError struct {
+	Path []int
+}
+
+// Error words the budget the document breaks, not where: the caller names that.
+func (e *NestingError) Error() string {
+	return fmt.Sprintf("%v: collections nest more than %d deep", ErrBudget, MaxNesting)
+}
+
+// Unwrap makes a NestingError ErrBudget.
+func (e *NestingError) Unwrap() error { return ErrBudget }
+
 // CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded:
 // its nesting, and its size with every alias expanded, counted without expanding anything. Every error is
 // ErrBudget. Input this parser cannot read is left to the decoder, which words the syntax error as before
@@ -60,7 +75,7 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 		case err != nil:
 			return nil, err
 		case e.height > MaxNesting:
-			return nil, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+			return nil, &NestingError{}
 		}
 		if size = min(size+e.size, sizeCap); size > limit {
 			return nil, fmt.Errorf("%w: its aliases expand it to more than %d bytes (%d times its %d bytes, and %d)", ErrBudget,
@@ -107,24 +122,33 @@ func (m *measure) extent(n *yaml.Node) (extent, error) {
 	e := extent{size: int64(len(n.Value)) + 1, height: own}
 	if len(n.Content) > 0 {
 		if len(m.open) > MaxNesting { // the collections around n, and the document: n is nested deeper
-			return extent{}, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+			return extent{}, &NestingError{}
 		}
 		m.open[n] = true
 		defer delete(m.open, n)
-		for _, child := range n.Content {
+		for i, child := range n.Content {
 			c, err := m.extent(child)
 			if err != nil {
-				return extent{}, err
+				return extent{}, within(err, i)
 			}
 			e.size = min(e.size+c.size, sizeCap)
 			e.height = max(e.height, own+c.height)
 		}
 		if e.height > MaxNesting {
-			return extent{}, fmt.Errorf("%w: collections nest more than %d deep", ErrBudget, MaxNesting)
+			return extent{}, &NestingError{}
 		}
 	}
 	if n.Anchor != "" {
 		m.known[n] = e
 	}
 	return e, nil
+}
+
+// within puts a child's index in front of a nesting error's path, as the walk returns through the child's parent.
+func within(err error, child int) error {
+	var nesting *NestingError
+	if errors.As(err, &nesting) {
+		nesting.Path = append([]int{child}, nesting.Path...)
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,32 @@ func TestCheckBudget(t *testing.T) {
 				t.Fatalf("admitted, want an error with %q", tc.want)
 			case !strings.Contains(err.Error(), tc.want) || errors.Is(err, model.ErrBudget) != tc.budget:
 				t.Fatalf("error %q, want one with %q (budget %v)", err, tc.want, tc.budget)
+			}
+		})
+	}
+}
+
+// A nesting error leads to the node found too deep, index by index from the document, so that the caller can name
+// the part at fault: the List item, not the List.
+func TestNestingErrorPath(t *testing.T) {
+	cases := []struct {
+		name     string
+		document string
+		want     []int // the path's start: the document's node, its child, ...
+	}{
+		{"the document itself", nested(101), []int{0}},
+		{"a List's third item", "kind: List\nitems:\n- a: 1\n- b: 2\n- c: " + nested(99) + "\n", []int{0, 3, 2, 1}},
+		{"the first of two items too deep", "items: [" + nested(100) + ", " + nested(100) + "]\n", []int{0, 1, 0}},
+		{"an alias nested deeper where it is used", "a: &a " + nested(60) + "\nb: " + strings.Repeat("[", 45) + "*a" + strings.Repeat("]", 45) + "\n", []int{0, 3}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var nesting *model.NestingError
+			if err := model.CheckBudget([]byte(tc.document)); !errors.As(err, &nesting) || !errors.Is(err, model.ErrBudget) {
+				t.Fatalf("error %v, want a NestingError", err)
+			}
+			if len(nesting.Path) < len(tc.want) || !slices.Equal(nesting.Path[:len(tc.want)], tc.want) {
+				t.Fatalf("path %v, want one starting %v", nesting.Path, tc.want)
 			}
 		})
 	}
