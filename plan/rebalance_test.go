@@ -187,7 +187,15 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
 			routes: map[string]int{}, bound: 1, complete: false,
-			problem: "have no other seed that passes every predicate and the migration rules",
+			problem: "seed a stays 1 above its limit of 8: 9 of its shoots have no other seed that passes every predicate and the migration rules",
+		},
+		{
+			name:   "one shoot that must leave and cannot is counted as one",
+			target: model.RebalanceOptions{TargetUtilization: 0.8, Drain: []string{"a"}},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 1)},
+			routes: map[string]int{}, bound: 1, complete: false,
+			problem: "seed a keeps 1 shoot that must leave: 1 of its shoots has no other seed that passes every predicate and the migration rules",
 		},
 		{
 			name:   "--max-moves caps the plan and says so",

@@ -216,7 +216,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 		if v.Free != nil && v.Allocatable != nil {
 			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 		}
-		fmt.Fprintf(w, "\t%s\t%s; %d shoots hosted, %s\n", verdict, costText, v.Hosted, capacity)
+		fmt.Fprintf(w, "\t%s\t%s; %s hosted, %s\n", verdict, costText, Counted(v.Hosted, "shoot", "shoots"), capacity)
 	}
 	if !t.headers {
 		return w.Flush()

@@ -163,7 +163,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "%d moves (lower bound %d, target utilization %.2f", len(r.Moves), r.LowerBound, r.TargetUtilization)
+	fmt.Fprintf(w, "%s (lower bound %d, target utilization %.2f", Counted(len(r.Moves), "move", "moves"), r.LowerBound, r.TargetUtilization)
 	if r.Optimal {
 		fmt.Fprint(w, ", optimal")
 	}
@@ -188,7 +188,7 @@ func problemLine(p model.SeedProblem) string {
 		if p.MaxMoveDistance != nil {
 			within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
 		}
-		why = append(why, fmt.Sprintf("%d of its shoots have no other seed%s that passes every predicate and the migration rules", p.Stranded, within))
+		why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
 	}
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
@@ -204,7 +204,7 @@ func problemLine(p model.SeedProblem) string {
 	}
 	state := fmt.Sprintf("stays %d above its limit of %d", p.Above, p.Limit)
 	if p.Stuck >= p.Above {
-		state = fmt.Sprintf("keeps %d shoots that must leave", p.Stuck)
+		state = fmt.Sprintf("keeps %s that must leave", Counted(p.Stuck, "shoot", "shoots"))
 		if p.Above > 0 && p.Limit > 0 { // a drained seed's limit is 0: all its shoots are the ones above it
 			state += fmt.Sprintf(", and is %d above its limit of %d", p.Above, p.Limit)
 		}

@@ -331,3 +331,16 @@ func (r *Report) Summary() string {
 	}
 	return b.String()
 }
+
+// Counted is n with the noun that agrees with it: "1 move", "9 moves".
+func Counted(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, agree(n, one, many))
+}
+
+// agree is the word, of one and many, that agrees with a count of n.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

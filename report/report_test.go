@@ -62,3 +62,15 @@ func TestJSONOutputIsEncodingJSONs(t *testing.T) {
 		t.Fatalf("-o json:\n%s\nencoding/json:\n%s", got.String(), want.String())
 	}
 }
+
+// Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
+func TestCountedAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 moves"}, {1, "1 move"}, {2, "2 moves"}, {-1, "-1 moves"}} {
+		if got := report.Counted(tc.n, "move", "moves"); got != tc.want {
+			t.Errorf("Counted(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -81,12 +81,13 @@ func newRebalanceCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report := report.NewRebalanceReport(moves)
-			if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(report)); err != nil {
+			recommended := report.NewRebalanceReport(moves)
+			if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(recommended)); err != nil {
 				return err
 			}
 			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
-				what := fmt.Sprintf("Cordoning %d seeds to drain and starting %d control plane migrations", len(target.Drain), len(moves.Moves))
+				what := fmt.Sprintf("Cordoning %s to drain and starting %s", report.Counted(len(target.Drain), "seed", "seeds"),
+					report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
 				if !yes {
 					return fmt.Errorf("--apply: %s; add --yes to confirm", strings.ToLower(what[:1])+what[1:])
 				}
@@ -103,13 +104,13 @@ func newRebalanceCommand() *cobra.Command {
 						return err
 					}
 				}
-				report.Applied, err = moverOf(c, garden, policy.Options, target).Apply(cmd.Context(), moves.Moves)
-				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil {
+				recommended.Applied, err = moverOf(c, garden, policy.Options, target).Apply(cmd.Context(), moves.Moves)
+				if printErr := recommended.Print(cmd.OutOrStdout(), output); printErr != nil {
 					return errors.Join(err, printErr)
 				}
 				return err
 			}
-			return report.Print(cmd.OutOrStdout(), output)
+			return recommended.Print(cmd.OutOrStdout(), output)
 		},
 	}
 	flags.register(cmd, true, "read it, and move shoots in it with --apply")
@@ -203,7 +204,7 @@ func newCordonCommand(cordon bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := announceGarden(cmd, c, fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %d seeds", !cordon, len(seeds))); err != nil {
+			if err := announceGarden(cmd, c, fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", !cordon, report.Counted(len(seeds), "seed", "seeds"))); err != nil {
 				return err
 			}
 			garden, err := gardenClient(c)
