@@ -224,7 +224,7 @@ type document struct {
 // readDocuments reads data's JSON documents: a file that is one List by readList, which decodes its items as it
 // reads them, anything else by readStream; ok is false when data is not JSON.
 func readDocuments(data []byte, in *arena) ([]document, bool) {
-	if list, ok := readList(data); ok {
+	if list, ok := readList(data, in); ok {
 		return []document{list}, true
 	}
 	if object, ok := readObject(data, in); ok {

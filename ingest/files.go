@@ -56,7 +56,7 @@ type Landscape struct {
 // recursively, in lexical order), and standard input for "-". Any malformed object fails the whole load: nothing is returned from a landscape
 // that did not load completely.
 func LoadPaths(paths []string) (*Landscape, error) {
-	l := &Landscape{}
+	l, small := &Landscape{}, smallFileArenas()
 	for _, root := range paths {
 		if root == "-" {
 			if err := l.read(os.Stdin, 0, "standard input"); err != nil {
@@ -69,12 +69,12 @@ func LoadPaths(paths []string) (*Landscape, error) {
 			return nil, fmt.Errorf("landscape: %w", err)
 		}
 		if !info.IsDir() {
-			if err := l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root)); err != nil {
+			if err := l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root, small)); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if err := l.loadDir(os.DirFS(root), ".", root); err != nil {
+		if err := l.loadDir(os.DirFS(root), ".", root, small); err != nil {
 			return nil, err
 		}
 	}
@@ -99,13 +99,13 @@ func (l *Landscape) warnIfIncomplete() {
 // LoadFS reads every landscape file under dir in fsys, like LoadPaths does for a directory.
 func LoadFS(fsys fs.FS, dir string) (*Landscape, error) {
 	l := &Landscape{}
-	if err := l.loadDir(fsys, dir, dir); err != nil {
+	if err := l.loadDir(fsys, dir, dir, smallFileArenas()); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
+func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string, small *sync.Pool) error {
 	var files []string
 	err := fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -134,7 +134,7 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string) error {
 	// another, a directory of a file per object spends its time opening and reading them on one processor. A large
 	// file decodes on every processor itself, beside the small files of its batch: in a turn of its own it waited
 	// for the batch's last small file on one processor while the other idled.
-	return inBatches(len(files), func(i int) *decodedFile { return decodeFile(fsys, files[i], display(files[i])) }, l.addFile)
+	return inBatches(len(files), func(i int) *decodedFile { return decodeFile(fsys, files[i], display(files[i]), small) }, l.addFile)
 }
 
 // inBatches decodes n things on every processor, a batch at a time so that a failure stops the work soon, and
@@ -165,8 +165,8 @@ type decodedFile struct {
 
 // decodeFile reads and decodes one file without changing anything shared. It must be a regular file (or a link to
 // one): opening a named pipe blocks until someone writes to it, and a device may never end. A large file is mapped
-// where it can be.
-func decodeFile(fsys fs.FS, path, display string) *decodedFile {
+// where it can be; a small one is decoded in the arenas of small.
+func decodeFile(fsys fs.FS, path, display string, small *sync.Pool) *decodedFile {
 	f, size, err := openFile(fsys, path, display)
 	if err != nil {
 		return &decodedFile{err: err}
@@ -181,13 +181,13 @@ func decodeFile(fsys fs.FS, path, display string) *decodedFile {
 	if err != nil {
 		return &decodedFile{err: err}
 	}
-	return decodeData(display, data)
+	return decodeData(display, data, small)
 }
 
-// decodeData decodes one file's content without adding it.
-func decodeData(name string, data []byte) *decodedFile {
+// decodeData decodes one file's content without adding it, a small file's in the arenas of small.
+func decodeData(name string, data []byte, small *sync.Pool) *decodedFile {
 	file := &decodedFile{bytes: int64(len(data))}
-	file.documents, file.err = decodeContent(name, data)
+	file.documents, file.err = decodeContent(name, data, small)
 	return file
 }
 
@@ -302,7 +302,7 @@ func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
 			file = &decodedFile{bytes: int64(len(data)), err: changedWhileRead(f, display, len(data))}
 		}
 	}()
-	file = decodeData(display, data)
+	file = decodeData(display, data, nil) // large: no small file's arena
 	file.detach()
 	return file
 }
@@ -416,13 +416,13 @@ func readInParts(file io.ReaderAt, size int64) ([]byte, error) {
 // its bytes to Bytes. name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
 // without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
 func (l *Landscape) Decode(name string, data []byte) error {
-	return l.addFile(decodeData(name, data))
+	return l.addFile(decodeData(name, data, smallFileArenas()))
 }
 
 // decodeContent decodes the documents of one file's content on every processor (inBatches), without adding them:
 // those before the first that fails, and its error.
-func decodeContent(name string, data []byte) ([]decodedDocument, error) {
-	n, decode, err := fileDocuments(name, data)
+func decodeContent(name string, data []byte, small *sync.Pool) ([]decodedDocument, error) {
+	n, decode, err := fileDocuments(name, data, small)
 	if err != nil {
 		return nil, err
 	}
@@ -444,40 +444,58 @@ func decodeContent(name string, data []byte) ([]decodedDocument, error) {
 }
 
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,
-// once, without adding it.
-func fileDocuments(name string, data []byte) (int, func(i int) (decodedDocument, error), error) {
-	if documents, ok := readDocuments(data, nil); ok {
-		pool := arenas(len(documents), len(data))
-		return len(documents), func(i int) (decodedDocument, error) {
-			return inArena(pool, func(in *arena) (decodedDocument, error) {
-				return decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true, in)
+// once, without adding it. A small file's are read and decoded in the arenas of small (arenas).
+func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int) (decodedDocument, error), error) {
+	var documents []document
+	var ok bool
+	inArena(arenas(1, len(data), small), func(in *arena) { documents, ok = readDocuments(data, in) })
+	if ok {
+		pool := arenas(len(documents), len(data), small)
+		return len(documents), func(i int) (d decodedDocument, err error) {
+			inArena(pool, func(in *arena) {
+				d, err = decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true, in)
 			})
+			return d, err
 		}, nil
 	}
-	documents, ok := splitYAML(data)
+	raws, ok := splitYAML(data)
 	if !ok {
 		var err error
-		if documents, err = yamlDocuments(data); err != nil {
-			return 0, nil, fmt.Errorf("%s: document %d: %w", name, len(documents)+1, err)
+		if raws, err = yamlDocuments(data); err != nil {
+			return 0, nil, fmt.Errorf("%s: document %d: %w", name, len(raws)+1, err)
 		}
 	}
-	pool := arenas(len(documents), len(data))
-	return len(documents), func(i int) (decodedDocument, error) {
+	pool := arenas(len(raws), len(data), small)
+	return len(raws), func(i int) (d decodedDocument, err error) {
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
-		raw := documents[i]
-		documents[i] = nil
-		return inArena(pool, func(in *arena) (decodedDocument, error) {
-			return decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in)
-		})
+		raw := raws[i]
+		raws[i] = nil
+		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
+		return d, err
 	}, nil
 }
 
-// arenas is a pool of arenas for the documents of a file of size bytes that holds several: each is decoded in
-// one taken from the pool (inArena), sharing its strings and slabs with documents decoded in it before. nil for a
-// file of one document, which an arena costs more than it saves (a directory may hold thousands).
-func arenas(documents, size int) *sync.Pool {
-	if documents < 2 {
+// smallFileArenas is the pool of arenas the small files of one load are decoded in: a directory of a file per
+// object, or of a List per namespace, fills a few arenas, one per processor at a time, instead of starting one per
+// file, which would cost more than it saves, or none.
+func smallFileArenas() *sync.Pool {
+	return &sync.Pool{New: func() any {
+		a := newArena(largeFile)
+		clear(a.interned.slots) // freshWrite: an arena of many files interns many strings
+		return &a
+	}}
+}
+
+// arenas is the pool of arenas the documents of a file of size bytes are decoded in (inArena), each sharing its
+// strings and slabs with what was decoded in it before: a small file's are the load's (small); a large file of
+// several documents has a pool of its own, and one of a single document none (a large List's stretches have
+// their own arenas).
+func arenas(documents, size int, small *sync.Pool) *sync.Pool {
+	switch {
+	case size < largeFile:
+		return small
+	case documents < 2:
 		return nil
 	}
 	return &sync.Pool{New: func() any {
@@ -486,14 +504,15 @@ func arenas(documents, size int) *sync.Pool {
 	}}
 }
 
-// inArena calls decode with an arena of the pool, none if the pool is nil, which no other decode uses meanwhile.
-func inArena(pool *sync.Pool, decode func(*arena) (decodedDocument, error)) (decodedDocument, error) {
+// inArena calls use with an arena of the pool, none if the pool is nil, which nothing else uses meanwhile.
+func inArena(pool *sync.Pool, use func(*arena)) {
 	if pool == nil {
-		return decode(nil)
+		use(nil)
+		return
 	}
 	in := pool.Get().(*arena)
 	defer pool.Put(in)
-	return decode(in)
+	use(in)
 }
 
 // largeDocument is the size from which a YAML document is transcoded in parts where it can be (transcodeInParts).

@@ -530,8 +530,12 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 
 // TestSmallListsAllocateForTheirBytes checks that a directory of many small Lists — one per namespace, as
 // `kubectl get shoots -n NAMESPACE -o json` writes them — loads in memory in proportion to its bytes. Each List
-// was read in as many stretches as a large one, each with 32 KiB of caches: twenty times the bytes of the files.
+// was read in as many stretches as a large one, each with 32 KiB of caches: twenty times the bytes of the files;
+// and then in an arena of its own, whose slabs each List left a third empty: more than four times.
 func TestSmallListsAllocateForTheirBytes(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector's sync.Pool drops arenas at random")
+	}
 	dir, _ := generated(t, generator.Config{Seeds: 10, Shoots: 400, Existing: 200, Seed: 1, Mix: generator.RealisticMix()}, "json")
 	shoots := filepath.Join(dir, "shoots.json")
 	items := itemsOf(t, shoots)
@@ -557,7 +561,7 @@ func TestSmallListsAllocateForTheirBytes(t *testing.T) {
 	if err != nil || len(l.Objects.Shoots) != len(items) {
 		t.Fatalf("loaded %d of %d shoots: %v", len(l.Objects.Shoots), len(items), err)
 	}
-	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8*uint64(l.Bytes) {
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 4*uint64(l.Bytes) {
 		t.Errorf("loading %d bytes in %d small Lists allocated %d", l.Bytes, len(items)/15, allocated)
 	}
 }
@@ -565,7 +569,7 @@ func TestSmallListsAllocateForTheirBytes(t *testing.T) {
 // TestLayoutsLoadAlike checks that a landscape loads to the same objects whatever the layout of its files, each
 // read by a reader of its own: a List per kind as generated (readList), one JSON stream of the objects
 // (splitObjects, documents decoded in shared arenas), one YAML stream of them (each document transcoded and read
-// by readObject in a shared arena), and a file per object (readObject alone).
+// by readObject in a shared arena), and a file per object (readObject, in the arenas the load's small files share).
 func TestLayoutsLoadAlike(t *testing.T) {
 	lists, _ := generated(t, generator.Config{Seeds: 12, Shoots: 80, Existing: 40, Seed: 3, Mix: generator.RealisticMix()}, "json")
 	want, err := ingest.LoadPaths([]string{lists})

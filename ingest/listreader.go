@@ -32,14 +32,14 @@ const (
 // the List's items while it does: the document's decoded items are those the fast decoder read, an empty decoded
 // where it left the item to decodeItem. ok is false for anything else — several documents, another value, a
 // name twice, an item too deep, JSON that is not valid — which readStream reads and decodeDocument words.
-func readList(data []byte) (document, bool) {
-	return readListIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes))
+func readList(data []byte, in *arena) (document, bool) {
+	return readListIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes), in)
 }
 
 // readListIn is readList with at most chunks stretches of items after the first item; with fewer than two, the
-// first item's stretch reads them all.
-func readListIn(data []byte, chunks int) (document, bool) {
-	r := jsonReader{data: data, limit: model.MaxNesting}
+// first item's stretch reads them all, in the arena in if there is one.
+func readListIn(data []byte, chunks int, in *arena) (document, bool) {
+	r := jsonReader{data: data, limit: model.MaxNesting, arena: in}
 	if !r.enter(r.next(), '{') {
 		return document{}, false
 	}
@@ -118,11 +118,11 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	}
 	// The first item's stretch reads a small List whole, and of a large one that item only, to learn where the
 	// other stretches begin.
-	firstSize, firstItems := len(r.data)-r.pos, -1
+	firstSize, firstItems, in := len(r.data)-r.pos, -1, r.arena
 	if chunks >= 2 {
-		firstSize, firstItems = 0, 1
+		firstSize, firstItems, in = 0, 1, nil
 	}
-	first := itemStretch(r.data, r.pos, firstSize)
+	first := itemStretch(r.data, r.pos, firstSize, in)
 	first.read(firstItems)
 	if first.failed || first.end > 0 {
 		r.pos = first.end
@@ -131,7 +131,7 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	}
 	stretches, size := make([]*listStretch, 0, chunks), (len(r.data)-first.at)/chunks
 	for _, at := range guessItemStarts(r.data, first, chunks) {
-		stretches = append(stretches, itemStretch(r.data, at, size))
+		stretches = append(stretches, itemStretch(r.data, at, size, nil))
 	}
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
@@ -192,12 +192,17 @@ type listStretch struct {
 	end                int
 	failed             bool
 	// arena holds the strings of the stretch's items, shared among them, and what their pointers point to.
-	arena
+	*arena
 }
 
-// itemStretch is a stretch beginning at the item at at, of about size bytes.
-func itemStretch(data []byte, at, size int) *listStretch {
-	return &listStretch{data: data, begin: at, at: at, arena: newArena(size)}
+// itemStretch is a stretch beginning at the item at at, of about size bytes, decoded in the arena in, or in one of
+// its own if in is nil.
+func itemStretch(data []byte, at, size int, in *arena) *listStretch {
+	if in == nil {
+		own := newArena(size)
+		in = &own
+	}
+	return &listStretch{data: data, begin: at, at: at, arena: in}
 }
 
 // read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
@@ -236,9 +241,9 @@ func (s *listStretch) read(n int) {
 // item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
 // must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
 func (s *listStretch) item() bool {
-	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, arena: &s.arena}
+	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, arena: s.arena}
 	var d decoded
-	if h, ok := readHeader(s.data[s.at:], &s.arena); ok && h.APIVersion != "" && h.Kind != "" {
+	if h, ok := readHeader(s.data[s.at:], s.arena); ok && h.APIVersion != "" && h.Kind != "" {
 		if d, ok = r.decodeObject(h); !ok {
 			r.pos, r.depth, d = s.at, 0, decoded{}
 		}

@@ -107,7 +107,7 @@ func FuzzReadList(f *testing.F) {
 // document and that the items it decoded are those decodeItem decodes.
 func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 	t.Helper()
-	got, ok := readListIn(data, chunks)
+	got, ok := readListIn(data, chunks, nil)
 	if !ok {
 		return got, false
 	}
@@ -159,7 +159,7 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 func TestGuessItemStarts(t *testing.T) {
 	item := `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"n"},"spec":{"provider":{"type":"aws","workers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}}`
 	data := []byte(`{"apiVersion":"v1","kind":"List","items":[` + strings.Repeat(item+",", 99) + item + `]}`)
-	first := itemStretch(data, bytes.IndexByte(data, '[')+1, 0)
+	first := itemStretch(data, bytes.IndexByte(data, '[')+1, 0, nil)
 	first.read(1)
 	starts := guessItemStarts(data, first, 8)
 	if len(starts) != 8 {
@@ -179,7 +179,7 @@ func TestReadListAllocatesForItsBytes(t *testing.T) {
 	data := []byte(`{"apiVersion":"v1","kind":"List","items":[{}` + strings.Repeat(","+large, 4) + `]}`)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	d, ok := readListIn(data, 8)
+	d, ok := readListIn(data, 8, nil)
 	runtime.ReadMemStats(&after)
 	if !ok || d.items.n != 5 {
 		t.Fatalf("read %v, %d items", ok, d.items.n)
