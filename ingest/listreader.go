@@ -191,7 +191,8 @@ type listStretch struct {
 	landed             *listStretch
 	end                int
 	failed             bool
-	// arena holds the strings of the stretch's items, shared among them, and what their pointers point to.
+	// arena holds the strings of the stretch's items, shared among them, and what their pointers point to: the
+	// stretch's own, or, for a small List's one stretch, the arena its file is read in (smallFileArenas).
 	*arena
 }
 
