@@ -100,6 +100,10 @@ var transcodeCases = []struct {
 	{"an empty mapping just beyond the budget", nestedMappings(model.MaxNesting, "{}"), false},
 	{"an empty mapping at the budget", nestedMappings(model.MaxNesting-1, "{}"), true},
 	{"unknown escape", "a: \"\\q\"\n", false},
+	{"YAML's escapes", "a: \"\\0\\a\\v\\e\\N\\_\\L\\P\\U0001F331\\x41\\u00e9\"\n", true},
+	{"an escape beyond Unicode", "a: \"\\U00110000\"\n", false},
+	{"an escaped surrogate", "a: \"\\ud83c\"\n", false},
+	{"an escape cut short", "a: \"\\U0001F3\"\n", false},
 	{"byte-order mark", "\ufeffa: b\n", false},
 	{"next line", "a: b\u0085c\n", false},
 	{"duplicate keys", "a: 1\na: 2\n", true},
@@ -147,6 +151,9 @@ func TestTranscodesWhatKubectlWrites(t *testing.T) {
 		"wrapped-unicode": "grüße, " + long,
 		"wrapped-dash":    "- " + long,
 		"wrapped-spaces":  "spaces   between   words " + strings.Repeat("word   ", 20),
+		"emoji":           "🌱 production",
+		"wrapped-emoji":   "🌱 " + long,
+		"controls":        "bell\a, vertical tab\v, escape\x1b, next line\u0085, separators\u2028\u2029",
 	}
 	object, err := stdjson.Marshal(map[string]any{"metadata": map[string]any{"annotations": values}, "items": []any{values}})
 	if err != nil {

@@ -516,11 +516,14 @@ func (t *transcoder) doubleQuoted(value []byte, owner int) bool {
 	}
 }
 
-// appendEscape appends what the escape at line[i] (after its backslash) stands for to s, and is where it ends.
+// appendEscape appends what the escape at line[i] (after its backslash) stands for to s, and is where it ends:
+// JSON's escapes and every one the YAML emitter of sigs.k8s.io/yaml, and so kubectl, writes — an emoji in an
+// annotation, beyond the Basic Multilingual Plane, as \U and eight digits.
 func appendEscape(s, line []byte, i int) ([]byte, int, bool) {
-	switch line[i] {
-	case '"', '\\', '/', ' ':
-		return append(s, line[i]), i, true
+	digits := 0
+	switch c := line[i]; c {
+	case '"', '\\', '/', ' ', '\t':
+		return append(s, c), i, true
 	case 'n':
 		return append(s, '\n'), i, true
 	case 't':
@@ -531,21 +534,39 @@ func appendEscape(s, line []byte, i int) ([]byte, int, bool) {
 		return append(s, '\b'), i, true
 	case 'f':
 		return append(s, '\f'), i, true
-	case 'x', 'u':
-		digits := 2
-		if line[i] == 'u' {
-			digits = 4
-		}
-		if i+digits >= len(line) {
-			return s, i, false
-		}
-		r, err := strconv.ParseUint(string(line[i+1:i+1+digits]), 16, 32)
-		if err != nil || r >= 0xd800 && r <= 0xdfff {
-			return s, i, false
-		}
-		return utf8.AppendRune(s, rune(r)), i + digits, true
+	case '0':
+		return append(s, 0), i, true
+	case 'a':
+		return append(s, '\a'), i, true
+	case 'v':
+		return append(s, '\v'), i, true
+	case 'e':
+		return append(s, 0x1b), i, true
+	case 'N':
+		return utf8.AppendRune(s, 0x85), i, true
+	case '_':
+		return utf8.AppendRune(s, 0xa0), i, true
+	case 'L':
+		return utf8.AppendRune(s, 0x2028), i, true
+	case 'P':
+		return utf8.AppendRune(s, 0x2029), i, true
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	default:
+		return s, i, false
 	}
-	return s, i, false
+	if i+digits >= len(line) {
+		return s, i, false
+	}
+	r, err := strconv.ParseUint(string(line[i+1:i+1+digits]), 16, 32)
+	if err != nil || r >= 0xd800 && r <= 0xdfff || r > utf8.MaxRune {
+		return s, i, false
+	}
+	return utf8.AppendRune(s, rune(r)), i + digits, true
 }
 
 // singleQuoted transcodes a single-quoted scalar (two quotes in it stand for one), which may go on over the lines
