@@ -741,7 +741,8 @@ func transcodeInParts(doc []byte, parts int) ([]byte, bool) {
 }
 
 // splitItems splits a document at its "items:" line into the lines before it, the sequence at the first column
-// that follows it, and the lines after that; ok is false when there is no such sequence.
+// that follows it, and the lines after that; ok is false when there is no such sequence, or a second document
+// follows it.
 func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
 	at := 0
 	for at < len(doc) {
@@ -759,6 +760,9 @@ func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
 	for at < len(doc) {
 		end, next := lineBounds(doc, at)
 		if line := doc[at:end]; len(line) > 0 && line[0] != ' ' && line[0] != '#' && !isDash(line) {
+			if isDocumentStart(line) {
+				return nil, nil, nil, false // a second document, which the whole refuses, not a tail of null
+			}
 			break // the mapping's next key
 		}
 		at = next
