@@ -83,7 +83,7 @@ var transcodeCases = []struct {
 	{"wrapped quoted scalar with content after it", "a: 'b\n  c' d\n", false},
 	{"tab", "a:\tb\n", false},
 	{"carriage return", "a: b\r\n", false},
-	{"quoted key", "\"a\": b\n", false},
+	{"a quoted key", "\"a\": b\n", true},
 	{"boolean key", "on: push\n", false},
 	{"number key", "1: a\n", false},
 	{"merge key", "<<: {}\n", false},
@@ -104,6 +104,10 @@ var transcodeCases = []struct {
 	{"an escape beyond Unicode", "a: \"\\U00110000\"\n", false},
 	{"an escaped surrogate", "a: \"\\ud83c\"\n", false},
 	{"an escape cut short", "a: \"\\U0001F3\"\n", false},
+	{"quoted keys", "\"yes\": 1\n'n': 2\n\"\": 3\n'it''s': 4\n\"a\\\"b\\u00e9\": 5\n\"c\": # comment\n  d: 6\n- \"e\": 7\n", false},
+	{"quoted keys, in a mapping and a sequence", "\"yes\": 1\n'n': 2\n\"\": 3\n'it''s': 4\n\"a\\\"b\\u00e9\": 5\n\"c\": # comment\n  d: 6\nl:\n- \"e\": 7\n  'f': 8\n", true},
+	{"a quoted key without a space after its colon", "\"a\":b\n", false},
+	{"a quoted key spread over lines", "\"a\n  b\": c\n", false},
 	{"byte-order mark", "\ufeffa: b\n", false},
 	{"next line", "a: b\u0085c\n", false},
 	{"duplicate keys", "a: 1\na: 2\n", true},
@@ -155,7 +159,10 @@ func TestTranscodesWhatKubectlWrites(t *testing.T) {
 		"wrapped-emoji":   "🌱 " + long,
 		"controls":        "bell\a, vertical tab\v, escape\x1b, next line\u0085, separators\u2028\u2029",
 	}
-	object, err := stdjson.Marshal(map[string]any{"metadata": map[string]any{"annotations": values}, "items": []any{values}})
+	// Keys YAML would read as something else are quoted: a provider's configuration may hold any.
+	quotedKeys := map[string]string{"yes": "a", "n": "b", "1": "c", "on": "d", "null": "e", "": "f", "1.30": "g"}
+	object, err := stdjson.Marshal(map[string]any{"metadata": map[string]any{"annotations": values}, "items": []any{values},
+		"spec": map[string]any{"providerConfig": quotedKeys, "workers": []any{quotedKeys}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func (t *transcoder) node(indent, owner int) bool {
 	case bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || line[0] == '%':
 		return false
 	}
-	if _, _, isEntry := splitEntry(line); isEntry {
+	if _, _, _, isEntry := splitEntry(line); isEntry {
 		return t.mapping(indent)
 	}
 	// A scalar on a line of its own: only where a dash put it, as "- value".
@@ -172,8 +172,8 @@ func (t *transcoder) mapping(indent int) bool {
 		if isDash(line) {
 			return false // a sequence entry where a key belongs
 		}
-		key, value, isEntry := splitEntry(line)
-		if !isEntry || !t.key(key) {
+		key, value, quoted, isEntry := splitEntry(line)
+		if !isEntry || !quoted && !t.key(key) {
 			return false
 		}
 		if !first {
@@ -223,11 +223,16 @@ func (t *transcoder) key(key []byte) bool {
 // way of its own; Kubernetes' keys (label keys, field names) are at most 317 bytes.
 const longestKey = 512
 
-// splitEntry splits "key: value" (or "key:" at the end of the line) into the plain key and the value with its
-// leading spaces removed; isEntry is false when the line is not a mapping entry with a plain key.
-func splitEntry(line []byte) (key, value []byte, isEntry bool) {
+// splitEntry splits "key: value" (or "key:" at the end of the line) into the key and the value with its leading
+// spaces removed; isEntry is false when the line is not a mapping entry with a plain key or one quoted on its line
+// (quoted).
+func splitEntry(line []byte) (key, value []byte, quoted, isEntry bool) {
+	if line[0] == '"' || line[0] == '\'' {
+		key, value, isEntry = quotedEntry(line)
+		return key, value, true, isEntry
+	}
 	if !plainStart(line) {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	for i := 1; i < len(line); i++ {
 		switch line[i] {
@@ -237,15 +242,63 @@ func splitEntry(line []byte) (key, value []byte, isEntry bool) {
 				for len(value) > 0 && value[0] == ' ' {
 					value = value[1:]
 				}
-				return line[:i], value, true
+				return line[:i], value, false, true
 			}
 		case '#':
 			if line[i-1] == ' ' {
-				return nil, nil, false
+				return nil, nil, false, false
 			}
 		}
 	}
-	return nil, nil, false
+	return nil, nil, false, false
+}
+
+// quotedEntry splits a mapping entry whose key is quoted on its line — sigs.k8s.io/yaml quotes a key that YAML
+// would read as something else: "yes", "n", "1", "" — into the key's text and the value, as splitEntry does.
+func quotedEntry(line []byte) (key, value []byte, isEntry bool) {
+	end := quotedEnd(line)
+	if end < 0 || end+1 < len(line) && line[end+1] != ':' || end+1 == len(line) {
+		return nil, nil, false
+	}
+	if end+2 < len(line) && line[end+2] != ' ' {
+		return nil, nil, false
+	}
+	for i := 1; i < end; i++ {
+		if line[0] == '\'' {
+			if key = append(key, line[i]); line[i] == '\'' {
+				i++ // two quotes stand for one
+			}
+			continue
+		}
+		if line[i] != '\\' {
+			key = append(key, line[i])
+			continue
+		}
+		if key, i, isEntry = appendEscape(key, line, i+1); !isEntry {
+			return nil, nil, false
+		}
+	}
+	if len(key) > longestKey {
+		return nil, nil, false
+	}
+	return append([]byte{}, key...), bytes.TrimLeft(line[end+2:], " "), true
+}
+
+// quotedEnd is where the quoted scalar that line begins with ends, at its closing quote, or -1 if it does not end
+// on the line.
+func quotedEnd(line []byte) int {
+	quote := line[0]
+	for i := 1; i < len(line); i++ {
+		switch {
+		case quote == '"' && line[i] == '\\':
+			i++
+		case line[i] == quote && quote == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++
+		case line[i] == quote:
+			return i
+		}
+	}
+	return -1
 }
 
 // plainStart reports whether s may begin a plain scalar that the transcoder reads: not an indicator character.
