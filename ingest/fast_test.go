@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -236,17 +237,79 @@ func FuzzTranscodeInParts(f *testing.F) {
 	for _, tc := range transcodeCases {
 		f.Add([]byte("items:\n- x\n- " + strings.ReplaceAll(tc.yaml, "\n", "\n  ") + "\n- y\nkind: List\n"))
 	}
+	// Lists with entries the transcoder leaves, which are converted on their own.
+	f.Add([]byte("items:\n- a: &x {b: c}\n- d\n- ? e\n  : f\n- g: !!str 1\n- h\nkind: List\n"))
+	f.Add([]byte("items:\n- a: &x {b: c}\n- d\n- e: *x\n- f\nkind: List\n"))
 	f.Fuzz(func(t *testing.T, doc []byte) { checkTranscodedInParts(t, doc) })
 }
 
-// checkTranscodedInParts compares transcodeInParts, in two, three and seven parts, with transcodeYAML.
+// checkTranscodedInParts compares transcodeInParts, in two, three and seven parts, with transcodeYAML; and,
+// converting the entries the transcoder leaves, with the full conversion of the whole, within the whole's budget.
 func checkTranscodedInParts(t *testing.T, doc []byte) {
 	t.Helper()
 	want, wantFast := transcodeYAML(doc)
 	for _, parts := range []int{2, 3, 7} {
-		if got, fast := transcodeInParts(doc, parts); fast != wantFast || !bytes.Equal(got, want) {
+		if got, fast := transcodeInParts(doc, parts, nil); fast != wantFast || !bytes.Equal(got, want) {
 			t.Fatalf("%q in %d parts: %v %s, whole: %v %s", doc, parts, fast, got, wantFast, want)
 		}
+		got, ok := transcodeInParts(doc, parts, convertEntry)
+		if !ok || wantFast {
+			continue
+		}
+		if err := model.CheckBudget(doc); err != nil {
+			t.Fatalf("%q in %d parts: read to %s, but the whole is beyond the budget: %v", doc, parts, got, err)
+		}
+		converted, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			t.Fatalf("%q in %d parts: read to %s, but the conversion refuses the whole: %v", doc, parts, got, err)
+		}
+		if !sameJSON(t, got, converted) {
+			t.Fatalf("%q in %d parts: read to %s, the conversion of the whole gives %s", doc, parts, got, converted)
+		}
+	}
+}
+
+// A List's entries that the transcoder leaves are converted one by one, the rest transcoded: one shoot a person
+// wrote by hand costs its own conversion, not its List's. What the List's budget counts as a whole — aliases,
+// nesting beyond an item's — leaves the List to the full decoder.
+func TestTranscodeInPartsConvertsWhatItLeaves(t *testing.T) {
+	entry := func(i int, extra string) string {
+		return fmt.Sprintf("- kind: Shoot\n  metadata:\n    name: s%d\n%s  spec:\n    region: eu-1\n", i, extra)
+	}
+	list := func(odd map[int]string) []byte {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nitems:\n")
+		for i := range 40 {
+			b.WriteString(entry(i, odd[i]))
+		}
+		b.WriteString("kind: List\n")
+		return []byte(b.String())
+	}
+	item := func(depth int) string { // collections nested depth deep in an item: its mapping, metadata and the rest
+		return "    deep: " + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + "\n"
+	}
+	cases := []struct {
+		name string
+		odd  map[int]string
+		read bool
+	}{
+		{"an anchor, a flow mapping, a complex key", map[int]string{3: "    labels: &l {a: b, c: [d]}\n", 31: "    annotations:\n      ? k\n      : v\n"}, true},
+		{"a tag", map[int]string{17: "    labels: {a: !!str 1}\n"}, true},
+		{"an item as deep as an item may nest", map[int]string{20: item(model.MaxNesting - 2)}, true},
+		{"an item nested deeper", map[int]string{20: item(model.MaxNesting - 1)}, false},
+		{"an alias, counted over the List", map[int]string{3: "    labels: &l {a: b}\n", 4: "    labels: *l\n"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := list(tc.odd)
+			if _, fast := transcodeYAML(doc); fast {
+				t.Fatal("the transcoder reads the List whole: nothing is converted")
+			}
+			if _, read := transcodeInParts(doc, 4, convertEntry); read != tc.read {
+				t.Fatalf("read %v, want %v", read, tc.read)
+			}
+			checkTranscodedInParts(t, doc)
+		})
 	}
 }
 

@@ -528,7 +528,7 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	var jsonDoc []byte
 	var fast bool
 	if len(raw) >= largeDocument {
-		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor)
+		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor, convertEntry)
 	} else {
 		jsonDoc, fast = transcodeYAML(raw)
 	}
@@ -548,6 +548,21 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 		return decodedDocument{}, nil // a document holding only comments
 	}
 	return decodeJSON(where, jsonDoc, in)
+}
+
+// convertEntry converts an entry of a large List's items that the transcoder leaves with the full YAML decoder,
+// to what converting the whole List makes of it, within the List's input budget: an entry that may hold an alias
+// (whose expansion the budget counts over the whole List) or that nests deeper than a List's item may, ok false,
+// sends the whole List through the budget and the full decoder, which word why.
+func convertEntry(entry []byte) (json []byte, ok bool) {
+	if bytes.IndexByte(entry, '*') >= 0 || model.CheckBudget(entry) != nil {
+		return nil, false
+	}
+	json, err := yaml.YAMLToJSON(entry)
+	if err != nil || nestsDeeper(json, model.MaxNesting-1) { // [item], as deep as the List's items may nest
+		return nil, false
+	}
+	return json, true
 }
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an

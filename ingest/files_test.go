@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -658,4 +659,36 @@ func itemsOf(t *testing.T, file string) []json.RawMessage {
 		t.Fatal(err)
 	}
 	return list.Items
+}
+
+// A large YAML List with one shoot a person wrote in a form the transcoder leaves (an anchor) loads as it does
+// without it: that shoot is converted on its own, the rest transcoded (not the whole List through the full
+// decoder, which took twenty times as long).
+func TestALargeYAMLListWithAnOddShootLoadsAsRead(t *testing.T) {
+	dir, _ := generated(t, generator.Config{Seeds: 20, Shoots: 1500, Existing: 500, Seed: 2, Mix: generator.RealisticMix()}, "yaml")
+	shoots := filepath.Join(dir, "shoots.yaml")
+	content, err := os.ReadFile(shoots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(content) < 1<<20 {
+		t.Fatalf("shoots.yaml is %d bytes: not a large document", len(content))
+	}
+	at := bytes.Index(content[len(content)/2:], []byte("\n    namespace: ")) + len(content)/2
+	end := at + 1 + bytes.IndexByte(content[at+1:], '\n')
+	load := func(labels string) *ingest.Landscape {
+		edited := slices.Concat(content[:end], []byte("\n    labels: "+labels), content[end:])
+		if err := os.WriteFile(shoots, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l, err := ingest.LoadPaths([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	plain, anchored := load("{team: retail}"), load("&team {team: retail}")
+	if !reflect.DeepEqual(plain.Objects, anchored.Objects) || len(anchored.Warnings) != len(plain.Warnings) {
+		t.Fatal("the List with an anchored label loads to other objects than without the anchor")
+	}
 }

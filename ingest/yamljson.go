@@ -774,9 +774,10 @@ func lineBounds(data []byte, start int) (end, next int) {
 // column, as kubectl writes a List: the sequence's entries are transcoded in parts on every processor, between the
 // mapping's entries before and after it, and the parts joined. The JSON is transcodeYAML's, byte for byte
 // (FuzzTranscodeInParts): no entry of such a sequence has a line at the first column but its dash, so each part
-// reads as the whole does, at the same depth. Any other document, or one the transcoder leaves, is transcoded
-// whole.
-func transcodeInParts(doc []byte, parts int) ([]byte, bool) {
+// reads as the whole does, at the same depth. Any other document is transcoded whole. In a part the transcoder
+// leaves, each entry is transcoded on its own, and convert, if not nil, converts the entries it leaves: one odd
+// shoot costs its own conversion, not its List's. ok is false when an entry or the mapping is left all the same.
+func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte, bool)) (json []byte, ok bool) {
 	head, items, tail, ok := splitItems(doc)
 	if !ok {
 		return transcodeYAML(doc)
@@ -785,12 +786,36 @@ func transcodeInParts(doc []byte, parts int) ([]byte, bool) {
 	if len(pieces) < 4 {
 		return transcodeYAML(doc) // one part: nothing to share
 	}
-	out, fast := make([][]byte, len(pieces)), make([]bool, len(pieces))
-	model.OnEveryProcessor(len(pieces), func(i int) { out[i], fast[i] = transcodeYAML(pieces[i]) })
-	if joined, ok := joinItems(out); ok && !slices.Contains(fast, false) {
+	out, read := make([][]byte, len(pieces)), make([]bool, len(pieces))
+	model.OnEveryProcessor(len(pieces), func(i int) {
+		if out[i], read[i] = transcodeYAML(pieces[i]); !read[i] && convert != nil && i > 0 && i < len(pieces)-1 {
+			out[i], read[i] = transcodeEntries(pieces[i], convert)
+		}
+	})
+	if joined, ok := joinItems(out); ok && !slices.Contains(read, false) {
 		return joined, true
 	}
 	return transcodeYAML(doc) // the whole words it, or reads what a part could not
+}
+
+// transcodeEntries transcodes a part of a sequence at the first column entry by entry, an entry the transcoder
+// leaves by convert, and joins them into the part's JSON array.
+func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([]byte, bool) {
+	joined := []byte{'['}
+	for i, entry := range entryParts(part, len(part)) { // as many parts as bytes: every entry
+		json, ok := transcodeYAML(entry)
+		if !ok {
+			json, ok = convert(entry)
+		}
+		if !ok || len(json) <= 2 || json[0] != '[' || json[len(json)-1] != ']' {
+			return nil, false // an entry is one element
+		}
+		if i > 0 {
+			joined = append(joined, ',')
+		}
+		joined = append(joined, json[1:len(json)-1]...)
+	}
+	return append(joined, ']'), true
 }
 
 // splitItems splits a document at its "items:" line into the lines before it, the sequence at the first column
