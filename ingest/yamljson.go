@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
@@ -569,40 +570,21 @@ func (t *transcoder) doubleQuoted(value []byte, owner int) bool {
 	}
 }
 
+// oneCharacterEscapes are the escapes of one character in a double-quoted YAML scalar, JSON's among them, and
+// escapedCharacters what each stands for.
+const oneCharacterEscapes = "\"\\/ \tntrbf0aveN_LP"
+
+var escapedCharacters = [len(oneCharacterEscapes)]rune{'"', '\\', '/', ' ', '\t', '\n', '\t', '\r', '\b', '\f', 0, '\a', '\v', 0x1b, 0x85, 0xa0, 0x2028, 0x2029}
+
 // appendEscape appends what the escape at line[i] (after its backslash) stands for to s, and is where it ends:
 // JSON's escapes and every one the YAML emitter of sigs.k8s.io/yaml, and so kubectl, writes — an emoji in an
 // annotation, beyond the Basic Multilingual Plane, as \U and eight digits.
 func appendEscape(s, line []byte, i int) ([]byte, int, bool) {
+	if k := strings.IndexByte(oneCharacterEscapes, line[i]); k >= 0 {
+		return utf8.AppendRune(s, escapedCharacters[k]), i, true
+	}
 	digits := 0
-	switch c := line[i]; c {
-	case '"', '\\', '/', ' ', '\t':
-		return append(s, c), i, true
-	case 'n':
-		return append(s, '\n'), i, true
-	case 't':
-		return append(s, '\t'), i, true
-	case 'r':
-		return append(s, '\r'), i, true
-	case 'b':
-		return append(s, '\b'), i, true
-	case 'f':
-		return append(s, '\f'), i, true
-	case '0':
-		return append(s, 0), i, true
-	case 'a':
-		return append(s, '\a'), i, true
-	case 'v':
-		return append(s, '\v'), i, true
-	case 'e':
-		return append(s, 0x1b), i, true
-	case 'N':
-		return utf8.AppendRune(s, 0x85), i, true
-	case '_':
-		return utf8.AppendRune(s, 0xa0), i, true
-	case 'L':
-		return utf8.AppendRune(s, 0x2028), i, true
-	case 'P':
-		return utf8.AppendRune(s, 0x2029), i, true
+	switch line[i] {
 	case 'x':
 		digits = 2
 	case 'u':
