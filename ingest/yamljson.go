@@ -258,31 +258,27 @@ func splitEntry(line []byte) (key, value []byte, quoted, isEntry bool) {
 // would read as something else: "yes", "n", "1", "" — into the key's text and the value, as splitEntry does.
 func quotedEntry(line []byte) (key, value []byte, isEntry bool) {
 	end := quotedEnd(line)
-	if end < 0 || end+1 < len(line) && line[end+1] != ':' || end+1 == len(line) {
-		return nil, nil, false
-	}
-	if end+2 < len(line) && line[end+2] != ' ' {
+	colon := end + 1
+	if end < 0 || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' {
 		return nil, nil, false
 	}
 	for i := 1; i < end; i++ {
-		if line[0] == '\'' {
-			if key = append(key, line[i]); line[i] == '\'' {
-				i++ // two quotes stand for one
+		switch {
+		case line[0] == '\'' && line[i] == '\'':
+			key = append(key, '\'')
+			i++ // two quotes stand for one
+		case line[0] == '"' && line[i] == '\\':
+			if key, i, isEntry = appendEscape(key, line, i+1); !isEntry {
+				return nil, nil, false
 			}
-			continue
-		}
-		if line[i] != '\\' {
+		default:
 			key = append(key, line[i])
-			continue
-		}
-		if key, i, isEntry = appendEscape(key, line, i+1); !isEntry {
-			return nil, nil, false
 		}
 	}
 	if len(key) > longestKey {
 		return nil, nil, false
 	}
-	return append([]byte{}, key...), bytes.TrimLeft(line[end+2:], " "), true
+	return key, bytes.TrimLeft(line[colon+1:], " "), true
 }
 
 // quotedEnd is where the quoted scalar that line begins with ends, at its closing quote, or -1 if it does not end
