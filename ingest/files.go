@@ -448,6 +448,7 @@ func decodeContent(name string, data []byte, small *sync.Pool) ([]decodedDocumen
 func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int) (decodedDocument, error), error) {
 	var documents []document
 	var ok bool
+	// A small file is read in an arena of the load's; a large List's stretches have arenas of their own.
 	inArena(arenas(1, len(data), small), func(in *arena) { documents, ok = readDocuments(data, in) })
 	if ok {
 		pool := arenas(len(documents), len(data), small)
@@ -480,11 +481,7 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 // object, or of a List per namespace, fills a few arenas, one per processor at a time, instead of starting one per
 // file, which would cost more than it saves, or none.
 func smallFileArenas() *sync.Pool {
-	return &sync.Pool{New: func() any {
-		a := newArena(largeFile)
-		clear(a.interned.slots) // freshWrite: an arena of many files interns many strings
-		return &a
-	}}
+	return arenaPool(largeFile)
 }
 
 // arenas is the pool of arenas the documents of a file of size bytes are decoded in (inArena), each sharing its
@@ -498,8 +495,15 @@ func arenas(documents, size int, small *sync.Pool) *sync.Pool {
 	case documents < 2:
 		return nil
 	}
+	return arenaPool(size / runtime.GOMAXPROCS(0))
+}
+
+// arenaPool is a pool of arenas, each for about size bytes of JSON. An arena shared by many documents interns
+// many strings: its cache is written whole when it is made, by the processor that takes it (freshWrite).
+func arenaPool(size int) *sync.Pool {
 	return &sync.Pool{New: func() any {
-		a := newArena(size / runtime.GOMAXPROCS(0))
+		a := newArena(size)
+		clear(a.interned.slots)
 		return &a
 	}}
 }

@@ -509,7 +509,8 @@ func (r *jsonReader) string(c byte) (string, bool) {
 }
 
 // arena is where decoded objects get the strings they share (interned) and the values their pointers point to
-// (slabs): a stretch of a List's items has one, and the documents of a file of several share a few (arenas).
+// (slabs): a stretch of a large List's items has one, and the documents of a large file of several, or the small
+// files of a load, share a few (arenas).
 type arena struct {
 	interned *stringCache
 	slabs    slabs
