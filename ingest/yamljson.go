@@ -785,8 +785,8 @@ func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([
 		if !ok {
 			json, ok = convert(entry)
 		}
-		if !ok || len(json) <= 2 || json[0] != '[' || json[len(json)-1] != ']' {
-			return nil, false // an entry is one element
+		if !ok || !nonEmptyArray(json) {
+			return nil, false
 		}
 		if i > 0 {
 			joined = append(joined, ',')
@@ -847,7 +847,7 @@ func entryParts(items []byte, parts int) [][]byte {
 // the mapping after them.
 func joinItems(out [][]byte) ([]byte, bool) {
 	head, tail, parts := out[0], out[len(out)-1], out[1:len(out)-1]
-	if !isMapping(head) || !isMapping(tail) || slices.ContainsFunc(parts, func(part []byte) bool { return len(part) < 2 || part[0] != '[' }) {
+	if !isMapping(head) || !isMapping(tail) || slices.ContainsFunc(parts, func(part []byte) bool { return !nonEmptyArray(part) }) {
 		return nil, false
 	}
 	size := len(head) + len(tail) + len(`,"items":[]`)
@@ -879,6 +879,12 @@ func joinItems(out [][]byte) ([]byte, bool) {
 		joined = append(joined, '}')
 	}
 	return joined, true
+}
+
+// nonEmptyArray reports whether a transcoded piece of a sequence is an array of one element or more: what its
+// brackets hold is joined with the other pieces' between one pair.
+func nonEmptyArray(json []byte) bool {
+	return len(json) > 2 && json[0] == '[' && json[len(json)-1] == ']'
 }
 
 // isMapping reports whether a transcoded piece is a mapping, or nothing (null): what may stand beside the items.
