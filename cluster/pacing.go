@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Pacing bounds the control plane migrations a rebalancing runs at once and how long one may take: a move is in
@@ -71,7 +72,7 @@ func (f *flight) waitFor(ctx context.Context, ready func() bool, results []model
 	for !ready() {
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for %d migrations: %w", len(f.moves), ctx.Err())
+			return fmt.Errorf("waiting for %s: %w", report.Counted(len(f.moves), "migration", "migrations"), ctx.Err())
 		case <-time.After(f.pacing.Poll):
 		}
 		for i, m := range f.moves {

@@ -13,6 +13,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Rebalance applies rebalancing moves to a garden cluster, one at a time.
@@ -73,7 +74,7 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 		project, _, _ := strings.Cut(m.Shoot, "/")
 		if r.MaxMovesPerProject > 0 && perProject[project] == r.MaxMovesPerProject {
 			results = append(results, model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveCapped,
-				Detail: fmt.Sprintf("namespace %s had its %d moves of this run; a later run moves it", project, r.MaxMovesPerProject)})
+				Detail: fmt.Sprintf("namespace %s had its %s of this run; a later run moves it", project, report.Counted(r.MaxMovesPerProject, "move", "moves"))})
 			continue
 		}
 		if paced != nil {

@@ -371,6 +371,9 @@ func TestRebalancePaced(t *testing.T) {
 	for _, res := range results {
 		if res.Result == model.MoveCapped {
 			cappedOnes++
+			if !strings.HasSuffix(res.Detail, " had its 1 move of this run; a later run moves it") {
+				t.Errorf("a capped move's detail: %q", res.Detail)
+			}
 		}
 	}
 	if err != nil || moved(results) != min(left, 1) || cappedOnes != max(left-1, 0) {

@@ -200,7 +200,7 @@ func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*report.Report, err
 		if round >= rounds {
 			failed := bind.Summarize(w.Results)[model.Failed]
 			if failed > 0 {
-				return first, fmt.Errorf("%d binding(s) failed on the API in the last of %d rounds; those shoots stay pending for the next run", failed, rounds)
+				return first, fmt.Errorf("%s on the API in round %d, the last; those shoots stay pending for the next run", report.Counted(failed, "binding failed", "bindings failed"), rounds)
 			}
 			slog.WarnContext(ctx, "Shoots still pending after the last round; the next run picks them up", "shoots", retries, "rounds", rounds)
 			return first, nil

@@ -284,7 +284,8 @@ func (r *Report) Summary() string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Placed %d of %d pending shoots on %d of %d seeds (strategy %s, solver %s", len(r.Placements), win.Pending, seedsUsed, win.Seeds, win.Strategy, win.Solver)
+	fmt.Fprintf(&b, "Placed %d of %s on %d of %s (strategy %s, solver %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"),
+		seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
 	if win.Fallback != "" {
 		fmt.Fprintf(&b, ", fallback: %s", win.Fallback)
 	}

@@ -63,6 +63,30 @@ func TestJSONOutputIsEncodingJSONs(t *testing.T) {
 	}
 }
 
+// The summary's counts agree with their nouns: a lone new shoot is "1 of 1 pending shoot", not "shoots".
+func TestSummaryCountsAgree(t *testing.T) {
+	placed := []model.Placement{{Shoot: "garden-dev/web", Seed: "aws-eu1"}}
+	for _, tc := range []struct {
+		name       string
+		placements []model.Placement
+		pending    int
+		seeds      []report.SeedReport
+		want       string
+	}{
+		{"one of each", placed, 1, []report.SeedReport{{Name: "aws-eu1", Placed: 1}},
+			"Placed 1 of 1 pending shoot on 1 of 1 seed ("},
+		{"many", placed, 2, []report.SeedReport{{Name: "aws-eu1", Placed: 1}, {Name: "aws-eu2"}},
+			"Placed 1 of 2 pending shoots on 1 of 2 seeds ("},
+		{"none", nil, 0, nil, "Placed 0 of 0 pending shoots on 0 of 0 seeds ("},
+	} {
+		r := &report.Report{Window: report.WindowReport{Pending: tc.pending, Seeds: len(tc.seeds), Strategy: "SameRegion",
+			Solver: "lp"}, Placements: tc.placements, Seeds: tc.seeds}
+		if got := r.Summary(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: Summary() = %q, want it to start %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
 func TestCountedAgrees(t *testing.T) {
 	for _, tc := range []struct {
