@@ -370,6 +370,24 @@ func TestSplitYAML(t *testing.T) {
 	}
 }
 
+// A last line without a line feed is part of its document whatever its length, also where apimachinery's reader
+// ends a buffer of 4 KiB exactly at the end of the stream (and drops the line).
+func TestYAMLDocumentsKeepTheLastLine(t *testing.T) {
+	for _, newline := range []string{"\n", "\r\n"} {
+		for _, length := range []int{4095, 4096, 4097, 8192, 12288} {
+			head := "a: 1" + newline + "---" + newline + "kind: ConfigMap" + newline + "data:" + newline
+			last := "  k: " + strings.Repeat("v", length-len("  k: "))
+			documents, err := yamlDocuments([]byte(head + last))
+			if err != nil || len(documents) != 2 || !strings.HasSuffix(string(documents[1]), "data:\n"+last+"\n") {
+				t.Errorf("line feeds %q, a last line of %d bytes: %d documents, %v; want it the second's last", newline, length, len(documents), err)
+			}
+			if documents, _ := yamlDocuments([]byte(last[len("  "):] + "v")); len(documents) != 1 {
+				t.Errorf("a stream of one line of %d bytes: %d documents, want 1", length-1, len(documents))
+			}
+		}
+	}
+}
+
 // FuzzSplitYAML checks the splitter against yamlDocuments on what it does not refuse.
 func FuzzSplitYAML(f *testing.F) {
 	for _, stream := range splitYAMLStreams {

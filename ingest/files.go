@@ -572,7 +572,14 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.
 func yamlDocuments(data []byte) ([][]byte, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var stream io.Reader = bytes.NewReader(data)
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		// apimachinery's reader drops a last line without a line feed whose length is a multiple of its buffer's
+		// (4 KiB): the line comes with io.EOF, which it takes for the end before keeping the line. Ended, the
+		// line is kept, and it means the same.
+		stream = io.MultiReader(stream, strings.NewReader("\n"))
+	}
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(stream))
 	var documents [][]byte
 	for {
 		raw, err := reader.Read()

@@ -228,6 +228,24 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 	}
 }
 
+// A file of Windows line ends (read by the library's reader) keeps a last line without a line feed of any
+// length: 4 KiB exactly was dropped, and with it an annotation, without a word.
+func TestALongLastLineIsRead(t *testing.T) {
+	for _, length := range []int{4095, 4096, 8192} {
+		annotation := "    note: "
+		note := strings.Repeat("n", length-len(annotation))
+		data := strings.ReplaceAll(shootYAML, "metadata: {name: web, namespace: garden-dev}\n", "") +
+			"metadata:\n  name: web\n  namespace: garden-dev\n  annotations:\n" + annotation + note
+		l := &ingest.Landscape{}
+		if err := l.Decode("shoots.yaml", []byte(strings.ReplaceAll(data, "\n", "\r\n"))); err != nil {
+			t.Fatalf("last line of %d bytes: %v", length, err)
+		}
+		if len(l.Objects.Shoots) != 1 || l.Objects.Shoots[0].Annotations["note"] != note {
+			t.Errorf("last line of %d bytes: the annotation is not read (shoots read: %d)", length, len(l.Objects.Shoots))
+		}
+	}
+}
+
 func TestLoadPathsFailsWholeLoad(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a-seeds.yaml"), []byte(seedYAML), 0o644); err != nil {
