@@ -573,7 +573,7 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 // error it returns the documents read before it.
 func yamlDocuments(data []byte) ([][]byte, error) {
 	var stream io.Reader = bytes.NewReader(data)
-	if !bytes.HasSuffix(data, []byte("\n")) {
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
 		// apimachinery's reader drops a last line without a line feed whose length is a multiple of its buffer's
 		// (4 KiB): the line comes with io.EOF, which it takes for the end before keeping the line. Ended, the
 		// line is kept, and it means the same.
