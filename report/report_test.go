@@ -87,6 +87,27 @@ func TestSummaryCountsAgree(t *testing.T) {
 	}
 }
 
+// The capacity table's last line counts a lone pending shoot and a lone new seed in the singular.
+func TestCapacitySummaryCountsAgree(t *testing.T) {
+	for _, tc := range []struct {
+		pending, newSeeds int
+		want              string
+	}{
+		{1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n"},
+		{2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n"},
+	} {
+		r := &report.CapacityReport{TargetUtilization: 0.8, Pending: tc.pending, OnExisting: tc.pending - tc.newSeeds,
+			NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true}
+		var out bytes.Buffer
+		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("capacity table:\n%s\nwant it to end %q", got, tc.want)
+		}
+	}
+}
+
 // Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
 func TestCountedAgrees(t *testing.T) {
 	for _, tc := range []struct {

@@ -98,9 +98,9 @@ func newApplyCommand() *cobra.Command {
 			if err := checkMovesRecorded(reviewed.Moves); err != nil {
 				return err
 			}
-			what := fmt.Sprintf("Binding %d reviewed placements", len(reviewed.Placements))
+			what := "Binding " + report.Counted(len(reviewed.Placements), "reviewed placement", "reviewed placements")
 			if reviewed.Window == nil {
-				what = fmt.Sprintf("Starting %d reviewed control plane migrations", len(reviewed.Moves))
+				what = "Starting " + report.Counted(len(reviewed.Moves), "reviewed control plane migration", "reviewed control plane migrations")
 			}
 			if !yes {
 				return fmt.Errorf("%s: add --yes to confirm", strings.ToLower(what[:1])+what[1:])

@@ -570,7 +570,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "--yes") {
+	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "binding 4 reviewed placements: add --yes to confirm") {
 		t.Fatalf("apply without --yes: %v", err)
 	}
 	// Under another scheduler's name, the plan's shoots are not pending: none is bound (shoot-0 is skipped first
