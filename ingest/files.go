@@ -419,9 +419,13 @@ func (l *Landscape) Decode(name string, data []byte) error {
 	return l.addFile(decodeData(name, data, smallFileArenas()))
 }
 
-// decodeContent decodes the documents of one file's content on every processor (inBatches), without adding them:
-// those before the first that fails, and its error.
+// decodeContent decodes the documents of one file's content, in UTF-8 (utf8Content), on every processor
+// (inBatches), without adding them: those before the first that fails, and its error.
 func decodeContent(name string, data []byte, small *sync.Pool) ([]decodedDocument, error) {
+	data, err := utf8Content(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	n, decode, err := fileDocuments(name, data, small)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,103 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// withBOM is text in UTF-16 of the given byte order behind its byte order mark, as encoded by the standard
+// library: the independent side of the tests of utf8Content.
+func withBOM(order binary.AppendByteOrder, text string) []byte {
+	out := order.AppendUint16(nil, 0xfeff)
+	for _, unit := range utf16.Encode([]rune(text)) {
+		out = order.AppendUint16(out, unit)
+	}
+	return out
+}
+
+// A file behind a UTF-16 byte order mark is read as its text in UTF-8; anything else is left as it is; UTF-16 that
+// is not valid is an error that says where.
+func TestUTF8Content(t *testing.T) {
+	text := "kind: Shoot\nmetadata: {name: web, annotations: {note: \"🌱 ä\"}}\n---\nkind: Seed\n"
+	for _, tc := range []struct {
+		name, in, want, err string
+	}{
+		{name: "UTF-16 little endian", in: string(withBOM(binary.LittleEndian, text)), want: text},
+		{name: "UTF-16 big endian", in: string(withBOM(binary.BigEndian, text)), want: text},
+		{name: "only the mark", in: "\xff\xfe", want: ""},
+		{name: "UTF-8", in: text, want: text},
+		{name: "UTF-8 behind its mark", in: "\xef\xbb\xbf" + text, want: "\xef\xbb\xbf" + text},
+		{name: "empty", in: "", want: ""},
+		{name: "odd length", in: "\xff\xfek\x00i", err: "UTF-16 (by its byte order mark) of an odd number of bytes (5)"},
+		{name: "high surrogate last", in: "\xff\xfek\x00\x3d\xd8", err: "lone surrogate at byte 4"},
+		{name: "low surrogate first", in: "\xff\xfe\x31\xdfk\x00", err: "lone surrogate at byte 2"},
+		{name: "high surrogate before a letter", in: "\xfe\xff\xd8\x3d\x00k", err: "lone surrogate at byte 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := utf8Content([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.HasSuffix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want it to end %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// A multi-document file written in UTF-16 loads every document, as in UTF-8; broken UTF-16 names the file.
+func TestUTF16FilesLoadEveryDocument(t *testing.T) {
+	stream := shootDocument("web") + "---\n" + shootDocument("db")
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		l := &Landscape{}
+		if err := l.Decode("shoots.yaml", withBOM(order, stream)); err != nil {
+			t.Fatalf("%v: %v", order, err)
+		}
+		if len(l.Objects.Shoots) != 2 || l.Objects.Shoots[1].Name != "db" {
+			t.Fatalf("%v: read %d shoots, want web and db", order, len(l.Objects.Shoots))
+		}
+	}
+	err := (&Landscape{}).Decode("shoots.yaml", withBOM(binary.LittleEndian, stream)[1:])
+	if err == nil || !strings.HasPrefix(err.Error(), "shoots.yaml: ") {
+		t.Fatalf("a file that is not valid UTF-16: %v", err)
+	}
+}
+
+func shootDocument(name string) string {
+	return "apiVersion: core.gardener.cloud/v1beta1\nkind: Shoot\nmetadata: {name: " + name + ", namespace: garden-dev}\n" +
+		"spec:\n  cloudProfile: {kind: CloudProfile, name: aws}\n  region: eu-central-1\n  provider: {type: aws}\n"
+}
+
+// FuzzUTF8Content holds utf8Content to the standard library's UTF-16: valid text behind either mark comes back as
+// it was; any other input is left alone, converted to valid UTF-8, or an error.
+func FuzzUTF8Content(f *testing.F) {
+	f.Add([]byte("kind: Shoot\n"), false)
+	f.Add([]byte("🌱\n---\nä"), true)
+	f.Add([]byte("\xff\xfe\x3d\xd8"), false)
+	f.Fuzz(func(t *testing.T, data []byte, bigEndian bool) {
+		got, err := utf8Content(data)
+		switch {
+		case !bytes.HasPrefix(data, []byte{0xff, 0xfe}) && !bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%q without a UTF-16 mark: %q, %v", data, got, err)
+			}
+		case err == nil && !utf8.Valid(got):
+			t.Fatalf("%q converted to invalid UTF-8 %q", data, got)
+		}
+		var order binary.AppendByteOrder = binary.LittleEndian
+		if bigEndian {
+			order = binary.BigEndian
+		}
+		text := strings.ToValidUTF8(string(data), "")
+		if back, err := utf8Content(withBOM(order, text)); err != nil || string(back) != text {
+			t.Fatalf("%q in UTF-16 (%v) came back %q, %v", text, order, back, err)
+		}
+	})
+}
