@@ -30,13 +30,14 @@ func utf8Content(data []byte) ([]byte, error) {
 	for i := 0; i < len(units); i += 2 {
 		r := rune(order.Uint16(units[i:]))
 		if utf16.IsSurrogate(r) {
-			r = utf8.RuneError
+			pair := utf8.RuneError
 			if i+4 <= len(units) {
-				r = utf16.DecodeRune(rune(order.Uint16(units[i:])), rune(order.Uint16(units[i+2:])))
+				pair = utf16.DecodeRune(r, rune(order.Uint16(units[i+2:])))
 			}
-			if r == utf8.RuneError {
+			if pair == utf8.RuneError {
 				return nil, fmt.Errorf("UTF-16 (by its byte order mark) with a lone surrogate at byte %d", i+2)
 			}
+			r = pair
 			i += 2
 		}
 		out = utf8.AppendRune(out, r)
