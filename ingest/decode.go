@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -279,24 +280,90 @@ func readStream(data []byte) (documents []document, ok bool) {
 }
 
 // splitObjects reads data as a stream of objects that are no Lists, a document each, with the fast reader, which
-// finds where a value ends sooner than streamSyntax's decoder (README): the documents are split on one
-// processor and decoded on every one. ok is false for any other stream — a List, an array or a scalar in it, a
-// value the fast reader does not read — which the decoder reads. The objects are decoded later, whose decoders
-// judge duplicate names and invalid UTF-8, as they judge the decoder's documents.
-func splitObjects(data []byte) (documents []document, ok bool) {
-	r := jsonReader{data: data, limit: model.MaxNesting}
+// finds where a value ends sooner than streamSyntax's decoder (README). ok is false for any other stream — a
+// List, an array or a scalar in it, a value the fast reader does not read — which the decoder reads. The objects
+// are decoded later, on every processor, whose decoders judge duplicate names and invalid UTF-8, as they judge
+// the decoder's documents.
+func splitObjects(data []byte) ([]document, bool) {
+	return splitObjectsIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes))
+}
+
+// splitObjectsIn is splitObjects with at most chunks stretches, split on every processor. A stretch begins at a
+// guessed object — a brace at the start of a line, as jq and kubectl write a stream — and counts only once a
+// stretch that counts ends exactly where it begins, as readList's stretches do: where a guess fell into an
+// object, the stretch before reads on past it. So the documents are the ones a split from the start finds.
+func splitObjectsIn(data []byte, chunks int) ([]document, bool) {
+	starts := guessObjectStarts(data, chunks)
+	stretches := make([]objectStretch, len(starts))
+	model.OnEveryProcessor(len(starts), func(i int) { stretches[i] = splitStretch(data, i, starts) })
+	n := 0
+	for i := 0; i < len(stretches); i = stretches[i].landed {
+		if !stretches[i].ok {
+			return nil, false
+		}
+		n += len(stretches[i].documents)
+	}
+	if len(stretches) == 1 {
+		return stretches[0].documents, true
+	}
+	documents := make([]document, 0, n)
+	for i := 0; i < len(stretches); i = stretches[i].landed {
+		documents = append(documents, stretches[i].documents...)
+	}
+	return documents, true
+}
+
+// guessObjectStarts are where the stretches of a stream begin: at its beginning, and at the first line beginning
+// with a brace after each of evenly spaced offsets.
+func guessObjectStarts(data []byte, chunks int) []int {
+	starts := []int{0}
+	for c := 1; c < chunks; c++ {
+		from := max(len(data)*c/chunks, starts[len(starts)-1]+1)
+		i := -1
+		if from < len(data) {
+			i = bytes.Index(data[from:], []byte("\n{"))
+		}
+		if i < 0 {
+			break
+		}
+		starts = append(starts, from+i+1)
+	}
+	return starts
+}
+
+// objectStretch is what a stretch of a stream split: its documents, whether it read them all (ok), and the index of
+// the stretch it ended exactly at the beginning of (landed), len(starts) at the end of the stream.
+type objectStretch struct {
+	documents []document
+	landed    int
+	ok        bool
+}
+
+// splitStretch splits the objects of the stretch beginning at starts[i] until the next object begins where a later
+// stretch does, or the stream ends.
+func splitStretch(data []byte, i int, starts []int) objectStretch {
+	r := jsonReader{data: data, pos: starts[i], limit: model.MaxNesting}
+	s := objectStretch{landed: i + 1}
 	for r.next() == '{' {
+		for s.landed < len(starts) && starts[s.landed] < r.pos {
+			s.landed++
+		}
+		if s.landed < len(starts) && starts[s.landed] == r.pos && r.pos > starts[i] {
+			s.ok = true
+			return s
+		}
 		value, ok := r.skip()
 		if !ok {
-			return nil, false
+			return s
 		}
 		h, ok := readHeader(value, nil)
 		if !ok {
-			return nil, false // a List
+			return s // a List
 		}
-		documents = append(documents, document{raw: value, h: h, fast: true})
+		s.documents = append(s.documents, document{raw: value, h: h, fast: true})
 	}
-	return documents, r.pos == len(data)
+	s.landed, s.ok = len(starts), r.pos == len(data)
+	return s
 }
 
 // whitespace is what JSON allows between tokens.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,4 +188,72 @@ func TestNestsDeeper(t *testing.T) {
 			t.Errorf("nestsDeeper(%s, %d) = %v, want %v", tc.value, tc.limit, got, tc.deeper)
 		}
 	}
+}
+
+// objectStreams are streams of objects split in stretches: as jq and kubectl write them, one per line, a guess
+// inside an object, a List, an array or a scalar among them, text after them.
+var objectStreams = []string{
+	"{\"kind\":\"Seed\",\"metadata\":{\"name\":\"a\"}}\n{\"kind\":\"Shoot\"}\n{\"kind\":\"Seed\"}\n{\"x\":1}\n",
+	"{\n  \"kind\": \"Shoot\",\n  \"spec\": {\n    \"a\": 1\n  }\n}\n{\n  \"kind\": \"Seed\"\n}\n",
+	"{\"kind\":\"Seed\",\"spec\":\n{\"nested\":\n{\"deeper\":1}}}\n{\"kind\":\"Shoot\"}\n{\"a\":\n{}}\n",
+	"{\"kind\":\"Seed\"}\n{\"kind\":\"SeedList\",\"items\":[]}\n{\"kind\":\"Shoot\"}\n",
+	"{\"kind\":\"Seed\"}\n[1]\n{\"kind\":\"Shoot\"}\n",
+	"{\"kind\":\"Seed\"}\n{\"kind\":\"Shoot\"}\n5\n",
+	"{\"kind\":\"Seed\"}{\"kind\":\"Shoot\"}\n{\"kind\":\"Seed\"}",
+	"  \n{\"kind\":\"Seed\"}\n{\"kind\":\"Shoot\"",
+	"{\"kind\":\"Seed\",\"note\":\"\\n{\"}\n{\"kind\":\"Shoot\"}\n",
+}
+
+// A stream split in any number of stretches holds the documents a split from its start finds, and those are the
+// values a decoder reads.
+func TestSplitObjectsInStretches(t *testing.T) {
+	for _, stream := range objectStreams {
+		want, wantOK := splitObjectsIn([]byte(stream), 1)
+		checkSplitObjects(t, []byte(stream), want, wantOK)
+		for chunks := 2; chunks <= len(stream); chunks++ {
+			got, ok := splitObjectsIn([]byte(stream), chunks)
+			if ok != wantOK || !sameDocuments(got, want) {
+				t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", stream, chunks, len(got), ok, len(want), wantOK)
+			}
+		}
+	}
+}
+
+// FuzzSplitObjects holds splitting in stretches to splitting from the start, and that to a decoder.
+func FuzzSplitObjects(f *testing.F) {
+	for _, stream := range append(objectStreams, documentSeeds...) {
+		f.Add([]byte(stream), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, chunks uint8) {
+		want, wantOK := splitObjectsIn(data, 1)
+		checkSplitObjects(t, data, want, wantOK)
+		if got, ok := splitObjectsIn(data, int(chunks)); ok != wantOK || !sameDocuments(got, want) {
+			t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", data, chunks, len(got), ok, len(want), wantOK)
+		}
+	})
+}
+
+// checkSplitObjects fails unless a stream split ok is the values a decoder reads, each an object that is no List.
+func checkSplitObjects(t *testing.T, data []byte, documents []document, ok bool) {
+	t.Helper()
+	if !ok {
+		return
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for i := 0; ; i++ {
+		value, err := dec.ReadValue()
+		if errors.Is(err, io.EOF) && i == len(documents) {
+			return
+		}
+		if err != nil || i >= len(documents) || !bytes.Equal(value, documents[i].raw) || value.Kind() != '{' || isList(documents[i].h) {
+			t.Fatalf("%q split into %d documents; a decoder reads value %d: %q, %v", data, len(documents), i+1, value, err)
+		}
+	}
+}
+
+// sameDocuments reports whether two splits found the same objects.
+func sameDocuments(a, b []document) bool {
+	return slices.EqualFunc(a, b, func(x, y document) bool {
+		return bytes.Equal(x.raw, y.raw) && reflect.DeepEqual(x.h, y.h) && x.fast == y.fast
+	})
 }
