@@ -231,7 +231,7 @@ func readDocuments(data []byte, in *arena) ([]document, bool) {
 	if object, ok := readObject(data, in); ok {
 		return []document{object}, true
 	}
-	return readStream(data)
+	return readStream(data, in)
 }
 
 // readObject reads data as readStream would when it is one object, not a List, and decodes it while it does if
@@ -258,12 +258,12 @@ func readObject(data []byte, in *arena) (document, bool) {
 // readStream reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
 // of which JSON is a part, or nothing). A stream of objects is split by the fast reader (splitObjects); any other
 // is read with streamSyntax, once, and a List's items are decoded from their parts of it.
-func readStream(data []byte) (documents []document, ok bool) {
+func readStream(data []byte, in *arena) (documents []document, ok bool) {
 	trimmed := bytes.TrimLeft(data, whitespace)
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false
 	}
-	if documents, ok := splitObjects(data); ok {
+	if documents, ok := splitObjects(data, in); ok {
 		return documents, true
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data), streamSyntax)
@@ -280,22 +280,27 @@ func readStream(data []byte) (documents []document, ok bool) {
 }
 
 // splitObjects reads data as a stream of objects that are no Lists, a document each, with the fast reader, which
-// finds where a value ends sooner than streamSyntax's decoder (README). ok is false for any other stream — a
-// List, an array or a scalar in it, a value the fast reader does not read — which the decoder reads. The objects
-// are decoded later, on every processor, whose decoders judge duplicate names and invalid UTF-8, as they judge
-// the decoder's documents.
-func splitObjects(data []byte) ([]document, bool) {
-	return splitObjectsIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes))
+// finds where a value ends sooner than streamSyntax's decoder (README), and decodes each object the fast decoder
+// reads as it splits it, in the arena in if the stream is split in one stretch, as readObject decodes a lone
+// object. ok is false for any other stream — a List, an array or a scalar in it, a value the fast reader does not
+// read — which the decoder reads. The objects the fast decoder leaves (a duplicate name, invalid UTF-8, a field
+// of a newer Gardener) are the strict decoder's, which words them as it words the decoder's documents.
+func splitObjects(data []byte, in *arena) ([]document, bool) {
+	return splitObjectsIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes), in)
 }
 
 // splitObjectsIn is splitObjects with at most chunks stretches, split on every processor. A stretch begins at a
 // guessed object — a brace at the start of a line, as jq and kubectl write a stream — and counts only once a
 // stretch that counts ends exactly where it begins, as readList's stretches do: where a guess fell into an
 // object, the stretch before reads on past it. So the documents are the ones a split from the start finds.
-func splitObjectsIn(data []byte, chunks int) ([]document, bool) {
+func splitObjectsIn(data []byte, chunks int, in *arena) ([]document, bool) {
 	starts := guessObjectStarts(data, chunks)
 	stretches := make([]objectStretch, len(starts))
-	model.OnEveryProcessor(len(starts), func(i int) { stretches[i] = splitStretch(data, i, starts) })
+	if len(starts) == 1 {
+		stretches[0] = splitStretch(data, 0, starts, in)
+	} else {
+		model.OnEveryProcessor(len(starts), func(i int) { stretches[i] = splitStretch(data, i, starts, nil) })
+	}
 	n := 0
 	for i := 0; i < len(stretches); i = stretches[i].landed {
 		if !stretches[i].ok {
@@ -339,10 +344,15 @@ type objectStretch struct {
 	ok        bool
 }
 
-// splitStretch splits the objects of the stretch beginning at starts[i] until the next object begins where a later
-// stretch does, or the stream ends.
-func splitStretch(data []byte, i int, starts []int) objectStretch {
-	r := jsonReader{data: data, pos: starts[i], limit: model.MaxNesting}
+// splitStretch splits and decodes the objects of the stretch beginning at starts[i], in the arena in or one of its
+// own, until the next object begins where a later stretch does, or the stream ends. An object is read as a List's
+// item is (listStretch.item): decoded where the fast decoder reads it, skipped where it does not.
+func splitStretch(data []byte, i int, starts []int, in *arena) objectStretch {
+	if in == nil {
+		own := newArena(len(data) / len(starts))
+		in = &own
+	}
+	r := jsonReader{data: data, pos: starts[i], limit: model.MaxNesting, arena: in}
 	s := objectStretch{landed: i + 1}
 	for r.next() == '{' {
 		for s.landed < len(starts) && starts[s.landed] < r.pos {
@@ -352,15 +362,25 @@ func splitStretch(data []byte, i int, starts []int) objectStretch {
 			s.ok = true
 			return s
 		}
-		value, ok := r.skip()
+		start := r.pos
+		h, ok := readHeader(data[start:], in)
 		if !ok {
-			return s
+			return s // a List, or not an object
 		}
-		h, ok := readHeader(value, nil)
-		if !ok {
-			return s // a List
+		var object decoded
+		if h.APIVersion != "" && h.Kind != "" {
+			if object, ok = r.decodeObject(h); !ok {
+				r.pos, r.depth, object = start, 0, decoded{}
+			}
 		}
-		s.documents = append(s.documents, document{raw: value, h: h, fast: true})
+		if object.typed == nil {
+			if _, ok := r.skip(); !ok {
+				return s
+			}
+		}
+		object.raw = data[start:r.pos]
+		// One the fast decoder leaves is the strict decoder's, as readObject's is.
+		s.documents = append(s.documents, document{raw: object.raw, h: h, object: object, fast: object.typed != nil})
 	}
 	s.landed, s.ok = len(starts), r.pos == len(data)
 	return s

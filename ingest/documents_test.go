@@ -46,10 +46,10 @@ func TestSplitObjects(t *testing.T) {
 		{"an object nested too deep", `{"a":` + strings.Repeat("[", 120) + strings.Repeat("]", 120) + `}`, false, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, split := splitObjects([]byte(tc.json)); split != tc.split {
+			if _, split := splitObjects([]byte(tc.json), nil); split != tc.split {
 				t.Errorf("split %v, want %v", split, tc.split)
 			}
-			if documents, _ := readStream([]byte(tc.json)); len(documents) != tc.documents {
+			if documents, _ := readStream([]byte(tc.json), nil); len(documents) != tc.documents {
 				t.Errorf("readStream read %d documents, want %d", len(documents), tc.documents)
 			}
 		})
@@ -57,8 +57,8 @@ func TestSplitObjects(t *testing.T) {
 }
 
 // TestReadDocumentsDecodesALoneObject checks that a document that is one object the fast decoder reads is decoded
-// as it is read, that one it leaves goes to the strict decoder at once (not fast: the fast decoder does not read it
-// again), and that anything else is left to decodeDocument.
+// as it is read, and so is each object of a stream of them; that one it leaves goes to the strict decoder at once
+// (not fast: the fast decoder does not read it again), and that anything else is left to decodeDocument.
 func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 	for _, tc := range []struct {
 		name, json string
@@ -71,7 +71,8 @@ func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 		{"a field seedplan does not know", strings.Replace(loneShoot, `"region"`, `"fromANewerGardener":1,"region"`, 1), 1, 0, 1},
 		{"a name twice", strings.Replace(loneShoot, `"spec"`, `"kind":"Shoot","spec"`, 1), 1, 0, 1},
 		{"a kind seedplan does not read", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}`, 1, 0, 1},
-		{"two Shoots", loneShoot + "\n" + loneShoot, 2, 0, 0},
+		{"two Shoots", loneShoot + "\n" + loneShoot, 2, 2, 0},
+		{"a Shoot and a Secret", loneShoot + `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}`, 2, 1, 1},
 		{"a List of a Shoot", `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`, 1, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,16 +203,17 @@ var objectStreams = []string{
 	"{\"kind\":\"Seed\"}{\"kind\":\"Shoot\"}\n{\"kind\":\"Seed\"}",
 	"  \n{\"kind\":\"Seed\"}\n{\"kind\":\"Shoot\"",
 	"{\"kind\":\"Seed\",\"note\":\"\\n{\"}\n{\"kind\":\"Shoot\"}\n",
+	loneShoot + "\n" + loneShoot + "\n{\"apiVersion\":\"v1\",\"kind\":\"Secret\"}\n" + loneShoot + "\n",
 }
 
 // A stream split in any number of stretches holds the documents a split from its start finds, and those are the
 // values a decoder reads.
 func TestSplitObjectsInStretches(t *testing.T) {
 	for _, stream := range objectStreams {
-		want, wantOK := splitObjectsIn([]byte(stream), 1)
+		want, wantOK := splitObjectsIn([]byte(stream), 1, nil)
 		checkSplitObjects(t, []byte(stream), want, wantOK)
 		for chunks := 2; chunks <= len(stream); chunks++ {
-			got, ok := splitObjectsIn([]byte(stream), chunks)
+			got, ok := splitObjectsIn([]byte(stream), chunks, nil)
 			if ok != wantOK || !sameDocuments(got, want) {
 				t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", stream, chunks, len(got), ok, len(want), wantOK)
 			}
@@ -225,9 +227,9 @@ func FuzzSplitObjects(f *testing.F) {
 		f.Add([]byte(stream), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, chunks uint8) {
-		want, wantOK := splitObjectsIn(data, 1)
+		want, wantOK := splitObjectsIn(data, 1, nil)
 		checkSplitObjects(t, data, want, wantOK)
-		if got, ok := splitObjectsIn(data, int(chunks)); ok != wantOK || !sameDocuments(got, want) {
+		if got, ok := splitObjectsIn(data, int(chunks), nil); ok != wantOK || !sameDocuments(got, want) {
 			t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", data, chunks, len(got), ok, len(want), wantOK)
 		}
 	})
@@ -254,6 +256,7 @@ func checkSplitObjects(t *testing.T, data []byte, documents []document, ok bool)
 // sameDocuments reports whether two splits found the same objects.
 func sameDocuments(a, b []document) bool {
 	return slices.EqualFunc(a, b, func(x, y document) bool {
-		return bytes.Equal(x.raw, y.raw) && reflect.DeepEqual(x.h, y.h) && x.fast == y.fast
+		return bytes.Equal(x.raw, y.raw) && reflect.DeepEqual(x.h, y.h) && x.fast == y.fast &&
+			reflect.DeepEqual(x.object.typed, y.object.typed)
 	})
 }

@@ -111,7 +111,7 @@ func checkReadList(t *testing.T, data []byte, chunks int) (document, bool) {
 	if !ok {
 		return got, false
 	}
-	want, ok := readStream(data)
+	want, ok := readStream(data, nil)
 	if !ok || len(want) != 1 {
 		t.Fatalf("readList reads %q, readStream reads %d documents (ok %v)", data, len(want), ok)
 	}
