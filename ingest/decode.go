@@ -321,19 +321,7 @@ func splitObjectsIn(data []byte, chunks int, in *arena) ([]document, bool) {
 // guessObjectStarts are where the stretches of a stream begin: at its beginning, and at the first line beginning
 // with a brace after each of evenly spaced offsets.
 func guessObjectStarts(data []byte, chunks int) []int {
-	starts := []int{0}
-	for c := 1; c < chunks; c++ {
-		from := max(len(data)*c/chunks, starts[len(starts)-1]+1)
-		i := -1
-		if from < len(data) {
-			i = bytes.Index(data[from:], []byte("\n{"))
-		}
-		if i < 0 {
-			break
-		}
-		starts = append(starts, from+i+1)
-	}
-	return starts
+	return guessStarts(data, 0, chunks, []byte("\n{"), len("\n"))
 }
 
 // objectStretch is what a stretch of a stream split: its documents, whether it read them all (ok), and the index of
@@ -362,23 +350,14 @@ func splitStretch(data []byte, i int, starts []int, in *arena) objectStretch {
 			s.ok = true
 			return s
 		}
-		start := r.pos
-		h, ok := readHeader(data[start:], in)
+		h, ok := readHeader(data[r.pos:], in)
 		if !ok {
 			return s // a List, or not an object
 		}
-		var object decoded
-		if h.APIVersion != "" && h.Kind != "" {
-			if object, ok = r.decodeObject(h); !ok {
-				r.pos, r.depth, object = start, 0, decoded{}
-			}
+		object, ok := r.decodeOrSkip(h)
+		if !ok {
+			return s
 		}
-		if object.typed == nil {
-			if _, ok := r.skip(); !ok {
-				return s
-			}
-		}
-		object.raw = data[start:r.pos]
 		// One the fast decoder leaves is the strict decoder's, as readObject's is.
 		s.documents = append(s.documents, document{raw: object.raw, h: h, object: object, fast: object.typed != nil})
 	}

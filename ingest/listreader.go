@@ -168,14 +168,23 @@ func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
 	if _, ok := r.name(); !ok {
 		return starts
 	}
-	separator, brace := data[first.itemEnd:r.pos], second-first.itemEnd
+	return guessStarts(data, second, chunks, data[first.itemEnd:r.pos], second-first.itemEnd)
+}
+
+// guessStarts are where the stretches from first on begin: at first, and after each of evenly spaced offsets
+// where separator is next found, skip bytes into it (where the separator's value begins).
+func guessStarts(data []byte, first, chunks int, separator []byte, skip int) []int {
+	starts := []int{first}
 	for c := 1; c < chunks; c++ {
-		from := max(second+(len(data)-second)*c/chunks, starts[len(starts)-1]+1)
-		i := bytes.Index(data[from:], separator)
+		from := max(first+(len(data)-first)*c/chunks, starts[len(starts)-1]+1)
+		i := -1
+		if from < len(data) {
+			i = bytes.Index(data[from:], separator)
+		}
 		if i < 0 {
 			break
 		}
-		starts = append(starts, from+i+brace)
+		starts = append(starts, from+i+skip)
 	}
 	return starts
 }
@@ -243,19 +252,36 @@ func (s *listStretch) read(n int) {
 // must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
 func (s *listStretch) item() bool {
 	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, arena: s.arena}
+	h, ok := readHeader(s.data[s.at:], s.arena)
+	if !ok {
+		h = header{} // not an object the fast decoder reads
+	}
+	d, ok := r.decodeOrSkip(h)
+	if !ok {
+		return false // not JSON, or too deep: readStream and decodeDocument word it
+	}
+	s.items.add(d)
+	s.itemEnd = r.pos
+	return true
+}
+
+// decodeOrSkip reads the value at the reader's position, whose header is h, as a List's item and a stream's object
+// are read: decoded where the fast decoder reads it, skipped where it does not, and its JSON kept as raw. ok is
+// false when it is not JSON or nests too deep.
+func (r *jsonReader) decodeOrSkip(h header) (decoded, bool) {
+	start, depth := r.pos, r.depth
 	var d decoded
-	if h, ok := readHeader(s.data[s.at:], s.arena); ok && h.APIVersion != "" && h.Kind != "" {
+	if h.APIVersion != "" && h.Kind != "" {
+		var ok bool
 		if d, ok = r.decodeObject(h); !ok {
-			r.pos, r.depth, d = s.at, 0, decoded{}
+			r.pos, r.depth, d = start, depth, decoded{}
 		}
 	}
 	if d.typed == nil {
 		if _, ok := r.skip(); !ok {
-			return false // not JSON, or too deep: readStream and decodeDocument word it
+			return decoded{}, false
 		}
 	}
-	d.raw = s.data[s.at:r.pos]
-	s.items.add(d)
-	s.itemEnd = r.pos
-	return true
+	d.raw = r.data[start:r.pos]
+	return d, true
 }
