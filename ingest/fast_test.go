@@ -381,9 +381,12 @@ func TestYAMLDocumentsKeepTheLastLine(t *testing.T) {
 			if err != nil || len(documents) != 2 || !strings.HasSuffix(string(documents[1]), "data:\n"+last+"\n") {
 				t.Errorf("line feeds %q, a last line of %d bytes: %d documents, %v; want it the second's last", newline, length, len(documents), err)
 			}
-			if documents, _ := yamlDocuments([]byte(last[len("  "):] + "v")); len(documents) != 1 {
-				t.Errorf("a stream of one line of %d bytes: %d documents, want 1", length-1, len(documents))
-			}
+		}
+	}
+	for _, length := range []int{4095, 4096, 4097, 8192, 12288} {
+		line := "k: " + strings.Repeat("v", length-len("k: "))
+		if documents, _ := yamlDocuments([]byte(line)); len(documents) != 1 {
+			t.Errorf("a stream of one line of %d bytes: %d documents, want 1", length, len(documents))
 		}
 	}
 }
