@@ -54,7 +54,7 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 	for _, m := range answer.Moves {
 		b := r.Shoots[m.Shoot]
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
-			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: moveDetail(r, b),
+			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: b.Leave.Detail,
 			ResourceVersion: b.Shoot.ResourceVersion})
 	}
 	if err := scheduleMoves(r, result.Moves); err != nil {
@@ -86,15 +86,6 @@ func scheduleMoves(r *model.Rebalancing, moves []model.Move) error {
 		}
 	}
 	return nil
-}
-
-// moveDetail says exactly why the shoot moves: what its seed's Leave says, or how far the seed is above its target.
-func moveDetail(r *model.Rebalancing, b model.BoundShoot) string {
-	if b.Leave.Required() {
-		return b.Leave.Detail
-	}
-	l := r.Seeds[b.Seed]
-	return fmt.Sprintf("the seed hosts %d shoots, %d above its target of %d", l.Load, l.Excess(), l.Limit)
 }
 
 // rebalancingProblem is the rebalancing as the solver sees it.

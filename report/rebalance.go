@@ -60,6 +60,23 @@ type SeedChange struct {
 	Limit *int `json:"limit,omitempty"`
 }
 
+// movesDetailed is a copy of the moves in which each move off an overloaded seed says how far that seed is above its
+// target; the other moves carry the detail of why their shoot must leave (model.Leave) already.
+func movesDetailed(r *model.Rebalancing, moves []model.Move) []model.Move {
+	seeds := make(map[string]model.SeedLoad, len(r.Seeds))
+	for i, seed := range r.Snapshot.Seeds {
+		seeds[seed.Name] = r.Seeds[i]
+	}
+	detailed := make([]model.Move, len(moves))
+	for i, m := range moves {
+		if l := seeds[m.From]; m.Reason == model.LeaveOverloaded && m.Detail == "" {
+			m.Detail = fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Load, "shoot", "shoots"), l.Excess(), l.Limit)
+		}
+		detailed[i] = m
+	}
+	return detailed
+}
+
 // NewRebalanceReport describes a rebalancing plan.
 func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 	r := plan.Problem
@@ -68,11 +85,8 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		lines[i] = problemLine(p)
 	}
 	report := &RebalanceReport{
-		TargetUtilization: r.Target.TargetUtilization, Strategy: r.Options.Strategy, LowerBound: plan.LowerBound, Moves: plan.Moves,
+		TargetUtilization: r.Target.TargetUtilization, Strategy: r.Options.Strategy, LowerBound: plan.LowerBound, Moves: movesDetailed(r, plan.Moves),
 		Complete: plan.Complete(), Message: strings.Join(lines, "\n"), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
-	}
-	if report.Moves == nil {
-		report.Moves = []model.Move{}
 	}
 	delta := map[string]int{}
 	for _, m := range plan.Moves {

@@ -51,3 +51,57 @@ func TestRebalanceReportSeeds(t *testing.T) {
 		t.Fatalf("seeds %v, complete %v, message %q; want full, retiring and room, incomplete", names, got.Complete, got.Message)
 	}
 }
+
+// Each move says exactly why its shoot leaves: how far an overloaded seed is above its target, counted in words
+// that agree with the numbers, or what drains the seed.
+func TestRebalanceMoveDetails(t *testing.T) {
+	tests := []struct {
+		name   string
+		target model.RebalanceOptions
+		from   *gardencorev1beta1.Seed
+		hosted int
+		want   string
+	}{
+		{
+			name: "an overloaded seed", target: model.RebalanceOptions{TargetUtilization: 0.8},
+			from: Seed("a", Allocatable(10), WithBackup()), hosted: 10,
+			want: "the seed hosts 10 shoots, 2 above its target of 8",
+		},
+		{
+			name: "a seed of one shoot whose target rounds to none", target: model.RebalanceOptions{TargetUtilization: 0.5},
+			from: Seed("a", Allocatable(1), WithBackup()), hosted: 1,
+			want: "the seed hosts 1 shoot, 1 above its target of 0",
+		},
+		{
+			name: "a drained seed", target: model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a"}},
+			from: Seed("a", Allocatable(10), WithBackup()), hosted: 1,
+			want: "the seed is drained (--drain)",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var shoots []*gardencorev1beta1.Shoot
+			for i := range tc.hosted {
+				shoots = append(shoots, Shoot(fmt.Sprintf("on-a-%d", i), BoundTo("a"), Running()))
+			}
+			seeds := []*gardencorev1beta1.Seed{tc.from, Seed("b", Allocatable(100), WithBackup())}
+			r, err := model.NewRebalancing(fixture.Landscape(t, seeds, shoots), model.Options{}, tc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves, err := plan.SolveRebalancing(context.Background(), r, solver.Rebalancer{Weights: solver.DefaultWeights()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := report.NewRebalanceReport(moves)
+			if len(got.Moves) == 0 {
+				t.Fatalf("no moves, message %q", got.Message)
+			}
+			for _, m := range got.Moves {
+				if m.Detail != tc.want {
+					t.Errorf("%s moves for %q, want %q", m.Shoot, m.Detail, tc.want)
+				}
+			}
+		})
+	}
+}
