@@ -57,9 +57,10 @@ type decodedDocument struct {
 }
 
 // source is a document, as messages name it, and if list is not "" the kind of the List whose items its objects
-// are.
+// are. Of a stream (stream), document names the file, whose documents its objects are.
 type source struct {
 	document, list string
+	stream         bool
 }
 
 // place is where an object was read: a document, or the item-th item of a List in it. It is worded only for a
@@ -71,7 +72,10 @@ type place struct {
 
 // String words the place as messages name it.
 func (p place) String() string {
-	if p.in.list == "" {
+	switch {
+	case p.in.stream:
+		return fmt.Sprintf("%s: document %d", p.in.document, p.item+1)
+	case p.in.list == "":
 		return p.in.document
 	}
 	return fmt.Sprintf("%s: %s item %d", p.in.document, p.in.list, p.item)
@@ -132,7 +136,7 @@ func one(d decoded) objectList {
 // but the arena, if any.
 func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
 	documents, ok := readDocuments(data, in)
-	if !ok || len(documents) != 1 {
+	if !ok || len(documents) != 1 || documents[0].stream {
 		return decodedDocument{in: &source{document: where}, objects: one(decoded{raw: data})}, nil
 	}
 	return decodeDocument(where, documents[0], false, in)
@@ -144,6 +148,11 @@ func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
 // limitNesting it first refuses a document nested deeper than the input budget allows (a JSON file's: a
 // transcoded YAML document was held to the budget as it was read).
 func decodeDocument(where string, d document, limitNesting bool, in *arena) (decodedDocument, error) {
+	if d.stream {
+		// Its objects were held to the budget as they were read, and those the fast decoder left are the strict
+		// decoder's.
+		return decodedDocument{in: &source{document: where, stream: true}, objects: d.items}, nil
+	}
 	if !d.fast || d.h.Kind == "" || !isList(d.h) {
 		object := decoded{raw: d.raw}
 		switch {
@@ -218,6 +227,9 @@ type document struct {
 	// is left to decodeItem. fields are the values of the List's other fields, parts of raw.
 	items  objectList
 	fields [][]byte
+	// stream is true for a stream of objects splitObjects read: items are its objects, one without typed left to
+	// the strict decoder, and each is a document of the file as messages name it.
+	stream bool
 	// fast is false when raw is not an object or holds anything the fast path leaves to the strict decoder.
 	fast bool
 }
@@ -263,8 +275,8 @@ func readStream(data []byte, in *arena) (documents []document, ok bool) {
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false
 	}
-	if documents, ok := splitObjects(data, in); ok {
-		return documents, true
+	if stream, ok := splitObjects(data, in); ok {
+		return []document{stream}, true
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data), streamSyntax)
 	for {
@@ -279,90 +291,37 @@ func readStream(data []byte, in *arena) (documents []document, ok bool) {
 	}
 }
 
-// splitObjects reads data as a stream of objects that are no Lists, a document each, with the fast reader, which
-// finds where a value ends sooner than streamSyntax's decoder (README), and decodes each object the fast decoder
-// reads as it splits it, in the arena in if the stream is split in one stretch, as readObject decodes a lone
-// object. ok is false for any other stream — a List, an array or a scalar in it, a value the fast reader does not
-// read — which the decoder reads. The objects the fast decoder leaves (a duplicate name, invalid UTF-8, a field
-// of a newer Gardener) are the strict decoder's, which words them as it words the decoder's documents.
-func splitObjects(data []byte, in *arena) ([]document, bool) {
+// splitObjects reads data as a stream of objects that are no Lists with the fast reader, which finds where a value
+// ends sooner than streamSyntax's decoder (README), and decodes each object the fast decoder reads as it splits
+// it, in the arena in if the stream is read in one stretch, as readObject decodes a lone object. The stream is one
+// document whose items are its objects, as a List's are (stream): a document each would cost each object what
+// a List's items share. ok is false for any other stream — a List, an array or a scalar in it, a value the fast
+// reader does not read — which the decoder reads. The objects the fast decoder leaves (a duplicate name, invalid
+// UTF-8, a field of a newer Gardener) are the strict decoder's, which words them as it words the decoder's
+// documents.
+func splitObjects(data []byte, in *arena) (document, bool) {
 	return splitObjectsIn(data, min(runtime.GOMAXPROCS(0)*listChunksPerProcessor, len(data)/minStretchBytes), in)
 }
 
-// splitObjectsIn is splitObjects with at most chunks stretches, split on every processor. A stretch begins at a
+// splitObjectsIn is splitObjects with at most chunks stretches, read on every processor. A stretch begins at a
 // guessed object — a brace at the start of a line, as jq and kubectl write a stream — and counts only once a
-// stretch that counts ends exactly where it begins, as readList's stretches do: where a guess fell into an
-// object, the stretch before reads on past it. So the documents are the ones a split from the start finds.
-func splitObjectsIn(data []byte, chunks int, in *arena) ([]document, bool) {
-	starts := guessObjectStarts(data, chunks)
-	stretches := make([]objectStretch, len(starts))
-	if len(starts) == 1 {
-		stretches[0] = splitStretch(data, 0, starts, in)
+// stretch that counts ends exactly where it begins, as a List's stretches do (readStretches). So the objects are
+// the ones a split from the start finds.
+func splitObjectsIn(data []byte, chunks int, in *arena) (document, bool) {
+	start := len(data) - len(bytes.TrimLeft(data, whitespace))
+	var objects objectList
+	ok := false
+	if starts := guessStarts(data, start, chunks, []byte("\n{"), len("\n")); len(starts) > 1 {
+		objects, _, ok = readStretches(data, starts, true)
 	} else {
-		model.OnEveryProcessor(len(starts), func(i int) { stretches[i] = splitStretch(data, i, starts, nil) })
+		s := newStretch(data, start, len(data), in, true)
+		s.read(-1)
+		objects, ok = s.items, !s.failed
 	}
-	n := 0
-	for i := 0; i < len(stretches); i = stretches[i].landed {
-		if !stretches[i].ok {
-			return nil, false
-		}
-		n += len(stretches[i].documents)
+	if !ok {
+		return document{}, false
 	}
-	if len(stretches) == 1 {
-		return stretches[0].documents, true
-	}
-	documents := make([]document, 0, n)
-	for i := 0; i < len(stretches); i = stretches[i].landed {
-		documents = append(documents, stretches[i].documents...)
-	}
-	return documents, true
-}
-
-// guessObjectStarts are where the stretches of a stream begin: at its beginning, and at the first line beginning
-// with a brace after each of evenly spaced offsets.
-func guessObjectStarts(data []byte, chunks int) []int {
-	return guessStarts(data, 0, chunks, []byte("\n{"), len("\n"))
-}
-
-// objectStretch is what a stretch of a stream split: its documents, whether it read them all (ok), and the index of
-// the stretch it ended exactly at the beginning of (landed), len(starts) at the end of the stream.
-type objectStretch struct {
-	documents []document
-	landed    int
-	ok        bool
-}
-
-// splitStretch splits and decodes the objects of the stretch beginning at starts[i], in the arena in or one of its
-// own, until the next object begins where a later stretch does, or the stream ends. An object is read as a List's
-// item is (listStretch.item): decoded where the fast decoder reads it, skipped where it does not.
-func splitStretch(data []byte, i int, starts []int, in *arena) objectStretch {
-	if in == nil {
-		own := newArena(len(data) / len(starts))
-		in = &own
-	}
-	r := jsonReader{data: data, pos: starts[i], limit: model.MaxNesting, arena: in}
-	s := objectStretch{landed: i + 1}
-	for r.next() == '{' {
-		for s.landed < len(starts) && starts[s.landed] < r.pos {
-			s.landed++
-		}
-		if s.landed < len(starts) && starts[s.landed] == r.pos && r.pos > starts[i] {
-			s.ok = true
-			return s
-		}
-		h, ok := readHeader(data[r.pos:], in)
-		if !ok {
-			return s // a List, or not an object
-		}
-		object, ok := r.decodeOrSkip(h)
-		if !ok {
-			return s
-		}
-		// One the fast decoder leaves is the strict decoder's, as readObject's is.
-		s.documents = append(s.documents, document{raw: object.raw, h: h, object: object, fast: object.typed != nil})
-	}
-	s.landed, s.ok = len(starts), r.pos == len(data)
-	return s
+	return document{raw: bytes.TrimRight(data[start:], whitespace), items: objects, stream: true}, true
 }
 
 // whitespace is what JSON allows between tokens.

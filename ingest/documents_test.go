@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/seedplan/seedplan/model"
 )
 
 // documentSeeds are JSON streams and near misses: Lists with and without items, nesting, brackets and escaped
@@ -28,8 +30,8 @@ var documentSeeds = []string{
 // loneShoot is a Shoot the fast decoder reads.
 const loneShoot = `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"garden-a"},"spec":{"region":"eu-west-1","provider":{"type":"aws"}}}`
 
-// TestSplitObjects checks which streams the fast reader splits (objects that are no Lists, a document each) and
-// that readStream reads the others as before.
+// TestSplitObjects checks which streams the fast reader splits (objects that are no Lists, a document each, as
+// the items of one) and that readStream reads the others as before.
 func TestSplitObjects(t *testing.T) {
 	list := `{"apiVersion":"v1","kind":"List","items":[` + loneShoot + `]}`
 	for _, tc := range []struct {
@@ -49,8 +51,8 @@ func TestSplitObjects(t *testing.T) {
 			if _, split := splitObjects([]byte(tc.json), nil); split != tc.split {
 				t.Errorf("split %v, want %v", split, tc.split)
 			}
-			if documents, _ := readStream([]byte(tc.json), nil); len(documents) != tc.documents {
-				t.Errorf("readStream read %d documents, want %d", len(documents), tc.documents)
+			if documents, _ := readStream([]byte(tc.json), nil); len(values(documents)) != tc.documents {
+				t.Errorf("readStream read %d documents, want %d", len(values(documents)), tc.documents)
 			}
 		})
 	}
@@ -77,11 +79,11 @@ func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			documents, ok := readDocuments([]byte(tc.json), nil)
-			if !ok || len(documents) != tc.documents {
-				t.Fatalf("%d documents (%v), want %d", len(documents), ok, tc.documents)
+			if !ok || len(values(documents)) != tc.documents {
+				t.Fatalf("%d documents (%v), want %d", len(values(documents)), ok, tc.documents)
 			}
 			decoded, strict := 0, 0
-			for _, d := range documents {
+			for _, d := range values(documents) {
 				if !d.fast {
 					strict++
 				}
@@ -123,10 +125,10 @@ func FuzzReadDocuments(f *testing.F) {
 			want = nil
 		}
 		documents, ok := readDocuments(data, nil)
-		if ok != (want != nil) || len(documents) != len(want) {
-			t.Fatalf("readDocuments(%q): %d documents, ok %v; a decoder reads %d", data, len(documents), ok, len(want))
+		if ok != (want != nil) || len(values(documents)) != len(want) {
+			t.Fatalf("readDocuments(%q): %d documents, ok %v; a decoder reads %d", data, len(values(documents)), ok, len(want))
 		}
-		for i, d := range documents {
+		for i, d := range values(documents) {
 			if !bytes.Equal(d.raw, want[i]) {
 				t.Fatalf("readDocuments(%q): document %d is %q, want %q", data, i+1, d.raw, want[i])
 			}
@@ -206,7 +208,7 @@ var objectStreams = []string{
 	loneShoot + "\n" + loneShoot + "\n{\"apiVersion\":\"v1\",\"kind\":\"Secret\"}\n" + loneShoot + "\n",
 }
 
-// A stream split in any number of stretches holds the documents a split from its start finds, and those are the
+// A stream split in any number of stretches holds the objects a split from its start finds, and those are the
 // values a decoder reads.
 func TestSplitObjectsInStretches(t *testing.T) {
 	for _, stream := range objectStreams {
@@ -214,8 +216,8 @@ func TestSplitObjectsInStretches(t *testing.T) {
 		checkSplitObjects(t, []byte(stream), want, wantOK)
 		for chunks := 2; chunks <= len(stream); chunks++ {
 			got, ok := splitObjectsIn([]byte(stream), chunks, nil)
-			if ok != wantOK || !sameDocuments(got, want) {
-				t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", stream, chunks, len(got), ok, len(want), wantOK)
+			if ok != wantOK || !sameObjects(got, want) {
+				t.Fatalf("%q in %d stretches: %d objects, ok %v; from the start %d, ok %v", stream, chunks, got.items.n, ok, want.items.n, wantOK)
 			}
 		}
 	}
@@ -229,34 +231,56 @@ func FuzzSplitObjects(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, chunks uint8) {
 		want, wantOK := splitObjectsIn(data, 1, nil)
 		checkSplitObjects(t, data, want, wantOK)
-		if got, ok := splitObjectsIn(data, int(chunks), nil); ok != wantOK || !sameDocuments(got, want) {
-			t.Fatalf("%q in %d stretches: %d documents, ok %v; from the start %d, ok %v", data, chunks, len(got), ok, len(want), wantOK)
+		if got, ok := splitObjectsIn(data, int(chunks), nil); ok != wantOK || !sameObjects(got, want) {
+			t.Fatalf("%q in %d stretches: %d objects, ok %v; from the start %d, ok %v", data, chunks, got.items.n, ok, want.items.n, wantOK)
 		}
 	})
 }
 
-// checkSplitObjects fails unless a stream split ok is the values a decoder reads, each an object that is no List.
-func checkSplitObjects(t *testing.T, data []byte, documents []document, ok bool) {
+// checkSplitObjects fails unless a stream split ok is the values a decoder reads, each an object that is no List,
+// decoded where the fast decoder reads it.
+func checkSplitObjects(t *testing.T, data []byte, stream document, ok bool) {
 	t.Helper()
 	if !ok {
 		return
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	objects := values([]document{stream})
 	for i := 0; ; i++ {
 		value, err := dec.ReadValue()
-		if errors.Is(err, io.EOF) && i == len(documents) {
+		if errors.Is(err, io.EOF) && i == len(objects) {
 			return
 		}
-		if err != nil || i >= len(documents) || !bytes.Equal(value, documents[i].raw) || value.Kind() != '{' || isList(documents[i].h) {
-			t.Fatalf("%q split into %d documents; a decoder reads value %d: %q, %v", data, len(documents), i+1, value, err)
+		if err != nil || i >= len(objects) || !bytes.Equal(value, objects[i].raw) || value.Kind() != '{' {
+			t.Fatalf("%q split into %d objects; a decoder reads value %d: %q, %v", data, len(objects), i+1, value, err)
+		}
+		if h, ok := readHeader(value, nil); !ok {
+			t.Fatalf("%q: object %d is a List", data, i+1)
+		} else if d := decodeOne(h, value, model.MaxNesting, nil); (d.typed == nil) != (objects[i].object.typed == nil) {
+			t.Fatalf("%q: object %d decoded %v as split, %v alone", data, i+1, objects[i].object.typed != nil, d.typed != nil)
 		}
 	}
 }
 
-// sameDocuments reports whether two splits found the same objects.
-func sameDocuments(a, b []document) bool {
-	return slices.EqualFunc(a, b, func(x, y document) bool {
-		return bytes.Equal(x.raw, y.raw) && reflect.DeepEqual(x.h, y.h) && x.fast == y.fast &&
-			reflect.DeepEqual(x.object.typed, y.object.typed)
+// sameObjects reports whether two splits found the same objects.
+func sameObjects(a, b document) bool {
+	return slices.EqualFunc(values([]document{a}), values([]document{b}), func(x, y document) bool {
+		return bytes.Equal(x.raw, y.raw) && x.fast == y.fast && reflect.DeepEqual(x.object, y.object)
 	})
+}
+
+// values are the values readDocuments read, in order: each document, or, of a stream, its objects, each as a
+// document of its own, fast where the fast decoder read it.
+func values(documents []document) []document {
+	var all []document
+	for _, d := range documents {
+		if !d.stream {
+			all = append(all, d)
+			continue
+		}
+		for _, object := range d.items.all() {
+			all = append(all, document{raw: object.raw, object: object, fast: object.typed != nil})
+		}
+	}
+	return all
 }

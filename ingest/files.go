@@ -457,9 +457,11 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 	if ok {
 		pool := arenas(len(documents), len(data), small)
 		return len(documents), func(i int) (d decodedDocument, err error) {
-			inArena(pool, func(in *arena) {
-				d, err = decodeDocument(fmt.Sprintf("%s: document %d", name, i+1), documents[i], true, in)
-			})
+			where := name // a stream's objects are its documents (splitObjects)
+			if !documents[i].stream {
+				where = fmt.Sprintf("%s: document %d", name, i+1)
+			}
+			inArena(pool, func(in *arena) { d, err = decodeDocument(where, documents[i], true, in) })
 			return d, err
 		}, nil
 	}

@@ -122,16 +122,29 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 	if chunks >= 2 {
 		firstSize, firstItems, in = 0, 1, nil
 	}
-	first := itemStretch(r.data, r.pos, firstSize, in)
+	first := newStretch(r.data, r.pos, firstSize, in, false)
 	first.read(firstItems)
-	if first.failed || first.end > 0 {
-		r.pos = first.end
-		r.depth--
-		return first.items, !first.failed
+	last, ok := first, !first.failed
+	if ok && first.end == 0 {
+		var rest objectList
+		rest, last, ok = readStretches(r.data, guessItemStarts(r.data, first, chunks), false)
+		first.items.join(rest)
 	}
-	stretches, size := make([]*listStretch, 0, chunks), (len(r.data)-first.at)/chunks
-	for _, at := range guessItemStarts(r.data, first, chunks) {
-		stretches = append(stretches, itemStretch(r.data, at, size, nil))
+	if !ok {
+		return objectList{}, false
+	}
+	r.pos = last.end
+	r.depth--
+	return first.items, true
+}
+
+// readStretches reads the stretches beginning at starts on every processor, each in an arena of its own, and
+// joins the values of those that count: the first, and each that the one before it ended exactly at the beginning
+// of. last is the one that came to the end; ok is false if one that counts failed.
+func readStretches(data []byte, starts []int, stream bool) (values objectList, last *stretch, ok bool) {
+	stretches := make([]*stretch, len(starts))
+	for i, at := range starts {
+		stretches[i] = newStretch(data, at, (len(data)-starts[0])/len(starts), nil, stream)
 	}
 	for i, s := range stretches {
 		s.next = stretches[i+1:]
@@ -141,24 +154,21 @@ func (r *jsonReader) listItems(chunks int) (objectList, bool) {
 		clear(stretches[i].interned.slots)
 		stretches[i].read(-1)
 	})
-	items, last := first.items, first
 	for s := stretches[0]; s != nil; s = s.landed {
 		if s.failed {
-			return objectList{}, false
+			return objectList{}, nil, false
 		}
-		items.join(s.items)
+		values.join(s.items)
 		last = s
 	}
-	r.pos = last.end
-	r.depth--
-	return items, true
+	return values, last, true
 }
 
 // guessItemStarts are where the stretches of items begin: the second item, and the first item start after each
 // of evenly spaced offsets, recognized by the bytes from the end of the first item to the first name of the
 // second (",\n    {\n      \"apiVersion\":"): items of a List tend to begin alike, and objects nested in them
 // otherwise.
-func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
+func guessItemStarts(data []byte, first *stretch, chunks int) []int {
 	second := first.at
 	starts := []int{second}
 	r := jsonReader{data: data, pos: second, limit: 1}
@@ -168,7 +178,7 @@ func guessItemStarts(data []byte, first *listStretch, chunks int) []int {
 	if _, ok := r.name(); !ok {
 		return starts
 	}
-	return guessStarts(data, second, chunks, data[first.itemEnd:r.pos], second-first.itemEnd)
+	return guessStarts(data, second, chunks, data[first.valueEnd:r.pos], second-first.valueEnd)
 }
 
 // guessStarts are where the stretches from first on begin: at first, and after each of evenly spaced offsets
@@ -189,71 +199,69 @@ func guessStarts(data []byte, first, chunks int, separator []byte, skip int) []i
 	return starts
 }
 
-// listStretch reads and decodes items from where it begins until it comes to the beginning of a later stretch
-// (landed) or to the end of the array (end, after its bracket).
-type listStretch struct {
+// stretch reads and decodes the values of a List's items or of a stream's objects from where it begins until it
+// comes to the beginning of a later stretch (landed) or to the end: of the array, after its bracket, or of the
+// stream.
+type stretch struct {
 	data []byte
-	// begin is where the stretch begins, at where its next item begins and itemEnd where the last one read ends.
-	begin, at, itemEnd int
-	next               []*listStretch
-	items              objectList
-	landed             *listStretch
-	end                int
-	failed             bool
-	// arena holds the strings of the stretch's items, shared among them, and what their pointers point to: the
-	// stretch's own, or, for a small List's one stretch, the arena its file is read in (smallFileArenas).
+	// stream is true for a stream's objects, false for a List's items.
+	stream bool
+	// begin is where the stretch begins, at where its next value begins and valueEnd where the last one read ends.
+	begin, at, valueEnd int
+	next                []*stretch
+	items               objectList
+	landed              *stretch
+	end                 int
+	failed              bool
+	// arena holds the strings of the stretch's values, shared among them, and what their pointers point to: the
+	// stretch's own, or, for a small List's or stream's one stretch, the arena its file is read in
+	// (smallFileArenas).
 	*arena
 }
 
-// itemStretch is a stretch beginning at the item at at, of about size bytes, decoded in the arena in, or in one of
+// newStretch is a stretch beginning at the value at at, of about size bytes, decoded in the arena in, or in one of
 // its own if in is nil.
-func itemStretch(data []byte, at, size int, in *arena) *listStretch {
+func newStretch(data []byte, at, size int, in *arena, stream bool) *stretch {
 	if in == nil {
 		own := newArena(size)
 		in = &own
 	}
-	return &listStretch{data: data, begin: at, at: at, arena: in}
+	return &stretch{data: data, stream: stream, begin: at, at: at, arena: in}
 }
 
-// read reads at most n items (n < 0: no limit) unless it lands on a later stretch, comes to the array's end or
-// fails.
-func (s *listStretch) read(n int) {
-	for ; n != 0; n-- {
-		for len(s.next) > 0 && s.next[0].begin < s.at {
-			s.next = s.next[1:]
-		}
-		if len(s.next) > 0 && s.next[0].begin == s.at {
-			s.landed = s.next[0]
-			return
-		}
-		if s.failed = !s.item(); s.failed {
-			return
-		}
-		r := jsonReader{data: s.data, pos: s.itemEnd}
-		switch r.next() {
-		case ']':
-			s.end = r.pos + 1
-			return
-		case ',':
-			r.pos++
-			if r.next() == 0 {
-				s.failed = true
-				return
-			}
-			s.at = r.pos
-		default:
-			s.failed = true
-			return
-		}
+// read reads at most n values (n < 0: no limit) unless it lands on a later stretch, comes to the end or fails.
+func (s *stretch) read(n int) {
+	for ; n != 0 && !s.failed && s.end == 0 && !s.land(); n-- {
+		s.failed = !s.value() || !s.advance()
 	}
 }
 
-// item reads the item at s.at, decoding it if the fast decoder reads it, as decodeItem would. An item it leaves
-// must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known.
-func (s *listStretch) item() bool {
-	r := jsonReader{data: s.data, pos: s.at, limit: model.MaxNesting - 2, arena: s.arena}
+// land reports whether the stretch is at the beginning of a later one, which it then notes as the one it landed on.
+func (s *stretch) land() bool {
+	for len(s.next) > 0 && s.next[0].begin < s.at {
+		s.next = s.next[1:]
+	}
+	if len(s.next) > 0 && s.next[0].begin == s.at {
+		s.landed = s.next[0]
+		return true
+	}
+	return false
+}
+
+// value reads the value at s.at, decoding it if the fast decoder reads it, as decodeItem would. A List's item it
+// leaves must still be valid JSON within the nesting budget: decodeItem reads it once the List's type is known. A
+// stream's value must be an object that is no List; one the fast decoder leaves is the strict decoder's.
+func (s *stretch) value() bool {
+	limit := model.MaxNesting - 2 // inside the List and its array of items
+	if s.stream {
+		limit = model.MaxNesting
+	}
+	r := jsonReader{data: s.data, pos: s.at, limit: limit, arena: s.arena}
 	h, ok := readHeader(s.data[s.at:], s.arena)
-	if !ok {
+	switch {
+	case !ok && s.stream:
+		return false // a List, or not an object: readStream's decoder reads the stream
+	case !ok:
 		h = header{} // not an object the fast decoder reads
 	}
 	d, ok := r.decodeOrSkip(h)
@@ -261,7 +269,30 @@ func (s *listStretch) item() bool {
 		return false // not JSON, or too deep: readStream and decodeDocument word it
 	}
 	s.items.add(d)
-	s.itemEnd = r.pos
+	s.valueEnd = r.pos
+	return true
+}
+
+// advance moves the stretch to the value after the one it read, or to the end; false when neither follows.
+func (s *stretch) advance() bool {
+	r := jsonReader{data: s.data, pos: s.valueEnd}
+	c := r.next()
+	switch {
+	case s.stream && r.pos == len(s.data):
+		s.end = r.pos
+	case s.stream && c == '{':
+		s.at = r.pos
+	case !s.stream && c == ']':
+		s.end = r.pos + 1
+	case !s.stream && c == ',':
+		r.pos++
+		if r.next() == 0 {
+			return false
+		}
+		s.at = r.pos
+	default:
+		return false
+	}
 	return true
 }
 

@@ -159,7 +159,7 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 func TestGuessItemStarts(t *testing.T) {
 	item := `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Shoot","metadata":{"name":"s","namespace":"n"},"spec":{"provider":{"type":"aws","workers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}}`
 	data := []byte(`{"apiVersion":"v1","kind":"List","items":[` + strings.Repeat(item+",", 99) + item + `]}`)
-	first := itemStretch(data, bytes.IndexByte(data, '[')+1, 0, nil)
+	first := newStretch(data, bytes.IndexByte(data, '[')+1, 0, nil, false)
 	first.read(1)
 	starts := guessItemStarts(data, first, 8)
 	if len(starts) != 8 {
