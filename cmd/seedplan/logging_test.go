@@ -64,3 +64,15 @@ func withoutTimeAndLevel(t *testing.T, line string) string {
 	}
 	return "{" + strings.Join(fields, ",") + "}"
 }
+
+// A command that takes no configuration logs as one with the default configuration does: in its format, to the
+// command's standard error, not in the log package's format to the process's.
+func TestCommandsWithoutConfigurationLogAsTheDefaults(t *testing.T) {
+	out, err := runCombined(t, "generate", "--seeds", "2", "--shoots", "2", "--dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `level=INFO msg="landscape written"`) {
+		t.Errorf("generate logged %q, want a record in slog's text format", out)
+	}
+}

@@ -74,6 +74,11 @@ func newRootCommand() *cobra.Command {
 		Short:         "Place Gardener shoots onto seeds, together and optimally",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// A command without a configuration (generate, bench, cordon) logs as the defaults say, to its standard
+		// error, as one with a configuration does until loading it sets its own logger.
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			slog.SetDefault(config.Default().Logger(cmd.ErrOrStderr()))
+		},
 	}
 	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newApplyCommand(), newCordonCommand(true), newCordonCommand(false),
 		newGenerateCommand(), newBenchCommand(), newVersionCommand())

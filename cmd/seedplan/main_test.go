@@ -575,20 +575,16 @@ func TestCompletion(t *testing.T) {
 // and nothing with --quiet.
 func TestBenchProgressAndQuiet(t *testing.T) {
 	for _, quiet := range []bool{false, true} {
-		var logs bytes.Buffer
-		previous := slog.Default()
-		slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 		args := []string{"bench", "--scenario", "steady", "--sizes", "100x20", "--repeats", "1"}
 		if quiet {
 			args = append(args, "--quiet")
 		}
-		_, err := run(t, args...)
-		slog.SetDefault(previous)
+		out, err := runCombined(t, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if progress := strings.Contains(logs.String(), "bench progress"); progress == quiet {
-			t.Errorf("--quiet=%v: progress logged %v:\n%s", quiet, progress, logs.String())
+		if progress := strings.Contains(out, `level=INFO msg="bench progress"`); progress == quiet {
+			t.Errorf("--quiet=%v: progress logged %v:\n%s", quiet, progress, out)
 		}
 	}
 }
