@@ -34,15 +34,7 @@ func TestRebalanceReportSeeds(t *testing.T) {
 	add("quiet", "on-quiet", 9)
 	// Stuck: they must leave retiring, and the only seeds they may use are full.
 	add("retiring", "stuck", 2, func(s *gardencorev1beta1.Shoot) { s.Spec.Region = "eu-west-1" })
-	r, err := model.NewRebalancing(fixture.Landscape(t, seeds, shoots), model.Options{}, model.RebalanceOptions{TargetUtilization: 0.9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves, err := plan.SolveRebalancing(context.Background(), r, solver.Rebalancer{Weights: solver.DefaultWeights()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := report.NewRebalanceReport(moves)
+	got := rebalanceReport(t, seeds, shoots, model.RebalanceOptions{TargetUtilization: 0.9})
 	var names []string
 	for _, s := range got.Seeds {
 		names = append(names, s.Name)
@@ -85,15 +77,7 @@ func TestRebalanceMoveDetails(t *testing.T) {
 				shoots = append(shoots, Shoot(fmt.Sprintf("on-a-%d", i), BoundTo("a"), Running()))
 			}
 			seeds := []*gardencorev1beta1.Seed{tc.from, Seed("b", Allocatable(100), WithBackup())}
-			r, err := model.NewRebalancing(fixture.Landscape(t, seeds, shoots), model.Options{}, tc.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			moves, err := plan.SolveRebalancing(context.Background(), r, solver.Rebalancer{Weights: solver.DefaultWeights()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := report.NewRebalanceReport(moves)
+			got := rebalanceReport(t, seeds, shoots, tc.target)
 			if len(got.Moves) == 0 {
 				t.Fatalf("no moves, message %q", got.Message)
 			}
@@ -104,4 +88,18 @@ func TestRebalanceMoveDetails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rebalanceReport is the report of rebalancing the landscape with the default weights and no caps.
+func rebalanceReport(t *testing.T, seeds []*gardencorev1beta1.Seed, shoots []*gardencorev1beta1.Shoot, target model.RebalanceOptions) *report.RebalanceReport {
+	t.Helper()
+	r, err := model.NewRebalancing(fixture.Landscape(t, seeds, shoots), model.Options{}, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := plan.SolveRebalancing(context.Background(), r, solver.Rebalancer{Weights: solver.DefaultWeights()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report.NewRebalanceReport(moves)
 }
