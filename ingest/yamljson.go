@@ -216,7 +216,7 @@ func (t *transcoder) key(key []byte) bool {
 	if len(key) == 0 || len(key) > longestKey || key[len(key)-1] == ' ' {
 		return false
 	}
-	_, special := resolvedWords[string(key)]
+	_, special := resolvedWord(key)
 	return !special && !numberLike(key[0]) && !bytes.Equal(key, []byte("<<"))
 }
 
@@ -457,6 +457,16 @@ var resolvedWords = map[string]string{
 	"~": "null", "null": "null", "Null": "null", "NULL": "null",
 }
 
+// resolvedWord is the JSON of s if it is one of resolvedWords. Most keys and plain scalars are longer than any
+// of them: those are not hashed (a landscape's keys and values are most of what the transcoder reads).
+func resolvedWord(s []byte) (json string, ok bool) {
+	if len(s) > len("FALSE") {
+		return "", false
+	}
+	json, ok = resolvedWords[string(s)]
+	return json, ok
+}
+
 // numberLike reports whether a plain scalar starting with c may be a number (or .inf, .nan).
 func numberLike(c byte) bool {
 	return c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
@@ -504,7 +514,7 @@ func (t *transcoder) plain(s []byte) bool {
 	if bytes.Contains(s, []byte(": ")) || bytes.HasSuffix(s, []byte(":")) || string(s) == "<<" || string(s) == "=" {
 		return false // a mapping inside a plain scalar, which YAML refuses, or YAML 1.1's merge and value keys
 	}
-	if word, ok := resolvedWords[string(s)]; ok {
+	if word, ok := resolvedWord(s); ok {
 		t.out = append(t.out, word...)
 		return true
 	}
