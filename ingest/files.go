@@ -537,9 +537,14 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	}
 	var jsonDoc []byte
 	var fast bool
-	if len(raw) >= largeDocument {
+	scratch := false
+	switch {
+	case len(raw) >= largeDocument:
 		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor, convertEntry)
-	} else {
+	case in != nil:
+		jsonDoc, fast = transcodeYAMLTo(in.transcoded, raw)
+		scratch = fast
+	default:
 		jsonDoc, fast = transcodeYAML(raw)
 	}
 	if !fast {
@@ -557,7 +562,27 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
 		return decodedDocument{}, nil // a document holding only comments
 	}
-	return decodeJSON(where, jsonDoc, in)
+	d, err := decodeJSON(where, jsonDoc, in)
+	if scratch {
+		d.detach()
+		in.transcoded = jsonDoc[:0]
+	}
+	return d, err
+}
+
+// detach makes the document's objects hold nothing of the JSON they were decoded from, so that the arena's array
+// it was transcoded into is written again for the next document: a decoded object does not need its JSON, and the
+// JSON of one the strict decoder reads is copied.
+func (d *decodedDocument) detach() {
+	for _, block := range d.objects.blocks {
+		for i := range block {
+			if block[i].typed != nil {
+				block[i].raw = nil
+			} else {
+				block[i].raw = bytes.Clone(block[i].raw)
+			}
+		}
+	}
 }
 
 // convertEntry converts an entry of a large List's items that the transcoder leaves with the full YAML decoder,

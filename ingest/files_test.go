@@ -711,3 +711,61 @@ func TestALargeYAMLListWithAnOddShootLoadsAsRead(t *testing.T) {
 		t.Fatal("the List with an anchored label loads to other objects than without the anchor")
 	}
 }
+
+// blockShootYAML is shootYAML in the block style kubectl writes, which the transcoder reads.
+const blockShootYAML = `apiVersion: core.gardener.cloud/v1beta1
+kind: Shoot
+metadata:
+  name: web
+  namespace: garden-dev
+spec:
+  cloudProfile:
+    kind: CloudProfile
+    name: aws
+  region: eu-central-1
+  provider:
+    type: aws
+`
+
+// The documents of a file share the array they are transcoded into, one after another: one the strict decoder
+// reads later, in order, still reads as it was written, though the documents after it were transcoded over it.
+func TestTranscodedDocumentsKeepTheirJSON(t *testing.T) {
+	stream := func(second string) string {
+		documents := make([]string, 6)
+		for i := range documents {
+			documents[i] = strings.Replace(blockShootYAML, "name: web", fmt.Sprintf("name: web-%d", i), 1)
+		}
+		documents[1] = strings.Replace(documents[1], "  region: eu-central-1\n", second, 1)
+		return strings.Join(documents, "---\n")
+	}
+	for _, tc := range []struct {
+		name, second, warning, err string
+	}{
+		{name: "a field of a newer Gardener", second: "  region: eu-central-1\n  fromANewerGardener: 1\n",
+			warning: `in.yaml: document 2: Shoot garden-dev/web-1: ignoring unknown field "spec.fromANewerGardener"`},
+		{name: "a field of the wrong type", second: "  region:\n  - eu-central-1\n",
+			err: "in.yaml: document 2: Shoot garden-dev/web-1: field spec.region: cannot unmarshal array into"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &ingest.Landscape{}
+			err := l.Decode("in.yaml", []byte(stream(tc.second)))
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one starting %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(l.Warnings) != "["+tc.warning+"]" {
+				t.Errorf("warnings %q, want %q", l.Warnings, tc.warning)
+			}
+			for i, shoot := range l.Objects.Shoots {
+				if want := fmt.Sprintf("web-%d", i); shoot.Name != want || shoot.Spec.Region != "eu-central-1" {
+					t.Errorf("shoot %d is %s in %s, want %s in eu-central-1", i, shoot.Name, shoot.Spec.Region, want)
+				}
+			}
+		})
+	}
+}

@@ -514,6 +514,9 @@ func (r *jsonReader) string(c byte) (string, bool) {
 type arena struct {
 	interned *stringCache
 	slabs    slabs
+	// transcoded is the array the YAML documents decoded in the arena are transcoded into, one after another
+	// (decodeYAML): written anew for each, it is faulted in once rather than once per document.
+	transcoded []byte
 }
 
 // newArena is an empty arena for objects read from about size bytes of JSON.

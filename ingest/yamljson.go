@@ -20,10 +20,18 @@ import (
 // every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML
 // checks it against that conversion), though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
+	return transcodeYAMLTo(nil, doc)
+}
+
+// transcodeYAMLTo is transcodeYAML writing the JSON into out's array, from its start, where it has room.
+func transcodeYAMLTo(out, doc []byte) ([]byte, bool) {
 	if !plainText(doc) {
 		return nil, false
 	}
-	t := transcoder{src: doc, out: make([]byte, 0, len(doc)+len(doc)/4)}
+	if cap(out) < len(doc)+len(doc)/4 {
+		out = make([]byte, 0, len(doc)+len(doc)/4)
+	}
+	t := transcoder{src: doc, out: out[:0]}
 	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
 		return []byte("null"), true // only comments
 	}
