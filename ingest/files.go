@@ -311,16 +311,8 @@ func decodeMapped(f *os.File, data []byte, display string) (file *decodedFile) {
 // are added: an object the strict decoder reads as it is added gets a copy of its JSON, and one the fast decoder
 // read needs none.
 func (file *decodedFile) detach() {
-	for _, document := range file.documents {
-		for _, block := range document.objects.blocks {
-			for i, object := range block {
-				if object.typed == nil {
-					block[i].raw = bytes.Clone(object.raw)
-				} else {
-					block[i].raw = nil
-				}
-			}
-		}
+	for i := range file.documents {
+		file.documents[i].detach()
 	}
 }
 
@@ -570,9 +562,9 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	return d, err
 }
 
-// detach makes the document's objects hold nothing of the JSON they were decoded from, so that the arena's array
-// it was transcoded into is written again for the next document: a decoded object does not need its JSON, and the
-// JSON of one the strict decoder reads is copied.
+// detach makes the document's objects hold nothing of the JSON they were decoded from (a mapped file's bytes, or
+// the array of an arena its YAML was transcoded into): an object the fast decoder read needs none, and one the
+// strict decoder reads as it is added gets a copy.
 func (d *decodedDocument) detach() {
 	for _, block := range d.objects.blocks {
 		for i := range block {
