@@ -621,8 +621,11 @@ func appendEscape(s, line []byte, i int) ([]byte, int, bool) {
 // singleQuoted transcodes a single-quoted scalar (two quotes in it stand for one), which may go on over the lines
 // below indented beyond owner as doubleQuoted's does, without escapes.
 func (t *transcoder) singleQuoted(value []byte, owner int) bool {
-	var s []byte
 	line := value[1:]
+	if i := bytes.IndexByte(line, '\''); i >= 0 && (i+1 == len(line) || line[i+1] != '\'') {
+		return t.closeQuoted(line[:i], line[i+1:]) // on one line, without a quote in it: its text as it stands
+	}
+	var s []byte
 	for {
 		i := 0
 		for ; i < len(line); i++ {
