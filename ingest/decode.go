@@ -127,19 +127,30 @@ func (l objectList) all() iter.Seq2[int, decoded] {
 	}
 }
 
-// one is a list of d alone.
-func one(d decoded) objectList {
-	return objectList{blocks: [][]decoded{{d}}, n: 1}
+// lone is the document where holding d alone, made in one allocation: a stream of many documents of an object
+// each makes one per document.
+func lone(where string, d decoded) decodedDocument {
+	one := &struct {
+		in     source
+		blocks [1][]decoded
+		block  [1]decoded
+	}{in: source{document: where}, block: [1]decoded{d}}
+	one.blocks[0] = one.block[:]
+	return decodedDocument{in: &one.in, objects: objectList{blocks: one.blocks[:], n: 1}}
 }
 
 // decodeJSON decodes what one JSON document holds, not yet added, as decodeDocument does; it changes nothing shared
 // but the arena, if any.
 func decodeJSON(where string, data []byte, in *arena) (decodedDocument, error) {
-	documents, ok := readDocuments(data, in)
-	if !ok || len(documents) != 1 || documents[0].stream {
-		return decodedDocument{in: &source{document: where}, objects: one(decoded{raw: data})}, nil
+	d, ok := readOne(data, in)
+	if !ok {
+		documents, read := readStream(data, in)
+		if !read || len(documents) != 1 || documents[0].stream {
+			return lone(where, decoded{raw: data}), nil
+		}
+		d = documents[0]
 	}
-	return decodeDocument(where, documents[0], false, in)
+	return decodeDocument(where, d, false, in)
 }
 
 // decodeDocument decodes what one document holds, not yet added; it changes nothing shared but the arena, if any,
@@ -164,7 +175,7 @@ func decodeDocument(where string, d document, limitNesting bool, in *arena) (dec
 		if object.typed == nil && limitNesting && nestsDeeper(d.raw, model.MaxNesting) {
 			return decodedDocument{}, nestingError(where, d.raw)
 		}
-		return decodedDocument{in: &source{document: where}, objects: one(object)}, nil
+		return lone(where, object), nil
 	}
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
 		return decodedDocument{}, nestingError(where, d.raw)
@@ -237,13 +248,18 @@ type document struct {
 // readDocuments reads data's JSON documents: a file that is one List by readList, which decodes its items as it
 // reads them, anything else by readStream; ok is false when data is not JSON.
 func readDocuments(data []byte, in *arena) ([]document, bool) {
-	if list, ok := readList(data, in); ok {
-		return []document{list}, true
-	}
-	if object, ok := readObject(data, in); ok {
-		return []document{object}, true
+	if d, ok := readOne(data, in); ok {
+		return []document{d}, true
 	}
 	return readStream(data, in)
+}
+
+// readOne reads data as readDocuments does when it is one List or one object.
+func readOne(data []byte, in *arena) (document, bool) {
+	if list, ok := readList(data, in); ok {
+		return list, true
+	}
+	return readObject(data, in)
 }
 
 // readObject reads data as readStream would when it is one object, not a List, and decodes it while it does if
@@ -585,20 +601,25 @@ func setType(typed any, h header) any {
 	return typed
 }
 
-// addDocument adds a decoded document's objects to the landscape in order. The record of where objects were read
-// is sized for a List's items at once: grown an object at a time, it would hash its keys again at every doubling.
+// addDocument adds a decoded document's objects to the landscape in order.
 func (l *Landscape) addDocument(d decodedDocument) error {
-	if d.objects.n > len(l.where) {
-		where := make(map[string]place, len(l.where)+d.objects.n)
-		maps.Copy(where, l.where)
-		l.where = where
-	}
 	for i, object := range d.objects.all() {
 		if err := l.add(place{in: d.in, item: i}, object); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// reserve sizes the record of where objects were read for n more at once when they are more than it holds, as a
+// large List's items or a stream's objects are: grown an object at a time, it would hash its keys again at every
+// doubling.
+func (l *Landscape) reserve(n int) {
+	if n > len(l.where) {
+		where := make(map[string]place, len(l.where)+n)
+		maps.Copy(where, l.where)
+		l.where = where
+	}
 }
 
 // add adds a decoded object to the landscape, refusing one read before.

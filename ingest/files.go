@@ -194,6 +194,11 @@ func decodeData(name string, data []byte, small *sync.Pool) *decodedFile {
 // addFile adds a decoded file's objects, in order, up to its error.
 func (l *Landscape) addFile(file *decodedFile) error {
 	l.Bytes += file.bytes
+	objects := 0
+	for _, document := range file.documents {
+		objects += document.objects.n
+	}
+	l.reserve(objects)
 	for _, document := range file.documents {
 		if err := l.addDocument(document); err != nil {
 			return errors.Join(err, file.waitUnmapped())
