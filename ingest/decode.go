@@ -180,8 +180,9 @@ func decodeDocument(where string, d document, limitNesting bool, in *arena) (dec
 	if limitNesting && slices.ContainsFunc(d.fields, func(f []byte) bool { return nestsDeeper(f, model.MaxNesting-1) }) {
 		return decodedDocument{}, nestingError(where, d.raw)
 	}
-	// The items readList decoded are completed where they are: a document is decoded once.
-	blocks := d.items.blocks
+	// The items readList decoded are completed where they are: a document is decoded once. The List's header is
+	// copied for the closure, which would otherwise move every document decoded to the heap.
+	blocks, h := d.items.blocks, d.h
 	tooDeep := make([]int, len(blocks)) // in each block, 1 + the first item nested too deep, if any
 	model.OnEveryProcessor(len(blocks), func(b int) {
 		for i, item := range blocks[b] {
@@ -189,7 +190,7 @@ func decodeDocument(where string, d document, limitNesting bool, in *arena) (dec
 				continue
 			}
 			// The fast decoder holds an item to the budget as it reads it: only what it leaves is measured again.
-			blocks[b][i] = decodeItem(item.raw, d.h)
+			blocks[b][i] = decodeItem(item.raw, h)
 			if blocks[b][i].typed == nil && limitNesting && tooDeep[b] == 0 && nestsDeeper(item.raw, model.MaxNesting-2) {
 				tooDeep[b] = i + 1
 			}
