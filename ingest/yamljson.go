@@ -455,24 +455,19 @@ func trimComment(value []byte) []byte {
 	return bytes.TrimRight(value, " ")
 }
 
-// resolvedWords are the plain scalars YAML 1.1 reads as booleans or null, as the YAML-to-JSON conversion of
-// sigs.k8s.io/yaml does, with their JSON.
-var resolvedWords = map[string]string{
-	"y": "true", "Y": "true", "yes": "true", "Yes": "true", "YES": "true", "on": "true", "On": "true", "ON": "true",
-	"true": "true", "True": "true", "TRUE": "true",
-	"n": "false", "N": "false", "no": "false", "No": "false", "NO": "false", "off": "false", "Off": "false",
-	"OFF": "false", "false": "false", "False": "false", "FALSE": "false",
-	"~": "null", "null": "null", "Null": "null", "NULL": "null",
-}
-
-// resolvedWord is the JSON of s if it is one of resolvedWords. Most keys and plain scalars are longer than any
-// of them: those are not hashed (a landscape's keys and values are most of what the transcoder reads).
+// resolvedWord is the JSON of s if it is a plain scalar YAML 1.1 reads as a boolean or null, as the YAML-to-JSON
+// conversion of sigs.k8s.io/yaml does. A switch, which compares lengths first, rather than a map: every key and
+// plain scalar of a landscape is looked up, and a hash of each cost more than the comparisons.
 func resolvedWord(s []byte) (json string, ok bool) {
-	if len(s) > len("FALSE") {
-		return "", false
+	switch string(s) {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE":
+		return "true", true
+	case "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE":
+		return "false", true
+	case "~", "null", "Null", "NULL":
+		return "null", true
 	}
-	json, ok = resolvedWords[string(s)]
-	return json, ok
+	return "", false
 }
 
 // numberLike reports whether a plain scalar starting with c may be a number (or .inf, .nan).
