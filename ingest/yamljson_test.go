@@ -1,0 +1,76 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"testing"
+	"unicode/utf8"
+)
+
+// plainByte is plainText's rule for one ASCII byte: no control character but the line feed.
+func plainByte(c byte) bool {
+	return c < utf8.RuneSelf && (c >= ' ' || c == '\n') && c != 0x7f
+}
+
+// plainASCII agrees with plainByte on every byte value at every place of a word, and beside every other byte
+// value at every other place: a test that cleared a high bit beside the byte it finds would let a control
+// character after a line feed through.
+func TestPlainASCII(t *testing.T) {
+	word := func(bytes map[int]byte) uint64 {
+		w := []byte("abcdefgh")
+		for at, c := range bytes {
+			w[at] = c
+		}
+		return binary.LittleEndian.Uint64(w)
+	}
+	for a := range 8 {
+		for c := range 256 {
+			if got := plainASCII(word(map[int]byte{a: byte(c)})); got != plainByte(byte(c)) {
+				t.Fatalf("byte %#02x at %d: plainASCII %v", c, a, got)
+			}
+			for b := range 8 {
+				if b == a {
+					continue
+				}
+				for d := range 256 {
+					want := plainByte(byte(c)) && plainByte(byte(d))
+					if got := plainASCII(word(map[int]byte{a: byte(c), b: byte(d)})); got != want {
+						t.Fatalf("bytes %#02x at %d and %#02x at %d: plainASCII %v, want %v", c, a, d, b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// plainTextByRune is plainText read a character at a time, as it was before words were tested at once.
+func plainTextByRune(doc []byte) bool {
+	for i := 0; i < len(doc); {
+		if c := doc[i]; c < utf8.RuneSelf {
+			if !plainByte(c) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(doc[i:])
+		if r == utf8.RuneError || r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// FuzzPlainText holds plainText, which tests eight bytes at once, to the same rule read a character at a time.
+func FuzzPlainText(f *testing.F) {
+	for _, tc := range transcodeCases {
+		f.Add([]byte(tc.yaml))
+	}
+	f.Add([]byte("metadata:\n  name: a\x0b\n  labels: {}\n"))
+	f.Add([]byte("description: caf\xc3\xa9 \xe2\x80\xa8 end\n"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if got, want := plainText(doc), plainTextByRune(doc); got != want {
+			t.Fatalf("plainText(%q) = %v, read a character at a time %v", doc, got, want)
+		}
+	})
+}
