@@ -191,8 +191,49 @@ func FuzzTranscodeYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		if out, fast := transcodeYAML(doc); fast {
 			checkTranscoded(t, doc, out)
+			if err := model.CheckBudget(doc); err != nil {
+				t.Fatalf("%q: transcoded to %s, but the input budget refuses it: %v", doc, out, err)
+			}
 		}
 	})
+}
+
+// The transcoder reads a document only within the input budget's nesting, whatever the block style nests: a
+// sequence at its key's own column, as kubectl writes a List's items, is a level as one indented below it is.
+func TestTranscoderKeepsToTheNestingBudget(t *testing.T) {
+	shapes := map[string]func(levels int) string{
+		"sequences at the root": func(n int) string { return strings.Repeat("- ", n-1) + "-\n" },
+		"a sequence at its key's column": func(n int) string {
+			return "items:\n- " + strings.Repeat("- ", n-3) + "-\n"
+		},
+		"mappings": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				b.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			return b.String()
+		},
+		"sequences at their keys' columns": func(n int) string {
+			var b strings.Builder
+			for i := range n / 2 {
+				b.WriteString(strings.Repeat(" ", 2*i) + "k:\n" + strings.Repeat(" ", 2*i) + "- ")
+				b.WriteString("\n")
+			}
+			return b.String()
+		},
+	}
+	for name, shape := range shapes {
+		for levels := model.MaxNesting - 3; levels <= model.MaxNesting+2; levels++ {
+			doc := []byte(shape(levels))
+			_, fast := transcodeYAML(doc)
+			if fast && model.CheckBudget(doc) != nil {
+				t.Errorf("%s, %d levels: transcoded, but the input budget refuses it: %v", name, levels, model.CheckBudget(doc))
+			}
+			if !fast && levels < model.MaxNesting {
+				t.Errorf("%s, %d levels: not transcoded, though within the budget", name, levels)
+			}
+		}
+	}
 }
 
 // transcodeInPartsCases are documents that transcodeInParts splits, or must transcode whole, with the JSON
@@ -209,6 +250,8 @@ var transcodeInPartsCases = []string{
 	"items:\n- a\n- *b\n- c\n- d\n",
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-2)+"x\n", 4),
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-1)+"x\n", 4),
+	// An entry as deep as a document may nest, which the List's mapping makes one too deep (found by fuzzing).
+	"items:\n- " + strings.Repeat("a", 40) + "\n- " + strings.Repeat("- ", model.MaxNesting-2) + "-\n",
 }
 
 // Transcoded in parts, a document is what transcodeYAML makes of it whole, byte for byte, and is left where the

@@ -21,18 +21,30 @@ import (
 // every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML
 // checks it against that conversion), though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
-	return transcodeYAMLTo(nil, doc)
+	return transcode(nil, doc, 0)
 }
 
 // transcodeYAMLTo is transcodeYAML writing the JSON into out's array, from its start, where it has room.
 func transcodeYAMLTo(out, doc []byte) ([]byte, bool) {
+	return transcode(out, doc, 0)
+}
+
+// transcodeItems is transcodeYAML for a part of a List's items, a sequence at the first column (transcodeInParts),
+// or one entry of it: inside the List's mapping, it may nest one level less deep than a document of its own.
+func transcodeItems(part []byte) ([]byte, bool) {
+	return transcode(nil, part, 1)
+}
+
+// transcode transcodes doc, nested depth levels deep in the document it is part of, into out's array where it has
+// room.
+func transcode(out, doc []byte, depth int) ([]byte, bool) {
 	if !plainText(doc) {
 		return nil, false
 	}
 	if cap(out) < len(doc)+len(doc)/4 {
 		out = make([]byte, 0, len(doc)+len(doc)/4)
 	}
-	t := transcoder{src: doc, out: out[:0]}
+	t := transcoder{src: doc, out: out[:0], depth: depth}
 	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
 		return []byte("null"), true // only comments
 	}
@@ -206,12 +218,7 @@ func (t *transcoder) mapping(indent int) bool {
 			t.out = append(t.out, "null"...)
 			continue
 		}
-		if t.indent == indent {
-			if !t.sequence(indent) {
-				return false
-			}
-			continue
-		}
+		// A sequence at the key's own column is a node of its own as one below it is, which the budget counts.
 		if !t.node(t.indent, indent) {
 			return false
 		}
@@ -790,7 +797,7 @@ func lineBounds(data []byte, start int) (end, next int) {
 // column, as kubectl writes a List: the sequence's entries are transcoded in parts on every processor, between the
 // mapping's entries before and after it, and the parts joined. The JSON is transcodeYAML's, byte for byte
 // (FuzzTranscodeInParts): no entry of such a sequence has a line at the first column but its dash, so each part
-// reads as the whole does, at the same depth. Any other document is transcoded whole. In a part the transcoder
+// reads as the whole does, at the same depth (transcodeItems). Any other document is transcoded whole. In a part the transcoder
 // leaves, each entry is transcoded on its own, and convert, if not nil, converts the entries it leaves: one odd
 // shoot costs its own conversion, not its List's. ok is false when an entry or the mapping is left all the same.
 func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte, bool)) (json []byte, ok bool) {
@@ -804,7 +811,11 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 	}
 	out, read := make([][]byte, len(pieces)), make([]bool, len(pieces))
 	model.OnEveryProcessor(len(pieces), func(i int) {
-		if out[i], read[i] = transcodeYAML(pieces[i]); !read[i] && convert != nil && i > 0 && i < len(pieces)-1 {
+		if i == 0 || i == len(pieces)-1 {
+			out[i], read[i] = transcodeYAML(pieces[i]) // the mapping's entries before and after the items
+			return
+		}
+		if out[i], read[i] = transcodeItems(pieces[i]); !read[i] && convert != nil {
 			out[i], read[i] = transcodeEntries(pieces[i], convert)
 		}
 	})
@@ -819,7 +830,7 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([]byte, bool) {
 	joined := []byte{'['}
 	for i, entry := range entryParts(part, len(part)) { // as many parts as bytes: every entry
-		json, ok := transcodeYAML(entry)
+		json, ok := transcodeItems(entry)
 		if !ok {
 			json, ok = convert(entry)
 		}
