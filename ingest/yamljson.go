@@ -704,25 +704,31 @@ func (t *transcoder) closeQuoted(s, rest []byte) bool {
 	return true
 }
 
-// appendJSONString appends s as a JSON string.
+// appendJSONString appends s as a JSON string. What a JSON string holds as it is (plainRun), most of a landscape's
+// text, is copied a run at a time.
 func appendJSONString(out, s []byte) []byte {
 	out = append(out, '"')
-	for _, c := range s {
-		switch {
+	for {
+		n := plainRun(s)
+		out = append(out, s[:n]...)
+		if n == len(s) {
+			return append(out, '"')
+		}
+		switch c := s[n]; {
 		case c == '"' || c == '\\':
 			out = append(out, '\\', c)
 		case c == '\n':
 			out = append(out, '\\', 'n')
 		case c == '\t':
 			out = append(out, '\\', 't')
-		case c < 0x20 || c == 0x7f:
+		case c < 0x20:
 			out = append(out, `\u00`...)
 			out = append(out, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
 		default:
-			out = append(out, c)
+			out = append(out, c) // beyond ASCII
 		}
+		s = s[n+1:]
 	}
-	return append(out, '"')
 }
 
 // splitYAML splits a YAML stream into the documents yamlDocuments makes of it — at "---" lines (followed by

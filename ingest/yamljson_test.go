@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"strings"
 	"testing"
+	"testing/quick"
 	"unicode/utf8"
 )
 
@@ -73,4 +76,31 @@ func FuzzPlainText(f *testing.F) {
 			t.Fatalf("plainText(%q) = %v, read a character at a time %v", doc, got, want)
 		}
 	})
+}
+
+// appendJSONString writes what JSON holds as it is a run at a time and escapes the rest: the JSON of a string
+// decodes to it, whatever its characters and wherever they fall in a word.
+func TestAppendJSONString(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`},
+		{"eu-central-1", `"eu-central-1"`},
+		{`say "hi"`, `"say \"hi\""`},
+		{`C:\dir`, `"C:\\dir"`},
+		{"two\nlines\tand a tab", `"two\nlines\tand a tab"`},
+		{"bell\a and nul\x00", `"bell\u0007 and nul\u0000"`},
+		{"café 🌱", `"café 🌱"`},
+		{strings.Repeat("a", 15) + `"` + strings.Repeat("b", 9), `"` + strings.Repeat("a", 15) + `\"` + strings.Repeat("b", 9) + `"`},
+	} {
+		if got := string(appendJSONString([]byte("x"), []byte(tc.in))); got != "x"+tc.want {
+			t.Errorf("appendJSONString(%q) = %s, want %s", tc.in, got[1:], tc.want)
+		}
+	}
+	roundTrip := func(s string) bool {
+		s = strings.ToValidUTF8(s, "?")
+		var back string
+		return json.Unmarshal(appendJSONString(nil, []byte(s)), &back) == nil && back == s
+	}
+	if err := quick.Check(roundTrip, &quick.Config{MaxCount: 5000}); err != nil {
+		t.Error(err)
+	}
 }
