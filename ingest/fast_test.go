@@ -250,6 +250,10 @@ var transcodeInPartsCases = []string{
 	"items:\n- a\n- *b\n- c\n- d\n",
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-2)+"x\n", 4),
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-1)+"x\n", 4),
+	// A second document after an entry the transcoder leaves, which converted on its own would read as one.
+	"items:\n- " + strings.Repeat("a", 40) + "\n- b: &x {c: d}\n---\n- e\n- f\n",
+	// A key between the entries: the sequence ends there, though an entry's dash follows.
+	"items:\n- " + strings.Repeat("a", 40) + "\n- b: &x {c: d}\nkind: x\n- e\n- f\n",
 	// An entry as deep as a document may nest, which the List's mapping makes one too deep (found by fuzzing).
 	"items:\n- " + strings.Repeat("a", 40) + "\n- " + strings.Repeat("- ", model.MaxNesting-2) + "-\n",
 }

@@ -837,7 +837,7 @@ func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([
 	joined := []byte{'['}
 	for i, entry := range entryParts(part, len(part)) { // as many parts as bytes: every entry
 		json, ok := transcodeItems(entry)
-		if !ok {
+		if !ok && !endsSequence(entry) {
 			json, ok = convert(entry)
 		}
 		if !ok || !nonEmptyArray(json) {
@@ -851,9 +851,42 @@ func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([
 	return append(joined, ']'), true
 }
 
+// endsSequence reports whether a line after the first of an entry of a sequence at the first column is at the
+// first column too and neither a dash nor a comment: the mapping's next key, or a document's marker, where the
+// sequence ends. Such an entry is no entry, and its part is read whole (splitItems).
+func endsSequence(entry []byte) bool {
+	for at := 0; ; {
+		i := bytes.IndexByte(entry[at:], '\n')
+		if i < 0 {
+			return false
+		}
+		if at += i + 1; at < len(entry) && entry[at] != ' ' && entry[at] != '#' && entry[at] != '\n' && !isDash(entry[at:]) {
+			return true
+		}
+	}
+}
+
+// lastEntry is where the last line at or after start that is a dash at the first column begins, start if none
+// after it is: it is looked for from the end.
+func lastEntry(doc []byte, start int) int {
+	for end := len(doc); ; {
+		i := bytes.LastIndex(doc[start:end], []byte("\n-"))
+		if i < 0 {
+			return start
+		}
+		if at := start + i + 1; isDash(doc[at:]) {
+			return at
+		}
+		end = start + i
+	}
+}
+
 // splitItems splits a document at its "items:" line into the lines before it, the sequence at the first column
 // that follows it, and the lines after that; ok is false when there is no such sequence, or a second document
-// follows it.
+// follows it. The sequence's end is looked for after its last entry's dash, found from the end of the document: the
+// lines before are its parts', whose transcoders refuse a line at the first column that would end it sooner (and
+// transcodeEntries does not convert such an entry: endsSequence), so that the whole is read instead, and a List's
+// items are not read line by line here, on one processor, before the parts are read on every one.
 func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
 	at := 0
 	for at < len(doc) {
@@ -868,7 +901,7 @@ func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
 		return nil, nil, nil, false
 	}
 	start := at
-	for at < len(doc) {
+	for at = lastEntry(doc, start); at < len(doc); {
 		end, next := lineBounds(doc, at)
 		if line := doc[at:end]; len(line) > 0 && line[0] != ' ' && line[0] != '#' && !isDash(line) {
 			if isDocumentStart(line) {
