@@ -63,21 +63,22 @@ func plainText(doc []byte) bool {
 			i += 8
 			continue
 		}
-		c := doc[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\n' || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(doc[i:])
-		if r == utf8.RuneError || r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+		size, plain := plainCharacter(doc[i:])
+		if !plain {
 			return false
 		}
 		i += size
 	}
 	return true
+}
+
+// plainCharacter reports whether the character text begins with is one plainText allows, and its size.
+func plainCharacter(text []byte) (size int, plain bool) {
+	if c := text[0]; c < utf8.RuneSelf {
+		return 1, c >= ' ' && c != 0x7f || c == '\n'
+	}
+	r, size := utf8.DecodeRune(text)
+	return size, r != utf8.RuneError && r > 0x9f && r != 0x2028 && r != 0x2029 && r != 0xfeff && (r < 0xfffe || r > 0xffff)
 }
 
 // transcoder holds the document and the line being read: its indentation and content, which a sequence entry's

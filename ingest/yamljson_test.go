@@ -14,8 +14,8 @@ func plainByte(c byte) bool {
 	return c < utf8.RuneSelf && (c >= ' ' || c == '\n') && c != 0x7f
 }
 
-// plainASCII agrees with plainByte on every byte value at every place of a word, and beside every other byte
-// value at every other place: a test that cleared a high bit beside the byte it finds would let a control
+// plainCharacter agrees with plainByte on every ASCII byte, and plainASCII on every byte value at every place of
+// a word, and beside every other byte value at every other place: a test that cleared a high bit beside the byte it finds would let a control
 // character after a line feed through.
 func TestPlainASCII(t *testing.T) {
 	word := func(bytes map[int]byte) uint64 {
@@ -24,6 +24,11 @@ func TestPlainASCII(t *testing.T) {
 			w[at] = c
 		}
 		return binary.LittleEndian.Uint64(w)
+	}
+	for c := range utf8.RuneSelf {
+		if size, plain := plainCharacter([]byte{byte(c)}); size != 1 || plain != plainByte(byte(c)) {
+			t.Fatalf("byte %#02x: plainCharacter %d, %v", c, size, plain)
+		}
 	}
 	for a := range 8 {
 		for c := range 256 {
@@ -48,15 +53,8 @@ func TestPlainASCII(t *testing.T) {
 // plainTextByRune is plainText read a character at a time, as it was before words were tested at once.
 func plainTextByRune(doc []byte) bool {
 	for i := 0; i < len(doc); {
-		if c := doc[i]; c < utf8.RuneSelf {
-			if !plainByte(c) {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(doc[i:])
-		if r == utf8.RuneError || r <= 0x9f || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+		size, plain := plainCharacter(doc[i:])
+		if !plain {
 			return false
 		}
 		i += size
