@@ -852,19 +852,25 @@ func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([
 	return append(joined, ']'), true
 }
 
-// endsSequence reports whether a line after the first of an entry of a sequence at the first column is at the
-// first column too and neither a dash nor a comment: the mapping's next key, or a document's marker, where the
-// sequence ends. Such an entry is no entry, and its part is read whole (splitItems).
+// endsSequence reports whether a line after the first of an entry of a sequence at the first column ends the
+// sequence (endsItems): the mapping's next key, or a document's marker. Such an entry is no entry, and its part is
+// read whole (splitItems).
 func endsSequence(entry []byte) bool {
-	for at := 0; ; {
-		i := bytes.IndexByte(entry[at:], '\n')
-		if i < 0 {
-			return false
-		}
-		if at += i + 1; at < len(entry) && entry[at] != ' ' && entry[at] != '#' && entry[at] != '\n' && !isDash(entry[at:]) {
+	_, at := lineBounds(entry, 0) // the entry's dash
+	for at < len(entry) {
+		end, next := lineBounds(entry, at)
+		if endsItems(entry[at:end]) {
 			return true
 		}
+		at = next
 	}
+	return false
+}
+
+// endsItems reports whether a line after a sequence at the first column ends it: a line at the first column that
+// is neither blank, a comment nor an entry's dash.
+func endsItems(line []byte) bool {
+	return len(line) > 0 && line[0] != ' ' && line[0] != '#' && !isDash(line)
 }
 
 // lastEntry is where the last line at or after start that is a dash at the first column begins, start if none
@@ -904,7 +910,7 @@ func splitItems(doc []byte) (head, items, tail []byte, ok bool) {
 	start := at
 	for at = lastEntry(doc, start); at < len(doc); {
 		end, next := lineBounds(doc, at)
-		if line := doc[at:end]; len(line) > 0 && line[0] != ' ' && line[0] != '#' && !isDash(line) {
+		if line := doc[at:end]; endsItems(line) {
 			if isDocumentStart(line) {
 				return nil, nil, nil, false // a second document, which the whole refuses, not a tail of null
 			}
