@@ -24,19 +24,14 @@ func transcodeYAML(doc []byte) ([]byte, bool) {
 	return transcode(nil, doc, 0)
 }
 
-// transcodeYAMLTo is transcodeYAML writing the JSON into out's array, from its start, where it has room.
-func transcodeYAMLTo(out, doc []byte) ([]byte, bool) {
-	return transcode(out, doc, 0)
-}
-
 // transcodeItems is transcodeYAML for a part of a List's items, a sequence at the first column (transcodeInParts),
 // or one entry of it: inside the List's mapping, it may nest one level less deep than a document of its own.
 func transcodeItems(part []byte) ([]byte, bool) {
 	return transcode(nil, part, 1)
 }
 
-// transcode transcodes doc, nested depth levels deep in the document it is part of, into out's array where it has
-// room.
+// transcode is transcodeYAML for doc nested depth levels deep in the document it is part of, writing the JSON into
+// out's array, from its start, where it has room (decodeYAML reuses an arena's).
 func transcode(out, doc []byte, depth int) ([]byte, bool) {
 	if !plainText(doc) {
 		return nil, false
