@@ -61,7 +61,8 @@ type SeedChange struct {
 }
 
 // movesDetailed is a copy of the moves in which each move off an overloaded seed says how far that seed is above its
-// target; the other moves carry the detail of why their shoot must leave (model.Leave) already.
+// target; the other moves carry the detail of why their shoot must leave (model.Leave) already, and an overloaded
+// seed's have none (a Leave's detail comes with its reason).
 func movesDetailed(r *model.Rebalancing, moves []model.Move) []model.Move {
 	seeds := make(map[string]model.SeedLoad, len(r.Seeds))
 	for i, seed := range r.Snapshot.Seeds {
@@ -69,7 +70,7 @@ func movesDetailed(r *model.Rebalancing, moves []model.Move) []model.Move {
 	}
 	detailed := make([]model.Move, len(moves))
 	for i, m := range moves {
-		if l := seeds[m.From]; m.Reason == model.LeaveOverloaded && m.Detail == "" {
+		if l := seeds[m.From]; m.Reason == model.LeaveOverloaded {
 			m.Detail = fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Load, "shoot", "shoots"), l.Excess(), l.Limit)
 		}
 		detailed[i] = m
