@@ -87,14 +87,17 @@ func TestSummaryCountsAgree(t *testing.T) {
 	}
 }
 
-// The capacity table's last line counts a lone pending shoot and a lone new seed in the singular.
+// The capacity table's last line, and its page's summary, count a lone pending shoot and a lone new seed in the
+// singular.
 func TestCapacitySummaryCountsAgree(t *testing.T) {
 	for _, tc := range []struct {
 		pending, newSeeds int
-		want              string
+		want, page        string
 	}{
-		{1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n"},
-		{2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n"},
+		{1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n",
+			"1 pending shoot: 0 fit on existing seeds at or below the target; 1 new seed needed; 0 fit no kind of seed."},
+		{2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
 	} {
 		r := &report.CapacityReport{TargetUtilization: 0.8, Pending: tc.pending, OnExisting: tc.pending - tc.newSeeds,
 			NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true}
@@ -104,6 +107,9 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 		}
 		if got := out.String(); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("capacity table:\n%s\nwant it to end %q", got, tc.want)
+		}
+		if got := report.CapacityPage(r).Summary; got != tc.page {
+			t.Errorf("capacity page summary %q, want %q", got, tc.page)
 		}
 	}
 }
