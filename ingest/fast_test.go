@@ -34,6 +34,7 @@ var transcodeCases = []struct {
 	{"strings that look like numbers", "version: 1.34.2\ncidr: 10.180.0.0/16\nv6: 2001:db8:10::/48\ntime: 2024-01-02T03:04:05Z\n", true},
 	{"quoted scalars", "a: \"x\\\"y\\\\z\\n\\u00e9\\x41\"\nb: 'it''s'\nc: \"yes\"\nd: '1'\n", true},
 	{"empty flow collections", "a: []\nb: {}\nc:\n- []\n", true},
+	{"plain scalars that begin as a document's markers do", "a: ---\nb: --- x\nc: ...\nd: ...5\ne: ---1\nf: -.5\n", true},
 	{"strings with indicators inside", "url: http://x/y?z=1#f\nlabel: a:b\nlist: a, b\n", true},
 	{"unicode", "name: grüße\nemoji: \"\\u263a\"\n", true},
 	{"only comments", "# nothing\n", true},

@@ -554,13 +554,19 @@ func (t *transcoder) plain(s []byte) bool {
 		t.out = append(t.out, s...)
 		return true
 	}
-	// A slash (CIDRs) is in no number or timestamp either. Anything else that starts like a number (floats, octal, hexadecimal, timestamps, .inf) is resolved by the
-	// conversion itself: rare in a landscape, and its rules are many.
-	converted, err := yaml.YAMLToJSON(s)
-	if err != nil || len(converted) == 0 || converted[0] == '{' || converted[0] == '[' {
+	// A slash (CIDRs) is in no number or timestamp either. Anything else that starts like a number (floats, octal,
+	// hexadecimal, timestamps, .inf) is resolved by the conversion itself — rare in a landscape, and its rules are
+	// many — as a sequence's entry: on a line of its own, "---" or "..." would mark a document, not be a string.
+	converted, err := yaml.YAMLToJSON(append([]byte("- "), s...))
+	converted = bytes.TrimSpace(converted)
+	if err != nil || len(converted) < 3 || converted[0] != '[' || converted[len(converted)-1] != ']' {
 		return false
 	}
-	t.out = append(t.out, bytes.TrimSpace(converted)...)
+	value := converted[1 : len(converted)-1]
+	if value[0] == '{' || value[0] == '[' {
+		return false
+	}
+	t.out = append(t.out, value...)
 	return true
 }
 
