@@ -41,7 +41,39 @@ var transcodeCases = []struct {
 	{"no trailing newline", "a: b", true},
 	{"document start", "---\na: b\n", true},
 	{"document start with a comment", "--- # c\na: b\n", true},
-	{"anchors and aliases", "a: &x 1\nb: *x\n", false},
+	{"anchors and aliases", "a: &x 1\nb: *x\n", true},
+	{"an anchored mapping below its key", "a: &x\n  b: 1\nc: *x\n", true},
+	{"an anchored mapping in a sequence", "- &x\n  b: 1\n- *x\n", true},
+	{"an anchor on a line of its own below a dash", "-\n  &x\n  b: 1\n- *x\n", true},
+	{"an anchor on a line of its own below a key", "key:\n  &a\n  k: v\nz: *a\n", true},
+	{"an alias on a line of its own below a key", "a: &x 1\nb:\n  *x\n", true},
+	{"an anchored sequence at its key's column", "key: &a\n- x\nother: *a\n", true},
+	{"an anchored indented sequence", "a: &x\n  - 1\nb: *x\n", true},
+	{"anchors and aliases with comments", "a: &x # c\n  b: 1\nc: *x # d\n", true},
+	{"anchored nulls", "a: &x\nb: *x\nc:\n- &y\n- *y\n", true},
+	{"anchored empty collections, literal blocks and wrapped scalars", "a: &x []\nb: *x\nc: &y |\n  text\nd: *y\ne: &z plain\n  more\nf: *z\n", true},
+	{"aliases in a sequence", "a:\n  - &x 1\n  - *x\n", true},
+	{"an anchor named again", "a: &x 1\nb: *x\nc: &x 2\nd: *x\n", true},
+	{"an alias of a node holding an alias", "a: &x 1\nb: &y\n  c: *x\n  d: &z []\ne: *y\nf: *z\n", true},
+	{"anchor names of every character YAML allows", "a: &Az09_- 1\nb: *Az09_-\n", true},
+	{"an alias before its anchor", "a: *x\nb: &x 1\n", false},
+	{"an alias inside its own anchor", "a: &x\n  c: *x\n", false},
+	{"an anchor named again inside itself", "a: &x 1\nb: &x\n  c: *x\n", false},
+	{"an anchor on a key", "- &a k: v\n- *a\n", false},
+	{"anchor names YAML refuses", "a: &x.y 1\nb: *x.y\n", false},
+	{"an anchor name followed by a colon", "a: &x:y 1\n", false},
+	{"an empty anchor name", "a: & 1\n", false},
+	{"an alias with content after it", "a: &x 1\nb: *x y\n", false},
+	{"an alias going on below", "a: &x 1\nb: *x\n  y\n", false},
+	{"an alias as a key", "a: &x k\n*x : v\n", false},
+	{"an anchor and a tag", "a: &x !!str 1\nb: *x\n", false},
+	{"two anchors", "a: &x &y 1\n", false},
+	{"two anchors on two lines", "a: &x\n  &y\n  b: 1\n", false},
+	{"an anchor and an alias", "a: &x 1\nb: &y\n  *x\n", false},
+	{"an anchor at the root", "&x\na: 1\n", false},
+	{"a merge of an alias", "a: &x\n  b: 1\nc:\n  <<: *x\n", false},
+	{"aliases expanding beyond the input budget", laughs(6), false},
+	{"aliases expanding within the input budget", laughs(3), true},
 	{"tags", "a: !!str 1\n", false},
 	{"literal block", "a: |\n  line\n", true},
 	{"literal blocks as kubectl writes them", "b: |\n  x\n  y\nc: |2-\n    lead\n  z\nd: |+\n  trail\n\ne: |-\n  x\n", true},
@@ -113,6 +145,17 @@ var transcodeCases = []struct {
 	{"byte-order mark", "\ufeffa: b\n", false},
 	{"next line", "a: b\u0085c\n", false},
 	{"duplicate keys", "a: 1\na: 2\n", true},
+}
+
+// laughs is a document of levels anchored sequences, each of ten aliases of the one before: expanded, it grows
+// tenfold with each level (the "billion laughs").
+func laughs(levels int) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0\n" + strings.Repeat("- x\n", 10))
+	for i := 1; i < levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d\n%s", i, i, strings.Repeat(fmt.Sprintf("- *l%d\n", i-1), 10))
+	}
+	return b.String()
 }
 
 // nestedMappings is levels mappings, each the value of key "a" in the one before, the innermost holding value.
@@ -214,6 +257,11 @@ func TestTranscoderKeepsToTheNestingBudget(t *testing.T) {
 			}
 			return b.String()
 		},
+		// An alias nests as deep as its anchor's node where it stands.
+		"an alias of a node nesting 30 deep": func(n int) string {
+			tall := strings.Replace(nestedMappings(30, "{}"), "a:\n", "a: &x\n", 1)
+			return tall + strings.Replace(nestedMappings(n-30, "*x"), "a:", "b:", 1)
+		},
 		"sequences at their keys' columns": func(n int) string {
 			var b strings.Builder
 			for i := range n / 2 {
@@ -249,6 +297,11 @@ var transcodeInPartsCases = []string{
 	"items:\n  - a\n  - b\n",
 	"items:\n- a: b\n   c: d\n- e\n- f\n",
 	"items:\n- a\n- *b\n- c\n- d\n",
+	// Aliases of anchors in the part before, in their own part, in the entries before the items, and in the
+	// entries after them of anchors in the items: each part reads no alias, and the whole reads them all.
+	"items:\n- &a x\n- b\n- c\n- *a\n- &d\n  e: f\n- *d\n",
+	"head: &h 1\nitems:\n- *h\n- b\n- c\n- d\ntail: *h\n",
+	"items:\n- a\n- b\n- c\n- &d d\ntail: *d\n",
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-2)+"x\n", 4),
 	"items:\n" + strings.Repeat("- "+strings.Repeat("- ", model.MaxNesting-1)+"x\n", 4),
 	// A second document after an entry the transcoder leaves, which converted on its own would read as one.
@@ -319,7 +372,7 @@ func checkTranscodedInParts(t *testing.T, doc []byte) {
 
 // A List's entries that the transcoder leaves are converted one by one, the rest transcoded: one shoot a person
 // wrote by hand costs its own conversion, not its List's. What the List's budget counts as a whole — aliases,
-// nesting beyond an item's — leaves the List to the full decoder.
+// nesting beyond an item's — leaves the List to be read whole: here, by the full decoder.
 func TestTranscodeInPartsConvertsWhatItLeaves(t *testing.T) {
 	entry := func(i int, extra string) string {
 		return fmt.Sprintf("- kind: Shoot\n  metadata:\n    name: s%d\n%s  spec:\n    region: eu-1\n", i, extra)
@@ -697,5 +750,45 @@ func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 				t.Fatalf("warnings %q, want %q", l.Warnings, tc.warning)
 			}
 		})
+	}
+}
+
+// The transcoder refuses a document for its aliases' expansions just where the conversion does ("document
+// contains excessive aliasing"): it counts nodes as go.yaml.in/yaml/v2 does, and checks where the share of
+// expanded nodes may pass what the decoder allows. Within the input budget, that bound is met only by documents
+// of millions of nodes, where the allowance falls: the transcoder finds where it refuses, and the conversion is
+// asked on either side.
+func TestTranscoderKeepsToTheDecodersBoundOnAliasing(t *testing.T) {
+	// fillers nulls, then an anchored sequence of 1,000 nulls and 1,000 aliases of it: the more fillers, the
+	// smaller the expansions' share, but the smaller too the share the decoder allows of the nodes there are.
+	doc := func(fillers int) []byte {
+		var b bytes.Buffer
+		b.WriteString("f:\n" + strings.Repeat("-\n", fillers))
+		b.WriteString("a: &x\n" + strings.Repeat("-\n", 1000))
+		for i := range 1000 {
+			fmt.Fprintf(&b, "b%d: *x\n", i)
+		}
+		return b.Bytes()
+	}
+	reads := func(fillers int) bool {
+		_, fast := transcodeYAML(doc(fillers))
+		return fast
+	}
+	read, refused := 2_000_000, 2_600_000
+	if !reads(read) || reads(refused) {
+		t.Fatalf("read with %d fillers: %v, with %d: %v; want true, false", read, reads(read), refused, reads(refused))
+	}
+	for refused-read > 1 {
+		if middle := (read + refused) / 2; reads(middle) {
+			read = middle
+		} else {
+			refused = middle
+		}
+	}
+	if _, err := yaml.YAMLToJSON(doc(read)); err != nil {
+		t.Errorf("%d fillers: the transcoder reads the document, the conversion refuses it: %v", read, err)
+	}
+	if _, err := yaml.YAMLToJSON(doc(refused)); err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
+		t.Errorf("%d fillers: the transcoder refuses the document, the conversion: %v", refused, err)
 	}
 }

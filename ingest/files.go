@@ -539,7 +539,7 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	case len(raw) >= largeDocument:
 		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor, convertEntry)
 	case in != nil:
-		jsonDoc, fast = transcode(in.transcoded, raw, 0)
+		jsonDoc, fast = transcode(in.transcoded, raw, whole)
 		scratch = fast
 	default:
 		jsonDoc, fast = transcodeYAML(raw)
@@ -585,7 +585,8 @@ func (d *decodedDocument) detach() {
 // convertEntry converts an entry of a large List's items that the transcoder leaves with the full YAML decoder,
 // to what converting the whole List makes of it, within the List's input budget: an entry that may hold an alias
 // (whose expansion the budget counts over the whole List) or that nests deeper than a List's item may, ok false,
-// sends the whole List through the budget and the full decoder, which word why.
+// sends the whole List to the transcoder, and where that leaves it, through the budget and the full decoder,
+// which word why.
 func convertEntry(entry []byte) (json []byte, ok bool) {
 	if bytes.IndexByte(entry, '*') >= 0 || model.CheckBudget(entry) != nil {
 		return nil, false

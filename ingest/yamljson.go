@@ -15,35 +15,53 @@ import (
 
 // transcodeYAML converts one YAML document to JSON in a single pass over its lines, without building a tree. It
 // reads the block style that kubectl, Gardener and seedplan's generator write — block mappings and sequences,
-// plain and quoted one-line scalars, comments, empty flow collections — and reports false for anything else
-// (anchors, aliases, tags, block or multi-line scalars, flow collections, tabs, carriage returns, unusual
-// characters, nesting beyond the input budget): such a document takes the full YAML decoder instead, which words
-// every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML
-// checks it against that conversion), though keys keep their order.
+// plain and quoted scalars, literal blocks, comments, empty flow collections, anchors and aliases — and reports
+// false for anything else (tags, merge keys, folded blocks, flow collections, tabs, carriage returns, unusual
+// characters, nesting or aliasing beyond the input budget): such a document takes the full YAML decoder instead,
+// which words every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means
+// (FuzzTranscodeYAML checks it against that conversion), though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
-	return transcode(nil, doc, 0)
+	return transcode(nil, doc, whole)
 }
 
 // transcodeItems is transcodeYAML for a part of a List's items, a sequence at the first column (transcodeInParts),
 // or one entry of it: inside the List's mapping, it may nest one level less deep than a document of its own.
 func transcodeItems(part []byte) ([]byte, bool) {
-	return transcode(nil, part, 1)
+	return transcode(nil, part, listItems)
 }
 
-// transcode is transcodeYAML for doc nested depth levels deep in the document it is part of, writing the JSON into
-// out's array, from its start, where it has room (decodeYAML reuses an arena's).
-func transcode(out, doc []byte, depth int) ([]byte, bool) {
+// placing is where the YAML a transcoder reads stands in its document.
+type placing struct {
+	// depth is how many levels deep it is nested.
+	depth int
+	// part is set for a part of a document: its aliases may name anchors before it, and the document's
+	// aliasing is bounded as a whole, so it reads none.
+	part bool
+}
+
+var (
+	// whole is a document of its own.
+	whole = placing{}
+	// listItems is a part of a List's items, or one entry of them.
+	listItems = placing{depth: 1, part: true}
+	// listEntries are a List's entries before or after its items.
+	listEntries = placing{part: true}
+)
+
+// transcode is transcodeYAML for doc placed in its document as at says, writing the JSON into out's array, from
+// its start, where it has room (decodeYAML reuses an arena's).
+func transcode(out, doc []byte, at placing) ([]byte, bool) {
 	if !plainText(doc) {
 		return nil, false
 	}
 	if cap(out) < len(doc)+len(doc)/4 {
 		out = make([]byte, 0, len(doc)+len(doc)/4)
 	}
-	t := transcoder{src: doc, out: out[:0], depth: depth}
+	t := transcoder{src: doc, out: out[:0], depth: at.depth, part: at.part, nodes: 1} // the document is a node
 	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
 		return []byte("null"), true // only comments
 	}
-	if t.indent != 0 || !t.node(0, -1) || !t.done {
+	if t.indent != 0 || !t.node(0, -1) || !t.done || t.excessiveAliasing(true) {
 		return nil, false
 	}
 	return t.out, true
@@ -86,8 +104,28 @@ type transcoder struct {
 	// indent is the column of the current line's content, start and end its bounds in src.
 	indent, start, end int
 	// done is set when there is no line left.
-	done  bool
-	depth int
+	done bool
+	// depth is how many levels deep the node being read is; deepest is the deepest level read since the node of
+	// the innermost anchor being read began (anchor), for how deep it nests.
+	depth, deepest int
+	// part is set for a part of a document, which reads no alias (placing).
+	part bool
+	// anchors are the nodes anchored so far, for the aliases after them; open are the names of those being read.
+	anchors map[string]anchoredNode
+	open    []string
+	// nodes counts the nodes read as the full decoder counts them, aliased those it counts in aliases' expansions,
+	// and expanded is the bytes the expansions stand for: the decoder's bound on aliasing and the input budget's
+	// are kept without expanding anything twice.
+	nodes, aliased, expanded int
+}
+
+// anchoredNode is what an alias repeats of the node its anchor names: its JSON, between two offsets in the
+// transcoder's output, and what it counts towards the bounds on aliasing.
+type anchoredNode struct {
+	from, to int
+	// nodes counts its nodes, height the levels it nests below where it stands, and size bounds the bytes the
+	// input budget counts of it (textSize). Each with its aliases expanded.
+	nodes, height, size int
 }
 
 // next moves to the next line with content, skipping blank and comment lines; false at the end.
@@ -117,6 +155,7 @@ func (t *transcoder) node(indent, owner int) bool {
 	if t.depth++; t.depth > model.MaxNesting {
 		return false
 	}
+	t.deepest = max(t.deepest, t.depth)
 	defer func() { t.depth-- }()
 	line := t.src[t.start:t.end]
 	switch {
@@ -128,11 +167,30 @@ func (t *transcoder) node(indent, owner int) bool {
 	if _, _, _, isEntry := splitEntry(line); isEntry {
 		return t.mapping(indent)
 	}
-	// A scalar on a line of its own: only where a dash put it, as "- value".
+	// A scalar on a line of its own: only where a dash put it, as "- value", or below a dash or key.
 	if owner < 0 || indent == owner {
 		return false
 	}
+	if line[0] == '&' || line[0] == '*' {
+		return t.property(line, owner, false)
+	}
 	return t.inline(line, owner)
+}
+
+// below transcodes the node on the lines below a key or dash whose line ends without one ("key:", "-",
+// "key: &anchor"): a node indented beyond owner's column, a sequence at a key's own column (keyed), or null. A
+// node an anchor above gave its property (anchored) may begin with no other, nor be an alias.
+func (t *transcoder) below(owner int, keyed, anchored bool) bool {
+	if !t.next() || t.indent < owner || t.indent == owner && !(keyed && isDash(t.src[t.start:t.end])) {
+		t.nodes++
+		t.out = append(t.out, "null"...)
+		return true
+	}
+	if c := t.src[t.start]; anchored && (c == '&' || c == '*') {
+		return false
+	}
+	// A sequence at the key's own column is a node of its own as one below it is, which the budget counts.
+	return t.node(t.indent, owner)
 }
 
 // isDocumentStart reports whether the line is "---", perhaps followed by a comment: the start of a document,
@@ -152,6 +210,7 @@ func isDash(line []byte) bool {
 
 // sequence transcodes the entries at column indent.
 func (t *transcoder) sequence(indent int) bool {
+	t.nodes++
 	t.out = append(t.out, '[')
 	for first := true; !t.done && t.indent == indent && isDash(t.src[t.start:t.end]); first = false {
 		if !first {
@@ -163,11 +222,7 @@ func (t *transcoder) sequence(indent int) bool {
 		}
 		if rest == t.end || t.src[rest] == '#' && t.src[rest-1] == ' ' {
 			// "-" alone: the entry's node is on the lines below, or it is null.
-			if !t.next() || t.indent <= indent {
-				t.out = append(t.out, "null"...)
-				continue
-			}
-			if !t.node(t.indent, indent) {
+			if !t.below(indent, false, false) {
 				return false
 			}
 			continue
@@ -188,6 +243,7 @@ func (t *transcoder) sequence(indent int) bool {
 
 // mapping transcodes the entries at column indent.
 func (t *transcoder) mapping(indent int) bool {
+	t.nodes++
 	t.out = append(t.out, '{')
 	for first := true; !t.done && t.indent == indent; first = false {
 		line := t.src[t.start:t.end]
@@ -201,21 +257,19 @@ func (t *transcoder) mapping(indent int) bool {
 		if !first {
 			t.out = append(t.out, ',')
 		}
+		t.nodes++
 		t.out = appendJSONString(t.out, key)
 		t.out = append(t.out, ':')
-		if len(value) > 0 && value[0] != '#' {
-			if !t.inline(value, indent) {
-				return false
-			}
-			continue
+		var ok bool
+		switch {
+		case len(value) == 0 || value[0] == '#':
+			ok = t.below(indent, true, false) // "key:" alone
+		case value[0] == '&' || value[0] == '*':
+			ok = t.property(value, indent, true)
+		default:
+			ok = t.inline(value, indent)
 		}
-		// "key:" alone: a nested node below, a sequence at the key's own column, or null.
-		if !t.next() || t.indent < indent || t.indent == indent && !isDash(t.src[t.start:t.end]) {
-			t.out = append(t.out, "null"...)
-			continue
-		}
-		// A sequence at the key's own column is a node of its own as one below it is, which the budget counts.
-		if !t.node(t.indent, indent) {
+		if !ok {
 			return false
 		}
 	}
@@ -325,9 +379,118 @@ func plainStart(s []byte) bool {
 	return true
 }
 
+// property transcodes a value that an anchor begins ("&name value", or "&name" with the node on the lines below)
+// or that is an alias ("*name"), on the line of its key or dash, or of its own below one: at owner's column,
+// keyed for a key's.
+func (t *transcoder) property(value []byte, owner int, keyed bool) bool {
+	name, rest, ok := propertyName(value)
+	if !ok {
+		return false
+	}
+	if value[0] == '*' {
+		return len(rest) == 0 && t.alias(name) && (!t.next() || t.indent <= owner)
+	}
+	if len(rest) == 0 {
+		return t.anchor(name, func() bool { return t.below(owner, keyed, true) })
+	}
+	if _, _, _, isEntry := splitEntry(rest); isEntry {
+		return false // "&name key: value" anchors the key
+	}
+	return t.anchor(name, func() bool { return t.inline(rest, owner) })
+}
+
+// propertyName reads an anchor or alias: its name, of the characters YAML allows in one (letters, digits, "-"
+// and "_"), and what follows it on the line after the spaces, nothing if that is a comment.
+func propertyName(value []byte) (name, rest []byte, ok bool) {
+	i := 1
+	for i < len(value) && anchorCharacter(value[i]) {
+		i++
+	}
+	if i == 1 || i < len(value) && value[i] != ' ' {
+		return nil, nil, false
+	}
+	rest = bytes.TrimLeft(value[i:], " ")
+	if len(rest) > 0 && rest[0] == '#' {
+		rest = nil
+	}
+	return value[1:i], rest, true
+}
+
+// anchorCharacter reports whether c may be part of an anchor's name.
+func anchorCharacter(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-'
+}
+
+// anchor transcodes the node read names, and keeps it for the aliases of it that follow, in a whole document.
+// An alias in the node to its own anchor, or one of the same name anchored inside it, is the full decoder's.
+func (t *transcoder) anchor(name []byte, read func() bool) bool {
+	if slices.Contains(t.open, string(name)) {
+		return false
+	}
+	t.open = append(t.open, string(name))
+	deepest, lineStart := t.deepest, t.start
+	node := anchoredNode{from: len(t.out), nodes: t.nodes, size: t.expanded}
+	t.deepest = t.depth
+	ok := read()
+	t.open = t.open[:len(t.open)-1]
+	if !ok {
+		return false
+	}
+	end := len(t.src)
+	if !t.done {
+		end = t.start
+	}
+	node.to, node.nodes = len(t.out), t.nodes-node.nodes
+	node.size, node.height = textSize(end-lineStart)+t.expanded-node.size, t.deepest-t.depth
+	t.deepest = max(deepest, t.deepest)
+	if !t.part {
+		if t.anchors == nil {
+			t.anchors = make(map[string]anchoredNode)
+		}
+		t.anchors[string(name)] = node
+	}
+	return true
+}
+
+// alias writes the JSON of the node an anchor before it names, where the full decoder would expand it: within
+// the nesting budget, the input budget of expanded bytes and the decoder's bound on aliasing.
+func (t *transcoder) alias(name []byte) bool {
+	node, known := t.anchors[string(name)]
+	if !known || slices.Contains(t.open, string(name)) || t.depth+node.height > model.MaxNesting {
+		return false
+	}
+	t.out = append(t.out, t.out[node.from:node.to]...)
+	t.nodes += 1 + node.nodes
+	t.aliased += node.nodes
+	t.expanded += node.size
+	t.deepest = max(t.deepest, t.depth+node.height)
+	return int64(textSize(len(t.src))+t.expanded) <= model.ExpandedLimit(len(t.src)) && !t.excessiveAliasing(false)
+}
+
+// textSize bounds the bytes the input budget counts of YAML text of n bytes — its scalars' bytes and one per
+// collection — at half as much again: no escape of two characters stands for more than three bytes.
+func textSize(n int) int {
+	return n + (n+1)/2
+}
+
+// excessiveAliasing reports whether the full decoder refuses the document for how much of it aliases' expansions
+// are, with the nodes counted so far (atEnd: all of them). go.yaml.in/yaml/v2, which sigs.k8s.io/yaml converts
+// with, checks the share at every node, allowing 99% of up to 400,000 nodes, 10% from 4,000,000 on, and a share
+// falling evenly in between. Within an expansion the share only grows; between two, it is highest at one of them,
+// or where the allowance stops falling, at 4,000,000 nodes: there it is taken with every expansion counted.
+func (t *transcoder) excessiveAliasing(atEnd bool) bool {
+	const low, high = 400_000, 4_000_000
+	excessive := func(nodes int) bool {
+		allowed := 0.99 - 0.89*float64(min(max(nodes-low, 0), high-low))/(high-low)
+		return t.aliased > 100 && nodes > 1000 && float64(t.aliased)/float64(nodes) > allowed
+	}
+	return excessive(t.nodes) || atEnd && t.nodes > high && excessive(high)
+}
+
 // inline transcodes a value written on the current line (after "key: " or "- "), then moves to the next line,
 // which must not continue the value: its column is at most owner's.
 func (t *transcoder) inline(value []byte, owner int) bool {
+	t.nodes++
 	var ok bool
 	switch value[0] {
 	case '"':
@@ -338,6 +501,7 @@ func (t *transcoder) inline(value []byte, owner int) bool {
 		text := trimComment(value)
 		// An empty collection is one level more than the mapping or sequence it is in.
 		ok = (string(text) == "[]" || string(text) == "{}") && t.depth < model.MaxNesting
+		t.deepest = max(t.deepest, t.depth+1)
 		t.out = append(t.out, text...)
 	case '|':
 		ok = t.literal(value, owner)
@@ -807,7 +971,8 @@ func lineBounds(data []byte, start int) (end, next int) {
 // (FuzzTranscodeInParts): no entry of such a sequence has a line at the first column but its dash, so each part
 // reads as the whole does, at the same depth (transcodeItems). Any other document is transcoded whole. In a part the transcoder
 // leaves, each entry is transcoded on its own, and convert, if not nil, converts the entries it leaves: one odd
-// shoot costs its own conversion, not its List's. ok is false when an entry or the mapping is left all the same.
+// shoot costs its own conversion, not its List's. A part reads no alias, which may name an anchor in another:
+// where one is left, the whole is transcoded, on one processor. ok is false when that leaves it too.
 func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte, bool)) (json []byte, ok bool) {
 	head, items, tail, ok := splitItems(doc)
 	if !ok {
@@ -820,7 +985,7 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 	out, read := make([][]byte, len(pieces)), make([]bool, len(pieces))
 	model.OnEveryProcessor(len(pieces), func(i int) {
 		if i == 0 || i == len(pieces)-1 {
-			out[i], read[i] = transcodeYAML(pieces[i]) // the mapping's entries before and after the items
+			out[i], read[i] = transcode(nil, pieces[i], listEntries) // the mapping's entries before and after the items
 			return
 		}
 		if out[i], read[i] = transcodeItems(pieces[i]); !read[i] && convert != nil {

@@ -52,7 +52,7 @@ func CheckBudget(input []byte) error {
 // BudgetedDocuments is CheckBudget that also returns the documents it parsed (their aliases not expanded), for a
 // caller that looks at their structure too: up to the first it cannot read, when that is left to the decoder.
 func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
-	limit := int64(maxExpansion)*int64(len(input)) + expansionAllowance
+	limit := ExpandedLimit(len(input))
 	// Every document of the input counts: a decoder handed the whole input may read past the first.
 	decoder := yaml.NewDecoder(bytes.NewReader(input))
 	var documents []*yaml.Node
@@ -83,6 +83,12 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 		}
 		documents = append(documents, root)
 	}
+}
+
+// ExpandedLimit is the most bytes a document of size bytes may stand for with its aliases expanded, counted as
+// its scalars' bytes and one per collection.
+func ExpandedLimit(size int) int64 {
+	return int64(maxExpansion)*int64(size) + expansionAllowance
 }
 
 // extent is a node with its aliases expanded: its size (bytes of scalars, one per collection) and its height
