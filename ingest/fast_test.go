@@ -134,6 +134,8 @@ var transcodeCases = []struct {
 	{"an empty mapping just beyond the budget", nestedMappings(model.MaxNesting, "{}"), false},
 	{"an empty mapping at the budget", nestedMappings(model.MaxNesting-1, "{}"), true},
 	{"unknown escape", "a: \"\\q\"\n", false},
+	{"an escaped slash, which YAML 1.1 has not", "a: \"\\/\"\n", false},
+	{"an escaped single quote", "a: \"it\\'s\"\n", true},
 	{"YAML's escapes", "a: \"\\0\\a\\v\\e\\N\\_\\L\\P\\U0001F331\\x41\\u00e9\"\n", true},
 	{"an escape beyond Unicode", "a: \"\\U00110000\"\n", false},
 	{"an escaped surrogate", "a: \"\\ud83c\"\n", false},

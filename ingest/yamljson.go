@@ -774,11 +774,11 @@ func (t *transcoder) doubleQuoted(value []byte, owner int) bool {
 	}
 }
 
-// oneCharacterEscapes are the escapes of one character in a double-quoted YAML scalar, JSON's among them, and
-// escapedCharacters what each stands for.
-const oneCharacterEscapes = "\"\\/ \tntrbf0aveN_LP"
+// oneCharacterEscapes are the escapes of one character in a double-quoted YAML 1.1 scalar, as go.yaml.in/yaml/v2
+// reads them (JSON's "\/" is not one of them), and escapedCharacters what each stands for.
+const oneCharacterEscapes = "\"\\' \tntrbf0aveN_LP"
 
-var escapedCharacters = [len(oneCharacterEscapes)]rune{'"', '\\', '/', ' ', '\t', '\n', '\t', '\r', '\b', '\f', 0, '\a', '\v', 0x1b, 0x85, 0xa0, 0x2028, 0x2029}
+var escapedCharacters = [len(oneCharacterEscapes)]rune{'"', '\\', '\'', ' ', '\t', '\n', '\t', '\r', '\b', '\f', 0, '\a', '\v', 0x1b, 0x85, 0xa0, 0x2028, 0x2029}
 
 // appendEscape appends what the escape at line[i] (after its backslash) stands for to s, and is where it ends:
 // JSON's escapes and every one the YAML emitter of sigs.k8s.io/yaml, and so kubectl, writes — an emoji in an
