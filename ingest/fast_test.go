@@ -93,8 +93,28 @@ var transcodeCases = []struct {
 	{"literal block with a comment not after a space", "a: |#c\n  y\n", false},
 	{"literal block less indented than its indicator", "a: |4\n  y\n", false},
 	{"folded block", "a: >\n  line\n", false},
-	{"flow mapping", "a: {b: c}\n", false},
-	{"flow sequence", "a: [b, c]\n", false},
+	{"flow mapping", "a: {b: c}\n", true},
+	{"flow sequence", "a: [b, c]\n", true},
+	{"flow collections as people write them", "labels: {team: retail, tier: \"1\", 'on': yes}\nzones: [eu-west-1a, eu-west-1b]  # c\n" +
+		"empty: [ ]\nnone: { }\nnested: [[a, b], {c: [d]}, []]\nnumbers: [1, -2, 1.5, 0x1F, ~, null, true]\n" +
+		"plain: [a b, 'c, d', \"e]\", f:g, http://x/y, -h, .i]\n", true},
+	{"a question mark in a flow collection's plain scalar", "a: [http://x/y?z=1]\n", false},
+	{"flow collections in a sequence", "- [a, b]\n- {c: d}\n- &x [e]\n- *x\n", true},
+	{"a flow collection over lines", "a: [b,\n  c]\n", false},
+	{"a flow collection with content after it", "a: [b] c\n", false},
+	{"a flow collection with a comment inside", "a: [b # c\n  ]\n", false},
+	{"an empty entry in a flow sequence", "a: [b, , c]\n", false},
+	{"a comma before a flow sequence's end", "a: [b, c, ]\n", false},
+	{"a pair in a flow sequence", "a: [b: c]\n", false},
+	{"a key without a value in a flow mapping", "a: {b, c: d}\n", false},
+	{"a key with an empty value in a flow mapping", "a: {b: , c: d}\n", false},
+	{"a key and value without a space", "a: {b:c}\n", false},
+	{"a boolean key in a flow mapping", "a: {on: b}\n", false},
+	{"a tag in a flow collection", "a: [!!str 1]\n", false},
+	{"an alias in a flow collection", "a: &x 1\nb: [*x]\n", false},
+	{"a dash alone in a flow sequence", "a: [-]\n", false},
+	{"a flow collection nested beyond the budget", nestedMappings(model.MaxNesting-1, "[[]]"), false},
+	{"a flow collection nested to the budget", nestedMappings(model.MaxNesting-2, "[[]]"), true},
 	{"multi-line plain scalar", "a: b\n  c\n", true},
 	{"plain scalars wrapped as kubectl writes them", "a: word another word\n  and again\n  and more\nb:\n- one\n  two\nc: 1\n", true},
 	{"wrapped plain scalar that looks like a number at first", "a: 1\n  2\n", true},
@@ -389,7 +409,7 @@ func TestTranscodeInPartsConvertsWhatItLeaves(t *testing.T) {
 		return []byte(b.String())
 	}
 	item := func(depth int) string { // collections nested depth deep in an item: its mapping, metadata and the rest
-		return "    deep: " + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + "\n"
+		return "    deep: " + strings.Repeat("[", depth-2) + "!!str x" + strings.Repeat("]", depth-2) + "\n"
 	}
 	cases := []struct {
 		name string
@@ -400,7 +420,7 @@ func TestTranscodeInPartsConvertsWhatItLeaves(t *testing.T) {
 		{"a tag", map[int]string{17: "    labels: {a: !!str 1}\n"}, true},
 		{"an item as deep as an item may nest", map[int]string{20: item(model.MaxNesting - 2)}, true},
 		{"an item nested deeper", map[int]string{20: item(model.MaxNesting - 1)}, false},
-		{"an alias, counted over the List", map[int]string{3: "    labels: &l {a: b}\n", 4: "    labels: *l\n"}, false},
+		{"an alias, counted over the List", map[int]string{3: "    labels: &l {a: !!str b}\n", 4: "    labels: *l\n"}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

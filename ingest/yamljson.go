@@ -15,9 +15,10 @@ import (
 
 // transcodeYAML converts one YAML document to JSON in a single pass over its lines, without building a tree. It
 // reads the block style that kubectl, Gardener and seedplan's generator write — block mappings and sequences,
-// plain and quoted scalars, literal blocks, comments, empty flow collections, anchors and aliases — and reports
-// false for anything else (tags, merge keys, folded blocks, flow collections, tabs, carriage returns, unusual
-// characters, nesting or aliasing beyond the input budget): such a document takes the full YAML decoder instead,
+// plain and quoted scalars, literal blocks, comments — and what people write by hand in it too: flow collections
+// on one line, anchors and aliases. It reports false for anything else (tags, merge keys, folded blocks, flow
+// collections over lines, tabs, carriage returns, unusual characters, nesting or aliasing beyond the input
+// budget): such a document takes the full YAML decoder instead,
 // which words every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means
 // (FuzzTranscodeYAML checks it against that conversion), though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
@@ -327,28 +328,34 @@ func splitEntry(line []byte) (key, value []byte, quoted, isEntry bool) {
 // quotedEntry splits a mapping entry whose key is quoted on its line — sigs.k8s.io/yaml quotes a key that YAML
 // would read as something else: "yes", "n", "1", "" — into the key's text and the value, as splitEntry does.
 func quotedEntry(line []byte) (key, value []byte, isEntry bool) {
-	end := quotedEnd(line)
-	colon := end + 1
-	if end < 0 || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' {
-		return nil, nil, false
-	}
-	for i := 1; i < end; i++ {
-		switch {
-		case line[0] == '\'' && line[i] == '\'':
-			key = append(key, '\'')
-			i++ // two quotes stand for one
-		case line[0] == '"' && line[i] == '\\':
-			if key, i, isEntry = appendEscape(key, line, i+1); !isEntry {
-				return nil, nil, false
-			}
-		default:
-			key = append(key, line[i])
-		}
-	}
-	if len(key) > longestKey {
+	key, colon, ok := unquote(line)
+	if !ok || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' || len(key) > longestKey {
 		return nil, nil, false
 	}
 	return key, bytes.TrimLeft(line[colon+1:], " "), true
+}
+
+// unquote reads the quoted scalar that line begins with, which ends on the line: its text, and where it ends,
+// after its closing quote.
+func unquote(line []byte) (text []byte, end int, ok bool) {
+	closing := quotedEnd(line)
+	if closing < 0 {
+		return nil, 0, false
+	}
+	for i := 1; i < closing; i++ {
+		switch {
+		case line[0] == '\'' && line[i] == '\'':
+			text = append(text, '\'')
+			i++ // two quotes stand for one
+		case line[0] == '"' && line[i] == '\\':
+			if text, i, ok = appendEscape(text, line, i+1); !ok {
+				return nil, 0, false
+			}
+		default:
+			text = append(text, line[i])
+		}
+	}
+	return text, closing + 1, true
 }
 
 // quotedEnd is where the quoted scalar that line begins with ends, at its closing quote, or -1 if it does not end
@@ -377,6 +384,133 @@ func plainStart(s []byte) bool {
 		return false
 	}
 	return true
+}
+
+// flowCollection transcodes the flow sequence or mapping at line[at] — "[a, 'b', {c: d}]" — if it ends on the line
+// and holds only scalars on it and flow collections; end is where it ends. Anything else in one (an empty entry, a
+// pair in a sequence, a key without a value, a property or a tag) is left to the full path. A collection is a
+// level deeper than the one it is in.
+func (t *transcoder) flowCollection(line []byte, at int) (end int, ok bool) {
+	if t.depth == model.MaxNesting {
+		return 0, false
+	}
+	t.depth++
+	t.deepest = max(t.deepest, t.depth)
+	defer func() { t.depth-- }()
+	mapping, closing := line[at] == '{', byte(']')
+	if mapping {
+		closing = '}'
+	}
+	t.out = append(t.out, line[at])
+	i := skipSpaces(line, at+1)
+	for first := true; ; first = false {
+		switch {
+		case i == len(line):
+			return 0, false // it goes on below
+		case line[i] == closing:
+			t.out = append(t.out, closing)
+			return i + 1, true
+		case !first:
+			if line[i] != ',' {
+				return 0, false
+			}
+			if i = skipSpaces(line, i+1); i == len(line) || line[i] == ',' || line[i] == closing {
+				return 0, false // an empty entry, or a comma before the end
+			}
+			t.out = append(t.out, ',')
+		}
+		if mapping {
+			i, ok = t.flowPair(line, i)
+		} else {
+			i, ok = t.flowNode(line, i)
+		}
+		if !ok {
+			return 0, false
+		}
+		i = skipSpaces(line, i)
+	}
+}
+
+// flowPair transcodes a flow mapping's "key: value" at line[i], and is where it ends.
+func (t *transcoder) flowPair(line []byte, i int) (int, bool) {
+	var key []byte
+	if line[i] == '"' || line[i] == '\'' {
+		text, end, ok := unquote(line[i:])
+		if !ok || len(text) > longestKey {
+			return 0, false
+		}
+		key, i = text, i+end
+	} else {
+		end := flowPlainEnd(line, i)
+		if key = bytes.TrimRight(line[i:end], " "); !flowPlain(line, i) || !t.key(key) {
+			return 0, false
+		}
+		i = end
+	}
+	if i+1 >= len(line) || line[i] != ':' || line[i+1] != ' ' {
+		return 0, false
+	}
+	if i = skipSpaces(line, i+1); i == len(line) || line[i] == ',' || line[i] == '}' {
+		return 0, false // a key without a value
+	}
+	t.nodes++
+	t.out = appendJSONString(t.out, key)
+	t.out = append(t.out, ':')
+	return t.flowNode(line, i)
+}
+
+// flowNode transcodes the node at line[i] in a flow collection — a flow collection, a quoted scalar on the line,
+// or a plain scalar — and is where it ends.
+func (t *transcoder) flowNode(line []byte, i int) (int, bool) {
+	t.nodes++
+	switch line[i] {
+	case '[', '{':
+		return t.flowCollection(line, i)
+	case '"', '\'':
+		text, end, ok := unquote(line[i:])
+		t.out = appendJSONString(t.out, text)
+		return i + end, ok
+	}
+	end := flowPlainEnd(line, i)
+	text := bytes.TrimRight(line[i:end], " ")
+	if !flowPlain(line, i) || len(text) == 0 || string(text) == "-" {
+		return 0, false
+	}
+	return end, t.plain(text)
+}
+
+// flowPlain reports whether a plain scalar in a flow collection may begin at line[i]: YAML 1.1, which
+// go.yaml.in/yaml/v2 reads, takes "?" and ":" there for a key's and a value's indicators.
+func flowPlain(line []byte, i int) bool {
+	return plainStart(line[i:]) && line[i] != '?' && line[i] != ':'
+}
+
+// flowPlainEnd is where a plain scalar that begins at line[i] in a flow collection ends, as YAML 1.1 reads it: at
+// a flow indicator or "?", a colon before a space, or a comment.
+func flowPlainEnd(line []byte, i int) int {
+	for j := i; j < len(line); j++ {
+		switch line[j] {
+		case ',', '?', '[', ']', '{', '}':
+			return j
+		case ':':
+			if j+1 == len(line) || line[j+1] == ' ' {
+				return j
+			}
+		case '#':
+			if j > i && line[j-1] == ' ' {
+				return j
+			}
+		}
+	}
+	return len(line)
+}
+
+// skipSpaces is where the first byte at or after i that is not a space is, or len(line).
+func skipSpaces(line []byte, i int) int {
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // property transcodes a value that an anchor begins ("&name value", or "&name" with the node on the lines below)
@@ -498,11 +632,9 @@ func (t *transcoder) inline(value []byte, owner int) bool {
 	case '\'':
 		ok = t.singleQuoted(value, owner)
 	case '[', '{':
-		text := trimComment(value)
-		// An empty collection is one level more than the mapping or sequence it is in.
-		ok = (string(text) == "[]" || string(text) == "{}") && t.depth < model.MaxNesting
-		t.deepest = max(t.deepest, t.depth+1)
-		t.out = append(t.out, text...)
+		var end int
+		end, ok = t.flowCollection(value, 0)
+		ok = ok && len(trimComment(value[end:])) == 0
 	case '|':
 		ok = t.literal(value, owner)
 	default:
