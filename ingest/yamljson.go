@@ -18,9 +18,9 @@ import (
 // plain and quoted scalars, literal blocks, comments — and what people write by hand in it too: flow collections
 // on one line, anchors and aliases. It reports false for anything else (tags, merge keys, folded blocks, flow
 // collections over lines, tabs, carriage returns, unusual characters, nesting or aliasing beyond the input
-// budget): such a document takes the full YAML decoder instead,
-// which words every error. Where it reports true, its JSON means what sigs.k8s.io/yaml's conversion means
-// (FuzzTranscodeYAML checks it against that conversion), though keys keep their order.
+// budget): such a document takes the full YAML decoder instead, which words every error. Where it reports true,
+// its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML checks it against that conversion),
+// though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
 	return transcode(nil, doc, whole)
 }
