@@ -153,11 +153,10 @@ func (t *transcoder) next() bool {
 // the key or dash the node belongs to (-1 at the root), which a following line must not exceed once a scalar
 // ends.
 func (t *transcoder) node(indent, owner int) bool {
-	if t.depth++; t.depth > model.MaxNesting {
+	if !t.enter() {
 		return false
 	}
-	t.deepest = max(t.deepest, t.depth)
-	defer func() { t.depth-- }()
+	defer t.leave()
 	line := t.src[t.start:t.end]
 	switch {
 	case isDash(line):
@@ -177,6 +176,20 @@ func (t *transcoder) node(indent, owner int) bool {
 	}
 	return t.inline(line, owner)
 }
+
+// enter goes a level deeper, into a block node or a flow collection, if the nesting budget allows it; leave comes
+// back out.
+func (t *transcoder) enter() bool {
+	if t.depth == model.MaxNesting {
+		return false
+	}
+	t.depth++
+	t.deepest = max(t.deepest, t.depth)
+	return true
+}
+
+// leave undoes enter.
+func (t *transcoder) leave() { t.depth-- }
 
 // below transcodes the node on the lines below a key or dash whose line ends without one ("key:", "-",
 // "key: &anchor"): a node indented beyond owner's column, a sequence at a key's own column (keyed), or null. A
@@ -391,12 +404,10 @@ func plainStart(s []byte) bool {
 // pair in a sequence, a key without a value, a property or a tag) is left to the full path. A collection is a
 // level deeper than the one it is in.
 func (t *transcoder) flowCollection(line []byte, at int) (end int, ok bool) {
-	if t.depth == model.MaxNesting {
+	if !t.enter() {
 		return 0, false
 	}
-	t.depth++
-	t.deepest = max(t.deepest, t.depth)
-	defer func() { t.depth-- }()
+	defer t.leave()
 	mapping, closing := line[at] == '{', byte(']')
 	if mapping {
 		closing = '}'
