@@ -135,10 +135,7 @@ func (t *transcoder) next() bool {
 		lineStart := t.nextLine
 		var lineEnd int
 		lineEnd, t.nextLine = lineBounds(t.src, lineStart)
-		i := lineStart
-		for i < lineEnd && t.src[i] == ' ' {
-			i++
-		}
+		i := skipSpaces(t.src[:lineEnd], lineStart)
 		if i == lineEnd || t.src[i] == '#' {
 			continue
 		}
@@ -230,10 +227,7 @@ func (t *transcoder) sequence(indent int) bool {
 		if !first {
 			t.out = append(t.out, ',')
 		}
-		rest := t.start + 1
-		for rest < t.end && t.src[rest] == ' ' {
-			rest++
-		}
+		rest := skipSpaces(t.src[:t.end], t.start+1)
 		if rest == t.end || t.src[rest] == '#' && t.src[rest-1] == ' ' {
 			// "-" alone: the entry's node is on the lines below, or it is null.
 			if !t.below(indent, false, false) {
@@ -323,11 +317,7 @@ func splitEntry(line []byte) (key, value []byte, quoted, isEntry bool) {
 		switch line[i] {
 		case ':':
 			if i+1 == len(line) || line[i+1] == ' ' {
-				value = line[i+1:]
-				for len(value) > 0 && value[0] == ' ' {
-					value = value[1:]
-				}
-				return line[:i], value, false, true
+				return line[:i], line[skipSpaces(line, i+1):], false, true
 			}
 		case '#':
 			if line[i-1] == ' ' {
@@ -479,8 +469,11 @@ func (t *transcoder) flowNode(line []byte, i int) (int, bool) {
 		return t.flowCollection(line, i)
 	case '"', '\'':
 		text, end, ok := unquote(line[i:])
+		if !ok {
+			return 0, false
+		}
 		t.out = appendJSONString(t.out, text)
-		return i + end, ok
+		return i + end, true
 	}
 	end := flowPlainEnd(line, i)
 	text := bytes.TrimRight(line[i:end], " ")
@@ -1000,7 +993,7 @@ func (t *transcoder) rawLine() (line []byte, indent, next int, ok bool) {
 	}
 	end, next := lineBounds(t.src, t.nextLine)
 	line = t.src[t.nextLine:end]
-	return line, len(line) - len(bytes.TrimLeft(line, " ")), next, true
+	return line, skipSpaces(line, 0), next, true
 }
 
 // closeQuoted writes a quoted scalar's text s once its closing quote is found, if nothing but a comment follows
