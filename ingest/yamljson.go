@@ -22,32 +22,35 @@ import (
 // its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML checks it against that conversion),
 // though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
-	return transcode(nil, doc, whole)
+	return transcode(nil, doc, wholeDocument)
 }
 
 // transcodeItems is transcodeYAML for a part of a List's items, a sequence at the first column (transcodeInParts),
 // or one entry of it: inside the List's mapping, it may nest one level less deep than a document of its own.
 func transcodeItems(part []byte) ([]byte, bool) {
-	return transcode(nil, part, listItems)
+	return transcode(nil, part, itemsPart)
 }
 
 // placing is where the YAML a transcoder reads stands in its document.
-type placing struct {
-	// depth is how many levels deep it is nested.
-	depth int
-	// part is set for a part of a document: its aliases may name anchors before it, and the document's
-	// aliasing is bounded as a whole, so it reads none.
-	part bool
+type placing int
+
+const (
+	wholeDocument placing = iota // a document of its own
+	itemsPart                    // a part of a List's items, or one entry of them
+	entriesPart                  // a List's entries before or after its items
+)
+
+// depth is how many levels deep YAML so placed is nested in its document.
+func (p placing) depth() int {
+	if p == itemsPart {
+		return 1
+	}
+	return 0
 }
 
-var (
-	// whole is a document of its own.
-	whole = placing{}
-	// listItems is a part of a List's items, or one entry of them.
-	listItems = placing{depth: 1, part: true}
-	// listEntries are a List's entries before or after its items.
-	listEntries = placing{part: true}
-)
+// part reports whether YAML so placed is a part of a document: its aliases may name anchors before it, and the
+// document's aliasing is bounded as a whole, so it reads none.
+func (p placing) part() bool { return p != wholeDocument }
 
 // transcode is transcodeYAML for doc placed in its document as at says, writing the JSON into out's array, from
 // its start, where it has room (decodeYAML reuses an arena's).
@@ -58,7 +61,7 @@ func transcode(out, doc []byte, at placing) ([]byte, bool) {
 	if cap(out) < len(doc)+len(doc)/4 {
 		out = make([]byte, 0, len(doc)+len(doc)/4)
 	}
-	t := transcoder{src: doc, out: out[:0], depth: at.depth, part: at.part, nodes: 1} // the document is a node
+	t := transcoder{src: doc, out: out[:0], depth: at.depth(), part: at.part(), nodes: 1} // the document is a node
 	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
 		return []byte("null"), true // only comments
 	}
@@ -1121,7 +1124,7 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 	out, read := make([][]byte, len(pieces)), make([]bool, len(pieces))
 	model.OnEveryProcessor(len(pieces), func(i int) {
 		if i == 0 || i == len(pieces)-1 {
-			out[i], read[i] = transcode(nil, pieces[i], listEntries) // the mapping's entries before and after the items
+			out[i], read[i] = transcode(nil, pieces[i], entriesPart) // the mapping's entries before and after the items
 			return
 		}
 		if out[i], read[i] = transcodeItems(pieces[i]); !read[i] && convert != nil {
