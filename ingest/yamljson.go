@@ -334,11 +334,17 @@ func splitEntry(line []byte) (key, value []byte, quoted, isEntry bool) {
 // quotedEntry splits a mapping entry whose key is quoted on its line — sigs.k8s.io/yaml quotes a key that YAML
 // would read as something else: "yes", "n", "1", "" — into the key's text and the value, as splitEntry does.
 func quotedEntry(line []byte) (key, value []byte, isEntry bool) {
-	key, colon, ok := unquote(line)
-	if !ok || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' || len(key) > longestKey {
+	key, colon, ok := quotedKey(line)
+	if !ok || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' {
 		return nil, nil, false
 	}
 	return key, bytes.TrimLeft(line[colon+1:], " "), true
+}
+
+// quotedKey reads a key quoted at the start of line, as unquote does, if it is no longer than longestKey.
+func quotedKey(line []byte) (key []byte, end int, ok bool) {
+	key, end, ok = unquote(line)
+	return key, end, ok && len(key) <= longestKey
 }
 
 // unquote reads the quoted scalar that line begins with, which ends on the line: its text, and where it ends,
@@ -439,8 +445,8 @@ func (t *transcoder) flowCollection(line []byte, at int) (end int, ok bool) {
 func (t *transcoder) flowPair(line []byte, i int) (int, bool) {
 	var key []byte
 	if line[i] == '"' || line[i] == '\'' {
-		text, end, ok := unquote(line[i:])
-		if !ok || len(text) > longestKey {
+		text, end, ok := quotedKey(line[i:])
+		if !ok {
 			return 0, false
 		}
 		key, i = text, i+end
