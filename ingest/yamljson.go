@@ -213,7 +213,7 @@ func isDocumentStart(line []byte) bool {
 	if !bytes.HasPrefix(line, []byte("---")) {
 		return false
 	}
-	rest := bytes.TrimLeft(line[3:], " ")
+	rest := line[skipSpaces(line, 3):]
 	return len(rest) == 0 || rest[0] == '#' && len(rest) < len(line)-3
 }
 
@@ -338,7 +338,7 @@ func quotedEntry(line []byte) (key, value []byte, isEntry bool) {
 	if !ok || colon == len(line) || line[colon] != ':' || colon+1 < len(line) && line[colon+1] != ' ' {
 		return nil, nil, false
 	}
-	return key, bytes.TrimLeft(line[colon+1:], " "), true
+	return key, line[skipSpaces(line, colon+1):], true
 }
 
 // quotedKey reads a key quoted at the start of line, as unquote does, if it is no longer than longestKey.
@@ -556,7 +556,7 @@ func propertyName(value []byte) (name, rest []byte, ok bool) {
 	if i == 1 || i < len(value) && value[i] != ' ' {
 		return nil, nil, false
 	}
-	rest = bytes.TrimLeft(value[i:], " ")
+	rest = value[skipSpaces(value, i):]
 	if len(rest) > 0 && rest[0] == '#' {
 		rest = nil
 	}
