@@ -15,8 +15,8 @@ func plainByte(c byte) bool {
 }
 
 // plainCharacter agrees with plainByte on every ASCII byte, and plainASCII on every byte value at every place of
-// a word, and beside every other byte value at every other place: a test that cleared a high bit beside the byte it finds would let a control
-// character after a line feed through.
+// a word, and beside every other byte value at every other place: a test that cleared a high bit beside the byte
+// it finds would let a control character after a line feed through.
 func TestPlainASCII(t *testing.T) {
 	word := func(bytes map[int]byte) uint64 {
 		w := []byte("abcdefgh")
