@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -433,6 +434,33 @@ func TestTranscodeInPartsConvertsWhatItLeaves(t *testing.T) {
 			}
 			checkTranscodedInParts(t, doc)
 		})
+	}
+}
+
+// An alias in a List's items sends the List to be transcoded whole as soon as a part meets it: its part is not
+// transcoded entry by entry first, converting the entry that holds it.
+func TestTranscodeInPartsGoesWholeAtAnAlias(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n- metadata:\n    labels: &team\n      team: retail\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "- metadata:\n    name: s%d\n", i)
+		if i == 30 {
+			b.WriteString("    labels: *team\n")
+		}
+	}
+	b.WriteString("kind: List\n")
+	doc := []byte(b.String())
+	var converted atomic.Int32
+	convert := func(entry []byte) ([]byte, bool) {
+		converted.Add(1)
+		return convertEntry(entry)
+	}
+	json, read := transcodeInParts(doc, 4, convert)
+	if want, _ := transcodeYAML(doc); !read || !bytes.Equal(json, want) {
+		t.Fatalf("read %v to %s, the whole to %s", read, json, want)
+	}
+	if n := converted.Load(); n != 0 {
+		t.Errorf("%d entries converted on their own", n)
 	}
 }
 

@@ -539,7 +539,7 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 	case len(raw) >= largeDocument:
 		jsonDoc, fast = transcodeInParts(raw, runtime.GOMAXPROCS(0)*listChunksPerProcessor, convertEntry)
 	case in != nil:
-		jsonDoc, fast = transcode(in.transcoded, raw, wholeDocument)
+		jsonDoc, fast, _ = transcode(in.transcoded, raw, wholeDocument)
 		scratch = fast
 	default:
 		jsonDoc, fast = transcodeYAML(raw)

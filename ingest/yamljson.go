@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
@@ -22,13 +23,15 @@ import (
 // its JSON means what sigs.k8s.io/yaml's conversion means (FuzzTranscodeYAML checks it against that conversion),
 // though keys keep their order.
 func transcodeYAML(doc []byte) ([]byte, bool) {
-	return transcode(nil, doc, wholeDocument)
+	json, ok, _ := transcode(nil, doc, wholeDocument)
+	return json, ok
 }
 
 // transcodeItems is transcodeYAML for a part of a List's items, a sequence at the first column (transcodeInParts),
 // or one entry of it: inside the List's mapping, it may nest one level less deep than a document of its own.
 func transcodeItems(part []byte) ([]byte, bool) {
-	return transcode(nil, part, itemsPart)
+	json, ok, _ := transcode(nil, part, itemsPart)
+	return json, ok
 }
 
 // placing is where the YAML a transcoder reads stands in its document.
@@ -53,22 +56,23 @@ func (p placing) depth() int {
 func (p placing) part() bool { return p != wholeDocument }
 
 // transcode is transcodeYAML for doc placed in its document as at says, writing the JSON into out's array, from
-// its start, where it has room (decodeYAML reuses an arena's).
-func transcode(out, doc []byte, at placing) ([]byte, bool) {
+// its start, where it has room (decodeYAML reuses an arena's). aliased reports that a part was left at an alias,
+// which only its whole document can read.
+func transcode(out, doc []byte, at placing) (json []byte, ok, aliased bool) {
 	if !plainText(doc) {
-		return nil, false
+		return nil, false, false
 	}
 	if cap(out) < len(doc)+len(doc)/4 {
 		out = make([]byte, 0, len(doc)+len(doc)/4)
 	}
 	t := transcoder{src: doc, out: out[:0], depth: at.depth(), part: at.part(), nodes: 1} // the document is a node
 	if !t.next() || t.indent == 0 && isDocumentStart(t.src[t.start:t.end]) && !t.next() {
-		return []byte("null"), true // only comments
+		return []byte("null"), true, false // only comments
 	}
 	if t.indent != 0 || !t.node(0, -1) || !t.done || t.excessiveAliasing(true) {
-		return nil, false
+		return nil, false, t.partAlias
 	}
-	return t.out, true
+	return t.out, true, false
 }
 
 // plainText reports whether the document has only characters the transcoder reads as YAML does: no control
@@ -112,8 +116,8 @@ type transcoder struct {
 	// depth is how many levels deep the node being read is; deepest is the deepest level read since the node of
 	// the innermost anchor being read began (anchor), for how deep it nests.
 	depth, deepest int
-	// part is set for a part of a document, which reads no alias (placing).
-	part bool
+	// part is set for a part of a document, which reads no alias (placing); partAlias once it has met one.
+	part, partAlias bool
 	// anchors are the nodes anchored so far, for the aliases after them; open are the names of those being read.
 	anchors map[string]anchoredNode
 	open    []string
@@ -602,6 +606,10 @@ func (t *transcoder) anchor(name []byte, read func() bool) bool {
 // alias writes the JSON of the node an anchor before it names, where the full decoder would expand it: within
 // the nesting budget, the input budget of expanded bytes and the decoder's bound on aliasing.
 func (t *transcoder) alias(name []byte) bool {
+	if t.part {
+		t.partAlias = true
+		return false
+	}
 	node, known := t.anchors[string(name)]
 	if !known || slices.Contains(t.open, string(name)) || t.depth+node.height > model.MaxNesting {
 		return false
@@ -1116,8 +1124,9 @@ func lineBounds(data []byte, start int) (end, next int) {
 // (FuzzTranscodeInParts): no entry of such a sequence has a line at the first column but its dash, so each part
 // reads as the whole does, at the same depth (transcodeItems). Any other document is transcoded whole. In a part the transcoder
 // leaves, each entry is transcoded on its own, and convert, if not nil, converts the entries it leaves: one odd
-// shoot costs its own conversion, not its List's. A part reads no alias, which may name an anchor in another:
-// where one is left, the whole is transcoded, on one processor. ok is false when that leaves it too.
+// shoot costs its own conversion, not its List's. A part reads no alias, which may name an anchor in another: once
+// one is met, the parts not begun are left and the whole is transcoded, on one processor. ok is false when that
+// leaves it too.
 func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte, bool)) (json []byte, ok bool) {
 	head, items, tail, ok := splitItems(doc)
 	if !ok {
@@ -1128,15 +1137,25 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 		return transcodeYAML(doc) // one part: nothing to share
 	}
 	out, read := make([][]byte, len(pieces)), make([]bool, len(pieces))
+	var aliased atomic.Bool
 	model.OnEveryProcessor(len(pieces), func(i int) {
-		if i == 0 || i == len(pieces)-1 {
-			out[i], read[i] = transcode(nil, pieces[i], entriesPart) // the mapping's entries before and after the items
+		if aliased.Load() {
 			return
 		}
-		if out[i], read[i] = transcodeItems(pieces[i]); !read[i] && convert != nil {
+		at := itemsPart
+		if i == 0 || i == len(pieces)-1 {
+			at = entriesPart // the mapping's entries before and after the items
+		}
+		var partAlias bool
+		if out[i], read[i], partAlias = transcode(nil, pieces[i], at); partAlias {
+			aliased.Store(true)
+		} else if !read[i] && at == itemsPart && convert != nil {
 			out[i], read[i] = transcodeEntries(pieces[i], convert)
 		}
 	})
+	if aliased.Load() {
+		return transcodeYAML(doc)
+	}
 	if joined, ok := joinItems(out); ok && !slices.Contains(read, false) {
 		return joined, true
 	}
