@@ -147,13 +147,46 @@ type seedInfo struct {
 	provider, region string
 }
 
+// projectNames are the projects of a landscape; "garden" owns the garden namespace.
+var projectNames = []string{"garden", "platform", "payments", "search", "ml", "web", "iot", "data", "ops", "mobile", "retail", "edge"}
+
 // Generate builds the landscape.
 func Generate(cfg Config) (model.Objects, error) {
+	g, err := newGeneration(cfg)
+	if err != nil {
+		return model.Objects{}, err
+	}
+	regionConfigs, err := regionConfigMaps()
+	if err != nil {
+		return model.Objects{}, err
+	}
+	objs := model.Objects{ConfigMaps: regionConfigs, Projects: projects()}
+	objs.CloudProfiles, objs.NamespacedCloudProfiles = g.cloudProfiles()
+	seeds := g.seeds()
+	bound, usage := g.boundShoots(seeds)
+	objs.Seeds = g.withCapacity(seeds, usage)
+	objs.Shoots = append(bound, g.pendingShoots()...)
+	return objs, nil
+}
+
+// generation is one run of Generate. Its random source is drawn from in one fixed order — seeds, bound shoots,
+// capacities, pending shoots, each field in turn — which is what makes a Config's landscape always the same.
+type generation struct {
+	cfg       Config
+	mix       Mix
+	providers []string
+	rng       *rand.Rand
+	// seedRegions are the provider regions seeds are spread over, in turn.
+	seedRegions []seedInfo
+}
+
+// newGeneration checks the configuration and fills in its defaults.
+func newGeneration(cfg Config) (*generation, error) {
 	if cfg.Seeds <= 0 {
-		return model.Objects{}, fmt.Errorf("generator: need at least one seed, got %d", cfg.Seeds)
+		return nil, fmt.Errorf("generator: need at least one seed, got %d", cfg.Seeds)
 	}
 	if cfg.Shoots < 0 || cfg.Existing < 0 || cfg.Contention < 0 {
-		return model.Objects{}, fmt.Errorf("generator: shoots, existing and contention must not be negative")
+		return nil, fmt.Errorf("generator: shoots, existing and contention must not be negative")
 	}
 	providers := cfg.Providers
 	if len(providers) == 0 {
@@ -161,25 +194,35 @@ func Generate(cfg Config) (model.Objects, error) {
 	}
 	for _, p := range providers {
 		if _, ok := providerRegions[p]; !ok {
-			return model.Objects{}, fmt.Errorf("generator: unknown provider %q (known: %s)", p, strings.Join(DefaultProviders, ", "))
+			return nil, fmt.Errorf("generator: unknown provider %q (known: %s)", p, strings.Join(DefaultProviders, ", "))
 		}
 	}
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5eed91a4))
-	chance := func(p float64) bool { return p > 0 && rng.Float64() < p }
-	mix := cfg.Mix
-
-	var objs model.Objects
-	regionConfigs, err := regionConfigMaps()
-	if err != nil {
-		return model.Objects{}, err
-	}
-	objs.ConfigMaps = regionConfigs
-
-	// Cloud profiles: one per provider, named like the provider so the upstream region ConfigMaps apply.
+	g := &generation{cfg: cfg, mix: cfg.Mix, providers: providers, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed91a4))}
+	// Seeds are spread over each provider's first regions, several per region.
 	for _, p := range providers {
+		regions := providerRegions[p]
+		n := max(1, min(len(regions), int(math.Ceil(float64(cfg.Seeds)/float64(len(providers))/3))))
+		for _, r := range regions[:n] {
+			g.seedRegions = append(g.seedRegions, seedInfo{p, r})
+		}
+	}
+	return g, nil
+}
+
+// chance reports true with probability p; a feature that never appears draws nothing.
+func (g *generation) chance(p float64) bool {
+	return p > 0 && g.rng.Float64() < p
+}
+
+// cloudProfiles are one per provider, named like the provider so that the upstream region ConfigMaps apply, and
+// aws's namespaced profile.
+func (g *generation) cloudProfiles() ([]*gardencorev1beta1.CloudProfile, []*gardencorev1beta1.NamespacedCloudProfile) {
+	var profiles []*gardencorev1beta1.CloudProfile
+	var namespaced []*gardencorev1beta1.NamespacedCloudProfile
+	for _, p := range g.providers {
 		profile := &gardencorev1beta1.CloudProfile{
 			TypeMeta:   metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "CloudProfile"},
 			ObjectMeta: metav1.ObjectMeta{Name: p},
@@ -197,12 +240,12 @@ func Generate(cfg Config) (model.Objects, error) {
 		for _, r := range providerRegions[p] {
 			profile.Spec.Regions = append(profile.Spec.Regions, gardencorev1beta1.Region{Name: r})
 		}
-		if p == "aws" && mix.CrossProvider {
+		if p == "aws" && g.mix.CrossProvider {
 			profile.Spec.SeedSelector.ProviderTypes = []string{"*"}
 		}
-		objs.CloudProfiles = append(objs.CloudProfiles, profile)
+		profiles = append(profiles, profile)
 		if p == "aws" {
-			objs.NamespacedCloudProfiles = append(objs.NamespacedCloudProfiles, &gardencorev1beta1.NamespacedCloudProfile{
+			namespaced = append(namespaced, &gardencorev1beta1.NamespacedCloudProfile{
 				TypeMeta:   metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "NamespacedCloudProfile"},
 				ObjectMeta: metav1.ObjectMeta{Name: namespacedProfileAWS, Namespace: namespacedProfileOwner},
 				Spec:       gardencorev1beta1.NamespacedCloudProfileSpec{Parent: gardencorev1beta1.CloudProfileReference{Kind: "CloudProfile", Name: "aws"}},
@@ -210,228 +253,147 @@ func Generate(cfg Config) (model.Objects, error) {
 			})
 		}
 	}
+	return profiles, namespaced
+}
 
-	// Projects.
-	projectNames := []string{"garden", "platform", "payments", "search", "ml", "web", "iot", "data", "ops", "mobile", "retail", "edge"}
+// projects are the projects of projectNames, each with its namespace.
+func projects() []*gardencorev1beta1.Project {
+	var projects []*gardencorev1beta1.Project
 	for _, name := range projectNames {
-		namespace := "garden-" + name
-		if name == "garden" {
-			namespace = v1beta1constants.GardenNamespace
-		}
-		objs.Projects = append(objs.Projects, &gardencorev1beta1.Project{
+		projects = append(projects, &gardencorev1beta1.Project{
 			TypeMeta:   metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Project"},
 			ObjectMeta: metav1.ObjectMeta{Name: name},
-			Spec:       gardencorev1beta1.ProjectSpec{Namespace: new(namespace)},
+			Spec:       gardencorev1beta1.ProjectSpec{Namespace: new(projectNamespace(name))},
 		})
 	}
+	return projects
+}
 
-	// Seeds: spread over the providers' first regions, several per region.
-	var seedRegions []seedInfo
-	for _, p := range providers {
-		regions := providerRegions[p]
-		n := max(1, min(len(regions), int(math.Ceil(float64(cfg.Seeds)/float64(len(providers))/3))))
-		for _, r := range regions[:n] {
-			seedRegions = append(seedRegions, seedInfo{p, r})
-		}
+// projectNamespace is the namespace of the project name.
+func projectNamespace(name string) string {
+	if name == "garden" {
+		return v1beta1constants.GardenNamespace
 	}
+	return "garden-" + name
+}
+
+// generatedSeed is a seed, where it is, and its share of the free capacity (withCapacity).
+type generatedSeed struct {
+	seed   *gardencorev1beta1.Seed
+	info   seedInfo
+	weight float64
+}
+
+// seeds are the configured number of seeds, spread over the seed regions in turn, without capacities yet.
+func (g *generation) seeds() []generatedSeed {
 	seedsPerRegion := map[seedInfo]int{}
-	type generatedSeed struct {
-		seed   *gardencorev1beta1.Seed
-		info   seedInfo
-		weight float64
-	}
 	var seeds []generatedSeed
-	for i := range cfg.Seeds {
-		info := seedRegions[i%len(seedRegions)]
+	for i := range g.cfg.Seeds {
+		info := g.seedRegions[i%len(g.seedRegions)]
 		seedsPerRegion[info]++
-		name := fmt.Sprintf("%s-%s-%d", info.provider, info.region, seedsPerRegion[info])
-		zoneCount := 3
-		if chance(mix.TwoZoneSeed) {
-			zoneCount = 2
-		}
-		domain := fmt.Sprintf("%s.%s.seeds.example.com", info.region, info.provider)
-		seed := &gardencorev1beta1.Seed{
-			TypeMeta: metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Seed"},
-			ObjectMeta: metav1.ObjectMeta{
-				Name:   name,
-				Labels: map[string]string{labelEnvironment: []string{"prod", "prod", "prod", "prod", "prod", "staging"}[rng.IntN(6)], "seed.gardener.cloud/region": info.region},
-			},
-			Spec: gardencorev1beta1.SeedSpec{
-				Provider: gardencorev1beta1.SeedProvider{Type: info.provider, Region: info.region, Zones: zonesOf(info.provider, info.region, zoneCount)},
-				DNS: gardencorev1beta1.SeedDNS{
-					Internal: &gardencorev1beta1.SeedDNSProviderConfig{Type: "aws-route53", Domain: "internal." + domain, CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "internal-domain"}},
-					Defaults: []gardencorev1beta1.SeedDNSProviderConfig{{Type: "aws-route53", Domain: domain, CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "default-domain"}}},
-				},
-				Ingress: &gardencorev1beta1.Ingress{Domain: "ingress." + domain, Controller: gardencorev1beta1.IngressController{Kind: "nginx"}},
-				Networks: gardencorev1beta1.SeedNetworks{
-					Nodes:    new("10.250.0.0/16"),
-					Pods:     "100.64.0.0/12",
-					Services: "100.96.0.0/13",
-				},
-				Settings: &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: true}},
-			},
-			Status: gardencorev1beta1.SeedStatus{
-				LastOperation: &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeReconcile, State: gardencorev1beta1.LastOperationStateSucceeded, Progress: 100, LastUpdateTime: metav1.NewTime(cfg.Start.Add(-time.Hour))},
-				Conditions: []gardencorev1beta1.Condition{
-					{Type: gardencorev1beta1.GardenletReady, Status: gardencorev1beta1.ConditionTrue, Reason: "GardenletReady", LastTransitionTime: metav1.NewTime(cfg.Start.Add(-24 * time.Hour)), LastUpdateTime: metav1.NewTime(cfg.Start.Add(-time.Minute))},
-				},
-			},
-		}
-		if rng.IntN(3) == 0 {
-			// An IPv6-capable seed network layout some landscapes use.
-			seed.Spec.Networks.ShootDefaults = &gardencorev1beta1.ShootNetworks{Pods: new("100.96.0.0/11"), Services: new("100.64.0.0/13")}
-		}
-		if chance(mix.BackupSeed) {
-			seed.Spec.Backup = &gardencorev1beta1.Backup{Provider: info.provider, CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup-" + info.provider}}
-			status := gardencorev1beta1.ConditionTrue
-			if chance(mix.UnusableSeed / 2) {
-				status = gardencorev1beta1.ConditionFalse
-			}
-			seed.Status.Conditions = append(seed.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady, Status: status, Reason: "BackupBuckets", LastTransitionTime: metav1.NewTime(cfg.Start.Add(-24 * time.Hour)), LastUpdateTime: metav1.NewTime(cfg.Start.Add(-time.Minute))})
-		}
-		if chance(mix.UnusableSeed) {
-			switch rng.IntN(3) {
-			case 0:
-				seed.Status.Conditions[0].Status = gardencorev1beta1.ConditionFalse
-				seed.Status.Conditions[0].Reason = "GardenletNotReady"
-			case 1:
-				seed.Spec.Settings.Scheduling.Visible = false
-			default:
-				seed.Status.LastOperation = nil
-			}
-		}
-		if chance(mix.ProtectedSeed) {
-			seed.Spec.Taints = append(seed.Spec.Taints, gardencorev1beta1.SeedTaint{Key: gardencorev1beta1.SeedTaintProtected})
-		}
-		if chance(mix.TaintedSeed) {
-			seed.Spec.Taints = append(seed.Spec.Taints, gardencorev1beta1.SeedTaint{Key: taintDedicated, Value: new([]string{"ml", "payments"}[rng.IntN(2)])})
-		}
-		if chance(mix.AccessRestrictedSeed) {
-			seed.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestriction{{Name: accessRestrictionEU}}
-		}
-		switch {
-		case chance(mix.PreferZonesSeed):
-			seed.Spec.Settings.ZoneSelection = &gardencorev1beta1.SeedSettingZoneSelection{Mode: gardencorev1beta1.ZoneSelectionModePrefer}
-		case chance(mix.EnforceZonesSeed):
-			seed.Spec.Settings.ZoneSelection = &gardencorev1beta1.SeedSettingZoneSelection{Mode: gardencorev1beta1.ZoneSelectionModeEnforce}
-		}
-		if chance(mix.EmergencyStopSeed) {
-			seed.Annotations = map[string]string{v1beta1constants.AnnotationEmergencyStopShootReconciliations: "true"}
-		}
-		if chance(mix.DeprecatedSeed) {
-			seed.Labels[labelDeprecated] = "true"
-		}
-		seeds = append(seeds, generatedSeed{seed: seed, info: info, weight: 0.5 + rng.Float64()})
+		seed := g.seed(fmt.Sprintf("%s-%s-%d", info.provider, info.region, seedsPerRegion[info]), info)
+		g.varySeed(seed, info)
+		seeds = append(seeds, generatedSeed{seed: seed, info: info, weight: 0.5 + g.rng.Float64()})
 	}
+	return seeds
+}
 
-	// Shoot templates.
-	shootRegion := func(provider string) string {
-		regions := providerRegions[provider]
-		var withSeeds []string
-		for _, s := range seedRegions {
-			if s.provider == provider {
-				withSeeds = append(withSeeds, s.region)
-			}
-		}
-		if len(withSeeds) == 0 || chance(mix.RegionWithoutSeedShoot) {
-			return regions[rng.IntN(len(regions))]
-		}
-		return withSeeds[rng.IntN(len(withSeeds))]
+// seed is a ready, visible seed in the region of info, with its zones, DNS, ingress and networks.
+func (g *generation) seed(name string, info seedInfo) *gardencorev1beta1.Seed {
+	zoneCount := 3
+	if g.chance(g.mix.TwoZoneSeed) {
+		zoneCount = 2
 	}
-	newShoot := func(i int, bound bool) *gardencorev1beta1.Shoot {
-		provider := providers[rng.IntN(len(providers))]
-		region := shootRegion(provider)
-		project := projectNames[1+rng.IntN(len(projectNames)-1)]
-		if chance(mix.GardenNamespaceShoot) {
-			project = "garden"
-		}
-		namespace := "garden-" + project
-		if project == "garden" {
-			namespace = v1beta1constants.GardenNamespace
-		}
-		name := fmt.Sprintf("%s-%s-%d", project, []string{"api", "web", "db", "batch", "ci", "dev"}[rng.IntN(6)], i)
-		if bound {
-			name = "live-" + name
-		}
-		shoot := &gardencorev1beta1.Shoot{
-			TypeMeta: metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Shoot"},
-			ObjectMeta: metav1.ObjectMeta{
-				Name: name, Namespace: namespace,
-				CreationTimestamp: metav1.NewTime(cfg.Start.Add(time.Duration(i) * time.Second)),
+	environment := []string{"prod", "prod", "prod", "prod", "prod", "staging"}[g.rng.IntN(6)]
+	domain := fmt.Sprintf("%s.%s.seeds.example.com", info.region, info.provider)
+	return &gardencorev1beta1.Seed{
+		TypeMeta: metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Seed"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:   name,
+			Labels: map[string]string{labelEnvironment: environment, "seed.gardener.cloud/region": info.region},
+		},
+		Spec: gardencorev1beta1.SeedSpec{
+			Provider: gardencorev1beta1.SeedProvider{Type: info.provider, Region: info.region, Zones: zonesOf(info.provider, info.region, zoneCount)},
+			DNS: gardencorev1beta1.SeedDNS{
+				Internal: &gardencorev1beta1.SeedDNSProviderConfig{Type: "aws-route53", Domain: "internal." + domain, CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "internal-domain"}},
+				Defaults: []gardencorev1beta1.SeedDNSProviderConfig{{Type: "aws-route53", Domain: domain, CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "default-domain"}}},
 			},
-			Spec: gardencorev1beta1.ShootSpec{
-				CloudProfile:           &gardencorev1beta1.CloudProfileReference{Kind: "CloudProfile", Name: provider},
-				CredentialsBindingName: new(provider + "-credentials"),
-				Region:                 region,
-				Kubernetes:             gardencorev1beta1.Kubernetes{Version: "1.34.2"},
-				Networking:             &gardencorev1beta1.Networking{Type: new("calico"), Nodes: new("10.180.0.0/16")},
-				Purpose:                new([]gardencorev1beta1.ShootPurpose{gardencorev1beta1.ShootPurposeProduction, gardencorev1beta1.ShootPurposeEvaluation, gardencorev1beta1.ShootPurposeDevelopment}[rng.IntN(3)]),
-				Provider:               gardencorev1beta1.Provider{Type: provider},
+			Ingress: &gardencorev1beta1.Ingress{Domain: "ingress." + domain, Controller: gardencorev1beta1.IngressController{Kind: "nginx"}},
+			Networks: gardencorev1beta1.SeedNetworks{
+				Nodes:    new("10.250.0.0/16"),
+				Pods:     "100.64.0.0/12",
+				Services: "100.96.0.0/13",
 			},
-		}
-		if bound {
-			shoot.CreationTimestamp = metav1.NewTime(cfg.Start.Add(-time.Duration(30*24*3600-i) * time.Second))
-		}
-		if !chance(mix.WorkerlessShoot) {
-			zones := zonesOf(provider, region, 3)
-			poolZones := zones[:1+rng.IntN(3)]
-			if rng.IntN(4) == 0 {
-				poolZones = []string{zones[rng.IntN(3)]}
-			}
-			shoot.Spec.Provider.Workers = []gardencorev1beta1.Worker{{
-				Name: "worker", Machine: gardencorev1beta1.Machine{Type: "m5.large"}, Minimum: 1, Maximum: 5, Zones: slices.Clone(poolZones),
-			}}
-		}
-		if provider == "aws" && chance(mix.NamespacedProfileShoot) {
-			shoot.Namespace = namespacedProfileOwner
-			shoot.Spec.CloudProfile = &gardencorev1beta1.CloudProfileReference{Kind: v1beta1constants.CloudProfileReferenceKindNamespacedCloudProfile, Name: namespacedProfileAWS}
-		}
-		if chance(mix.TestingShoot) {
-			shoot.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting)
-		}
-		if chance(mix.ZonalShoot) {
-			shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{HighAvailability: &gardencorev1beta1.HighAvailability{FailureTolerance: gardencorev1beta1.FailureTolerance{Type: gardencorev1beta1.FailureToleranceTypeZone}}}
-		} else if chance(mix.ControlPlaneZonesShoot) {
-			shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{Zones: []string{zonesOf(provider, region, 3)[rng.IntN(3)]}}
-		}
-		if chance(mix.SelectorShoot) {
-			shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{labelEnvironment: "prod"}}}
-		}
-		if chance(mix.TolerationShoot) {
-			value := []string{"ml", "payments"}[rng.IntN(2)]
-			shoot.Spec.Tolerations = append(shoot.Spec.Tolerations, gardencorev1beta1.Toleration{Key: taintDedicated, Value: &value})
-			if chance(0.5) {
-				shoot.Spec.Tolerations = append(shoot.Spec.Tolerations, gardencorev1beta1.Toleration{Key: gardencorev1beta1.SeedTaintProtected})
-			}
-		}
-		if chance(mix.AccessRestrictedShoot) {
-			shoot.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: accessRestrictionEU}}}
-		}
-		if chance(mix.IPv6Shoot) {
-			shoot.Spec.Networking.IPFamilies = []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv6}
-			shoot.Spec.Networking.Nodes = new("2001:db8:10::/48")
-			if rng.IntN(4) == 0 {
-				shoot.Spec.Networking.Pods = new("fd8f:6d53:b97a:1::/64") // inside Gardener's VPN range
-			}
-		}
-		if chance(mix.ReservedRangeShoot) {
-			shoot.Spec.Networking.Nodes = new("242.1.0.0/16")
-		}
-		if chance(mix.DNSDomainShoot) {
-			// Mostly a correct Gardener default domain of some seed in its region, sometimes a custom domain.
-			if rng.IntN(3) > 0 {
-				shoot.Spec.DNS = &gardencorev1beta1.DNS{Domain: new(fmt.Sprintf("%s.%s.%s.%s.seeds.example.com", name, project, region, provider))}
-			} else {
-				shoot.Spec.DNS = &gardencorev1beta1.DNS{Domain: new(name + ".example.org")}
-			}
-		}
-		return shoot
+			Settings: &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: true}},
+		},
+		Status: gardencorev1beta1.SeedStatus{
+			LastOperation: &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeReconcile, State: gardencorev1beta1.LastOperationStateSucceeded, Progress: 100, LastUpdateTime: metav1.NewTime(g.cfg.Start.Add(-time.Hour))},
+			Conditions:    []gardencorev1beta1.Condition{g.condition(gardencorev1beta1.GardenletReady, gardencorev1beta1.ConditionTrue, "GardenletReady")},
+		},
 	}
+}
 
-	// Existing shoots: bound to a compatible seed, weighted.
+// condition is a seed's condition, true or not for a day and updated a minute before the start.
+func (g *generation) condition(typ gardencorev1beta1.ConditionType, status gardencorev1beta1.ConditionStatus, reason string) gardencorev1beta1.Condition {
+	return gardencorev1beta1.Condition{Type: typ, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(g.cfg.Start.Add(-24 * time.Hour)), LastUpdateTime: metav1.NewTime(g.cfg.Start.Add(-time.Minute))}
+}
+
+// varySeed gives the seed the features of the mix that it draws: shoot networks, a backup, unusability, taints,
+// access restrictions, zone selection, an emergency stop, deprecation.
+func (g *generation) varySeed(seed *gardencorev1beta1.Seed, info seedInfo) {
+	if g.rng.IntN(3) == 0 {
+		// An IPv6-capable seed network layout some landscapes use.
+		seed.Spec.Networks.ShootDefaults = &gardencorev1beta1.ShootNetworks{Pods: new("100.96.0.0/11"), Services: new("100.64.0.0/13")}
+	}
+	if g.chance(g.mix.BackupSeed) {
+		seed.Spec.Backup = &gardencorev1beta1.Backup{Provider: info.provider, CredentialsRef: &corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: "garden", Name: "backup-" + info.provider}}
+		status := gardencorev1beta1.ConditionTrue
+		if g.chance(g.mix.UnusableSeed / 2) {
+			status = gardencorev1beta1.ConditionFalse
+		}
+		seed.Status.Conditions = append(seed.Status.Conditions, g.condition(gardencorev1beta1.SeedBackupBucketsReady, status, "BackupBuckets"))
+	}
+	if g.chance(g.mix.UnusableSeed) {
+		switch g.rng.IntN(3) {
+		case 0:
+			seed.Status.Conditions[0].Status = gardencorev1beta1.ConditionFalse
+			seed.Status.Conditions[0].Reason = "GardenletNotReady"
+		case 1:
+			seed.Spec.Settings.Scheduling.Visible = false
+		default:
+			seed.Status.LastOperation = nil
+		}
+	}
+	if g.chance(g.mix.ProtectedSeed) {
+		seed.Spec.Taints = append(seed.Spec.Taints, gardencorev1beta1.SeedTaint{Key: gardencorev1beta1.SeedTaintProtected})
+	}
+	if g.chance(g.mix.TaintedSeed) {
+		seed.Spec.Taints = append(seed.Spec.Taints, gardencorev1beta1.SeedTaint{Key: taintDedicated, Value: new([]string{"ml", "payments"}[g.rng.IntN(2)])})
+	}
+	if g.chance(g.mix.AccessRestrictedSeed) {
+		seed.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestriction{{Name: accessRestrictionEU}}
+	}
+	switch {
+	case g.chance(g.mix.PreferZonesSeed):
+		seed.Spec.Settings.ZoneSelection = &gardencorev1beta1.SeedSettingZoneSelection{Mode: gardencorev1beta1.ZoneSelectionModePrefer}
+	case g.chance(g.mix.EnforceZonesSeed):
+		seed.Spec.Settings.ZoneSelection = &gardencorev1beta1.SeedSettingZoneSelection{Mode: gardencorev1beta1.ZoneSelectionModeEnforce}
+	}
+	if g.chance(g.mix.EmergencyStopSeed) {
+		seed.Annotations = map[string]string{v1beta1constants.AnnotationEmergencyStopShootReconciliations: "true"}
+	}
+	if g.chance(g.mix.DeprecatedSeed) {
+		seed.Labels[labelDeprecated] = "true"
+	}
+}
+
+// boundShoots are the configured number of existing shoots, each bound to a seed of its provider (any seed where
+// there is none), a few migrating from another; and how many shoots each seed hosts.
+func (g *generation) boundShoots(seeds []generatedSeed) ([]*gardencorev1beta1.Shoot, map[string]int) {
+	var shoots []*gardencorev1beta1.Shoot
 	usage := map[string]int{}
-	for i := range cfg.Existing {
-		shoot := newShoot(i, true)
+	for i := range g.cfg.Existing {
+		shoot := g.shoot(i, true)
 		var compatible []generatedSeed
 		for _, s := range seeds {
 			if s.info.provider == shoot.Spec.Provider.Type {
@@ -441,50 +403,179 @@ func Generate(cfg Config) (model.Objects, error) {
 		if len(compatible) == 0 {
 			compatible = seeds
 		}
-		target := compatible[rng.IntN(len(compatible))].seed
+		target := compatible[g.rng.IntN(len(compatible))].seed
 		shoot.Spec.SeedName = new(target.Name)
 		shoot.Status.SeedName = new(target.Name)
 		usage[target.Name]++
-		if chance(mix.MigratingShoot) {
-			source := seeds[rng.IntN(len(seeds))].seed
+		if g.chance(g.mix.MigratingShoot) {
+			source := seeds[g.rng.IntN(len(seeds))].seed
 			if source.Name != target.Name {
 				shoot.Status.SeedName = new(source.Name)
 				usage[source.Name]++
 			}
 		}
-		objs.Shoots = append(objs.Shoots, shoot)
+		shoots = append(shoots, shoot)
 	}
+	return shoots, usage
+}
 
-	// Capacities: free capacity = pending demand / contention, split by weight.
+// withCapacity gives the seeds, hosting usage, their allocatable shoots: the free capacity is the pending demand
+// divided by the contention, split by weight. Without contention every seed has ample room, and one in five no
+// allocatable at all (unlimited).
+func (g *generation) withCapacity(seeds []generatedSeed, usage map[string]int) []*gardencorev1beta1.Seed {
 	var totalWeight float64
 	for _, s := range seeds {
 		totalWeight += s.weight
 	}
+	var out []*gardencorev1beta1.Seed
 	for _, s := range seeds {
 		var free int
-		if cfg.Contention > 0 {
-			free = int(math.Round(float64(cfg.Shoots) / cfg.Contention * s.weight / totalWeight))
+		if g.cfg.Contention > 0 {
+			free = int(math.Round(float64(g.cfg.Shoots) / g.cfg.Contention * s.weight / totalWeight))
 		} else {
-			if rng.IntN(5) == 0 {
-				objs.Seeds = append(objs.Seeds, s.seed)
+			if g.rng.IntN(5) == 0 {
+				out = append(out, s.seed)
 				continue // no allocatable: unlimited
 			}
-			free = 2*cfg.Shoots/len(seeds) + 20
+			free = 2*g.cfg.Shoots/len(seeds) + 20
 		}
 		allocatable := usage[s.seed.Name] + free
 		s.seed.Status.Allocatable = corev1.ResourceList{gardencorev1beta1.ResourceShoots: *resource.NewQuantity(int64(allocatable), resource.DecimalSI)}
 		s.seed.Status.Capacity = corev1.ResourceList{gardencorev1beta1.ResourceShoots: *resource.NewQuantity(int64(allocatable+10), resource.DecimalSI)}
-		objs.Seeds = append(objs.Seeds, s.seed)
+		out = append(out, s.seed)
 	}
+	return out
+}
 
-	for i := range cfg.Shoots {
-		shoot := newShoot(i, false)
-		if mix.Distinct {
+// pendingShoots are the configured number of shoots without a seed.
+func (g *generation) pendingShoots() []*gardencorev1beta1.Shoot {
+	var shoots []*gardencorev1beta1.Shoot
+	for i := range g.cfg.Shoots {
+		shoot := g.shoot(i, false)
+		if g.mix.Distinct {
 			distinguish(shoot, i)
 		}
-		objs.Shoots = append(objs.Shoots, shoot)
+		shoots = append(shoots, shoot)
 	}
-	return objs, nil
+	return shoots
+}
+
+// shoot is the i-th pending or bound shoot: of a provider, in a region, of a project, with the features of the
+// mix that it draws. Pending shoots are created a second apart from the start; bound ones in the month before.
+func (g *generation) shoot(i int, bound bool) *gardencorev1beta1.Shoot {
+	provider := g.providers[g.rng.IntN(len(g.providers))]
+	region := g.shootRegion(provider)
+	project := projectNames[1+g.rng.IntN(len(projectNames)-1)]
+	if g.chance(g.mix.GardenNamespaceShoot) {
+		project = "garden"
+	}
+	name := fmt.Sprintf("%s-%s-%d", project, []string{"api", "web", "db", "batch", "ci", "dev"}[g.rng.IntN(6)], i)
+	created := g.cfg.Start.Add(time.Duration(i) * time.Second)
+	if bound {
+		name = "live-" + name
+		created = g.cfg.Start.Add(-time.Duration(30*24*3600-i) * time.Second)
+	}
+	purpose := []gardencorev1beta1.ShootPurpose{gardencorev1beta1.ShootPurposeProduction, gardencorev1beta1.ShootPurposeEvaluation, gardencorev1beta1.ShootPurposeDevelopment}[g.rng.IntN(3)]
+	shoot := &gardencorev1beta1.Shoot{
+		TypeMeta:   metav1.TypeMeta{APIVersion: gardencorev1beta1.SchemeGroupVersion.String(), Kind: "Shoot"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: projectNamespace(project), CreationTimestamp: metav1.NewTime(created)},
+		Spec: gardencorev1beta1.ShootSpec{
+			CloudProfile:           &gardencorev1beta1.CloudProfileReference{Kind: "CloudProfile", Name: provider},
+			CredentialsBindingName: new(provider + "-credentials"),
+			Region:                 region,
+			Kubernetes:             gardencorev1beta1.Kubernetes{Version: "1.34.2"},
+			Networking:             &gardencorev1beta1.Networking{Type: new("calico"), Nodes: new("10.180.0.0/16")},
+			Purpose:                &purpose,
+			Provider:               gardencorev1beta1.Provider{Type: provider, Workers: g.workers(provider, region)},
+		},
+	}
+	g.varyPlacement(shoot, provider, region)
+	g.varyNetworking(shoot.Spec.Networking)
+	if g.chance(g.mix.DNSDomainShoot) {
+		// Mostly a correct Gardener default domain of some seed in its region, sometimes a custom domain.
+		domain := name + ".example.org"
+		if g.rng.IntN(3) > 0 {
+			domain = fmt.Sprintf("%s.%s.%s.%s.seeds.example.com", name, project, region, provider)
+		}
+		shoot.Spec.DNS = &gardencorev1beta1.DNS{Domain: &domain}
+	}
+	return shoot
+}
+
+// shootRegion is a region of the provider for a shoot: mostly one with seeds, sometimes any.
+func (g *generation) shootRegion(provider string) string {
+	regions := providerRegions[provider]
+	var withSeeds []string
+	for _, s := range g.seedRegions {
+		if s.provider == provider {
+			withSeeds = append(withSeeds, s.region)
+		}
+	}
+	if len(withSeeds) == 0 || g.chance(g.mix.RegionWithoutSeedShoot) {
+		return regions[g.rng.IntN(len(regions))]
+	}
+	return withSeeds[g.rng.IntN(len(withSeeds))]
+}
+
+// workers is a shoot's one worker pool in some of the region's zones, none for a workerless shoot.
+func (g *generation) workers(provider, region string) []gardencorev1beta1.Worker {
+	if g.chance(g.mix.WorkerlessShoot) {
+		return nil
+	}
+	zones := zonesOf(provider, region, 3)
+	poolZones := zones[:1+g.rng.IntN(3)]
+	if g.rng.IntN(4) == 0 {
+		poolZones = []string{zones[g.rng.IntN(3)]}
+	}
+	return []gardencorev1beta1.Worker{{
+		Name: "worker", Machine: gardencorev1beta1.Machine{Type: "m5.large"}, Minimum: 1, Maximum: 5, Zones: slices.Clone(poolZones),
+	}}
+}
+
+// varyPlacement gives the shoot the placement features of the mix that it draws: a namespaced cloud profile, the
+// testing purpose, a highly available or zone-pinned control plane, a seed selector, tolerations, access
+// restrictions.
+func (g *generation) varyPlacement(shoot *gardencorev1beta1.Shoot, provider, region string) {
+	if provider == "aws" && g.chance(g.mix.NamespacedProfileShoot) {
+		shoot.Namespace = namespacedProfileOwner
+		shoot.Spec.CloudProfile = &gardencorev1beta1.CloudProfileReference{Kind: v1beta1constants.CloudProfileReferenceKindNamespacedCloudProfile, Name: namespacedProfileAWS}
+	}
+	if g.chance(g.mix.TestingShoot) {
+		shoot.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting)
+	}
+	if g.chance(g.mix.ZonalShoot) {
+		shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{HighAvailability: &gardencorev1beta1.HighAvailability{FailureTolerance: gardencorev1beta1.FailureTolerance{Type: gardencorev1beta1.FailureToleranceTypeZone}}}
+	} else if g.chance(g.mix.ControlPlaneZonesShoot) {
+		shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{Zones: []string{zonesOf(provider, region, 3)[g.rng.IntN(3)]}}
+	}
+	if g.chance(g.mix.SelectorShoot) {
+		shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{labelEnvironment: "prod"}}}
+	}
+	if g.chance(g.mix.TolerationShoot) {
+		value := []string{"ml", "payments"}[g.rng.IntN(2)]
+		shoot.Spec.Tolerations = append(shoot.Spec.Tolerations, gardencorev1beta1.Toleration{Key: taintDedicated, Value: &value})
+		if g.chance(0.5) {
+			shoot.Spec.Tolerations = append(shoot.Spec.Tolerations, gardencorev1beta1.Toleration{Key: gardencorev1beta1.SeedTaintProtected})
+		}
+	}
+	if g.chance(g.mix.AccessRestrictedShoot) {
+		shoot.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: accessRestrictionEU}}}
+	}
+}
+
+// varyNetworking gives a shoot's networking the features of the mix that it draws: IPv6, or a node range
+// Gardener reserves.
+func (g *generation) varyNetworking(networking *gardencorev1beta1.Networking) {
+	if g.chance(g.mix.IPv6Shoot) {
+		networking.IPFamilies = []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv6}
+		networking.Nodes = new("2001:db8:10::/48")
+		if g.rng.IntN(4) == 0 {
+			networking.Pods = new("fd8f:6d53:b97a:1::/64") // inside Gardener's VPN range
+		}
+	}
+	if g.chance(g.mix.ReservedRangeShoot) {
+		networking.Nodes = new("242.1.0.0/16")
+	}
 }
 
 // regionConfigMaps reads the embedded upstream region ConfigMaps. The aws one also applies to the namespaced
