@@ -243,126 +243,180 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	if cfg.Repeats < 1 {
 		cfg.Repeats = 1
 	}
-	type job struct {
-		window    Scenario
-		rebalance *scenario.Rebalance
-		size      Size
+	jobs, err := runJobs(cfg)
+	if err != nil {
+		return nil, err
 	}
-	var jobs []job
-	if cfg.Landscape != nil {
-		jobs = append(jobs, job{window: Scenario{Name: "landscape", Strategy: cfg.Strategy}})
-	}
-	solvers := []string{SolverGreedy, SolverLP, SolverLPTinyTimeout}
-	total, done := 0, 0
-	for _, j := range cfg.Jobs {
-		window, rebalance, err := selectScenario(j.Scenario)
-		if err != nil {
-			return nil, err
-		}
-		jobs = append(jobs, job{window, rebalance, j.Size})
-	}
+	progress := &progressCount{report: cfg.Progress}
 	for _, j := range jobs {
-		if j.rebalance != nil {
-			total += 2 * cfg.Repeats
-		} else {
-			total += len(solvers) * cfg.Repeats
-		}
+		progress.total += j.plans(cfg.Repeats)
 	}
-	progress := func(label string) {
-		done++
-		if cfg.Progress != nil {
-			cfg.Progress(done, total, label)
-		}
-	}
-
 	results := &Results{}
 	for _, j := range jobs {
 		if j.rebalance != nil {
-			group, err := runRebalance(ctx, cfg, *j.rebalance, j.size, progress)
+			group, err := runRebalance(ctx, cfg, *j.rebalance, j.size, progress.step)
 			if err != nil {
-				return stopped(ctx, results, done, total, err)
+				return stopped(ctx, results, progress, err)
 			}
 			results.Rebalances = append(results.Rebalances, group...)
 			continue
 		}
-		objs := cfg.Landscape
-		if objs == nil {
-			gc := j.window.config(j.size)
-			gc.Seed = cfg.Seed
-			generated, err := generator.Generate(gc)
-			if err != nil {
-				return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
-			}
-			if j.window.mutate != nil {
-				j.window.mutate(&generated)
-			}
-			objs = &generated
-		}
-		snap, err := model.NewSnapshot(*objs)
+		group, err := runWindow(ctx, cfg, j, progress.step)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
-		}
-		pending := snap.Pending(v1beta1constants.DefaultSchedulerName)
-		policy := defaultPolicy(j.window.Strategy, cfg.Timeout)
-		fitAtTarget, err := capacityAddsUp(ctx, snap, policy)
-		if err != nil {
-			return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
-		}
-		var group []Result
-		for _, name := range solvers {
-			s := solverFor(name, policy)
-			r := Result{Scenario: j.window.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
-			var modelTimes, solveTimes, verifyTimes []float64
-			var last *plan.Outcome
-			for range cfg.Repeats {
-				if err := ctx.Err(); err != nil {
-					return stopped(ctx, results, done, total, err)
-				}
-				p := policy
-				p.Solver = s
-				o, err := plan.Schedule(ctx, snap, pending, p)
-				if err != nil {
-					return stopped(ctx, results, done, total, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err))
-				}
-				modelTimes = append(modelTimes, o.ModelTime.Seconds())
-				solveTimes = append(solveTimes, o.SolveTime.Seconds())
-				verifyTimes = append(verifyTimes, o.VerifyTime.Seconds())
-				if o.Fallback != "" {
-					r.Fallbacks++
-				}
-				last = o
-				progress(fmt.Sprintf("%s %s %s", j.window.Name, r.Size, name))
-			}
-			measure(&r, last)
-			r.ModelP50, r.ModelP99 = Quantile(modelTimes, 0.5), Quantile(modelTimes, 0.99)
-			r.SolveP50, r.SolveP99 = Quantile(solveTimes, 0.5), Quantile(solveTimes, 0.99)
-			r.VerifyP50 = Quantile(verifyTimes, 0.5)
-			if t := r.ModelP50 + r.SolveP50; t > 0 {
-				r.DecisionsPerSecond = float64(r.Pending) / t
-			}
-			group = append(group, r)
-		}
-		mostPlaced := 0
-		for _, r := range group {
-			mostPlaced = max(mostPlaced, r.Placed)
-		}
-		for i := range group {
-			group[i].Unavoidable = mostPlaced - fitAtTarget
-			group[i].PlacedVsGreedy = ratio(float64(group[i].Placed), float64(group[0].Placed))
-			group[i].DistanceVsGreedy = ratio(group[i].MeanDistance, group[0].MeanDistance)
-			group[i].StddevVsGreedy = ratio(group[i].UtilizationStddev, group[0].UtilizationStddev)
-			group[i].ObjectiveVsGreedy = ratio(group[i].Objective, group[0].Objective)
+			return stopped(ctx, results, progress, err)
 		}
 		results.Windows = append(results.Windows, group...)
 	}
 	return results, nil
 }
 
+// windowSolvers are the solvers a window scenario is planned with, greedy first: the others are compared with it.
+var windowSolvers = []string{SolverGreedy, SolverLP, SolverLPTinyTimeout}
+
+// runJob is a job of a run: a window scenario (the landscape given, or generated) or a rebalancing one, at a size.
+type runJob struct {
+	window    Scenario
+	rebalance *scenario.Rebalance
+	size      Size
+}
+
+// runJobs are the run's jobs: its landscape's, if it has one, then its named scenarios'.
+func runJobs(cfg Config) ([]runJob, error) {
+	var jobs []runJob
+	if cfg.Landscape != nil {
+		jobs = append(jobs, runJob{window: Scenario{Name: "landscape", Strategy: cfg.Strategy}})
+	}
+	for _, j := range cfg.Jobs {
+		window, rebalance, err := selectScenario(j.Scenario)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, runJob{window, rebalance, j.Size})
+	}
+	return jobs, nil
+}
+
+// plans is how many plans the job makes in repeats: the LP's and the descheduler's of a rebalancing, each
+// solver's of a window.
+func (j runJob) plans(repeats int) int {
+	if j.rebalance != nil {
+		return 2 * repeats
+	}
+	return len(windowSolvers) * repeats
+}
+
+// progressCount counts the plans made of total and tells report, if set, after each.
+type progressCount struct {
+	done, total int
+	report      func(done, total int, label string)
+}
+
+// step counts one plan made, of what label says.
+func (p *progressCount) step(label string) {
+	p.done++
+	if p.report != nil {
+		p.report(p.done, p.total, label)
+	}
+}
+
+// runWindow plans the window of a job with every solver, repeatedly, and compares each with greedy.
+func runWindow(ctx context.Context, cfg Config, j runJob, step func(label string)) ([]Result, error) {
+	snap, err := j.snapshot(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
+	}
+	pending := snap.Pending(v1beta1constants.DefaultSchedulerName)
+	policy := defaultPolicy(j.window.Strategy, cfg.Timeout)
+	fitAtTarget, err := capacityAddsUp(ctx, snap, policy)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s %s: %w", j.window.Name, j.size, err)
+	}
+	var group []Result
+	for _, name := range windowSolvers {
+		r := Result{Scenario: j.window.Name, Size: fmt.Sprintf("%dx%d", len(pending), len(snap.Seeds)), Pending: len(pending), Seeds: len(snap.Seeds), Solver: name}
+		p := policy
+		p.Solver = solverFor(name, policy)
+		if err := repeatWindow(ctx, cfg.Repeats, snap, pending, p, &r, step); err != nil {
+			return nil, fmt.Errorf("scenario %s %s, solver %s: %w", j.window.Name, j.size, name, err)
+		}
+		group = append(group, r)
+	}
+	compareWithGreedy(group, fitAtTarget)
+	return group, nil
+}
+
+// snapshot is the landscape of a window job: the run's, or its scenario's generated at its size.
+func (j runJob) snapshot(cfg Config) (*model.Snapshot, error) {
+	objs := cfg.Landscape
+	if objs == nil {
+		gc := j.window.config(j.size)
+		gc.Seed = cfg.Seed
+		generated, err := generator.Generate(gc)
+		if err != nil {
+			return nil, err
+		}
+		if j.window.mutate != nil {
+			j.window.mutate(&generated)
+		}
+		objs = &generated
+	}
+	return model.NewSnapshot(*objs)
+}
+
+// repeatWindow plans the window repeats times under the policy and fills r with the last plan's quality, the
+// timings' percentiles and the fallbacks.
+func repeatWindow(ctx context.Context, repeats int, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, p plan.Policy, r *Result, step func(label string)) error {
+	var modelTimes, solveTimes, verifyTimes []float64
+	var last *plan.Outcome
+	for range repeats {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		o, err := plan.Schedule(ctx, snap, pending, p)
+		if err != nil {
+			return err
+		}
+		modelTimes = append(modelTimes, o.ModelTime.Seconds())
+		solveTimes = append(solveTimes, o.SolveTime.Seconds())
+		verifyTimes = append(verifyTimes, o.VerifyTime.Seconds())
+		if o.Fallback != "" {
+			r.Fallbacks++
+		}
+		last = o
+		step(fmt.Sprintf("%s %s %s", r.Scenario, r.Size, r.Solver))
+	}
+	measure(r, last)
+	r.ModelP50, r.ModelP99 = Quantile(modelTimes, 0.5), Quantile(modelTimes, 0.99)
+	r.SolveP50, r.SolveP99 = Quantile(solveTimes, 0.5), Quantile(solveTimes, 0.99)
+	r.VerifyP50 = Quantile(verifyTimes, 0.5)
+	if t := r.ModelP50 + r.SolveP50; t > 0 {
+		r.DecisionsPerSecond = float64(r.Pending) / t
+	}
+	return nil
+}
+
+// compareWithGreedy sets the ratios of a window's results against greedy's, the first, and how many shoots the
+// solver placing the most must place above the target, beyond the fitAtTarget that capacity says fit below it.
+func compareWithGreedy(group []Result, fitAtTarget int) {
+	mostPlaced := 0
+	for _, r := range group {
+		mostPlaced = max(mostPlaced, r.Placed)
+	}
+	greedy := group[0]
+	for i := range group {
+		group[i].Unavoidable = mostPlaced - fitAtTarget
+		group[i].PlacedVsGreedy = ratio(float64(group[i].Placed), float64(greedy.Placed))
+		group[i].DistanceVsGreedy = ratio(group[i].MeanDistance, greedy.MeanDistance)
+		group[i].StddevVsGreedy = ratio(group[i].UtilizationStddev, greedy.UtilizationStddev)
+		group[i].ObjectiveVsGreedy = ratio(group[i].Objective, greedy.Objective)
+	}
+}
+
 // stopped is what Run returns when a job fails: when ctx ended (an interrupt), the results of the jobs finished
 // before, which are worth keeping, and the interruption; otherwise the job's error alone.
-func stopped(ctx context.Context, results *Results, done, total int, err error) (*Results, error) {
+func stopped(ctx context.Context, results *Results, progress *progressCount, err error) (*Results, error) {
 	if ctx.Err() != nil {
-		return results, fmt.Errorf("interrupted after %d of %d windows: %w", done, total, context.Cause(ctx))
+		return results, fmt.Errorf("interrupted after %d of %d windows: %w", progress.done, progress.total, context.Cause(ctx))
 	}
 	return nil, err
 }
