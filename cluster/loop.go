@@ -60,18 +60,56 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	scheme, err := ingest.Scheme()
-	if err != nil {
-		return err
-	}
-	le := c.LeaderElection
-	// Watches last minutes by design: the request timeout bounds the binder's requests, never the informers'.
-	watching := rest.CopyConfig(l.REST)
-	watching.Timeout = 0
 	writer, err := ingest.NewClient(l.REST)
 	if err != nil {
 		return err
 	}
+	copies, err := ingest.NewCopies()
+	if err != nil {
+		return err
+	}
+	mgr, err := l.newManager(ctx)
+	if err != nil {
+		return err
+	}
+	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
+		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
+	if err := warmInformers(ctx, mgr.GetCache()); err != nil {
+		return err
+	}
+	loopMetrics := metrics.NewMetrics(true)
+	scheduler := &Scheduler{
+		Reader: mgr.GetCache(), Copies: copies,
+		Binder: &bind.Binder{
+			Client: writer, Reader: writer,
+			Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
+		},
+		Metrics: loopMetrics, Policy: policy,
+	}
+	if err := mgr.Add(newWindowLoop(scheduler, mgr.GetCache(), c.Window)); err != nil {
+		return err
+	}
+	server := &healthServer{cache: mgr.GetCache(), metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
+	if err := mgr.Add(server); err != nil {
+		return err
+	}
+	if err := mgr.Start(ctx); err != nil {
+		return fmt.Errorf("run loop: %w", err)
+	}
+	return nil
+}
+
+// newManager is the controller-runtime manager the loop runs in: its cache holds what a window reads, and it
+// elects the leader as configured. Its watches last minutes by design: the request timeout bounds the binder's
+// requests, never the informers'.
+func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		return nil, err
+	}
+	watching := rest.CopyConfig(l.REST)
+	watching.Timeout = 0
+	le := l.Config.LeaderElection
 	mgr, err := manager.New(watching, manager.Options{
 		Scheme: scheme,
 		Logger: logr.FromSlogHandler(slog.Default().Handler()),
@@ -96,56 +134,38 @@ func (l *Loop) Run(ctx context.Context) error {
 		BaseContext:                   func() context.Context { return ctx },
 	})
 	if err != nil {
-		return fmt.Errorf("creating the manager: %w", err)
+		return nil, fmt.Errorf("creating the manager: %w", err)
 	}
-	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
-		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *le.LeaderElect)
+	return mgr, nil
+}
 
-	// Every replica keeps warm informers of what a window reads, so that /readyz means synced and a standby
-	// that takes over plans at once.
+// warmInformers starts the informers of what a window reads. Every replica keeps them warm, so that /readyz means
+// synced and a standby that takes over plans at once.
+func warmInformers(ctx context.Context, informers cache.Cache) error {
 	for _, obj := range []client.Object{
 		&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
 		&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
 	} {
-		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
+		if _, err := informers.GetInformer(ctx, obj); err != nil {
 			return fmt.Errorf("creating the informer of %T: %w", obj, err)
 		}
 	}
+	return nil
+}
 
-	copies, err := ingest.NewCopies()
-	if err != nil {
-		return err
-	}
-	loopMetrics := metrics.NewMetrics(true)
-	windows := &windowLoop{
-		scheduler: &Scheduler{
-			Reader: mgr.GetCache(), Copies: copies,
-			Binder: &bind.Binder{
-				Client: writer, Reader: writer,
-				Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
-			},
-			Metrics: loopMetrics, Policy: policy,
-		},
-		cache:     mgr.GetCache(),
-		maxShoots: c.Window.MaxShoots,
-		coalesce:  c.Window.MaxWait.Duration,
-		metrics:   loopMetrics,
+// newWindowLoop is the leader's loop of windows of the shoots the cache holds, planned and bound by scheduler.
+func newWindowLoop(scheduler *Scheduler, informers cache.Cache, window config.WindowConfiguration) *windowLoop {
+	return &windowLoop{
+		scheduler: scheduler,
+		cache:     informers,
+		maxShoots: window.MaxShoots,
+		coalesce:  window.MaxWait.Duration,
+		metrics:   scheduler.Metrics,
 		nudge:     make(chan struct{}, 1),
 		arrivals:  &arrivals{at: map[types.NamespacedName]time.Time{}},
 		shoots:    map[types.NamespacedName]*tracked{},
 		bound:     make(chan []bind.Result, 1),
 	}
-	if err := mgr.Add(windows); err != nil {
-		return err
-	}
-	server := &healthServer{cache: mgr.GetCache(), metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
-	if err := mgr.Add(server); err != nil {
-		return err
-	}
-	if err := mgr.Start(ctx); err != nil {
-		return fmt.Errorf("run loop: %w", err)
-	}
-	return nil
 }
 
 // tracked is what the loop remembers of a shoot it has seen pending.
