@@ -428,28 +428,42 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed,
 		return seeds, nil, nil
 	}
 	if cp := shoot.Spec.ControlPlane; cp != nil && len(cp.Zones) > 0 {
-		return seedPredicate{
-			name: PredicateZoneSelection,
-			check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
-				for _, zone := range cp.Zones {
-					if slices.Contains(seed.Spec.Provider.Zones, zone) {
-						continue
-					}
-					if !words {
-						return unworded
-					}
-					return fmt.Sprintf("seed zones %v do not contain the requested control plane zone %q", seed.Spec.Provider.Zones, zone)
-				}
-				return ""
-			},
-			empty: func(_ *Request, n int) error {
-				return fmt.Errorf("none of the %d seeds contains all requested control plane zones %v", n, cp.Zones)
-			},
-		}.Filter(req, seeds, words)
+		return controlPlaneZones(cp.Zones).Filter(req, seeds, words)
 	}
-
 	shootZones := WorkerZones(shoot)
-	kept, rejected, err := seedPredicate{
+	kept, rejected, err := enforcedZones(shootZones).Filter(req, seeds, words)
+	if err != nil || len(shootZones) == 0 {
+		return kept, rejected, err
+	}
+	return preferZones(kept, rejected, shootZones, words)
+}
+
+// controlPlaneZones keeps the seeds that have every zone the shoot's control plane asks for.
+func controlPlaneZones(zones []string) seedPredicate {
+	return seedPredicate{
+		name: PredicateZoneSelection,
+		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
+			for _, zone := range zones {
+				if slices.Contains(seed.Spec.Provider.Zones, zone) {
+					continue
+				}
+				if !words {
+					return unworded
+				}
+				return fmt.Sprintf("seed zones %v do not contain the requested control plane zone %q", seed.Spec.Provider.Zones, zone)
+			}
+			return ""
+		},
+		empty: func(_ *Request, n int) error {
+			return fmt.Errorf("none of the %d seeds contains all requested control plane zones %v", n, zones)
+		},
+	}
+}
+
+// enforcedZones keeps the seeds that do not enforce zone selection, or share a zone with the shoot's workers, or
+// every seed when the shoot has no worker zones.
+func enforcedZones(shootZones []string) seedPredicate {
+	return seedPredicate{
 		name: PredicateZoneSelection,
 		check: func(_ *Request, seed *gardencorev1beta1.Seed, words bool) string {
 			switch {
@@ -463,11 +477,12 @@ func (ZoneSelectionFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed,
 		empty: func(_ *Request, n int) error {
 			return fmt.Errorf("none of the %d seeds has any zone overlap with the shoot's worker pool zones (zone selection mode: %s)", n, gardencorev1beta1.ZoneSelectionModeEnforce)
 		},
-	}.Filter(req, seeds, words)
-	if err != nil || len(shootZones) == 0 {
-		return kept, rejected, err
 	}
+}
 
+// preferZones drops, of the seeds kept, those that prefer zones the shoot's workers are not in, unless that would
+// drop them all: a preference, unlike enforcement, never leaves a shoot without a seed.
+func preferZones(kept []*gardencorev1beta1.Seed, rejected map[string]Rejection, shootZones []string, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	preferred := make([]*gardencorev1beta1.Seed, 0, len(kept))
 	for _, seed := range kept {
 		if zoneSelectionMode(seed) != gardencorev1beta1.ZoneSelectionModePrefer || zonesOverlap(seed.Spec.Provider.Zones, shootZones) {
