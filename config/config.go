@@ -393,99 +393,118 @@ func (e *FieldError) Error() string { return fmt.Sprintf("%s: %v: %s", e.Field, 
 
 // Validate reports every invalid field as a *FieldError, joined.
 func (c *SeedPlanConfiguration) Validate() error {
-	var errs []error
-	invalid := func(field string, value any, problem string) {
-		errs = append(errs, &FieldError{Field: field, Value: value, Problem: problem})
+	var errs fieldErrors
+	errs.placement(c)
+	errs.rebalance(c.Rebalance)
+	errs.runtime(c)
+	errs.leaderElection(c.LeaderElection)
+	errs.oneOf("logLevel", c.LogLevel, "debug", "info", "error")
+	errs.oneOf("logFormat", c.LogFormat, "json", "text")
+	return errors.Join(errs...)
+}
+
+// fieldErrors collects the invalid fields of a configuration, each a *FieldError.
+type fieldErrors []error
+
+// invalid adds the field, its value and what is wrong with it.
+func (e *fieldErrors) invalid(field string, value any, problem string) {
+	*e = append(*e, &FieldError{Field: field, Value: value, Problem: problem})
+}
+
+// oneOf checks that the field's value is one of those allowed.
+func (e *fieldErrors) oneOf(field, value string, allowed ...string) {
+	if !slices.Contains(allowed, value) {
+		e.invalid(field, value, "must be one of "+strings.Join(allowed, ", "))
 	}
+}
+
+// positive checks that the field's duration is more than zero.
+func (e *fieldErrors) positive(field string, d time.Duration) {
+	if d <= 0 {
+		e.invalid(field, d, "must be positive")
+	}
+}
+
+// notNegative checks that the field's number is zero or more.
+func (e *fieldErrors) notNegative(field string, value any, negative bool) {
+	if negative {
+		e.invalid(field, value, "must not be negative")
+	}
+}
+
+// placement checks what decides where shoots go: the strategy, the solver and the placement policy.
+func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 	if _, err := model.ParseStrategy(c.Strategy); err != nil {
-		invalid("strategy", c.Strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
+		e.invalid("strategy", c.Strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
 	}
-	oneOf := func(field, value string, allowed ...string) {
-		if !slices.Contains(allowed, value) {
-			invalid(field, value, "must be one of "+strings.Join(allowed, ", "))
-		}
-	}
-	oneOf("solver.name", c.Solver.Name, SolverLP, SolverGreedy)
-	oneOf("placement.weights.preset", c.Placement.Weights.Preset, WeightsCompat, WeightsBalanced)
+	e.oneOf("solver.name", c.Solver.Name, SolverLP, SolverGreedy)
+	e.positive("solver.timeout", c.Solver.Timeout.Duration)
+	e.oneOf("placement.weights.preset", c.Placement.Weights.Preset, WeightsCompat, WeightsBalanced)
 	if err := model.CheckTargetUtilization(c.Placement.TargetUtilization); err != nil {
-		invalid("placement.targetUtilization", c.Placement.TargetUtilization, "must be in (0, 1]")
+		e.invalid("placement.targetUtilization", c.Placement.TargetUtilization, "must be in (0, 1]")
 	}
 	w := c.Placement.Weights
 	for _, weight := range []struct {
 		field string
 		value *float64
 	}{{"distance", w.Distance}, {"utilization", w.Utilization}, {"softTaint", w.SoftTaint}} {
-		if field, value := weight.field, weight.value; value != nil && (*value < 0 || math.IsNaN(*value) || math.IsInf(*value, 0)) {
-			invalid("placement.weights."+field, *value, "must be a finite number, at least 0")
+		if value := weight.value; value != nil && (*value < 0 || math.IsNaN(*value) || math.IsInf(*value, 0)) {
+			e.invalid("placement.weights."+weight.field, *value, "must be a finite number, at least 0")
 		}
-	}
-	if c.Rebalance.UnusableGrace != nil && c.Rebalance.UnusableGrace.Duration < 0 {
-		invalid("rebalance.unusableGrace", c.Rebalance.UnusableGrace.Duration, "must not be negative")
 	}
 	seen := map[string]bool{}
 	for _, purpose := range c.Placement.Priority.Purposes {
 		if seen[purpose] {
-			invalid("placement.priority.purposes", purpose, "listed twice")
+			e.invalid("placement.priority.purposes", purpose, "listed twice")
 		}
 		seen[purpose] = true
 	}
-	positive := func(field string, d time.Duration) {
-		if d <= 0 {
-			invalid(field, d, "must be positive")
+}
+
+// rebalance checks the rebalancing's triggers, bounds and pacing.
+func (e *fieldErrors) rebalance(r RebalanceTriggers) {
+	if r.UnusableGrace != nil {
+		e.notNegative("rebalance.unusableGrace", r.UnusableGrace.Duration, r.UnusableGrace.Duration < 0)
+	}
+	for _, trigger := range r.Triggers {
+		e.oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
+	}
+	e.notNegative("rebalance.maxMovesPerProject", r.MaxMovesPerProject, r.MaxMovesPerProject < 0)
+	if p := r.Pacing; p.MaxInFlight < 1 || p.MaxPerSeed < 1 {
+		e.invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
+	}
+	e.positive("rebalance.pacing.timeout", r.Pacing.Timeout.Duration)
+	e.positive("rebalance.pacing.poll", r.Pacing.Poll.Duration)
+}
+
+// runtime checks how the loop forms windows, binds and talks to the API server.
+func (e *fieldErrors) runtime(c *SeedPlanConfiguration) {
+	e.notNegative("window.maxWait", c.Window.MaxWait.Duration, c.Window.MaxWait.Duration < 0)
+	for _, count := range []struct {
+		field string
+		value int
+	}{{"window.maxShoots", c.Window.MaxShoots}, {"bind.concurrency", c.Bind.Concurrency}, {"bind.rounds", c.Bind.Rounds}} {
+		if count.value < 1 {
+			e.invalid(count.field, count.value, "must be at least 1")
 		}
 	}
-	positive("solver.timeout", c.Solver.Timeout.Duration)
-	if p := c.Rebalance.Pacing; p.MaxInFlight < 1 || p.MaxPerSeed < 1 {
-		invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
+	e.notNegative("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), c.Client.QPS < 0 || c.Client.Burst < 0)
+	if t := c.Client.RequestTimeout; t != nil && t.Duration < 0 {
+		e.invalid("clientConnection.requestTimeout", t.Duration, "must not be negative (0: no timeout)")
 	}
-	positive("rebalance.pacing.timeout", c.Rebalance.Pacing.Timeout.Duration)
-	for _, trigger := range c.Rebalance.Triggers {
-		oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
-	}
-	if c.Rebalance.MaxMovesPerProject < 0 {
-		invalid("rebalance.maxMovesPerProject", c.Rebalance.MaxMovesPerProject, "must not be negative")
-	}
-	positive("rebalance.pacing.poll", c.Rebalance.Pacing.Poll.Duration)
+}
 
-	if c.Window.MaxWait.Duration < 0 {
-		invalid("window.maxWait", c.Window.MaxWait.Duration, "must not be negative")
-	}
-	if c.Window.MaxShoots < 1 {
-		invalid("window.maxShoots", c.Window.MaxShoots, "must be at least 1")
-	}
-	if c.Bind.Concurrency < 1 {
-		invalid("bind.concurrency", c.Bind.Concurrency, "must be at least 1")
-	}
-	if c.Bind.Rounds < 1 {
-		invalid("bind.rounds", c.Bind.Rounds, "must be at least 1")
-	}
-	if c.Client.QPS < 0 || c.Client.Burst < 0 {
-		invalid("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), "must not be negative")
-	}
-	if c.Client.RequestTimeout != nil && c.Client.RequestTimeout.Duration < 0 {
-		invalid("clientConnection.requestTimeout", c.Client.RequestTimeout.Duration, "must not be negative (0: no timeout)")
-	}
-	le := c.LeaderElection
-	positive("leaderElection.leaseDuration", le.LeaseDuration.Duration)
-	positive("leaderElection.renewDeadline", le.RenewDeadline.Duration)
-	positive("leaderElection.retryPeriod", le.RetryPeriod.Duration)
+// leaderElection checks that the lease outlasts the renewal deadline, which outlasts the retry period.
+func (e *fieldErrors) leaderElection(le LeaderElection) {
+	e.positive("leaderElection.leaseDuration", le.LeaseDuration.Duration)
+	e.positive("leaderElection.renewDeadline", le.RenewDeadline.Duration)
+	e.positive("leaderElection.retryPeriod", le.RetryPeriod.Duration)
 	if le.LeaseDuration.Duration <= le.RenewDeadline.Duration {
-		invalid("leaderElection.leaseDuration", le.LeaseDuration.Duration, "must be greater than renewDeadline")
+		e.invalid("leaderElection.leaseDuration", le.LeaseDuration.Duration, "must be greater than renewDeadline")
 	}
 	if le.RenewDeadline.Duration <= le.RetryPeriod.Duration {
-		invalid("leaderElection.renewDeadline", le.RenewDeadline.Duration, "must be greater than retryPeriod")
+		e.invalid("leaderElection.renewDeadline", le.RenewDeadline.Duration, "must be greater than retryPeriod")
 	}
-	switch c.LogLevel {
-	case "debug", "info", "error":
-	default:
-		invalid("logLevel", c.LogLevel, "must be one of debug, info, error")
-	}
-	switch c.LogFormat {
-	case "json", "text":
-	default:
-		invalid("logFormat", c.LogFormat, "must be json or text")
-	}
-	return errors.Join(errs...)
 }
 
 // Logger returns a logger writing to w at the configured level and in the configured format.

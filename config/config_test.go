@@ -1,9 +1,11 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,6 +121,28 @@ func TestParseRefuses(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Validation reports every invalid field, each as a *FieldError, not only the first it finds.
+func TestValidateReportsEveryField(t *testing.T) {
+	c := Default()
+	c.Strategy, c.Window.MaxShoots, c.Rebalance.Pacing.Poll.Duration, c.LogFormat = "Nearest", 0, 0, "xml"
+	err := c.Validate()
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("error %v is not a joined list", err)
+	}
+	var fields []string
+	for _, e := range joined.Unwrap() {
+		var fe *FieldError
+		if !errors.As(e, &fe) {
+			t.Fatalf("%v is not a *FieldError", e)
+		}
+		fields = append(fields, fe.Field)
+	}
+	if want := []string{"strategy", "rebalance.pacing.poll", "window.maxShoots", "logFormat"}; !slices.Equal(fields, want) {
+		t.Fatalf("fields %v, want %v", fields, want)
 	}
 }
 
