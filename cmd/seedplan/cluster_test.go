@@ -434,7 +434,16 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 		t.Fatalf("%d shoots rebound; the pacing allows one migration off a seed at a time", rebound)
 	}
 
-	// Draining the healthy seed (nowhere to go while the other is sick) cordons it, moves or not.
+	// Draining the healthy seed (nowhere to go while the other is sick) cordons it, moves or not; without --yes
+	// it is only said what would be done.
+	if _, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--drain", healthy.Name, "--apply"); err == nil ||
+		!strings.Contains(err.Error(), "--apply: cordoning 1 seed to drain and starting 0 control plane migrations; add --yes to confirm") {
+		t.Fatalf("rebalance --drain --apply without --yes: %v", err)
+	}
+	unconfirmed := &gardencorev1beta1.Seed{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: healthy.Name}, unconfirmed); err != nil || !unconfirmed.Spec.Settings.Scheduling.Visible {
+		t.Fatalf("seed %s cordoned without --yes (%v)", healthy.Name, err)
+	}
 	if out, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--drain", healthy.Name, "--apply", "--yes", "-o", "json"); err != nil {
 		t.Fatalf("rebalance --drain --apply: %v\n%s", err, out)
 	}

@@ -68,12 +68,7 @@ func newRebalanceCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
 			}
-			target.TargetUtilization, target.UnusableGrace, target.Now = policy.Target, c.Rebalance.UnusableGrace.Duration, time.Now()
-			target.MaxMoveDistance = c.Rebalance.MaxMoveDistance
-			target.Triggers = nil
-			for _, trigger := range c.Rebalance.Triggers {
-				target.Triggers = append(target.Triggers, model.LeaveReason(trigger))
-			}
+			configureTarget(&target, c, policy)
 			if err := target.Validate(snap); err != nil {
 				return fmt.Errorf("--drain: %w", err)
 			}
@@ -86,23 +81,13 @@ func newRebalanceCommand() *cobra.Command {
 				return err
 			}
 			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
-				what := fmt.Sprintf("Cordoning %s to drain and starting %s", report.Counted(len(target.Drain), "seed", "seeds"),
-					report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
 				if !yes {
+					what := applying(target, moves)
 					return fmt.Errorf("--apply: %s; add --yes to confirm", strings.ToLower(what[:1])+what[1:])
 				}
-				if err := announceGarden(cmd, c, what); err != nil {
-					return err
-				}
-				garden, err := gardenClient(c)
+				garden, err := cordonToDrain(cmd, c, target, moves)
 				if err != nil {
 					return err
-				}
-				// Drained seeds are cordoned first, so that no scheduler places new shoots on a seed being emptied.
-				for _, seed := range target.Drain {
-					if _, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, false); err != nil {
-						return err
-					}
 				}
 				recommended.Applied, err = moverOf(c, garden, policy.Options, target).Apply(cmd.Context(), moves.Moves)
 				if printErr := recommended.Print(cmd.OutOrStdout(), output); printErr != nil {
@@ -230,6 +215,41 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
 	cmd.ValidArgsFunction = flags.completeGardenSeeds
 	return cmd
+}
+
+// configureTarget completes the rebalancing's target from the configuration: the policy's target utilization,
+// the grace of unusable seeds, the move distance bound and the triggers.
+func configureTarget(target *model.RebalanceOptions, c *config.SeedPlanConfiguration, policy plan.Policy) {
+	target.TargetUtilization, target.UnusableGrace, target.Now = policy.Target, c.Rebalance.UnusableGrace.Duration, time.Now()
+	target.MaxMoveDistance = c.Rebalance.MaxMoveDistance
+	target.Triggers = nil
+	for _, trigger := range c.Rebalance.Triggers {
+		target.Triggers = append(target.Triggers, model.LeaveReason(trigger))
+	}
+}
+
+// applying says what --apply does with the recommended moves.
+func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
+	return fmt.Sprintf("Cordoning %s to drain and starting %s", report.Counted(len(target.Drain), "seed", "seeds"),
+		report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
+}
+
+// cordonToDrain announces what --apply does to the configured garden and cordons the seeds to drain, before any
+// move starts: no scheduler places new shoots on a seed being emptied. It returns the garden's client.
+func cordonToDrain(cmd *cobra.Command, c *config.SeedPlanConfiguration, target model.RebalanceOptions, moves *plan.Rebalanced) (client.Client, error) {
+	if err := announceGarden(cmd, c, applying(target, moves)); err != nil {
+		return nil, err
+	}
+	garden, err := gardenClient(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, seed := range target.Drain {
+		if _, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, false); err != nil {
+			return nil, err
+		}
+	}
+	return garden, nil
 }
 
 // moverOf makes moves in the configured garden, paced and capped as configured.
