@@ -283,9 +283,43 @@ func (q *CapacityPlanning) missingKind(ev *Evaluation) string {
 // existing seed with room left, would take a shoot called unplaceable. It returns every violation, joined.
 func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[string]int, unplaceable []string) error {
 	snap := q.Snapshot
+	evaluator := newVerifyingEvaluator(snap, q.Window.Options)
+	violations := accountedOnce(snap.Pending(q.Window.Options.SchedulerName), placements, unplaceable)
+	placed := map[string]int{}
+	for _, pl := range placements {
+		shoot, seed := snap.Shoot(pl.Shoot), snap.Seed(pl.Seed)
+		if shoot == nil || seed == nil {
+			violations = append(violations, fmt.Errorf("shoot %s → seed %s: not in the landscape", pl.Shoot, pl.Seed))
+			continue
+		}
+		placed[pl.Seed]++
+		if err := evaluator.placementViolation(shoot, seed); err != nil {
+			violations = append(violations, err)
+		}
+	}
+	open, beyond := q.withinTargets(placed, newSeeds)
+	violations = append(violations, beyond...)
+	// Another new seed can always be opened: a kind of seed that takes a shoot makes it placeable.
+	for _, key := range unplaceable {
+		shoot := snap.Shoot(key)
+		if shoot == nil {
+			continue
+		}
+		for _, seed := range snap.Seeds {
+			if open[seed.Name] && evaluator.placementViolation(shoot, seed) == nil {
+				violations = append(violations, fmt.Errorf("shoot %s: called unplaceable, but seed %s would take it", key, seed.Name))
+				break
+			}
+		}
+	}
+	return errors.Join(violations...)
+}
+
+// accountedOnce checks that the placed and the unplaceable shoots are the pending ones, each once.
+func accountedOnce(pendingShoots []*gardencorev1beta1.Shoot, placements []Placement, unplaceable []string) []error {
 	var violations []error
 	pending := map[string]bool{}
-	for _, shoot := range snap.Pending(q.Window.Options.SchedulerName) {
+	for _, shoot := range pendingShoots {
 		pending[ShootKey(shoot)] = true
 	}
 	accounted := map[string]bool{}
@@ -298,19 +332,8 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 		}
 		accounted[shoot] = true
 	}
-	evaluator := newVerifyingEvaluator(snap, q.Window.Options)
-	placed := map[string]int{}
 	for _, pl := range placements {
 		account(pl.Shoot)
-		shoot, seed := snap.Shoot(pl.Shoot), snap.Seed(pl.Seed)
-		if shoot == nil || seed == nil {
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: not in the landscape", pl.Shoot, pl.Seed))
-			continue
-		}
-		placed[pl.Seed]++
-		if err := evaluator.placementViolation(shoot, seed); err != nil {
-			violations = append(violations, err)
-		}
 	}
 	for _, key := range unplaceable {
 		account(key)
@@ -320,7 +343,15 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 			violations = append(violations, fmt.Errorf("shoot %s: pending but neither placed nor unplaceable", key))
 		}
 	}
-	hasRoom := map[string]bool{} // existing seeds with room at the target left
+	return violations
+}
+
+// withinTargets checks that the shoots placed on each seed leave it at most at its target: an existing seed with
+// its usage, a template's new seeds (newSeeds, by template name) each. open are the seeds that could take one more
+// shoot: every template, and the existing seeds with room left at the target.
+func (q *CapacityPlanning) withinTargets(placed, newSeeds map[string]int) (open map[string]bool, violations []error) {
+	snap := q.Snapshot
+	open = map[string]bool{}
 	isCandidate := map[string]bool{}
 	for _, c := range q.candidates {
 		isCandidate[snap.Seeds[c].Name] = true
@@ -329,32 +360,20 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 		limit, n := TargetLimit(seed, q.Target), placed[seed.Name]
 		switch {
 		case isCandidate[seed.Name]:
+			open[seed.Name] = true
 			// n > seeds × limit, without the product: limit may be near 2^63.
 			if seeds := newSeeds[strings.TrimSuffix(seed.Name, CandidateSuffix)]; n > 0 && (seeds == 0 || (n+seeds-1)/seeds > limit) {
 				violations = append(violations, fmt.Errorf("seed kind %s: %d shoots placed on %d new seeds of %d shoots at the target", seed.Name, n, seeds, limit))
 			}
 		case limit == Unlimited:
-			hasRoom[seed.Name] = true
+			open[seed.Name] = true
 		default:
 			left := limit - snap.Usage(seed.Name) - n
-			hasRoom[seed.Name] = left > 0
+			open[seed.Name] = left > 0
 			if left < 0 && n > 0 {
 				violations = append(violations, fmt.Errorf("seed %s: %d shoots placed leave it above its target of %d", seed.Name, n, limit))
 			}
 		}
 	}
-	// Another new seed can always be opened: a kind of seed that takes a shoot makes it placeable.
-	for _, key := range unplaceable {
-		shoot := snap.Shoot(key)
-		if shoot == nil {
-			continue
-		}
-		for _, seed := range snap.Seeds {
-			if (isCandidate[seed.Name] || hasRoom[seed.Name]) && evaluator.placementViolation(shoot, seed) == nil {
-				violations = append(violations, fmt.Errorf("shoot %s: called unplaceable, but seed %s would take it", key, seed.Name))
-				break
-			}
-		}
-	}
-	return errors.Join(violations...)
+	return open, violations
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,9 @@ func TestVerifyCapacity(t *testing.T) {
 			"shoot garden-dev/s1 → seed tainted: violates predicate"},
 		{"unplaceable though a new seed would take it", right[:2], map[string]int{"a": 1}, []string{"garden-dev/s3"},
 			"shoot garden-dev/s3: called unplaceable, but seed a-new would take it"},
+		{"a bound shoot", append(slices.Clone(right), place("on-a", "a-new")), map[string]int{"a": 1}, nil, "shoot garden-dev/on-a: not pending"},
+		{"a seed not in the landscape", []Placement{place("s1", "nowhere"), place("s2", "a-new"), place("s3", "a-new")}, map[string]int{"a": 1}, nil,
+			"shoot garden-dev/s1 → seed nowhere: not in the landscape"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
