@@ -425,6 +425,13 @@ func (e *fieldErrors) positive(field string, d time.Duration) {
 	}
 }
 
+// atLeastOne checks that the field's count is one or more.
+func (e *fieldErrors) atLeastOne(field string, n int) {
+	if n < 1 {
+		e.invalid(field, n, "must be at least 1")
+	}
+}
+
 // notNegative checks that the field's number is zero or more.
 func (e *fieldErrors) notNegative(field string, value any, negative bool) {
 	if negative {
@@ -470,9 +477,11 @@ func (e *fieldErrors) rebalance(r RebalanceTriggers) {
 		e.oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
 	}
 	e.notNegative("rebalance.maxMovesPerProject", r.MaxMovesPerProject, r.MaxMovesPerProject < 0)
-	if p := r.Pacing; p.MaxInFlight < 1 || p.MaxPerSeed < 1 {
-		e.invalid("rebalance.pacing", fmt.Sprintf("maxInFlight %d, maxPerSeed %d", p.MaxInFlight, p.MaxPerSeed), "must be at least 1")
+	if d := r.MaxMoveDistance; d != nil {
+		e.notNegative("rebalance.maxMoveDistance", *d, *d < 0)
 	}
+	e.atLeastOne("rebalance.pacing.maxInFlight", r.Pacing.MaxInFlight)
+	e.atLeastOne("rebalance.pacing.maxPerSeed", r.Pacing.MaxPerSeed)
 	e.positive("rebalance.pacing.timeout", r.Pacing.Timeout.Duration)
 	e.positive("rebalance.pacing.poll", r.Pacing.Poll.Duration)
 }
@@ -480,14 +489,9 @@ func (e *fieldErrors) rebalance(r RebalanceTriggers) {
 // runtime checks how the loop forms windows, binds and talks to the API server.
 func (e *fieldErrors) runtime(c *SeedPlanConfiguration) {
 	e.notNegative("window.maxWait", c.Window.MaxWait.Duration, c.Window.MaxWait.Duration < 0)
-	for _, count := range []struct {
-		field string
-		value int
-	}{{"window.maxShoots", c.Window.MaxShoots}, {"bind.concurrency", c.Bind.Concurrency}, {"bind.rounds", c.Bind.Rounds}} {
-		if count.value < 1 {
-			e.invalid(count.field, count.value, "must be at least 1")
-		}
-	}
+	e.atLeastOne("window.maxShoots", c.Window.MaxShoots)
+	e.atLeastOne("bind.concurrency", c.Bind.Concurrency)
+	e.atLeastOne("bind.rounds", c.Bind.Rounds)
 	e.notNegative("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), c.Client.QPS < 0 || c.Client.Burst < 0)
 	if t := c.Client.RequestTimeout; t != nil && t.Duration < 0 {
 		e.invalid("clientConnection.requestTimeout", t.Duration, "must not be negative (0: no timeout)")

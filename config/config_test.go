@@ -102,6 +102,8 @@ var refusedConfigurations = []struct {
 	{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
 	{"log level", header + "logLevel: loud\n", "logLevel: loud"},
 	{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection"},
+	{"a negative move distance", header + "rebalance:\n  maxMoveDistance: -3\n", "rebalance.maxMoveDistance: -3: must not be negative"},
+	{"no migration off a seed", header + "rebalance:\n  pacing: {maxPerSeed: -1}\n", "rebalance.pacing.maxPerSeed: -1: must be at least 1"},
 	{"negative request timeout", header + "clientConnection:\n  requestTimeout: -1s\n", "clientConnection.requestTimeout: -1s: must not be negative"},
 	{"aliases beyond the input budget", header + laughs, "beyond the input budget: its aliases expand it"},
 	{"a second document", header + "schedulerName: a\n---\n" + header + "schedulerName: b\n", "document 2: a configuration file holds one document"},

@@ -204,74 +204,27 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		}
 	}
 	changed := cmd.Flags().Changed
-	if changed("strategy") {
-		c.Strategy = f.strategy
-	}
-	if changed("solver") {
-		c.Solver.Name = f.solver
-	}
-	if changed("solver-timeout") {
-		c.Solver.Timeout.Duration = f.solverTimeout
-	}
-	if changed("weights") {
-		c.Placement.Weights.Preset = f.weights
-	}
-	if changed("target-utilization") {
-		c.Placement.TargetUtilization = f.target
-	}
-	if changed("triggers") {
-		c.Rebalance.Triggers = f.triggers
-	}
-	if changed("max-moves-per-project") {
-		c.Rebalance.MaxMovesPerProject = f.maxMovesPerProject
-	}
-	if changed("max-in-flight") {
-		c.Rebalance.Pacing.MaxInFlight = f.pacing.MaxInFlight
-	}
-	if changed("max-in-flight-per-seed") {
-		c.Rebalance.Pacing.MaxPerSeed = f.pacing.MaxPerSeed
-	}
-	if changed("migration-timeout") {
-		c.Rebalance.Pacing.Timeout = f.pacing.Timeout
-	}
-	if changed("max-move-distance") {
-		c.Rebalance.MaxMoveDistance = &f.maxMoveDistance
-	}
-	if changed("unusable-grace") {
-		c.Rebalance.UnusableGrace = &metav1.Duration{Duration: f.unusableGrace}
-	}
-	if changed("scheduler-name") {
-		c.SchedulerName = f.schedulerName
-	}
-	if changed("strict-networks") {
-		c.StrictNetworks = f.strictNetworks
-	}
-	if changed("kubeconfig") {
-		c.Client.Kubeconfig = f.kubeconfig
-	}
-	if changed("context") {
-		c.Client.Context = f.kubeContext
-	}
-	if changed("pushgateway") {
-		c.Metrics.Pushgateway = f.pushgateway
-	}
-	if changed("request-timeout") {
-		c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout}
+	overrides := f.overrides(c)
+	for _, o := range overrides {
+		if changed(o.flag) {
+			o.set()
+		}
 	}
 	if err := c.Validate(); err != nil {
-		// Name the flag when a flag set an invalid field.
-		flagOf := map[string]string{"strategy": "strategy", "solver.name": "solver", "solver.timeout": "solver-timeout",
-			"placement.weights.preset": "weights", "placement.targetUtilization": "target-utilization",
-			"rebalance.unusableGrace": "unusable-grace", "rebalance.triggers": "triggers",
-			"clientConnection.requestTimeout": "request-timeout"}
 		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
 		if joined, ok := err.(interface{ Unwrap() []error }); ok {
 			fieldErrs = joined.Unwrap()
 		}
+		// Name the flag when a flag set an invalid field.
 		for _, e := range fieldErrs {
 			var fieldErr *config.FieldError
-			if errors.As(e, &fieldErr) && flagOf[fieldErr.Field] != "" && changed(flagOf[fieldErr.Field]) {
-				return nil, fmt.Errorf("--%s %v: %s", flagOf[fieldErr.Field], fieldErr.Value, fieldErr.Problem)
+			if !errors.As(e, &fieldErr) {
+				continue
+			}
+			for _, o := range overrides {
+				if o.field == fieldErr.Field && changed(o.flag) {
+					return nil, fmt.Errorf("--%s %v: %s", o.flag, fieldErr.Value, fieldErr.Problem)
+				}
 			}
 		}
 		if f.configFile != "" {
@@ -281,6 +234,38 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
+}
+
+// override is a flag that sets a field of the configuration: the flag's name, the field's path as Validate names
+// it, and how the flag's value is set into c.
+type override struct {
+	flag, field string
+	set         func()
+}
+
+// overrides are the flags that override fields of c, each with its field: what a flag sets and the flag an
+// invalid field is reported by are read from one list.
+func (f *planFlags) overrides(c *config.SeedPlanConfiguration) []override {
+	return []override{
+		{"strategy", "strategy", func() { c.Strategy = f.strategy }},
+		{"solver", "solver.name", func() { c.Solver.Name = f.solver }},
+		{"solver-timeout", "solver.timeout", func() { c.Solver.Timeout.Duration = f.solverTimeout }},
+		{"weights", "placement.weights.preset", func() { c.Placement.Weights.Preset = f.weights }},
+		{"target-utilization", "placement.targetUtilization", func() { c.Placement.TargetUtilization = f.target }},
+		{"triggers", "rebalance.triggers", func() { c.Rebalance.Triggers = f.triggers }},
+		{"max-moves-per-project", "rebalance.maxMovesPerProject", func() { c.Rebalance.MaxMovesPerProject = f.maxMovesPerProject }},
+		{"max-in-flight", "rebalance.pacing.maxInFlight", func() { c.Rebalance.Pacing.MaxInFlight = f.pacing.MaxInFlight }},
+		{"max-in-flight-per-seed", "rebalance.pacing.maxPerSeed", func() { c.Rebalance.Pacing.MaxPerSeed = f.pacing.MaxPerSeed }},
+		{"migration-timeout", "rebalance.pacing.timeout", func() { c.Rebalance.Pacing.Timeout = f.pacing.Timeout }},
+		{"max-move-distance", "rebalance.maxMoveDistance", func() { c.Rebalance.MaxMoveDistance = &f.maxMoveDistance }},
+		{"unusable-grace", "rebalance.unusableGrace", func() { c.Rebalance.UnusableGrace = &metav1.Duration{Duration: f.unusableGrace} }},
+		{"scheduler-name", "schedulerName", func() { c.SchedulerName = f.schedulerName }},
+		{"strict-networks", "strictNetworks", func() { c.StrictNetworks = f.strictNetworks }},
+		{"kubeconfig", "clientConnection.kubeconfig", func() { c.Client.Kubeconfig = f.kubeconfig }},
+		{"context", "clientConnection.context", func() { c.Client.Context = f.kubeContext }},
+		{"pushgateway", "metrics.pushgateway", func() { c.Metrics.Pushgateway = f.pushgateway }},
+		{"request-timeout", "clientConnection.requestTimeout", func() { c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout} }},
+	}
 }
 
 // fromCluster reports whether the garden cluster, not files, is the input.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/fixture"
 )
 
@@ -621,4 +623,40 @@ func TestScheduleLogsTheLoad(t *testing.T) {
 	if loaded.Msg == "" || loaded.Seconds <= 0 || loaded.Bytes != fixture.DirSize(t, landscape) || loaded.Seeds != 4 || loaded.Shoots != 10 {
 		t.Fatalf("the load logged as %+v; output:\n%s", loaded, logs)
 	}
+}
+
+// Every flag that overrides the configuration exists on some command and names the field it sets as Validate
+// names fields, a path of the configuration's JSON names: an invalid value is then reported by its flag.
+func TestOverridesNameTheirFlagsAndFields(t *testing.T) {
+	commands := newRootCommand().Commands()
+	var f planFlags
+	for _, o := range f.overrides(config.Default()) {
+		if !slices.ContainsFunc(commands, func(cmd *cobra.Command) bool { return cmd.Flags().Lookup(o.flag) != nil }) {
+			t.Errorf("--%s: no command has it", o.flag)
+		}
+		typ := reflect.TypeFor[config.SeedPlanConfiguration]()
+		for _, name := range strings.Split(o.field, ".") {
+			field, ok := jsonField(typ, name)
+			if !ok {
+				t.Errorf("--%s: %s has no field %q", o.flag, typ, name)
+				break
+			}
+			if typ = field.Type; typ.Kind() == reflect.Pointer {
+				typ = typ.Elem()
+			}
+		}
+	}
+}
+
+// jsonField is the field of the struct type typ that JSON names name.
+func jsonField(typ reflect.Type, name string) (reflect.StructField, bool) {
+	if typ.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag == name {
+			return typ.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
 }

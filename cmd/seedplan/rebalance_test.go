@@ -57,6 +57,14 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--apply"}, "--apply needs a cluster"},
 		{[]string{"--max-moves", "-1"}, "must not be negative"},
 		{[]string{"-o", "xml"}, `-o: unknown output format "xml"`},
+		// Flags that override the configuration are named, not the field they set.
+		{[]string{"--max-in-flight", "0"}, "--max-in-flight 0: must be at least 1"},
+		{[]string{"--max-in-flight-per-seed", "-1"}, "--max-in-flight-per-seed -1: must be at least 1"},
+		{[]string{"--migration-timeout", "-1s"}, "--migration-timeout -1s: must be positive"},
+		{[]string{"--max-moves-per-project", "-2"}, "--max-moves-per-project -2: must not be negative"},
+		{[]string{"--max-move-distance", "-3"}, "--max-move-distance -3: must not be negative"},
+		{[]string{"--unusable-grace", "-1s"}, "--unusable-grace -1s: must not be negative"},
+		{[]string{"--triggers", "bored"}, "--triggers bored: must be one of overloaded, NoExecute, unusable"},
 	}
 	for _, tc := range tests {
 		if _, err := run(t, append([]string{"rebalance"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
