@@ -58,20 +58,9 @@ type SeedVerdict struct {
 
 // NewExplanation explains the decision for one pending shoot of a solved window.
 func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
-	index := -1
-	for i, shoot := range o.Window.Shoots {
-		if model.ShootKey(shoot) == shootKey {
-			index = i
-			break
-		}
-	}
-	if index < 0 {
-		shoot := o.Window.Snapshot.Shoot(shootKey)
-		if shoot == nil {
-			return nil, fmt.Errorf("shoot %s is not in the landscape", shootKey)
-		}
-		return nil, fmt.Errorf("shoot %s is not pending for scheduler %q: %s", shootKey, o.Window.Options.SchedulerName,
-			NotPending(shoot, o.Window.Options.SchedulerName))
+	index, err := pendingIndex(o.Window, shootKey)
+	if err != nil {
+		return nil, err
 	}
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
@@ -99,23 +88,11 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 		if allocatable, ok := model.Allocatable(seed); ok {
 			v.Allocatable = &allocatable
 		}
-		arc, feasible := arcs[i]
-		if !feasible {
+		if arc, feasible := arcs[i]; feasible {
+			v.judgeFeasible(o, arc, seed.Name == e.Seed)
+		} else {
 			r, _ := ev.Rejection(seed.Name)
 			v.Verdict, v.Predicate, v.Reason = "rejected", r.Predicate, r.Reason
-			e.Seeds = append(e.Seeds, v)
-			continue
-		}
-		v.Verdict, v.Distance, v.DistanceSource = "feasible", arc.Distance, string(arc.Source)
-		n := placed[seed.Name] + 1
-		if seed.Name == e.Seed {
-			v.Verdict, n = "chosen", placed[seed.Name]
-		}
-		if v.Free != nil && n > *v.Free {
-			v.Full = true
-		} else {
-			cost := o.PlacementCost(arc, n)
-			v.Cost = &cost
 		}
 		e.Seeds = append(e.Seeds, v)
 	}
@@ -124,6 +101,39 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	}
 	e.Feasible, e.Rejections = summarize(e.Seeds)
 	return e, nil
+}
+
+// pendingIndex is where the shoot is among the window's; a shoot not in it is either not in the landscape or not
+// pending, and the error says which, and why.
+func pendingIndex(w *model.Window, shootKey string) (int, error) {
+	for i, shoot := range w.Shoots {
+		if model.ShootKey(shoot) == shootKey {
+			return i, nil
+		}
+	}
+	shoot := w.Snapshot.Shoot(shootKey)
+	if shoot == nil {
+		return -1, fmt.Errorf("shoot %s is not in the landscape", shootKey)
+	}
+	return -1, fmt.Errorf("shoot %s is not pending for scheduler %q: %s", shootKey, w.Options.SchedulerName,
+		NotPending(shoot, w.Options.SchedulerName))
+}
+
+// judgeFeasible fills the verdict of a seed that passes every predicate, reached by arc: the chosen one, with the
+// cost of its placement as the window made it; or another, full or with the cost the shoot would have added there
+// after the window's placements.
+func (v *SeedVerdict) judgeFeasible(o *plan.Outcome, arc model.Arc, chosen bool) {
+	v.Verdict, v.Distance, v.DistanceSource = "feasible", arc.Distance, string(arc.Source)
+	n := v.Placed + 1
+	if chosen {
+		v.Verdict, n = "chosen", v.Placed
+	}
+	if v.Free != nil && n > *v.Free {
+		v.Full = true
+		return
+	}
+	cost := o.PlacementCost(arc, n)
+	v.Cost = &cost
 }
 
 // summarize counts the feasible seeds and the rejected ones by predicate, most first.
