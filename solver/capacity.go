@@ -237,12 +237,45 @@ func fractional(values []float64) int {
 // new seed costs newSeedArc.
 func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time, newSeedArc float64) (*capacityLP, error) {
 	prog := newProgram()
+	columns := capacityColumns{flows: make([][]int, len(classes)), unplaced: make([]int, len(classes))}
 	classRow := make([]int, len(classes))
 	for c, cl := range classes {
 		n := float64(len(cl.shoots))
 		classRow[c] = prog.row(n, n)
 	}
-	// A seed's row: what it takes ≤ its room; for a candidate, ≤ PerSeed × y (the y column carries −PerSeed).
+	seedRow := seedRows(prog, q, classes, isCandidate)
+	for c, cl := range classes {
+		n := float64(len(cl.shoots))
+		for _, a := range cl.arcs {
+			entries := []clp.Nonzero{{Index: classRow[c], Value: 1}}
+			if row, ok := seedRow[a.Seed]; ok {
+				entries = append(entries, clp.Nonzero{Index: row, Value: 1})
+			}
+			cost := 0.0
+			if isCandidate[a.Seed] > 0 {
+				cost = newSeedArc
+			}
+			columns.flows[c] = append(columns.flows[c], prog.column(entries, 0, n, cost))
+		}
+		columns.unplaced[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
+	}
+	for t, tmpl := range q.Templates {
+		var entries []clp.Nonzero
+		if row, ok := seedRow[tmpl.Candidate]; ok {
+			entries = []clp.Nonzero{{Index: row, Value: -float64(tmpl.PerSeed)}}
+		}
+		columns.newSeeds = append(columns.newSeeds, prog.column(entries, lower[t], upper[t], 1))
+	}
+	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
+	if err != nil {
+		return nil, fmt.Errorf("capacity: %w", err)
+	}
+	return columns.read(solution), nil
+}
+
+// seedRows are the rows of the seeds the classes' arcs reach, by seed: what a seed takes ≤ its room; for a
+// candidate, ≤ PerSeed × y (the y column carries −PerSeed). A seed without a limit has none.
+func seedRows(prog *program, q *CapacityPlanning, classes []class, isCandidate []int) map[int]int {
 	seedRow := map[int]int{}
 	for _, cl := range classes {
 		for _, a := range cl.arcs {
@@ -257,50 +290,33 @@ func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate [
 			}
 		}
 	}
-	flowColumns := make([][]int, len(classes))
-	unplacedColumns := make([]int, len(classes))
-	for c, cl := range classes {
-		n := float64(len(cl.shoots))
-		for _, a := range cl.arcs {
-			entries := []clp.Nonzero{{Index: classRow[c], Value: 1}}
-			if row, ok := seedRow[a.Seed]; ok {
-				entries = append(entries, clp.Nonzero{Index: row, Value: 1})
-			}
-			cost := 0.0
-			if isCandidate[a.Seed] > 0 {
-				cost = newSeedArc
-			}
-			flowColumns[c] = append(flowColumns[c], prog.column(entries, 0, n, cost))
-		}
-		unplacedColumns[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
-	}
-	yColumns := make([]int, len(q.Templates))
-	for t, tmpl := range q.Templates {
-		var entries []clp.Nonzero
-		if row, ok := seedRow[tmpl.Candidate]; ok {
-			entries = []clp.Nonzero{{Index: row, Value: -float64(tmpl.PerSeed)}}
-		}
-		yColumns[t] = prog.column(entries, lower[t], upper[t], 1)
-	}
+	return seedRow
+}
 
-	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
-	if err != nil {
-		return nil, fmt.Errorf("capacity: %w", err)
-	}
+// capacityColumns are the columns of a capacity LP: each class's flow along each of its arcs and its unplaced
+// shoots, and each template's new seeds (y).
+type capacityColumns struct {
+	flows    [][]int
+	unplaced []int
+	newSeeds []int
+}
+
+// read is the LP's answer in its columns' values, or only whether it stopped, when it has none.
+func (columns capacityColumns) read(solution lpSolution) *capacityLP {
 	result := &capacityLP{timedOut: solution.status == lpStopped, feasible: solution.status == lpOptimal}
 	if !result.feasible {
-		return result, nil
+		return result
 	}
 	result.objective = solution.objective
-	for _, col := range yColumns {
+	for _, col := range columns.newSeeds {
 		result.y = append(result.y, solution.values[col])
 	}
-	result.flows = make([][]float64, len(classes))
-	for c := range classes {
-		for _, col := range flowColumns[c] {
+	result.flows = make([][]float64, len(columns.flows))
+	for c := range columns.flows {
+		for _, col := range columns.flows[c] {
 			result.flows[c] = append(result.flows[c], solution.values[col])
 		}
-		result.unplaced += solution.values[unplacedColumns[c]]
+		result.unplaced += solution.values[columns.unplaced[c]]
 	}
-	return result, nil
+	return result
 }
