@@ -87,16 +87,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 			continue
 		}
 		shoot := snap.Shoot(pl.Shoot)
-		if shoot == nil {
-			byPlacement[i] = fmt.Errorf("shoot %s: not in the landscape", pl.Shoot)
-			continue
-		}
-		if !IsPending(shoot, opts.SchedulerName) {
-			byPlacement[i] = fmt.Errorf("shoot %s: is not pending for scheduler %q (seedName %q), must not be placed", pl.Shoot, opts.SchedulerName, deref(shoot.Spec.SeedName))
-			continue
-		}
-		if snap.Seed(pl.Seed) == nil {
-			byPlacement[i] = fmt.Errorf("shoot %s: seed %q does not exist", pl.Shoot, pl.Seed)
+		if byPlacement[i] = misplaced(snap, opts, pl, shoot); byPlacement[i] != nil {
 			continue
 		}
 		placed[pl.Seed]++
@@ -111,7 +102,28 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 			violations = append(violations, err)
 		}
 	}
+	violations = append(violations, beyondAllocatable(snap, placed)...)
+	return errors.Join(violations...)
+}
 
+// misplaced is what makes a placement wrong before any predicate is asked: its shoot (shoot, nil if none) is not
+// in the landscape or not pending, or its seed does not exist.
+func misplaced(snap *Snapshot, opts Options, pl Placement, shoot *gardencorev1beta1.Shoot) error {
+	switch {
+	case shoot == nil:
+		return fmt.Errorf("shoot %s: not in the landscape", pl.Shoot)
+	case !IsPending(shoot, opts.SchedulerName):
+		return fmt.Errorf("shoot %s: is not pending for scheduler %q (seedName %q), must not be placed", pl.Shoot, opts.SchedulerName, deref(shoot.Spec.SeedName))
+	case snap.Seed(pl.Seed) == nil:
+		return fmt.Errorf("shoot %s: seed %q does not exist", pl.Shoot, pl.Seed)
+	}
+	return nil
+}
+
+// beyondAllocatable are the seeds whose hosted shoots and those placed on them (placed, by seed) exceed their
+// allocatable shoots.
+func beyondAllocatable(snap *Snapshot, placed map[string]int) []error {
+	var violations []error
 	for _, seed := range snap.Seeds {
 		allocatable, ok := Allocatable(seed)
 		if n := placed[seed.Name]; ok && n > 0 && int64(snap.Usage(seed.Name)+n) > allocatable {
@@ -119,7 +131,7 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 				seed.Name, snap.Usage(seed.Name), n, allocatable))
 		}
 	}
-	return errors.Join(violations...)
+	return violations
 }
 
 // Verifier checks placements one at a time, afresh and independently of any window, as Verify does: every
