@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/bind"
@@ -30,6 +32,26 @@ type reviewedPlan struct {
 	TargetUtilization float64           `json:"targetUtilization"`
 	Strategy          model.Strategy    `json:"strategy"`
 	LowerBound        *int              `json:"lowerBound"`
+}
+
+// applying says what applying the reviewed plan does.
+func (p *reviewedPlan) applying() string {
+	if p.Window == nil {
+		return "Starting " + report.Counted(len(p.Moves), "reviewed control plane migration", "reviewed control plane migrations")
+	}
+	return "Binding " + report.Counted(len(p.Placements), "reviewed placement", "reviewed placements")
+}
+
+// applyPlacements binds the reviewed placements under the strategy they were planned with; the report is nil when
+// none was tried.
+func applyPlacements(ctx context.Context, c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
+	opts.Strategy = reviewed.Window.Strategy
+	reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts}
+	results, err := reviewer.Apply(ctx, reviewed.Placements)
+	if results == nil && err != nil {
+		return nil, err
+	}
+	return placementsApplied(results), err
 }
 
 // readReviewed reads a reviewed plan file; it says which kind it is, or why it is none.
@@ -98,10 +120,7 @@ func newApplyCommand() *cobra.Command {
 			if err := checkMovesRecorded(reviewed.Moves); err != nil {
 				return err
 			}
-			what := "Binding " + report.Counted(len(reviewed.Placements), "reviewed placement", "reviewed placements")
-			if reviewed.Window == nil {
-				what = "Starting " + report.Counted(len(reviewed.Moves), "reviewed control plane migration", "reviewed control plane migrations")
-			}
+			what := reviewed.applying()
 			if !yes {
 				return fmt.Errorf("%s: add --yes to confirm", strings.ToLower(what[:1])+what[1:])
 			}
@@ -116,24 +135,19 @@ func newApplyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts := policy.Options
 			var applied *report.AppliedReport
-			var applyErr error
 			if reviewed.Window != nil {
-				opts.Strategy = reviewed.Window.Strategy
-				reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts}
-				results, err := reviewer.Apply(cmd.Context(), reviewed.Placements)
-				if results == nil && err != nil {
+				if applied, err = applyPlacements(cmd.Context(), c, garden, policy.Options, reviewed); applied == nil {
 					return err
 				}
-				applied, applyErr = placementsApplied(results), err
 			} else {
-				opts.Strategy = reviewed.Strategy
 				target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow}
-				results, err := moverOf(c, garden, opts, target).Apply(cmd.Context(), reviewed.Moves)
-				applied, applyErr = report.NewMovesApplied(results), err
+				opts := policy.Options
+				opts.Strategy = reviewed.Strategy
+				results, moveErr := moverOf(c, garden, opts, target).Apply(cmd.Context(), reviewed.Moves)
+				applied, err = report.NewMovesApplied(results), moveErr
 			}
-			return errors.Join(applyErr, applied.Print(cmd.OutOrStdout(), output))
+			return errors.Join(err, applied.Print(cmd.OutOrStdout(), output))
 		},
 	}
 	cmd.Flags().StringVarP(&file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml (required)")
