@@ -26,6 +26,7 @@ import (
 // Size is a window size: pending shoots × seeds.
 type Size struct{ Pending, Seeds int }
 
+// String is the size as --sizes takes it: PENDINGxSEEDS.
 func (s Size) String() string { return fmt.Sprintf("%dx%d", s.Pending, s.Seeds) }
 
 // ParseSize reads "PENDINGxSEEDS".

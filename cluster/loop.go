@@ -248,6 +248,8 @@ func (a *arrivals) take() map[types.NamespacedName]time.Time {
 // NeedLeaderElection makes the window loop run only on the leader.
 func (w *windowLoop) NeedLeaderElection() bool { return true }
 
+// Start runs windows while this replica leads: it wakes on shoots that arrive without a seed, plans what is due
+// and binds it, until ctx ends.
 func (w *windowLoop) Start(ctx context.Context) error {
 	w.metrics.SetLeader(true)
 	defer w.metrics.SetLeader(false)
@@ -538,6 +540,7 @@ type healthServer struct {
 // NeedLeaderElection is false: standby replicas report health and metrics too.
 func (h *healthServer) NeedLeaderElection() bool { return false }
 
+// Start serves /healthz, /readyz (once the informers synced) and /metrics until ctx ends.
 func (h *healthServer) Start(ctx context.Context) error {
 	var synced atomic.Bool
 	go func() { synced.Store(h.cache.WaitForCacheSync(ctx)) }()

@@ -389,6 +389,7 @@ type FieldError struct {
 	Problem string
 }
 
+// Error is the field's path, its value and what is wrong with it.
 func (e *FieldError) Error() string { return fmt.Sprintf("%s: %v: %s", e.Field, e.Value, e.Problem) }
 
 // Validate reports every invalid field as a *FieldError, joined.

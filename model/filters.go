@@ -71,8 +71,10 @@ type seedPredicate struct {
 // unworded is what a check without words returns for a seed it rejects.
 const unworded = "rejected"
 
+// Name implements Filter.
 func (p seedPredicate) Name() string { return p.name }
 
+// AppendKey implements Filter: the predicate's own key, if it has one.
 func (p seedPredicate) AppendKey(key []byte, req *Request) []byte {
 	if p.appendKey == nil {
 		return key
@@ -80,6 +82,8 @@ func (p seedPredicate) AppendKey(key []byte, req *Request) []byte {
 	return p.appendKey(key, req)
 }
 
+// Filter implements Filter: it keeps the seeds its check finds no reason against, asking once per seed key where
+// the predicate has one; keeping none is its error, where it has one.
 func (p seedPredicate) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	if p.applies != nil && !p.applies(req) {
 		return seeds, nil, nil
@@ -238,8 +242,10 @@ type labelFilter struct {
 	appendKey func(key []byte, req *Request) []byte
 }
 
+// Name implements Filter.
 func (f labelFilter) Name() string { return f.name }
 
+// AppendKey implements Filter: the selector the filter applies, printed, unless the filter keys itself.
 func (f labelFilter) AppendKey(key []byte, req *Request) []byte {
 	if f.appendKey != nil {
 		return f.appendKey(key, req)
@@ -250,6 +256,8 @@ func (f labelFilter) AppendKey(key []byte, req *Request) []byte {
 	return append(key, '-')
 }
 
+// Filter implements Filter with the predicate of the request's selector, if it has one; a selector that does not
+// convert is the error.
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	p, err := f.predicate(req, len(seeds))
 	if p == nil || err != nil {

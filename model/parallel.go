@@ -71,6 +71,7 @@ func (f *Fault) Addr() uintptr { return f.At }
 // RuntimeError marks a Fault as the runtime error it carries.
 func (f *Fault) RuntimeError() {}
 
+// Error is the fault, where in memory it happened, and the stack of the goroutine it happened in.
 func (f *Fault) Error() string {
 	return fmt.Sprintf("%v at %#x in another goroutine:\n%s", f.Err, f.At, f.Stack)
 }

@@ -13,8 +13,10 @@ import (
 // an operator's terminal.
 func Inert(w io.Writer) io.Writer { return inertWriter{w: w} }
 
+// inertWriter is the writer Inert returns.
 type inertWriter struct{ w io.Writer }
 
+// Write writes p to the underlying writer, escaped where it holds what a terminal would act on.
 func (i inertWriter) Write(p []byte) (int, error) {
 	if inert(p) {
 		return i.w.Write(p)
