@@ -434,9 +434,9 @@ func (e *fieldErrors) atLeastOne(field string, n int) {
 }
 
 // notNegative checks that the field's number is zero or more.
-func (e *fieldErrors) notNegative(field string, value any, negative bool) {
-	if negative {
-		e.invalid(field, value, "must not be negative")
+func notNegative[N int | float32 | time.Duration](e *fieldErrors, field string, n N) {
+	if n < 0 {
+		e.invalid(field, n, "must not be negative")
 	}
 }
 
@@ -472,14 +472,14 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 // rebalance checks the rebalancing's triggers, bounds and pacing.
 func (e *fieldErrors) rebalance(r RebalanceTriggers) {
 	if r.UnusableGrace != nil {
-		e.notNegative("rebalance.unusableGrace", r.UnusableGrace.Duration, r.UnusableGrace.Duration < 0)
+		notNegative(e, "rebalance.unusableGrace", r.UnusableGrace.Duration)
 	}
 	for _, trigger := range r.Triggers {
 		e.oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
 	}
-	e.notNegative("rebalance.maxMovesPerProject", r.MaxMovesPerProject, r.MaxMovesPerProject < 0)
+	notNegative(e, "rebalance.maxMovesPerProject", r.MaxMovesPerProject)
 	if d := r.MaxMoveDistance; d != nil {
-		e.notNegative("rebalance.maxMoveDistance", *d, *d < 0)
+		notNegative(e, "rebalance.maxMoveDistance", *d)
 	}
 	e.atLeastOne("rebalance.pacing.maxInFlight", r.Pacing.MaxInFlight)
 	e.atLeastOne("rebalance.pacing.maxPerSeed", r.Pacing.MaxPerSeed)
@@ -489,11 +489,12 @@ func (e *fieldErrors) rebalance(r RebalanceTriggers) {
 
 // runtime checks how the loop forms windows, binds and talks to the API server.
 func (e *fieldErrors) runtime(c *SeedPlanConfiguration) {
-	e.notNegative("window.maxWait", c.Window.MaxWait.Duration, c.Window.MaxWait.Duration < 0)
+	notNegative(e, "window.maxWait", c.Window.MaxWait.Duration)
 	e.atLeastOne("window.maxShoots", c.Window.MaxShoots)
 	e.atLeastOne("bind.concurrency", c.Bind.Concurrency)
 	e.atLeastOne("bind.rounds", c.Bind.Rounds)
-	e.notNegative("clientConnection", fmt.Sprintf("qps %v, burst %d", c.Client.QPS, c.Client.Burst), c.Client.QPS < 0 || c.Client.Burst < 0)
+	notNegative(e, "clientConnection.qps", c.Client.QPS)
+	notNegative(e, "clientConnection.burst", c.Client.Burst)
 	if t := c.Client.RequestTimeout; t != nil && t.Duration < 0 {
 		e.invalid("clientConnection.requestTimeout", t.Duration, "must not be negative (0: no timeout)")
 	}
