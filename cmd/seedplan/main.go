@@ -584,6 +584,12 @@ func newBenchCommand() *cobra.Command {
 			" (by default the window scenarios).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if repeats < 1 {
+				return fmt.Errorf("--repeats %d: must be at least 1", repeats)
+			}
+			if timeout <= 0 {
+				return fmt.Errorf("--solver-timeout %s: must be positive", timeout)
+			}
 			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
 			switch {
 			case len(landscape) > 0:

@@ -339,6 +339,17 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 	if _, err := run(t, "bench", "--scenario", "no-such"); err == nil || !strings.Contains(err.Error(), "seed-retirement") {
 		t.Errorf("an unknown scenario must list the known ones, rebalancing included: %v", err)
 	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--repeats", "0"}, "--repeats 0: must be at least 1"},
+		{[]string{"--solver-timeout", "-1s"}, "--solver-timeout -1s: must be positive"},
+	} {
+		if _, err := run(t, append([]string{"bench", "--scenario", "steady", "--sizes", "50x10"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("bench %v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
 }
 
 // Objects the gardener-apiserver would have refused (a selector with an invalid operator, an unparsable CIDR, a
