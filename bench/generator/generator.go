@@ -180,13 +180,30 @@ type generation struct {
 	seedRegions []seedInfo
 }
 
+// ConfigError is an invalid field of a Config, named as seedplan generate's flag for it is (seeds, shoots,
+// existing, contention, providers).
+type ConfigError struct {
+	Field   string
+	Value   any
+	Problem string
+}
+
+// Error is the field, its value and what is wrong with it.
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("generator: %s %v: %s", e.Field, e.Value, e.Problem)
+}
+
 // newGeneration checks the configuration and fills in its defaults.
 func newGeneration(cfg Config) (*generation, error) {
-	if cfg.Seeds <= 0 {
-		return nil, fmt.Errorf("generator: need at least one seed, got %d", cfg.Seeds)
-	}
-	if cfg.Shoots < 0 || cfg.Existing < 0 || cfg.Contention < 0 {
-		return nil, fmt.Errorf("generator: shoots, existing and contention must not be negative")
+	switch {
+	case cfg.Seeds < 1:
+		return nil, &ConfigError{"seeds", cfg.Seeds, "must be at least 1"}
+	case cfg.Shoots < 0:
+		return nil, &ConfigError{"shoots", cfg.Shoots, "must not be negative"}
+	case cfg.Existing < 0:
+		return nil, &ConfigError{"existing", cfg.Existing, "must not be negative"}
+	case !(cfg.Contention >= 0) || math.IsInf(cfg.Contention, 0):
+		return nil, &ConfigError{"contention", cfg.Contention, "must be a finite number, at least 0"}
 	}
 	providers := cfg.Providers
 	if len(providers) == 0 {
@@ -194,7 +211,7 @@ func newGeneration(cfg Config) (*generation, error) {
 	}
 	for _, p := range providers {
 		if _, ok := providerRegions[p]; !ok {
-			return nil, fmt.Errorf("generator: unknown provider %q (known: %s)", p, strings.Join(DefaultProviders, ", "))
+			return nil, &ConfigError{"providers", p, "unknown provider (known: " + strings.Join(DefaultProviders, ", ") + ")"}
 		}
 	}
 	if cfg.Start.IsZero() {

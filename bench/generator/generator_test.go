@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"errors"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -32,5 +34,27 @@ func TestGenerateIsReproducible(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two runs differ")
+	}
+}
+
+// A configuration that makes no landscape is refused with the field, named as generate's flag, and why.
+func TestGenerateRefusesBadConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{Seeds: 0, Shoots: 1}, "seeds"},
+		{Config{Seeds: 1, Shoots: -1}, "shoots"},
+		{Config{Seeds: 1, Existing: -1}, "existing"},
+		{Config{Seeds: 1, Contention: -0.5}, "contention"},
+		{Config{Seeds: 1, Contention: math.NaN()}, "contention"},
+		{Config{Seeds: 1, Contention: math.Inf(1)}, "contention"},
+		{Config{Seeds: 1, Providers: []string{"aws", "nope"}}, "providers"},
+	} {
+		_, err := Generate(tc.cfg)
+		var configErr *ConfigError
+		if !errors.As(err, &configErr) || configErr.Field != tc.field {
+			t.Errorf("%+v: error %v, want one about %s", tc.cfg, err, tc.field)
+		}
 	}
 }

@@ -538,6 +538,9 @@ func newGenerateCommand() *cobra.Command {
 			cfg.Providers = providers
 			cfg.Mix.CrossProvider, cfg.Mix.Distinct = crossProvider, distinct
 			objs, err := generator.Generate(cfg)
+			if configErr := (*generator.ConfigError)(nil); errors.As(err, &configErr) {
+				return fmt.Errorf("--%s %v: %s", configErr.Field, configErr.Value, configErr.Problem)
+			}
 			if err != nil {
 				return err
 			}

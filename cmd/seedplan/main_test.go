@@ -317,6 +317,19 @@ func TestGenerateThenSchedule(t *testing.T) {
 	if _, err := run(t, "generate", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `--output: unknown format "xml"`) {
 		t.Fatalf("an unknown format: %v", err)
 	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seeds", "0"}, "--seeds 0: must be at least 1"},
+		{[]string{"--existing", "-5"}, "--existing -5: must not be negative"},
+		{[]string{"--contention", "NaN"}, "--contention NaN: must be a finite number, at least 0"},
+		{[]string{"--providers", "aws,nope"}, "--providers nope: unknown provider"},
+	} {
+		if _, err := run(t, append([]string{"generate"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("generate %v: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
 }
 
 // bench runs window and rebalancing scenarios together: two tables, and each kind's files and plots.
