@@ -46,8 +46,11 @@ func newRebalanceCommand() *cobra.Command {
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
-			if limits.MaxMoves < 0 || limits.MaxMovesPerSeed < 0 {
-				return errors.New("--max-moves and --max-moves-per-seed must not be negative")
+			if limits.MaxMoves < 0 {
+				return fmt.Errorf("--max-moves %d: must not be negative", limits.MaxMoves)
+			}
+			if limits.MaxMovesPerSeed < 0 {
+				return fmt.Errorf("--max-moves-per-seed %d: must not be negative", limits.MaxMovesPerSeed)
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {

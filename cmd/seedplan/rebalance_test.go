@@ -55,7 +55,8 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--target-utilization", "1.5"}, "--target-utilization 1.5: must be in (0, 1]"},
 		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
-		{[]string{"--max-moves", "-1"}, "must not be negative"},
+		{[]string{"--max-moves", "-1"}, "--max-moves -1: must not be negative"},
+		{[]string{"--max-moves-per-seed", "-2"}, "--max-moves-per-seed -2: must not be negative"},
 		{[]string{"-o", "xml"}, `-o: unknown output format "xml"`},
 		// Flags that override the configuration are named, not the field they set.
 		{[]string{"--max-in-flight", "0"}, "--max-in-flight 0: must be at least 1"},
