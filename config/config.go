@@ -11,8 +11,11 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -498,6 +501,28 @@ func (e *fieldErrors) runtime(c *SeedPlanConfiguration) {
 	if t := c.Client.RequestTimeout; t != nil && t.Duration < 0 {
 		e.invalid("clientConnection.requestTimeout", t.Duration, "must not be negative (0: no timeout)")
 	}
+	if _, port, err := net.SplitHostPort(c.Server.BindAddress); err != nil || !validPort(port) {
+		e.invalid("server.bindAddress", c.Server.BindAddress, "must be host:port, the host may be empty")
+	}
+	if gateway := c.Metrics.Pushgateway; gateway != "" && !pushgatewayURL(gateway) {
+		e.invalid("metrics.pushgateway", gateway, "must be a Pushgateway's http(s) URL or host:port")
+	}
+}
+
+// validPort reports whether port is a TCP port number.
+func validPort(port string) bool {
+	_, err := strconv.ParseUint(port, 10, 16)
+	return err == nil
+}
+
+// pushgatewayURL reports whether gateway reaches a Pushgateway as the Prometheus push client reads it: a URL of
+// http or https with a host, or a host:port it prefixes with http://.
+func pushgatewayURL(gateway string) bool {
+	if !strings.Contains(gateway, "://") {
+		gateway = "http://" + gateway
+	}
+	u, err := url.Parse(gateway)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // leaderElection checks that the lease outlasts the renewal deadline, which outlasts the retry period.

@@ -102,6 +102,10 @@ var refusedConfigurations = []struct {
 	{"lease order", header + "leaderElection:\n  leaseDuration: 5s\n", "leaderElection.leaseDuration: 5s: must be greater than renewDeadline"},
 	{"log level", header + "logLevel: loud\n", "logLevel: loud"},
 	{"negative qps", header + "clientConnection:\n  qps: -1\n", "clientConnection.qps: -1: must not be negative"},
+	{"a bind address without a port", header + "server:\n  bindAddress: localhost\n", "server.bindAddress: localhost: must be host:port"},
+	{"a port beyond 65535", header + "server:\n  bindAddress: \":70000\"\n", "server.bindAddress: :70000: must be host:port"},
+	{"a pushgateway that is no URL", header + "metrics:\n  pushgateway: \"not a url\"\n", "metrics.pushgateway: not a url: must be a Pushgateway's http(s) URL or host:port"},
+	{"a pushgateway of another scheme", header + "metrics:\n  pushgateway: ftp://gateway:9091\n", "metrics.pushgateway: ftp://gateway:9091"},
 	{"negative burst", header + "clientConnection:\n  burst: -1\n", "clientConnection.burst: -1: must not be negative"},
 	{"a negative move distance", header + "rebalance:\n  maxMoveDistance: -3\n", "rebalance.maxMoveDistance: -3: must not be negative"},
 	{"no migration off a seed", header + "rebalance:\n  pacing: {maxPerSeed: -1}\n", "rebalance.pacing.maxPerSeed: -1: must be at least 1"},
@@ -124,6 +128,23 @@ func TestParseRefuses(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The addresses operators write are accepted: a port alone or with a host, and a Pushgateway as a URL or as
+// host:port, as the Prometheus push client reads it.
+func TestValidateAcceptsAddresses(t *testing.T) {
+	for _, tc := range []struct{ bindAddress, pushgateway string }{
+		{":19251", ""},
+		{"127.0.0.1:0", "localhost:9091"},
+		{"[::1]:8080", "http://pushgateway.monitoring:9091/"},
+		{"0.0.0.0:19251", "https://pushgateway.example.com"},
+	} {
+		c := Default()
+		c.Server.BindAddress, c.Metrics.Pushgateway = tc.bindAddress, tc.pushgateway
+		if err := c.Validate(); err != nil {
+			t.Errorf("%+v: %v", tc, err)
+		}
 	}
 }
 

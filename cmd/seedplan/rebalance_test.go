@@ -65,6 +65,7 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--max-moves-per-project", "-2"}, "--max-moves-per-project -2: must not be negative"},
 		{[]string{"--max-move-distance", "-3"}, "--max-move-distance -3: must not be negative"},
 		{[]string{"--unusable-grace", "-1s"}, "--unusable-grace -1s: must not be negative"},
+		{[]string{"--pushgateway", "not a url"}, "--pushgateway not a url: must be a Pushgateway's http(s) URL or host:port"},
 		{[]string{"--triggers", "bored"}, "--triggers bored: must be one of overloaded, NoExecute, unusable"},
 	}
 	for _, tc := range tests {
