@@ -465,6 +465,7 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 	}
 	seen := map[string]bool{}
 	for _, purpose := range c.Placement.Priority.Purposes {
+		e.oneOf("placement.priority.purposes", purpose, DefaultPurposes...) // a typo would rank its shoots last
 		if seen[purpose] {
 			e.invalid("placement.priority.purposes", purpose, "listed twice")
 		}

@@ -94,6 +94,8 @@ var refusedConfigurations = []struct {
 	{"bad weights", header + "placement:\n  weights: {preset: heavy}\n", "placement.weights.preset: heavy"},
 	{"a negative weight", header + "placement:\n  weights: {distance: -1}\n", "placement.weights.distance: -1: must be a finite number, at least 0"},
 	{"a target above 1", header + "placement:\n  targetUtilization: 1.5\n", "placement.targetUtilization: 1.5: must be in (0, 1]"},
+	{"a purpose Gardener does not have", header + "placement:\n  priority: {purposes: [prod, infrastructure]}\n",
+		"placement.priority.purposes: prod: must be one of infrastructure, production, development, evaluation, testing"},
 	{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
 	{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
 	{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
