@@ -22,6 +22,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
@@ -536,6 +537,13 @@ func (e *fieldErrors) leaderElection(le LeaderElection) {
 	}
 	if le.RenewDeadline.Duration <= le.RetryPeriod.Duration {
 		e.invalid("leaderElection.renewDeadline", le.RenewDeadline.Duration, "must be greater than retryPeriod")
+	}
+	// The Lease is created by its namespace and name: the API server would refuse others only once the loop runs.
+	if problems := validation.IsDNS1123Label(le.ResourceNamespace); len(problems) > 0 {
+		e.invalid("leaderElection.resourceNamespace", le.ResourceNamespace, strings.Join(problems, "; "))
+	}
+	if problems := validation.IsDNS1123Subdomain(le.ResourceName); len(problems) > 0 {
+		e.invalid("leaderElection.resourceName", le.ResourceName, strings.Join(problems, "; "))
 	}
 }
 
