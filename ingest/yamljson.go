@@ -1153,11 +1153,10 @@ func transcodeInParts(doc []byte, parts int, convert func(entry []byte) ([]byte,
 			out[i], read[i] = transcodeEntries(pieces[i], convert)
 		}
 	})
-	if aliased.Load() {
-		return transcodeYAML(doc)
-	}
-	if joined, ok := joinItems(out); ok && !slices.Contains(read, false) {
-		return joined, true
+	if !aliased.Load() && !slices.Contains(read, false) {
+		if joined, ok := joinItems(out); ok {
+			return joined, true
+		}
 	}
 	return transcodeYAML(doc) // the whole words it, or reads what a part could not
 }
