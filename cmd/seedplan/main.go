@@ -223,7 +223,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 			}
 			for _, o := range overrides {
 				if o.field == fieldErr.Field && changed(o.flag) {
-					return nil, fmt.Errorf("--%s %v: %s", o.flag, fieldErr.Value, fieldErr.Problem)
+					return nil, flagError(o.flag, fieldErr.Value, fieldErr.Problem)
 				}
 			}
 		}
@@ -234,6 +234,12 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
+}
+
+// flagError is the error of a flag given a value it does not take, worded as every command words it:
+// "--flag value: problem".
+func flagError(flag string, value any, problem string) error {
+	return fmt.Errorf("--%s %v: %s", flag, value, problem)
 }
 
 // override is a flag that sets a field of the configuration: the flag's name, the field's path as Validate names
@@ -539,7 +545,7 @@ func newGenerateCommand() *cobra.Command {
 			cfg.Mix.CrossProvider, cfg.Mix.Distinct = crossProvider, distinct
 			objs, err := generator.Generate(cfg)
 			if configErr := (*generator.ConfigError)(nil); errors.As(err, &configErr) {
-				return fmt.Errorf("--%s %v: %s", configErr.Field, configErr.Value, configErr.Problem)
+				return flagError(configErr.Field, configErr.Value, configErr.Problem)
 			}
 			if err != nil {
 				return err
@@ -588,10 +594,10 @@ func newBenchCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if repeats < 1 {
-				return fmt.Errorf("--repeats %d: must be at least 1", repeats)
+				return flagError("repeats", repeats, "must be at least 1")
 			}
 			if timeout <= 0 {
-				return fmt.Errorf("--solver-timeout %s: must be positive", timeout)
+				return flagError("solver-timeout", timeout, "must be positive")
 			}
 			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
 			switch {
@@ -602,7 +608,7 @@ func newBenchCommand() *cobra.Command {
 				}
 				s, err := model.ParseStrategy(strategy)
 				if err != nil {
-					return fmt.Errorf("--strategy %s: must be %s or %s", strategy, model.SameRegion, model.MinimalDistance)
+					return flagError("strategy", strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
 				}
 				cfg.Landscape, cfg.Strategy = &l.Objects, s
 			case suite == "standard":

@@ -47,10 +47,10 @@ func newRebalanceCommand() *cobra.Command {
 				return fmt.Errorf("-o: %w", err)
 			}
 			if limits.MaxMoves < 0 {
-				return fmt.Errorf("--max-moves %d: must not be negative", limits.MaxMoves)
+				return flagError("max-moves", limits.MaxMoves, "must not be negative")
 			}
 			if limits.MaxMovesPerSeed < 0 {
-				return fmt.Errorf("--max-moves-per-seed %d: must not be negative", limits.MaxMovesPerSeed)
+				return flagError("max-moves-per-seed", limits.MaxMovesPerSeed, "must not be negative")
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
