@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -122,7 +121,7 @@ func newApplyCommand() *cobra.Command {
 			}
 			what := reviewed.applying()
 			if !yes {
-				return fmt.Errorf("%s: add --yes to confirm", strings.ToLower(what[:1])+what[1:])
+				return fmt.Errorf("%s: add --yes to confirm", clause(what))
 			}
 			if err := announceGarden(cmd, c, what); err != nil {
 				return err

@@ -294,6 +294,11 @@ func announceGarden(cmd *cobra.Command, c *config.SeedPlanConfiguration, what st
 	return err
 }
 
+// clause is an announcement (announceGarden's what) as a clause of an error: "Binding …" as "binding …".
+func clause(announcement string) string {
+	return strings.ToLower(announcement[:1]) + announcement[1:]
+}
+
 // binderOf is the Binder that writes to the configured garden: this host's name in its events, the configured
 // concurrency and rate.
 func binderOf(c *config.SeedPlanConfiguration, garden client.Client) *bind.Binder {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,7 +85,7 @@ func newRebalanceCommand() *cobra.Command {
 			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
 				if !yes {
 					what := applying(target, moves)
-					return fmt.Errorf("--apply: %s; add --yes to confirm", strings.ToLower(what[:1])+what[1:])
+					return fmt.Errorf("--apply: %s; add --yes to confirm", clause(what))
 				}
 				garden, err := cordonToDrain(cmd, c, target, moves)
 				if err != nil {
