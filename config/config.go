@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,8 +76,16 @@ const (
 // a list or a binding, short enough that a hung server fails a job within a minute.
 const DefaultRequestTimeout = 30 * time.Second
 
-// DefaultPurposes is the default priority order of spec.purpose values, highest first.
-var DefaultPurposes = []string{"infrastructure", "production", "development", "evaluation", "testing"}
+// shootPurposes are the spec.purpose values Gardener has, in the default priority order: a purpose listed in
+// placement.priority.purposes must be one of them.
+var shootPurposes = []string{
+	string(gardencorev1beta1.ShootPurposeInfrastructure), string(gardencorev1beta1.ShootPurposeProduction),
+	string(gardencorev1beta1.ShootPurposeDevelopment), string(gardencorev1beta1.ShootPurposeEvaluation),
+	string(gardencorev1beta1.ShootPurposeTesting),
+}
+
+// DefaultPurposes is the default priority order of spec.purpose values, highest first: all of Gardener's.
+var DefaultPurposes = slices.Clone(shootPurposes)
 
 // SolverConfiguration chooses and tunes the solver.
 type SolverConfiguration struct {
@@ -466,7 +475,7 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 	}
 	seen := map[string]bool{}
 	for _, purpose := range c.Placement.Priority.Purposes {
-		e.oneOf("placement.priority.purposes", purpose, DefaultPurposes...) // a typo would rank its shoots last
+		e.oneOf("placement.priority.purposes", purpose, shootPurposes...) // a typo would rank its shoots last
 		if seen[purpose] {
 			e.invalid("placement.priority.purposes", purpose, "listed twice")
 		}
