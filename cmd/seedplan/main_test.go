@@ -34,6 +34,24 @@ func run(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// refusal is arguments a command must refuse, and what its error must say.
+type refusal struct {
+	args []string
+	want string
+}
+
+// checkRefused runs command (its name and the arguments every case shares) with each refusal's arguments and
+// checks that it fails with an error saying what the refusal wants.
+func checkRefused(t *testing.T, command []string, refusals []refusal) {
+	t.Helper()
+	for _, r := range refusals {
+		args := append(slices.Clone(command), r.args...)
+		if _, err := run(t, args...); err == nil || !strings.Contains(err.Error(), r.want) {
+			t.Errorf("%v: error %v, want %q", args, err, r.want)
+		}
+	}
+}
+
 // runCombined is run with standard error in the output too: what a command says before it writes.
 func runCombined(t *testing.T, args ...string) (string, error) {
 	t.Helper()
@@ -317,19 +335,12 @@ func TestGenerateThenSchedule(t *testing.T) {
 	if _, err := run(t, "generate", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `--output: unknown format "xml"`) {
 		t.Fatalf("an unknown format: %v", err)
 	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkRefused(t, []string{"generate"}, []refusal{
 		{[]string{"--seeds", "0"}, "--seeds 0: must be at least 1"},
 		{[]string{"--existing", "-5"}, "--existing -5: must not be negative"},
 		{[]string{"--contention", "NaN"}, "--contention NaN: must be a finite number, at least 0"},
 		{[]string{"--providers", "aws,nope"}, "--providers nope: unknown provider"},
-	} {
-		if _, err := run(t, append([]string{"generate"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("generate %v: error %v, want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // bench runs window and rebalancing scenarios together: two tables, and each kind's files and plots.
@@ -352,17 +363,10 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 	if _, err := run(t, "bench", "--scenario", "no-such"); err == nil || !strings.Contains(err.Error(), "seed-retirement") {
 		t.Errorf("an unknown scenario must list the known ones, rebalancing included: %v", err)
 	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkRefused(t, []string{"bench", "--scenario", "steady", "--sizes", "50x10"}, []refusal{
 		{[]string{"--repeats", "0"}, "--repeats 0: must be at least 1"},
 		{[]string{"--solver-timeout", "-1s"}, "--solver-timeout -1s: must be positive"},
-	} {
-		if _, err := run(t, append([]string{"bench", "--scenario", "steady", "--sizes", "50x10"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("bench %v: error %v, want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // Objects the gardener-apiserver would have refused (a selector with an invalid operator, an unparsable CIDR, a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 )
 
@@ -48,10 +47,7 @@ func TestRebalanceJSONContract(t *testing.T) {
 }
 
 func TestRebalanceRefusesBadFlags(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
+	checkRefused(t, []string{"rebalance"}, []refusal{
 		{[]string{"--target-utilization", "1.5"}, "--target-utilization 1.5: must be in (0, 1]"},
 		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
@@ -67,12 +63,7 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--unusable-grace", "-1s"}, "--unusable-grace -1s: must not be negative"},
 		{[]string{"--pushgateway", "not a url"}, "--pushgateway not a url: must be a Pushgateway's http(s) URL or host:port"},
 		{[]string{"--triggers", "bored"}, "--triggers bored: must be one of overloaded, NoExecute, unusable"},
-	}
-	for _, tc := range tests {
-		if _, err := run(t, append([]string{"rebalance"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
-		}
-	}
+	})
 }
 
 // On the embedded example, capacity accounts for every pending shoot exactly once.
