@@ -453,10 +453,16 @@ func notNegative[N int | float32 | time.Duration](e *fieldErrors, field string, 
 	}
 }
 
-// placement checks what decides where shoots go: the strategy, the solver and the placement policy.
+// placement checks what decides which shoots are placed and where they go: the scheduler name, the strategy, the
+// solver and the placement policy.
 func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 	if _, err := model.ParseStrategy(c.Strategy); err != nil {
 		e.invalid("strategy", c.Strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
+	}
+	// Gardener validates a shoot's spec.schedulerName as a DNS-1123 label: a name that is none is carried by no
+	// shoot, and seedplan would wait for shoots that can never come.
+	if problems := validation.IsDNS1123Label(c.SchedulerName); len(problems) > 0 {
+		e.invalid("schedulerName", c.SchedulerName, strings.Join(problems, "; "))
 	}
 	e.oneOf("solver.name", c.Solver.Name, SolverLP, SolverGreedy)
 	e.positive("solver.timeout", c.Solver.Timeout.Duration)

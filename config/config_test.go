@@ -89,6 +89,7 @@ var refusedConfigurations = []struct {
 	{"unknown nested field", header + "window:\n  maxShots: 3\n", `unknown field "window.maxShots"`},
 	{"wrong type", header + "window:\n  maxShoots: many\n", "window.maxShoots"},
 	{"wrong kind", "apiVersion: v1\nkind: ConfigMap\n", "apiVersion/kind"},
+	{"a scheduler name no shoot can carry", header + "schedulerName: Seed_Plan\n", "schedulerName: Seed_Plan: a lowercase RFC 1123 label must consist of"},
 	{"bad strategy", header + "strategy: Nearest\n", "strategy: Nearest"},
 	{"bad solver", header + "solver:\n  name: simplex\n", "solver.name: simplex"},
 	{"bad weights", header + "placement:\n  weights: {preset: heavy}\n", "placement.weights.preset: heavy"},

@@ -108,11 +108,11 @@ func newApplyCommand() *cobra.Command {
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
-			reviewed, err := readReviewed(file)
+			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
 			}
-			c, err := flags.configuration(cmd)
+			reviewed, err := readReviewed(file)
 			if err != nil {
 				return err
 			}

@@ -63,3 +63,11 @@ func TestScheduleHintsAtOtherSchedulerNames(t *testing.T) {
 		t.Fatalf("schedule for a name no shoot has: %v\n%s", err, out)
 	}
 }
+
+// A scheduler name Gardener would refuse in a shoot's spec.schedulerName (a DNS-1123 label) is refused before
+// anything is read: no shoot could ever be pending for it.
+func TestSchedulerNamesNoShootCanCarryAreRefused(t *testing.T) {
+	const want = "--scheduler-name Seed_Plan: a lowercase RFC 1123 label must consist of"
+	checkRefused(t, []string{"schedule"}, []refusal{{[]string{"--scheduler-name", "Seed_Plan"}, want}})
+	checkRefused(t, []string{"apply", "-f", "plan.json", "--yes"}, []refusal{{[]string{"--scheduler-name", "Seed_Plan"}, want}})
+}
