@@ -211,29 +211,45 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 		}
 	}
 	if err := c.Validate(); err != nil {
-		var fieldErrs []error // Validate joins one *config.FieldError per invalid field
-		if joined, ok := err.(interface{ Unwrap() []error }); ok {
-			fieldErrs = joined.Unwrap()
-		}
-		// Name the flag when a flag set an invalid field.
-		for _, e := range fieldErrs {
-			var fieldErr *config.FieldError
-			if !errors.As(e, &fieldErr) {
-				continue
-			}
-			for _, o := range overrides {
-				if o.field == fieldErr.Field && changed(o.flag) {
-					return nil, flagError(o.flag, fieldErr.Value, fieldErr.Problem)
-				}
-			}
-		}
-		if f.configFile != "" {
-			return nil, fmt.Errorf("--config %s: %w", f.configFile, err)
-		}
-		return nil, err
+		return nil, f.invalid(err, overrides, changed)
 	}
 	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil
+}
+
+// invalid words every invalid field of a configuration at once: a field a flag set by the flag, the others as
+// the configuration file's.
+func (f *planFlags) invalid(err error, overrides []override, changed func(flag string) bool) error {
+	fieldErrs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok { // Validate joins one *config.FieldError per field
+		fieldErrs = joined.Unwrap()
+	}
+	var byFlag, inFile []error
+	for _, e := range fieldErrs {
+		if flag, fieldErr, ok := setByFlag(e, overrides, changed); ok {
+			byFlag = append(byFlag, flagError(flag, fieldErr.Value, fieldErr.Problem))
+		} else {
+			inFile = append(inFile, e)
+		}
+	}
+	if len(inFile) > 0 && f.configFile != "" {
+		return errors.Join(append(byFlag, fmt.Errorf("--config %s: %w", f.configFile, errors.Join(inFile...)))...)
+	}
+	return errors.Join(append(byFlag, inFile...)...)
+}
+
+// setByFlag is the flag that set the field e finds invalid, if a flag did.
+func setByFlag(e error, overrides []override, changed func(flag string) bool) (string, *config.FieldError, bool) {
+	var fieldErr *config.FieldError
+	if !errors.As(e, &fieldErr) {
+		return "", nil, false
+	}
+	for _, o := range overrides {
+		if o.field == fieldErr.Field && changed(o.flag) {
+			return o.flag, fieldErr, true
+		}
+	}
+	return "", nil, false
 }
 
 // flagError is the error of a flag given a value it does not take, worded as every command words it:

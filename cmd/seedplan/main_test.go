@@ -688,3 +688,20 @@ func jsonField(typ reflect.Type, name string) (reflect.StructField, bool) {
 	}
 	return reflect.StructField{}, false
 }
+
+// Every flag given an invalid value is reported at once, each by its flag, so that an operator mends them in one go.
+func TestInvalidFlagsAreReportedTogether(t *testing.T) {
+	_, err := run(t, "schedule", "--strategy", "Nearest", "--target-utilization", "2", "--scheduler-name", "Seed_Plan")
+	if err == nil {
+		t.Fatal("invalid flags were accepted")
+	}
+	for _, want := range []string{
+		"--scheduler-name Seed_Plan: a lowercase RFC 1123 label",
+		"--strategy Nearest: must be SameRegion or MinimalDistance",
+		"--target-utilization 2: must be in (0, 1]",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
