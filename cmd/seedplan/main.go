@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -120,7 +121,7 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 	defaults := config.Default()
 	cluster := "the garden cluster of this kubeconfig: "
 	if files {
-		cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
+		landscapeFlag(cmd, &f.landscape, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
 		cluster = "the garden cluster of this kubeconfig, instead of files: "
 	}
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", cluster+inCluster)
@@ -288,6 +289,32 @@ func (f *planFlags) overrides(c *config.SeedPlanConfiguration) []override {
 		{"pushgateway", "metrics.pushgateway", func() { c.Metrics.Pushgateway = f.pushgateway }},
 		{"request-timeout", "clientConnection.requestTimeout", func() { c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout} }},
 	}
+}
+
+// landscapeFlag adds --landscape, the paths of a landscape's files, comma-separated and repeatable as every slice
+// flag is. It refuses an empty path: "--landscape $DIR" with DIR unset would otherwise read no files and fall
+// back to the command's default — the embedded example, generated scenarios — as if that had been asked for.
+func landscapeFlag(cmd *cobra.Command, paths *[]string, usage string) {
+	cmd.Flags().StringSliceVar(paths, "landscape", nil, usage)
+	flag := cmd.Flags().Lookup("landscape")
+	flag.Value = nonEmptyPaths{Value: flag.Value, paths: paths}
+}
+
+// nonEmptyPaths is a string slice flag's value that refuses an empty path.
+type nonEmptyPaths struct {
+	pflag.Value
+	paths *[]string
+}
+
+// Set adds the paths of value, as the string slice does, unless one is empty.
+func (p nonEmptyPaths) Set(value string) error {
+	if err := p.Value.Set(value); err != nil {
+		return err
+	}
+	if value == "" || slices.Contains(*p.paths, "") {
+		return errors.New("an empty path names no file")
+	}
+	return nil
 }
 
 // fromCluster reports whether the garden cluster, not files, is the input.
@@ -677,7 +704,7 @@ func newBenchCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
 	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
 	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
-	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
+	landscapeFlag(cmd, &landscape, "bench this landscape instead of generated scenarios")
 	cmd.Flags().StringVar(&strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
 	cmd.Flags().IntVar(&repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")

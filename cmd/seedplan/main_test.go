@@ -284,6 +284,20 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	}
 }
 
+// An empty --landscape path — "--landscape $DIR" with DIR unset — is refused, not read as no path at all, which
+// would plan the embedded example (bench: its generated scenarios) as if it had been asked for.
+func TestEmptyLandscapePathsAreRefused(t *testing.T) {
+	const want = `for "--landscape" flag: an empty path names no file`
+	dir := t.TempDir()
+	for _, command := range [][]string{{"schedule"}, {"explain", "garden/shoot"}, {"rebalance"}, {"capacity"}, {"bench", "--sizes", "20x5"}} {
+		checkRefused(t, command, []refusal{
+			{[]string{"--landscape", ""}, `invalid argument "" ` + want},
+			{[]string{"--landscape", dir + ",,"}, want},
+			{[]string{"--landscape", dir, "--landscape", ""}, want},
+		})
+	}
+}
+
 // generate writes a landscape that schedule reads back whole, whichever way it is written: one file per kind
 // into --dir, or one stream on standard output, in YAML or JSON.
 func TestGenerateThenSchedule(t *testing.T) {
