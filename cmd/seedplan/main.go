@@ -87,6 +87,7 @@ func newRootCommand() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	addExamples(root)
 	completeFlagValues(root)
+	refuseEmptyValues(root)
 	return root
 }
 
@@ -121,7 +122,7 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 	defaults := config.Default()
 	cluster := "the garden cluster of this kubeconfig: "
 	if files {
-		landscapeFlag(cmd, &f.landscape, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
+		cmd.Flags().StringSliceVar(&f.landscape, "landscape", nil, "files or directories of YAML/JSON manifests, - for standard input (repeatable); default: the embedded example landscape")
 		cluster = "the garden cluster of this kubeconfig, instead of files: "
 	}
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", cluster+inCluster)
@@ -253,6 +254,46 @@ func setByFlag(e error, overrides []override, changed func(flag string) bool) (s
 	return "", nil, false
 }
 
+// refuseEmptyValues makes every string and string list flag of root's commands refuse an empty value, and a list
+// an empty element. No flag takes one: an empty value means the flag was left out, and "--landscape $DIR",
+// "--config $CONFIG" or "--kubeconfig $KUBECONFIG" with the variable unset would otherwise run on the default
+// — the embedded example, the default configuration, files instead of the garden — as if it had been asked for.
+// It is checked as each value is set: a list given twice, the second time empty, has no empty element after.
+func refuseEmptyValues(root *cobra.Command) {
+	for _, cmd := range root.Commands() {
+		cmd.Flags().VisitAll(func(flag *pflag.Flag) {
+			switch flag.Value.Type() {
+			case "stringSlice":
+				// pflag's help leaves out a default it knows to be zero, which it no longer knows "[]" of this
+				// value to be; "" it knows of any.
+				if flag.DefValue == "[]" {
+					flag.DefValue = ""
+				}
+				fallthrough
+			case "string":
+				flag.Value = nonEmpty{flag.Value}
+			}
+		})
+	}
+}
+
+// nonEmpty is a flag's value that refuses to be set empty, or to hold an empty element.
+type nonEmpty struct{ pflag.Value }
+
+// Set sets the value as the flag's own value does, unless it is empty or holds an empty element.
+func (v nonEmpty) Set(value string) error {
+	if value == "" {
+		return errors.New("empty: leave the flag out for its default")
+	}
+	if err := v.Value.Set(value); err != nil {
+		return err
+	}
+	if list, ok := v.Value.(pflag.SliceValue); ok && slices.Contains(list.GetSlice(), "") {
+		return errors.New("an element is empty")
+	}
+	return nil
+}
+
 // flagError is the error of a flag given a value it does not take, worded as every command words it:
 // "--flag value: problem".
 func flagError(flag string, value any, problem string) error {
@@ -289,32 +330,6 @@ func (f *planFlags) overrides(c *config.SeedPlanConfiguration) []override {
 		{"pushgateway", "metrics.pushgateway", func() { c.Metrics.Pushgateway = f.pushgateway }},
 		{"request-timeout", "clientConnection.requestTimeout", func() { c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout} }},
 	}
-}
-
-// landscapeFlag adds --landscape, the paths of a landscape's files, comma-separated and repeatable as every slice
-// flag is. It refuses an empty path: "--landscape $DIR" with DIR unset would otherwise read no files and fall
-// back to the command's default — the embedded example, generated scenarios — as if that had been asked for.
-func landscapeFlag(cmd *cobra.Command, paths *[]string, usage string) {
-	cmd.Flags().StringSliceVar(paths, "landscape", nil, usage)
-	flag := cmd.Flags().Lookup("landscape")
-	flag.Value = nonEmptyPaths{Value: flag.Value, paths: paths}
-}
-
-// nonEmptyPaths is a string slice flag's value that refuses an empty path.
-type nonEmptyPaths struct {
-	pflag.Value
-	paths *[]string
-}
-
-// Set adds the paths of value, as the string slice does, unless one is empty.
-func (p nonEmptyPaths) Set(value string) error {
-	if err := p.Value.Set(value); err != nil {
-		return err
-	}
-	if value == "" || slices.Contains(*p.paths, "") {
-		return errors.New("an empty path names no file")
-	}
-	return nil
 }
 
 // fromCluster reports whether the garden cluster, not files, is the input.
@@ -704,7 +719,7 @@ func newBenchCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
 	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
 	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
-	landscapeFlag(cmd, &landscape, "bench this landscape instead of generated scenarios")
+	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
 	cmd.Flags().StringVar(&strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
 	cmd.Flags().IntVar(&repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")

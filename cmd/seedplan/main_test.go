@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/config"
@@ -284,16 +285,23 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	}
 }
 
-// An empty --landscape path — "--landscape $DIR" with DIR unset — is refused, not read as no path at all, which
-// would plan the embedded example (bench: its generated scenarios) as if it had been asked for.
-func TestEmptyLandscapePathsAreRefused(t *testing.T) {
-	const want = `for "--landscape" flag: an empty path names no file`
+// No flag takes an empty value, nor a list an empty element: "--landscape $DIR", "--config $CONFIG" or
+// "--kubeconfig $KUBECONFIG" with the variable unset would otherwise run on the embedded example, the default
+// configuration or files, as if that had been asked for.
+func TestEmptyFlagValuesAreRefused(t *testing.T) {
+	args := map[string][]string{"explain": {"garden/shoot"}, "cordon": {"seed"}, "uncordon": {"seed"}} // as their Args want
+	for _, cmd := range newRootCommand().Commands() {
+		cmd.Flags().VisitAll(func(flag *pflag.Flag) {
+			if typ := flag.Value.Type(); typ == "string" || typ == "stringSlice" {
+				checkRefused(t, append([]string{cmd.Name()}, args[cmd.Name()]...), []refusal{{[]string{"--" + flag.Name, ""}, `--` + flag.Name + `" flag: empty: leave the flag out for its default`}})
+			}
+		})
+	}
 	dir := t.TempDir()
 	for _, command := range [][]string{{"schedule"}, {"explain", "garden/shoot"}, {"rebalance"}, {"capacity"}, {"bench", "--sizes", "20x5"}} {
 		checkRefused(t, command, []refusal{
-			{[]string{"--landscape", ""}, `invalid argument "" ` + want},
-			{[]string{"--landscape", dir + ",,"}, want},
-			{[]string{"--landscape", dir, "--landscape", ""}, want},
+			{[]string{"--landscape", dir + ",,"}, `invalid argument "` + dir + `,," for "--landscape" flag: an element is empty`},
+			{[]string{"--landscape", dir, "--landscape", ""}, `invalid argument "" for "--landscape" flag: empty`},
 		})
 	}
 }
