@@ -18,14 +18,18 @@ import (
 	"github.com/seedplan/seedplan/report"
 )
 
+// rebalanceOptions are what rebalance is given: its flags, read into the planning inputs, the rebalancing's
+// target and limits, the output, and whether to make the moves.
+type rebalanceOptions struct {
+	flags      planFlags
+	target     model.RebalanceOptions
+	limits     plan.MoveLimits
+	output     report.Output
+	apply, yes bool
+}
+
 func newRebalanceCommand() *cobra.Command {
-	var (
-		flags      planFlags
-		target     model.RebalanceOptions
-		limits     plan.MoveLimits
-		output     report.Output
-		apply, yes bool
-	)
+	var o rebalanceOptions
 	cmd := &cobra.Command{
 		Use:   "rebalance",
 		Short: "Recommend the fewest moves of shoots off overloaded and draining seeds (and, with --apply --yes, make them)",
@@ -41,84 +45,105 @@ func newRebalanceCommand() *cobra.Command {
 			"control plane migration re-checked against a fresh read first, and waits for each to finish on its new seed.",
 		Args:   cobra.NoArgs,
 		PreRun: plansOnce,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
-				return fmt.Errorf("-o: %w", err)
-			}
-			if limits.MaxMoves < 0 {
-				return flagError("max-moves", limits.MaxMoves, "must not be negative")
-			}
-			if limits.MaxMovesPerSeed < 0 {
-				return flagError("max-moves-per-seed", limits.MaxMovesPerSeed, "must not be negative")
-			}
-			c, err := flags.configuration(cmd)
-			if err != nil {
-				return err
-			}
-			inCluster, err := flags.fromCluster(c)
-			if err != nil {
-				return err
-			}
-			if apply && !inCluster {
-				return errors.New("--apply needs a cluster (--kubeconfig or --cluster)")
-			}
-			policy, err := plan.NewPolicy(c)
-			if err != nil {
-				return err
-			}
-			snap, err := flags.snapshot(cmd, c)
-			if err != nil {
-				return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
-			}
-			configureTarget(&target, c, policy)
-			if err := target.Validate(snap); err != nil {
-				return fmt.Errorf("--drain: %w", err)
-			}
-			moves, err := plan.Rebalance(cmd.Context(), snap, policy, target, limits)
-			if err != nil {
-				return err
-			}
-			recommended := report.NewRebalanceReport(moves)
-			if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(recommended)); err != nil {
-				return err
-			}
-			if apply && (len(moves.Moves) > 0 || len(target.Drain) > 0) {
-				if !yes {
-					what := applying(target, moves)
-					return fmt.Errorf("--apply: %s; add --yes to confirm", clause(what))
-				}
-				garden, err := cordonToDrain(cmd, c, target, moves)
-				if err != nil {
-					return err
-				}
-				recommended.Applied, err = moverOf(c, garden, policy.Options, target).Apply(cmd.Context(), moves.Moves)
-				if printErr := recommended.Print(cmd.OutOrStdout(), output); printErr != nil {
-					return errors.Join(err, printErr)
-				}
-				return err
-			}
-			return recommended.Print(cmd.OutOrStdout(), output)
-		},
+		RunE:   o.run,
 	}
-	flags.register(cmd, true, "read it, and move shoots in it with --apply")
-	flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
-	flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
-	cmd.Flags().StringSliceVar(&target.Drain, "drain", nil, "seeds to empty (repeatable)")
-	_ = cmd.RegisterFlagCompletionFunc("drain", flags.completeSeeds)
-	cmd.Flags().StringSliceVar(&flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
-	cmd.Flags().DurationVar(&flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
-		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
-	cmd.Flags().IntVar(&flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
-	flags.registerPacing(cmd)
-	cmd.Flags().BoolVar(&target.IgnoreMaintenanceWindows, "ignore-maintenance-window", false,
-		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
-	cmd.Flags().IntVar(&limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
-	cmd.Flags().IntVar(&limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	registerOutput(cmd, &output, report.Formats)
-	registerPage(cmd, &output)
-	cmd.Flags().BoolVar(&apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
-	cmd.Flags().BoolVar(&yes, "yes", false, "confirm --apply")
+	o.addFlags(cmd)
 	return cmd
+}
+
+// addFlags registers rebalance's flags.
+func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
+	o.flags.register(cmd, true, "read it, and move shoots in it with --apply")
+	o.flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
+	o.flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
+	cmd.Flags().StringSliceVar(&o.target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("drain", o.flags.completeSeeds)
+	cmd.Flags().StringSliceVar(&o.flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
+	cmd.Flags().DurationVar(&o.flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
+		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
+	cmd.Flags().IntVar(&o.flags.maxMoveDistance, "max-move-distance", 0, "move shoots at most this region distance (from the region ConfigMaps; default: no bound), for live migration between near seeds")
+	o.flags.registerPacing(cmd)
+	cmd.Flags().BoolVar(&o.target.IgnoreMaintenanceWindows, "ignore-maintenance-window", false,
+		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
+	cmd.Flags().IntVar(&o.limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
+	cmd.Flags().IntVar(&o.limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
+	registerOutput(cmd, &o.output, report.Formats)
+	registerPage(cmd, &o.output)
+	cmd.Flags().BoolVar(&o.apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
+	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm --apply")
+}
+
+// validate checks the flags that no configuration overrides.
+func (o *rebalanceOptions) validate() error {
+	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	if o.limits.MaxMoves < 0 {
+		return flagError("max-moves", o.limits.MaxMoves, "must not be negative")
+	}
+	if o.limits.MaxMovesPerSeed < 0 {
+		return flagError("max-moves-per-seed", o.limits.MaxMovesPerSeed, "must not be negative")
+	}
+	return nil
+}
+
+// run recommends the moves, and with --apply --yes makes them.
+func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	c, err := o.flags.configuration(cmd)
+	if err != nil {
+		return err
+	}
+	inCluster, err := o.flags.fromCluster(c)
+	if err != nil {
+		return err
+	}
+	if o.apply && !inCluster {
+		return errors.New("--apply needs a cluster (--kubeconfig or --cluster)")
+	}
+	policy, err := plan.NewPolicy(c)
+	if err != nil {
+		return err
+	}
+	snap, err := o.flags.snapshot(cmd, c)
+	if err != nil {
+		return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
+	}
+	configureTarget(&o.target, c, policy)
+	if err := o.target.Validate(snap); err != nil {
+		return fmt.Errorf("--drain: %w", err)
+	}
+	moves, err := plan.Rebalance(cmd.Context(), snap, policy, o.target, o.limits)
+	if err != nil {
+		return err
+	}
+	recommended := report.NewRebalanceReport(moves)
+	if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(recommended)); err != nil {
+		return err
+	}
+	if o.apply && (len(moves.Moves) > 0 || len(o.target.Drain) > 0) {
+		return o.applyMoves(cmd, c, policy, moves, recommended)
+	}
+	return recommended.Print(cmd.OutOrStdout(), o.output)
+}
+
+// applyMoves makes the recommended moves, once --yes confirms them: it cordons the seeds to drain, starts the
+// moves and prints what became of each.
+func (o *rebalanceOptions) applyMoves(cmd *cobra.Command, c *config.SeedPlanConfiguration, policy plan.Policy, moves *plan.Rebalanced, recommended *report.RebalanceReport) error {
+	if !o.yes {
+		return fmt.Errorf("--apply: %s; add --yes to confirm", clause(applying(o.target, moves)))
+	}
+	garden, err := cordonToDrain(cmd, c, o.target, moves)
+	if err != nil {
+		return err
+	}
+	recommended.Applied, err = moverOf(c, garden, policy.Options, o.target).Apply(cmd.Context(), moves.Moves)
+	if printErr := recommended.Print(cmd.OutOrStdout(), o.output); printErr != nil {
+		return errors.Join(err, printErr)
+	}
+	return err
 }
 
 func newCapacityCommand() *cobra.Command {
