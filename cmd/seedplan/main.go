@@ -637,15 +637,18 @@ func newGenerateCommand() *cobra.Command {
 	return cmd
 }
 
+// benchOptions are what bench is given: what to benchmark, how often and how, and where to write the results.
+type benchOptions struct {
+	scenarios, sizes, landscape []string
+	suite, out, strategy        string
+	repeats                     int
+	seed                        uint64
+	timeout                     time.Duration
+	quiet                       bool
+}
+
 func newBenchCommand() *cobra.Command {
-	var (
-		scenarios, sizes, landscape []string
-		suite, out, strategy        string
-		repeats                     int
-		seed                        uint64
-		timeout                     time.Duration
-		quiet                       bool
-	)
+	var o benchOptions
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Compare the LP with the gardener-scheduler's greedy rule on generated scenarios: quality and speed",
@@ -655,78 +658,110 @@ func newBenchCommand() *cobra.Command {
 			"results.csv/json, rebalance.csv/json and PNG plots. Scenarios: " + strings.Join(bench.ScenarioNames(), ", ") +
 			" (by default the window scenarios).",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if repeats < 1 {
-				return flagError("repeats", repeats, "must be at least 1")
-			}
-			if timeout <= 0 {
-				return flagError("solver-timeout", timeout, "must be positive")
-			}
-			cfg := bench.Config{Repeats: repeats, Seed: seed, Timeout: timeout}
-			switch {
-			case len(landscape) > 0:
-				l, err := interruptible(cmd.Context(), func() (*ingest.Landscape, error) { return ingest.LoadPaths(landscape) })
-				if err != nil {
-					return fmt.Errorf("loading the landscape: %w", err)
-				}
-				s, err := model.ParseStrategy(strategy)
-				if err != nil {
-					return flagError("strategy", strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
-				}
-				cfg.Landscape, cfg.Strategy = &l.Objects, s
-			case suite == "standard":
-				cfg.Jobs = bench.StandardSuite()
-			case suite != "":
-				return fmt.Errorf("--suite: unknown suite %q (standard)", suite)
-			default:
-				var parsed []bench.Size
-				for _, text := range sizes {
-					size, err := bench.ParseSize(text)
-					if err != nil {
-						return fmt.Errorf("--sizes: %w", err)
-					}
-					parsed = append(parsed, size)
-				}
-				jobs, err := bench.Jobs(scenarios, parsed)
-				if err != nil {
-					return fmt.Errorf("--scenario: %w", err)
-				}
-				cfg.Jobs = jobs
-			}
-			var bar *bench.ProgressBar
-			switch {
-			case quiet:
-			case term.IsTerminal(int(os.Stderr.Fd())):
-				bar = bench.NewProgressBar(os.Stderr, 2*time.Second)
-				cfg.Progress = bar.Update
-			default:
-				cfg.Progress = bench.NewProgressLog(10 * time.Second).Update // piped or in CI: a log line now and then
-			}
-			results, err := bench.Run(cmd.Context(), cfg)
-			if bar != nil {
-				bar.Finish() // before the table or the error is printed
-			}
-			if results == nil {
-				return err
-			}
-			// Interrupted, Run returns the jobs finished so far with the error: they are written all the same.
-			if writeErr := writeBench(cmd, results, out); writeErr != nil {
-				return errors.Join(err, writeErr)
-			}
-			return err
-		},
+		RunE: o.run,
 	}
-	cmd.Flags().StringSliceVar(&scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
-	cmd.Flags().StringSliceVar(&sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
-	cmd.Flags().StringVar(&suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
-	cmd.Flags().StringSliceVar(&landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
-	cmd.Flags().StringVar(&strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
-	cmd.Flags().IntVar(&repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
-	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed of the generated landscapes")
-	cmd.Flags().DurationVar(&timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
-	cmd.Flags().StringVar(&out, "out", "", "directory for results.csv/json, rebalance.csv/json and the plots")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress on standard error (by default a bar on a terminal, a line every 10 s otherwise)")
+	o.addFlags(cmd)
 	return cmd
+}
+
+// addFlags registers bench's flags.
+func (o *benchOptions) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringSliceVar(&o.scenarios, "scenario", nil, "scenarios to run (default: the window scenarios)")
+	cmd.Flags().StringSliceVar(&o.sizes, "sizes", []string{"1000x200"}, "sizes PENDINGxSEEDS (rebalancing scenarios: shoots placed before the disturbance x seeds)")
+	cmd.Flags().StringVar(&o.suite, "suite", "", "run a predefined suite instead: standard (what make bench runs)")
+	cmd.Flags().StringSliceVar(&o.landscape, "landscape", nil, "bench this landscape instead of generated scenarios")
+	cmd.Flags().StringVar(&o.strategy, "strategy", string(model.SameRegion), "strategy for --landscape")
+	cmd.Flags().IntVar(&o.repeats, "repeats", 3, "how often each window is planned (time percentiles are over repeats)")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "random seed of the generated landscapes")
+	cmd.Flags().DurationVar(&o.timeout, "solver-timeout", 2*time.Second, "time budget of the lp solver")
+	cmd.Flags().StringVar(&o.out, "out", "", "directory for results.csv/json, rebalance.csv/json and the plots")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "no progress on standard error (by default a bar on a terminal, a line every 10 s otherwise)")
+}
+
+// run benchmarks what the flags ask for and prints (and with --out writes) the results, those finished before an
+// interrupt too.
+func (o *benchOptions) run(cmd *cobra.Command, _ []string) error {
+	cfg, err := o.config(cmd.Context())
+	if err != nil {
+		return err
+	}
+	finish := o.progress(&cfg)
+	results, err := bench.Run(cmd.Context(), cfg)
+	finish() // before the table or the error is printed
+	if results == nil {
+		return err
+	}
+	if writeErr := writeBench(cmd, results, o.out); writeErr != nil {
+		return errors.Join(err, writeErr)
+	}
+	return err
+}
+
+// config is the benchmark the flags ask for: a landscape's window, the standard suite, or scenarios at sizes.
+// Every flag is checked before a landscape is loaded.
+func (o *benchOptions) config(ctx context.Context) (bench.Config, error) {
+	cfg := bench.Config{Repeats: o.repeats, Seed: o.seed, Timeout: o.timeout}
+	if o.repeats < 1 {
+		return cfg, flagError("repeats", o.repeats, "must be at least 1")
+	}
+	if o.timeout <= 0 {
+		return cfg, flagError("solver-timeout", o.timeout, "must be positive")
+	}
+	switch {
+	case len(o.landscape) > 0:
+		strategy, err := model.ParseStrategy(o.strategy)
+		if err != nil {
+			return cfg, flagError("strategy", o.strategy, fmt.Sprintf("must be %s or %s", model.SameRegion, model.MinimalDistance))
+		}
+		l, err := interruptible(ctx, func() (*ingest.Landscape, error) { return ingest.LoadPaths(o.landscape) })
+		if err != nil {
+			return cfg, fmt.Errorf("loading the landscape: %w", err)
+		}
+		cfg.Landscape, cfg.Strategy = &l.Objects, strategy
+	case o.suite == "standard":
+		cfg.Jobs = bench.StandardSuite()
+	case o.suite != "":
+		return cfg, fmt.Errorf("--suite: unknown suite %q (standard)", o.suite)
+	default:
+		jobs, err := o.jobs()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Jobs = jobs
+	}
+	return cfg, nil
+}
+
+// jobs are the scenarios at the sizes the flags name.
+func (o *benchOptions) jobs() ([]bench.Job, error) {
+	var sizes []bench.Size
+	for _, text := range o.sizes {
+		size, err := bench.ParseSize(text)
+		if err != nil {
+			return nil, fmt.Errorf("--sizes: %w", err)
+		}
+		sizes = append(sizes, size)
+	}
+	jobs, err := bench.Jobs(o.scenarios, sizes)
+	if err != nil {
+		return nil, fmt.Errorf("--scenario: %w", err)
+	}
+	return jobs, nil
+}
+
+// progress makes cfg report its progress on standard error — a bar on a terminal, a log line now and then when
+// piped or in CI, nothing with --quiet — and returns what ends the bar.
+func (o *benchOptions) progress(cfg *bench.Config) (finish func()) {
+	switch {
+	case o.quiet:
+	case term.IsTerminal(int(os.Stderr.Fd())):
+		bar := bench.NewProgressBar(os.Stderr, 2*time.Second)
+		cfg.Progress = bar.Update
+		return bar.Finish
+	default:
+		cfg.Progress = bench.NewProgressLog(10 * time.Second).Update
+	}
+	return func() {}
 }
 
 // writeBench writes the bench's table and, with --out, its files and plots.

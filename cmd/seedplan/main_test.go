@@ -388,6 +388,8 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 	checkRefused(t, []string{"bench", "--scenario", "steady", "--sizes", "50x10"}, []refusal{
 		{[]string{"--repeats", "0"}, "--repeats 0: must be at least 1"},
 		{[]string{"--solver-timeout", "-1s"}, "--solver-timeout -1s: must be positive"},
+		// before the landscape is loaded: a flag is not found out only after a large landscape was read
+		{[]string{"--landscape", "/nonexistent", "--strategy", "Nearest"}, "--strategy Nearest: must be SameRegion or MinimalDistance"},
 	})
 }
 
