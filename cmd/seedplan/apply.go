@@ -88,13 +88,17 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 	return nil, errors.New("neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)")
 }
 
+// applyOptions are what apply is given: the reviewed plan's file, the garden and its settings, and the
+// confirmation.
+type applyOptions struct {
+	flags             planFlags
+	file              string
+	output            report.Output
+	yes, ignoreWindow bool
+}
+
 func newApplyCommand() *cobra.Command {
-	var (
-		flags             planFlags
-		file              string
-		output            report.Output
-		yes, ignoreWindow bool
-	)
+	var o applyOptions
 	cmd := &cobra.Command{
 		Use:   "apply -f FILE",
 		Short: "Apply exactly a reviewed plan: the placements of schedule -o json or the moves of rebalance -o json",
@@ -104,62 +108,76 @@ func newApplyCommand() *cobra.Command {
 			"maintenance window unless --ignore-maintenance-window). Anything that changed since is skipped with its " +
 			"reason. It names the garden it writes to first, and asks for --yes.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
-				return fmt.Errorf("-o: %w", err)
-			}
-			c, err := flags.configuration(cmd)
-			if err != nil {
-				return err
-			}
-			reviewed, err := readReviewed(file)
-			if err != nil {
-				return err
-			}
-			if err := checkMovesRecorded(reviewed.Moves); err != nil {
-				return err
-			}
-			what := reviewed.applying()
-			if !yes {
-				return fmt.Errorf("%s: add --yes to confirm", clause(what))
-			}
-			if err := announceGarden(cmd, c, what); err != nil {
-				return err
-			}
-			garden, err := gardenClient(c)
-			if err != nil {
-				return err
-			}
-			policy, err := plan.NewPolicy(c)
-			if err != nil {
-				return err
-			}
-			var applied *report.AppliedReport
-			if reviewed.Window != nil {
-				if applied, err = applyPlacements(cmd.Context(), c, garden, policy.Options, reviewed); applied == nil {
-					return err
-				}
-			} else {
-				target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: ignoreWindow}
-				opts := policy.Options
-				opts.Strategy = reviewed.Strategy
-				results, moveErr := moverOf(c, garden, opts, target).Apply(cmd.Context(), reviewed.Moves)
-				applied, err = report.NewMovesApplied(results), moveErr
-			}
-			return errors.Join(err, applied.Print(cmd.OutOrStdout(), output))
-		},
+		RunE: o.run,
 	}
-	cmd.Flags().StringVarP(&file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml (required)")
-	_ = cmd.MarkFlagRequired("filename")
-	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
-	flags.registerGarden(cmd)
-	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
-	cmd.Flags().StringVar(&flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
-	cmd.Flags().BoolVar(&yes, "yes", false, "confirm: write to the garden")
-	cmd.Flags().BoolVar(&ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
-	flags.registerPacing(cmd)
-	registerOutput(cmd, &output, report.Formats)
+	o.addFlags(cmd)
 	return cmd
+}
+
+// addFlags registers apply's flags.
+func (o *applyOptions) addFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&o.file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml (required)")
+	_ = cmd.MarkFlagRequired("filename")
+	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
+	o.flags.registerGarden(cmd)
+	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
+	cmd.Flags().StringVar(&o.flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
+	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
+	cmd.Flags().BoolVar(&o.ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
+	o.flags.registerPacing(cmd)
+	registerOutput(cmd, &o.output, report.Formats)
+}
+
+// run reads the reviewed plan and, once --yes confirms it, applies it to the garden it names first.
+func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
+	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	c, err := o.flags.configuration(cmd)
+	if err != nil {
+		return err
+	}
+	reviewed, err := readReviewed(o.file)
+	if err != nil {
+		return err
+	}
+	if err := checkMovesRecorded(reviewed.Moves); err != nil {
+		return err
+	}
+	what := reviewed.applying()
+	if !o.yes {
+		return fmt.Errorf("%s: add --yes to confirm", clause(what))
+	}
+	if err := announceGarden(cmd, c, what); err != nil {
+		return err
+	}
+	garden, err := gardenClient(c)
+	if err != nil {
+		return err
+	}
+	policy, err := plan.NewPolicy(c)
+	if err != nil {
+		return err
+	}
+	var applied *report.AppliedReport
+	if reviewed.Window != nil {
+		applied, err = applyPlacements(cmd.Context(), c, garden, policy.Options, reviewed)
+	} else {
+		applied, err = o.applyMoves(cmd.Context(), c, garden, policy.Options, reviewed)
+	}
+	if applied == nil {
+		return err
+	}
+	return errors.Join(err, applied.Print(cmd.OutOrStdout(), o.output))
+}
+
+// applyMoves makes the reviewed moves under the strategy and target they were planned with, each in its shoot's
+// maintenance window unless --ignore-maintenance-window.
+func (o *applyOptions) applyMoves(ctx context.Context, c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
+	target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: o.ignoreWindow}
+	opts.Strategy = reviewed.Strategy
+	results, err := moverOf(c, garden, opts, target).Apply(ctx, reviewed.Moves)
+	return report.NewMovesApplied(results), err
 }
 
 // checkMovesRecorded refuses moves planned from files: without the resourceVersion they cannot be guarded.
