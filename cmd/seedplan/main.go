@@ -544,8 +544,8 @@ func newExplainCommand() *cobra.Command {
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
-			if !strings.Contains(args[0], "/") {
-				return errors.New("the shoot must be given as NAMESPACE/NAME")
+			if namespace, name, ok := strings.Cut(args[0], "/"); !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
+				return fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME", args[0])
 			}
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)

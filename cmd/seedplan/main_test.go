@@ -185,6 +185,14 @@ func TestScheduleTableAndFormats(t *testing.T) {
 	}
 }
 
+// explain takes a shoot as NAMESPACE/NAME, or as -o name prints it, and refuses anything else before it plans.
+func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
+	const want = ": the shoot must be given as NAMESPACE/NAME"
+	for _, arg := range []string{"data-api-11", "/data-api-11", "garden-data/", "garden-data/data-api-11/x", "shoot/data-api-11", "/"} {
+		checkRefused(t, []string{"explain", arg}, []refusal{{nil, want}})
+	}
+}
+
 func TestExplain(t *testing.T) {
 	out, err := run(t, "schedule", "-o", "json")
 	if err != nil {
