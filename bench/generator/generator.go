@@ -409,14 +409,13 @@ func (g *generation) varySeed(seed *gardencorev1beta1.Seed, info seedInfo) {
 func (g *generation) boundShoots(seeds []generatedSeed) ([]*gardencorev1beta1.Shoot, map[string]int) {
 	var shoots []*gardencorev1beta1.Shoot
 	usage := map[string]int{}
+	byProvider := map[string][]generatedSeed{}
+	for _, s := range seeds {
+		byProvider[s.info.provider] = append(byProvider[s.info.provider], s)
+	}
 	for i := range g.cfg.Existing {
 		shoot := g.shoot(i, true)
-		var compatible []generatedSeed
-		for _, s := range seeds {
-			if s.info.provider == shoot.Spec.Provider.Type {
-				compatible = append(compatible, s)
-			}
-		}
+		compatible := byProvider[shoot.Spec.Provider.Type]
 		if len(compatible) == 0 {
 			compatible = seeds
 		}
