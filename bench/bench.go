@@ -37,6 +37,9 @@ func ParseSize(text string) (Size, error) {
 	if !ok || errP != nil || errS != nil || p <= 0 || s <= 0 {
 		return Size{}, fmt.Errorf("size %q: want PENDINGxSEEDS, e.g. 10000x500", text)
 	}
+	if p > generator.MaxShoots || s > generator.MaxSeeds {
+		return Size{}, fmt.Errorf("size %q: at most %dx%d", text, generator.MaxShoots, generator.MaxSeeds)
+	}
 	return Size{Pending: p, Seeds: s}, nil
 }
 

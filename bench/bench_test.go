@@ -93,7 +93,7 @@ func TestJobsAndSizes(t *testing.T) {
 	if _, err := Jobs([]string{"no-such"}, []Size{{1, 1}}); err == nil || !strings.Contains(err.Error(), "known:") {
 		t.Fatalf("want an error listing the known scenarios, got %v", err)
 	}
-	for _, tc := range []struct{ in, want string }{{"10000x500", "10000x500"}, {"10x", ""}, {"0x5", ""}, {"ax3", ""}} {
+	for _, tc := range []struct{ in, want string }{{"10000x500", "10000x500"}, {"1000000x10000", "1000000x10000"}, {"10x", ""}, {"0x5", ""}, {"ax3", ""}, {"1000001x5", ""}, {"5x10001", ""}} {
 		size, err := ParseSize(tc.in)
 		if (tc.want == "") != (err != nil) || (err == nil && size.String() != tc.want) {
 			t.Errorf("ParseSize(%q) = %v, %v", tc.in, size, err)

@@ -193,15 +193,29 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("generator: %s %v: %s", e.Field, e.Value, e.Problem)
 }
 
+// MaxSeeds and MaxShoots bound a landscape. They lie far above any garden yet keep a generated landscape within
+// a minute and a few GiB of memory; past them a typo such as an extra zero would run until memory ran out.
+const (
+	MaxSeeds = 10_000
+	// MaxShoots bounds the pending and the existing shoots together.
+	MaxShoots = 1_000_000
+)
+
 // newGeneration checks the configuration and fills in its defaults.
 func newGeneration(cfg Config) (*generation, error) {
 	switch {
 	case cfg.Seeds < 1:
 		return nil, &ConfigError{"seeds", cfg.Seeds, "must be at least 1"}
+	case cfg.Seeds > MaxSeeds:
+		return nil, &ConfigError{"seeds", cfg.Seeds, fmt.Sprintf("must be at most %d", MaxSeeds)}
 	case cfg.Shoots < 0:
 		return nil, &ConfigError{"shoots", cfg.Shoots, "must not be negative"}
+	case cfg.Shoots > MaxShoots:
+		return nil, &ConfigError{"shoots", cfg.Shoots, fmt.Sprintf("must be at most %d", MaxShoots)}
 	case cfg.Existing < 0:
 		return nil, &ConfigError{"existing", cfg.Existing, "must not be negative"}
+	case cfg.Existing > MaxShoots-cfg.Shoots:
+		return nil, &ConfigError{"existing", cfg.Existing, fmt.Sprintf("with %d pending shoots, must be at most %d (%d shoots in all)", cfg.Shoots, MaxShoots-cfg.Shoots, MaxShoots)}
 	case !(cfg.Contention >= 0) || math.IsInf(cfg.Contention, 0):
 		return nil, &ConfigError{"contention", cfg.Contention, "must be a finite number, at least 0"}
 	}
