@@ -57,6 +57,10 @@ type Landscape struct {
 // that did not load completely.
 func LoadPaths(paths []string) (*Landscape, error) {
 	l, small := &Landscape{}, smallFileArenas()
+	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
+		// Standard input can be read once: a second "-" would silently add nothing.
+		return nil, errors.New(`landscape: "-" (standard input) is given more than once`)
+	}
 	for _, root := range paths {
 		if root == "-" {
 			if err := l.read(os.Stdin, 0, "standard input"); err != nil {

@@ -382,6 +382,20 @@ func TestLoadPathsReadsStandardInput(t *testing.T) {
 	}
 }
 
+// Standard input can be read once: "-" given twice is refused before anything is read, rather than the second
+// adding nothing.
+func TestLoadPathsRefusesStandardInputTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "seeds.yaml")
+	if err := os.WriteFile(path, []byte(seedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{"-", "-"}, {"-", path, "-"}} {
+		if _, err := ingest.LoadPaths(paths); err == nil || !strings.Contains(err.Error(), `"-" (standard input) is given more than once`) {
+			t.Errorf("%q: error %v, want one saying standard input is given twice", paths, err)
+		}
+	}
+}
+
 // Only regular files are read, or links to them: a named pipe would block the load until someone writes to it.
 // It is refused by name, in a directory or given by itself.
 func TestLoadPathsReadsOnlyRegularFiles(t *testing.T) {
