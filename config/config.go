@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math"
 	"net"
@@ -300,7 +301,7 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, withPath(path, err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
@@ -310,9 +311,18 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, withPath(path, err)
 	}
 	return data, nil
+}
+
+// withPath starts err with path, once: an *fs.PathError already names it ("stat PATH: …"), so only its cause is
+// kept after the path.
+func withPath(path string, err error) error {
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+		err = pathErr.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // oneDocument refuses a configuration of several documents, and duplicate keys, which the YAML-to-JSON

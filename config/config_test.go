@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -197,6 +198,10 @@ func TestLoadNamesTheFile(t *testing.T) {
 	}
 	if _, err := Load(pipe); err == nil || !strings.Contains(err.Error(), pipe+": not a regular file") {
 		t.Fatalf("error %v, want a named pipe refused by name", err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.yaml")
+	if _, err := Load(missing); !errors.Is(err, fs.ErrNotExist) || strings.Count(err.Error(), missing) != 1 {
+		t.Fatalf("error %v, want one naming %s once, that is fs.ErrNotExist", err, missing)
 	}
 }
 
