@@ -100,6 +100,12 @@ build_pushgateway() {
   build pushgateway github.com/prometheus/pushgateway
 }
 
+# One build at a time: two runs at once (make test and a test that builds for itself, or two checkouts) would share
+# the scratch modules and temporary binaries and pull them from under each other. The second waits, then finds
+# the binaries built.
+exec 9>"$tools/.lock"
+flock 9
+
 for component in etcd kube-apiserver gardener-apiserver gardener-scheduler pushgateway; do
   if [ -x "$bin/$component" ]; then
     continue
