@@ -415,12 +415,15 @@ func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*
 	return plan.Schedule(cmd.Context(), snap, snap.Pending(policy.Options.WithDefaults().SchedulerName), policy)
 }
 
+// scheduleOptions are what schedule is given: where the landscape comes from, how to plan, and how to print.
+type scheduleOptions struct {
+	flags  planFlags
+	output report.Output
+	dryRun bool
+}
+
 func newScheduleCommand() *cobra.Command {
-	var (
-		flags  planFlags
-		output report.Output
-		dryRun bool
-	)
+	var o scheduleOptions
 	cmd := &cobra.Command{
 		Use:   "schedule",
 		Short: "Plan where every pending shoot goes; in a cluster, bind them (the batch job)",
@@ -431,49 +434,63 @@ func newScheduleCommand() *cobra.Command {
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
 		Args:   cobra.NoArgs,
 		PreRun: plansOnce,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
-				return fmt.Errorf("-o: %w", err)
-			}
-			c, err := flags.configuration(cmd)
-			if err != nil {
-				return err
-			}
-			cluster, err := flags.fromCluster(c)
-			if err != nil {
-				return err
-			}
-			if !cluster {
-				if dryRun || flags.pushgateway != "" {
-					return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
-				}
-				outcome, err := flags.plan(cmd, c)
-				if err != nil {
-					return err
-				}
-				return report.NewReport(outcome).Print(cmd.OutOrStdout(), output)
-			}
-			if !dryRun {
-				if err := announceGarden(cmd, c, "Binding shoots"); err != nil {
-					return err
-				}
-			}
-			report, err := scheduleCluster(cmd.Context(), c, dryRun)
-			if report != nil {
-				if printErr := report.Print(cmd.OutOrStdout(), output); printErr != nil && err == nil {
-					err = printErr
-				}
-			}
-			return err
-		},
+		RunE:   o.run,
 	}
-	flags.register(cmd, true, "read it, and bind in it unless --dry-run")
-	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	registerOutput(cmd, &output, report.Formats)
-	registerPage(cmd, &output)
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
-	flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
+	o.addFlags(cmd)
 	return cmd
+}
+
+// addFlags registers schedule's flags.
+func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
+	o.flags.register(cmd, true, "read it, and bind in it unless --dry-run")
+	o.flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
+	registerOutput(cmd, &o.output, report.Formats)
+	registerPage(cmd, &o.output)
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
+	o.flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
+}
+
+// run plans every pending shoot and prints the plan: of the landscape's files, or of the garden, binding the
+// placements there unless --dry-run.
+func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
+	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	c, err := o.flags.configuration(cmd)
+	if err != nil {
+		return err
+	}
+	inCluster, err := o.flags.fromCluster(c)
+	if err != nil {
+		return err
+	}
+	if !inCluster {
+		return o.runOffline(cmd, c)
+	}
+	if !o.dryRun {
+		if err := announceGarden(cmd, c, "Binding shoots"); err != nil {
+			return err
+		}
+	}
+	report, err := scheduleCluster(cmd.Context(), c, o.dryRun)
+	if report != nil {
+		if printErr := report.Print(cmd.OutOrStdout(), o.output); printErr != nil && err == nil {
+			err = printErr
+		}
+	}
+	return err
+}
+
+// runOffline plans the landscape's files, which nothing is written to.
+func (o *scheduleOptions) runOffline(cmd *cobra.Command, c *config.SeedPlanConfiguration) error {
+	if o.dryRun || o.flags.pushgateway != "" {
+		return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
+	}
+	outcome, err := o.flags.plan(cmd, c)
+	if err != nil {
+		return err
+	}
+	return report.NewReport(outcome).Print(cmd.OutOrStdout(), o.output)
 }
 
 // scheduleCluster is the batch job against a garden cluster.
