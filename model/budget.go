@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -43,7 +45,7 @@ func (e *NestingError) Unwrap() error { return ErrBudget }
 // CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded:
 // its nesting, and its size with every alias expanded, counted without expanding anything. Every error is
 // ErrBudget. Input this parser cannot read is left to the decoder, which words the syntax error as before
-// (Gardener's own words for a region ConfigMap), unless it may hold aliases: those are refused, unmeasured.
+// (Gardener's own words for a region ConfigMap), unless it may hold aliases: that is refused, unmeasured.
 func CheckBudget(input []byte) error {
 	_, err := BudgetedDocuments(input)
 	return err
@@ -64,7 +66,7 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 			return documents, nil
 		}
 		if err != nil {
-			if bytes.IndexByte(input, '*') < 0 {
+			if !mayHoldAlias(input) {
 				return documents, nil
 			}
 			return nil, fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
@@ -83,6 +85,22 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 		}
 		documents = append(documents, root)
 	}
+}
+
+// mayHoldAlias reports whether input the parser cannot read might still hold an alias for another decoder: a '*'
+// where a YAML token starts, followed by a name. Input that is not UTF-8 holds none: no YAML decoder reads it.
+func mayHoldAlias(input []byte) bool {
+	if !utf8.Valid(input) {
+		return false
+	}
+	for i, c := range input {
+		startsToken := i == 0 || strings.IndexByte(" \t\r\n[{,:", input[i-1]) >= 0
+		named := i+1 < len(input) && strings.IndexByte(" \t\r\n,[]{}", input[i+1]) < 0
+		if c == '*' && startsToken && named {
+			return true
+		}
+	}
+	return false
 }
 
 // ExpandedLimit is the most bytes a document of size bytes may stand for with its aliases expanded, counted as

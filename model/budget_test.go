@@ -36,6 +36,10 @@ func TestCheckBudget(t *testing.T) {
 		{"an anchor nested deeper where it is used", "a: &a " + nested(60) + "\nb: " + strings.Repeat("[", 45) + "*a" + strings.Repeat("]", 45) + "\n", "nest more than 100", true},
 		{"not YAML: left to the decoder", "a: [b\n", "", false},
 		{"not YAML, with an alias", "a: &a [b\nc: *a\n", "cannot be parsed", true},
+		{"not YAML, with an alias in a flow", "a: &a [b\nc: [x,*a]\n", "cannot be parsed", true},
+		{"not YAML, with an alias after a JSON key", "{\"a\":*a, [\n", "cannot be parsed", true},
+		{"not YAML, with stars that start no alias", "a: '*'\nb: x*y\nc: * \nd: [b\n", "", false},
+		{"not UTF-8, with an alias: no decoder reads it", "a: &a \xff\nc: *a\n", "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
