@@ -93,6 +93,7 @@ func mayHoldAlias(input []byte) bool {
 	if !utf8.Valid(input) {
 		return false
 	}
+	input = bytes.TrimPrefix(input, []byte("\ufeff")) // a byte order mark is no token: "*a" behind it starts one
 	for i, c := range input {
 		startsToken := i == 0 || strings.IndexByte(" \t\r\n[{,:", input[i-1]) >= 0
 		named := i+1 < len(input) && strings.IndexByte(" \t\r\n,[]{}", input[i+1]) < 0

@@ -40,6 +40,7 @@ func TestCheckBudget(t *testing.T) {
 		{"not YAML, with an alias after a JSON key", "{\"a\":*a, [\n", "cannot be parsed", true},
 		{"not YAML, with stars that start no alias", "a: '*'\nb: x*y\nc: * \nd: [b\n", "", false},
 		{"not UTF-8, with an alias: no decoder reads it", "a: &a \xff\nc: *a\n", "", false},
+		{"not YAML, with an alias behind a byte order mark", "\ufeff*a\nb: [\n", "cannot be parsed", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestNestingErrorPath(t *testing.T) {
 // FuzzCheckBudget: any input is measured without crashing, and whatever the budget admits stays within it when
 // expanded by the decoder every landscape goes through.
 func FuzzCheckBudget(f *testing.F) {
-	for _, seed := range []string{laughs(4), nested(30), "a: &a [*a]\n", "a: &a {b: *a}\n", "{a: 1}", "- &x 1\n- *x\n"} {
+	for _, seed := range []string{laughs(4), nested(30), "a: &a [*a]\n", "a: &a {b: *a}\n", "{a: 1}", "- &x 1\n- *x\n", "a: &a [b\nc: [x,*a]\n", "a: &a \xff\nc: *a\n"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, document []byte) {
