@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"math"
 	"net"
 	"net/url"
 	"os"
@@ -107,6 +106,11 @@ type PlacementPolicy struct {
 	// Priority orders the shoots when too little room exists for all.
 	Priority PriorityConfiguration `json:"priority"`
 }
+
+// maxWeight bounds each of the objective's weights. Weights are relative — at a ratio of a million one criterion
+// is already all that counts — and the LP multiplies them by distances, seed counts and penalties: much larger
+// ones overflowed its costs to infinity and the objective to NaN.
+const maxWeight = 1e6
 
 // WeightsConfiguration sets the objective's weights: a preset, and numbers that override its values.
 type WeightsConfiguration struct {
@@ -485,8 +489,8 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 		field string
 		value *float64
 	}{{"distance", w.Distance}, {"utilization", w.Utilization}, {"softTaint", w.SoftTaint}} {
-		if value := weight.value; value != nil && (*value < 0 || math.IsNaN(*value) || math.IsInf(*value, 0)) {
-			e.invalid("placement.weights."+weight.field, *value, "must be a finite number, at least 0")
+		if value := weight.value; value != nil && !(*value >= 0 && *value <= maxWeight) { // NaN too
+			e.invalid("placement.weights."+weight.field, *value, fmt.Sprintf("must be a number from 0 to %d", int(maxWeight)))
 		}
 	}
 	seen := map[string]bool{}
