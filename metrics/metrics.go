@@ -66,7 +66,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_bind_duration_seconds", Help: "Time to apply a window's plan to the cluster.", Buckets: durations,
 		}),
 		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (timeout, worse).",
+			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (timeout, worse, range).",
 		}, []string{"reason"}),
 		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed, deferred).",
@@ -92,7 +92,7 @@ func NewMetrics(loop bool) *Metrics {
 	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
-	for _, reason := range []string{"timeout", "worse"} {
+	for _, reason := range []string{"timeout", "worse", "range"} {
 		m.fallbacks.WithLabelValues(reason)
 	}
 	if loop {

@@ -3,8 +3,11 @@ package solver
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
+
+	"github.com/lanl/clp"
 )
 
 // Improve starts on the window before its incumbent (the greedy assignment) comes, and needs it to finish: it
@@ -22,6 +25,8 @@ func TestImproveAwaitsItsIncumbent(t *testing.T) {
 		send     func(chan<- *Assignment)
 		cancel   bool
 		deadline time.Time
+		// weights are DefaultWeights unless set.
+		weights  Weights
 		fallback string
 		err      error
 	}{
@@ -31,6 +36,8 @@ func TestImproveAwaitsItsIncumbent(t *testing.T) {
 		}},
 		{name: "a budget that runs out falls back on the incumbent", deadline: time.Now().Add(-time.Second), fallback: FallbackTimeout,
 			send: func(c chan<- *Assignment) { c <- &greedy.Assignment }},
+		{name: "costs beyond CLP's range fall back on the incumbent", weights: Weights{Distance: 1e30, Balance: 1, NominalCapacity: 100},
+			fallback: FallbackRange, send: func(c chan<- *Assignment) { c <- &greedy.Assignment }},
 		{name: "no incumbent is an error", send: func(c chan<- *Assignment) { c <- nil }, err: errNoIncumbent},
 		{name: "an ended context is an error while the incumbent is awaited", send: func(chan<- *Assignment) {}, cancel: true, err: context.Canceled},
 	} {
@@ -42,7 +49,11 @@ func TestImproveAwaitsItsIncumbent(t *testing.T) {
 			}
 			incumbent := make(chan *Assignment, 1)
 			go tc.send(incumbent)
-			solution, err := LP{Weights: DefaultWeights()}.Improve(ctx, w, incumbent, tc.deadline)
+			weights := tc.weights
+			if weights == (Weights{}) {
+				weights = DefaultWeights()
+			}
+			solution, err := LP{Weights: weights}.Improve(ctx, w, incumbent, tc.deadline)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) {
 					t.Fatalf("error %v, want %v", err, tc.err)
@@ -56,5 +67,26 @@ func TestImproveAwaitsItsIncumbent(t *testing.T) {
 				t.Errorf("fallback %q, greedy %p (want %q, %p), %d placed", solution.Fallback, solution.Greedy, tc.fallback, &greedy.Assignment, solution.Placed())
 			}
 		})
+	}
+}
+
+// A program whose costs CLP would abort on is refused before CLP sees it: CLP asserts every cost is below 1e25,
+// and a failed assertion ends the whole process.
+func TestProgramRefusesCostsBeyondCLPsRange(t *testing.T) {
+	for _, tc := range []struct {
+		cost    float64
+		refused bool
+	}{
+		{0, false}, {9.9e24, false}, {-9.9e24, false},
+		{1e25, true}, {-1e25, true}, {math.Inf(1), true}, {math.NaN(), true},
+	} {
+		p := newProgram()
+		row := p.row(1, 1)
+		p.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, 1, tc.cost)
+		p.column([]clp.Nonzero{{Index: row, Value: 1}}, 0, 1, 1)
+		solution, err := p.solve(time.Time{}, "two columns")
+		if refused := errors.Is(err, ErrCostRange); refused != tc.refused || !tc.refused && (err != nil || solution.status != lpOptimal) {
+			t.Errorf("cost %g: error %v, status %v (want refused %v)", tc.cost, err, solution.status, tc.refused)
+		}
 	}
 }

@@ -31,10 +31,11 @@ type LP struct {
 // Name implements Solver.
 func (LP) Name() string { return "lp" }
 
-// Fallback reasons.
+// Fallback reasons: the LP ran out of time, placed fewer shoots than greedy, or its costs were beyond CLP's range.
 const (
 	FallbackTimeout = "timeout"
 	FallbackWorse   = "worse"
+	FallbackRange   = "range"
 )
 
 // integralityTolerance is how far from an integer a CLP value may be and still count as integral.
@@ -123,6 +124,8 @@ func (lp LP) Improve(ctx context.Context, w *Window, incumbent <-chan *Assignmen
 		return nil, errNoIncumbent
 	case result.stopped:
 		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackTimeout}, nil
+	case errors.Is(result.err, ErrCostRange):
+		return &Solution{Assignment: *greedy, Greedy: greedy, Fallback: FallbackRange}, nil
 	case result.err != nil:
 		return nil, result.err
 	case result.plan.Placed() < greedy.Placed():

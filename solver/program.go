@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -60,6 +62,23 @@ func (p *program) matrix() *clp.PackedMatrix {
 	return m
 }
 
+// maxCost bounds a column's cost: CLP asserts every cost is below 1e25 and aborts the process otherwise.
+const maxCost = 1e25
+
+// ErrCostRange is the error of a program whose costs CLP cannot take: huge weights times huge region distances
+// times many seeds can reach maxCost.
+var ErrCostRange = errors.New("costs beyond CLP's range")
+
+// checkCosts refuses a program with a cost CLP cannot take, before CLP sees it.
+func (p *program) checkCosts() error {
+	for i, cost := range p.costs {
+		if !(math.Abs(cost) < maxCost) { // NaN too
+			return fmt.Errorf("%w: column %d costs %g, CLP takes less than %g", ErrCostRange, i, cost, maxCost)
+		}
+	}
+	return nil
+}
+
 // lpStatus is how a solve ended.
 type lpStatus int
 
@@ -83,6 +102,9 @@ type lpSolution struct {
 // can still finish by the deadline finishes, one the caller has stopped waiting for ends soon after it. Any end
 // other than optimal, infeasible or out of time is an error naming what.
 func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
+	if err := p.checkCosts(); err != nil {
+		return lpSolution{}, fmt.Errorf("%w on %s", err, what)
+	}
 	matrix := p.matrix()
 	simplex := clp.NewSimplex()
 	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
