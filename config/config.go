@@ -493,13 +493,20 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 			e.invalid("placement.weights."+weight.field, *value, fmt.Sprintf("must be a number from 0 to %d", int(maxWeight)))
 		}
 	}
-	seen := map[string]bool{}
 	for _, purpose := range c.Placement.Priority.Purposes {
 		e.oneOf("placement.priority.purposes", purpose, shootPurposes...) // a typo would rank its shoots last
-		if seen[purpose] {
-			e.invalid("placement.priority.purposes", purpose, "listed twice")
+	}
+	e.listedOnce("placement.priority.purposes", c.Placement.Priority.Purposes)
+}
+
+// listedOnce refuses a value listed twice: the second is a slip for another value, which is then missing.
+func (e *fieldErrors) listedOnce(field string, values []string) {
+	seen := map[string]bool{}
+	for _, value := range values {
+		if seen[value] {
+			e.invalid(field, value, "listed twice")
 		}
-		seen[purpose] = true
+		seen[value] = true
 	}
 }
 
@@ -511,6 +518,7 @@ func (e *fieldErrors) rebalance(r RebalanceTriggers) {
 	for _, trigger := range r.Triggers {
 		e.oneOf("rebalance.triggers", trigger, string(model.LeaveOverloaded), string(model.LeaveNoExecute), string(model.LeaveUnusable))
 	}
+	e.listedOnce("rebalance.triggers", r.Triggers)
 	notNegative(e, "rebalance.maxMovesPerProject", r.MaxMovesPerProject)
 	if d := r.MaxMoveDistance; d != nil {
 		notNegative(e, "rebalance.maxMoveDistance", *d)

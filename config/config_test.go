@@ -103,6 +103,7 @@ var refusedConfigurations = []struct {
 	{"a purpose Gardener does not have", header + "placement:\n  priority: {purposes: [prod, infrastructure]}\n",
 		"placement.priority.purposes: prod: must be one of infrastructure, production, development, evaluation, testing"},
 	{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
+	{"a trigger twice", header + "rebalance:\n  triggers: [overloaded, overloaded]\n", "rebalance.triggers: overloaded: listed twice"},
 	{"bad duration", header + "solver:\n  timeout: soon\n", "soon"},
 	{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},
 	{"negative window", header + "window:\n  maxShoots: -5\n", "window.maxShoots: -5"},
