@@ -70,15 +70,15 @@ func TestImproveAwaitsItsIncumbent(t *testing.T) {
 	}
 }
 
-// A program whose costs CLP would abort on is refused before CLP sees it: CLP asserts every cost is below 1e25,
-// and a failed assertion ends the whole process.
+// A program whose costs CLP cannot take is refused before CLP sees it: from 1e15 CLP takes a cost for infinite,
+// from 1e25 it aborts the process.
 func TestProgramRefusesCostsBeyondCLPsRange(t *testing.T) {
 	for _, tc := range []struct {
 		cost    float64
 		refused bool
 	}{
-		{0, false}, {9.9e24, false}, {-9.9e24, false},
-		{1e25, true}, {-1e25, true}, {math.Inf(1), true}, {math.NaN(), true},
+		{0, false}, {9.9e14, false}, {-9.9e14, false},
+		{1e15, true}, {-1e15, true}, {1e25, true}, {math.Inf(1), true}, {math.NaN(), true},
 	} {
 		p := newProgram()
 		row := p.row(1, 1)

@@ -62,11 +62,13 @@ func (p *program) matrix() *clp.PackedMatrix {
 	return m
 }
 
-// maxCost bounds a column's cost: CLP asserts every cost is below 1e25 and aborts the process otherwise.
-const maxCost = 1e25
+// maxCost bounds a column's cost. CLP takes a cost of 1e15 or more (its largeValue) for an infinite one, never
+// uses the column and reports a window part that needs it infeasible; from 1e25 it fails an assertion, which ends
+// the whole process.
+const maxCost = 1e15
 
-// ErrCostRange is the error of a program whose costs CLP cannot take: huge weights times huge region distances
-// times many seeds can reach maxCost.
+// ErrCostRange is the error of a program whose costs CLP cannot take: large weights times large region distances
+// times the penalties that grow with a part's seeds can reach maxCost.
 var ErrCostRange = errors.New("costs beyond CLP's range")
 
 // checkCosts refuses a program with a cost CLP cannot take, before CLP sees it.
