@@ -253,8 +253,11 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(ev)
 	default:
 		u.Reason = PredicateCapacity
-		u.Message = fmt.Sprintf("the %d seeds the shoot may use have no room left at or below %.2f utilization, and none of them can be copied; %s",
-			len(ev.Arcs), q.Target, q.missingKind(ev))
+		seeds := fmt.Sprintf("the %d seeds the shoot may use have no room left at or below %.2f utilization, and none of them can be copied", len(ev.Arcs), q.Target)
+		if len(ev.Arcs) == 1 {
+			seeds = fmt.Sprintf("the one seed the shoot may use has no room left at or below %.2f utilization and cannot be copied", q.Target)
+		}
+		u.Message = seeds + "; " + q.missingKind(ev)
 	}
 	return u
 }

@@ -121,6 +121,36 @@ func TestCapacity(t *testing.T) {
 	}
 }
 
+// A shoot whose seeds are full, none of them a kind new seeds could copy (at a target of 0.5 a seed of one shoot
+// holds none), is listed with how many seeds it may use, in words that agree with the number.
+func TestCapacityUnplaceableCountsTheSeedsInWords(t *testing.T) {
+	for _, tc := range []struct {
+		seeds []string
+		want  string
+	}{
+		{[]string{"eu"}, "the one seed the shoot may use has no room left at or below 0.50 utilization and cannot be copied; it needs a new kind of seed"},
+		{[]string{"eu-a", "eu-b"}, "the 2 seeds the shoot may use have no room left at or below 0.50 utilization, and none of them can be copied; it needs a new kind of seed"},
+	} {
+		var seeds []*gardencorev1beta1.Seed
+		shoots := pending("p", 1)
+		for _, name := range tc.seeds {
+			seeds = append(seeds, Seed(name, Allocatable(1)))
+			shoots = append(shoots, hosting(name, "on-"+name, 1)...)
+		}
+		q, err := model.NewCapacityPlanning(fixture.Landscape(t, seeds, shoots), model.Options{}, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(answer.Unplaceable) != 1 || !strings.HasPrefix(answer.Unplaceable[0].Message, tc.want) {
+			t.Errorf("%d seeds: unplaceable %+v, want one whose message starts %q", len(tc.seeds), answer.Unplaceable, tc.want)
+		}
+	}
+}
+
 // New seeds like a replica of a ManagedSeedSet (<set>-<ordinal> in namespace garden) are replicas to add to the
 // set; seeds named like a set elsewhere, or with no ordinal, are not its replicas.
 func TestCapacityManagedSeedSetReplicas(t *testing.T) {
