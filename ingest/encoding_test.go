@@ -5,19 +5,10 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
-	"unicode/utf16"
 	"unicode/utf8"
-)
 
-// withBOM is text in UTF-16 of the given byte order behind its byte order mark, as encoded by the standard
-// library: the independent side of the tests of utf8Content.
-func withBOM(order binary.AppendByteOrder, text string) []byte {
-	out := order.AppendUint16(nil, 0xfeff)
-	for _, unit := range utf16.Encode([]rune(text)) {
-		out = order.AppendUint16(out, unit)
-	}
-	return out
-}
+	"github.com/seedplan/seedplan/internal/fixture"
+)
 
 // A file behind a UTF-16 byte order mark is read as its text in UTF-8; anything else is left as it is; UTF-16 that
 // is not valid is an error that says where.
@@ -26,8 +17,8 @@ func TestUTF8Content(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want, err string
 	}{
-		{name: "UTF-16 little endian", in: string(withBOM(binary.LittleEndian, text)), want: text},
-		{name: "UTF-16 big endian", in: string(withBOM(binary.BigEndian, text)), want: text},
+		{name: "UTF-16 little endian", in: string(fixture.WithBOM(binary.LittleEndian, text)), want: text},
+		{name: "UTF-16 big endian", in: string(fixture.WithBOM(binary.BigEndian, text)), want: text},
 		{name: "only the mark", in: "\xff\xfe", want: ""},
 		{name: "UTF-8", in: text, want: text},
 		{name: "UTF-8 behind its mark", in: "\xef\xbb\xbf" + text, want: "\xef\xbb\xbf" + text},
@@ -57,14 +48,14 @@ func TestUTF16FilesLoadEveryDocument(t *testing.T) {
 	stream := shootDocument("web") + "---\n" + shootDocument("db")
 	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
 		l := &Landscape{}
-		if err := l.Decode("shoots.yaml", withBOM(order, stream)); err != nil {
+		if err := l.Decode("shoots.yaml", fixture.WithBOM(order, stream)); err != nil {
 			t.Fatalf("%v: %v", order, err)
 		}
 		if len(l.Objects.Shoots) != 2 || l.Objects.Shoots[1].Name != "db" {
 			t.Fatalf("%v: read %d shoots, want web and db", order, len(l.Objects.Shoots))
 		}
 	}
-	broken := withBOM(binary.LittleEndian, stream)
+	broken := fixture.WithBOM(binary.LittleEndian, stream)
 	err := (&Landscape{}).Decode("shoots.yaml", broken[:len(broken)-1])
 	if err == nil || !strings.HasPrefix(err.Error(), "shoots.yaml: UTF-16 (by its byte order mark) of an odd number of bytes") {
 		t.Fatalf("a file that is not valid UTF-16: %v", err)
@@ -97,7 +88,7 @@ func FuzzUTF8Content(f *testing.F) {
 			order = binary.BigEndian
 		}
 		text := strings.ToValidUTF8(string(data), "")
-		if back, err := utf8Content(withBOM(order, text)); err != nil || string(back) != text {
+		if back, err := utf8Content(fixture.WithBOM(order, text)); err != nil || string(back) != text {
 			t.Fatalf("%q in UTF-16 (%v) came back %q, %v", text, order, back, err)
 		}
 	})

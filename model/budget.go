@@ -88,16 +88,23 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 }
 
 // mayHoldAlias reports whether input the parser cannot read might still hold an alias for another decoder: a '*'
-// where a YAML token starts, followed by a name. Input that is not UTF-8 holds none: no YAML decoder reads it.
+// where a YAML token starts, followed by a name. YAML decoders read UTF-16 behind its byte order mark, where any
+// '*' byte may be one; other input that is not UTF-8 holds none, since no YAML decoder reads it.
 func mayHoldAlias(input []byte) bool {
+	if bytes.HasPrefix(input, []byte{0xff, 0xfe}) || bytes.HasPrefix(input, []byte{0xfe, 0xff}) {
+		return bytes.IndexByte(input, '*') >= 0
+	}
 	if !utf8.Valid(input) {
 		return false
 	}
 	input = bytes.TrimPrefix(input, []byte("\ufeff")) // a byte order mark is no token: "*a" behind it starts one
 	for i, c := range input {
+		if c != '*' {
+			continue
+		}
 		startsToken := i == 0 || strings.IndexByte(" \t\r\n[{,:", input[i-1]) >= 0
 		named := i+1 < len(input) && strings.IndexByte(" \t\r\n,[]{}", input[i+1]) < 0
-		if c == '*' && startsToken && named {
+		if startsToken && named {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -41,6 +43,8 @@ func TestCheckBudget(t *testing.T) {
 		{"not YAML, with stars that start no alias", "a: '*'\nb: x*y\nc: * \nd: [b\n", "", false},
 		{"not UTF-8, with an alias: no decoder reads it", "a: &a \xff\nc: *a\n", "", false},
 		{"not YAML, with an alias behind a byte order mark", "\ufeff*a\nb: [\n", "cannot be parsed", true},
+		{"not YAML, with an alias, in UTF-16 behind its byte order mark", utf16LE("a: &a [b\nc: *a\n"), "cannot be parsed", true},
+		{"not YAML, in UTF-16 without a star", utf16LE("a: [b\n"), "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +91,7 @@ func TestNestingErrorPath(t *testing.T) {
 // FuzzCheckBudget: any input is measured without crashing, and whatever the budget admits stays within it when
 // expanded by the decoder every landscape goes through.
 func FuzzCheckBudget(f *testing.F) {
-	for _, seed := range []string{laughs(4), nested(30), "a: &a [*a]\n", "a: &a {b: *a}\n", "{a: 1}", "- &x 1\n- *x\n", "a: &a [b\nc: [x,*a]\n", "a: &a \xff\nc: *a\n"} {
+	for _, seed := range []string{laughs(4), nested(30), "a: &a [*a]\n", "a: &a {b: *a}\n", "{a: 1}", "- &x 1\n- *x\n", "a: &a [b\nc: [x,*a]\n", "a: &a \xff\nc: *a\n", utf16LE("a: &a [b\nc: *a\n")} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, document []byte) {
@@ -105,3 +109,6 @@ func FuzzCheckBudget(f *testing.F) {
 		}
 	})
 }
+
+// utf16LE is text in UTF-16LE behind its byte order mark.
+func utf16LE(text string) string { return string(fixture.WithBOM(binary.LittleEndian, text)) }
