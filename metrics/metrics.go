@@ -14,6 +14,7 @@ import (
 	"github.com/seedplan/seedplan/internal/buildinfo"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
+	"github.com/seedplan/seedplan/solver"
 )
 
 // seedLabels label every per-seed metric, so that dashboards and alerts can sum by provider and region.
@@ -92,7 +93,7 @@ func NewMetrics(loop bool) *Metrics {
 	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
-	for _, reason := range []string{"timeout", "worse", "range"} {
+	for _, reason := range solver.FallbackReasons() {
 		m.fallbacks.WithLabelValues(reason)
 	}
 	if loop {

@@ -39,7 +39,7 @@ type Solution struct {
 	Assignment
 	// Optimal is true only when the solver proved the assignment optimal for its objective.
 	Optimal bool
-	// Fallback says why the assignment is another solver's ("timeout", "worse", "range"), or is empty.
+	// Fallback says why the assignment is another solver's (one of FallbackReasons), or is empty.
 	Fallback string
 	// Greedy is the greedy assignment of the same window when the solver computed it (as its incumbent).
 	Greedy *Assignment

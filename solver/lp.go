@@ -38,6 +38,9 @@ const (
 	FallbackRange   = "range"
 )
 
+// FallbackReasons are every reason a Solution's Fallback may give.
+func FallbackReasons() []string { return []string{FallbackTimeout, FallbackWorse, FallbackRange} }
+
 // integralityTolerance is how far from an integer a CLP value may be and still count as integral.
 const integralityTolerance = 1e-6
 
