@@ -253,11 +253,11 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(ev)
 	default:
 		u.Reason = PredicateCapacity
-		seeds := fmt.Sprintf("the %d seeds the shoot may use have no room left at or below %.2f utilization, and none of them can be copied", len(ev.Arcs), q.Target)
+		seeds, uncopied := fmt.Sprintf("the %d seeds the shoot may use have", len(ev.Arcs)), ", and none of them can be copied"
 		if len(ev.Arcs) == 1 {
-			seeds = fmt.Sprintf("the one seed the shoot may use has no room left at or below %.2f utilization and cannot be copied", q.Target)
+			seeds, uncopied = "the one seed the shoot may use has", " and cannot be copied"
 		}
-		u.Message = seeds + "; " + q.missingKind(ev)
+		u.Message = fmt.Sprintf("%s no room left at or below %.2f utilization%s; %s", seeds, q.Target, uncopied, q.missingKind(ev))
 	}
 	return u
 }
