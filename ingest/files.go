@@ -53,14 +53,14 @@ type Landscape struct {
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
-// recursively, in lexical order), and standard input for "-". Any malformed object fails the whole load: nothing is returned from a landscape
-// that did not load completely.
+// recursively, in lexical order), and standard input for "-", which may be given once. Any malformed object fails
+// the whole load: nothing is returned from a landscape that did not load completely.
 func LoadPaths(paths []string) (*Landscape, error) {
-	l, small := &Landscape{}, smallFileArenas()
 	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
 		// Standard input can be read once: a second "-" would silently add nothing.
 		return nil, errors.New(`landscape: "-" (standard input) is given more than once`)
 	}
+	l, small := &Landscape{}, smallFileArenas()
 	for _, root := range paths {
 		if root == "-" {
 			if err := l.read(os.Stdin, 0, "standard input"); err != nil {
