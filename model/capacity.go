@@ -257,7 +257,7 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 		if len(ev.Arcs) == 1 {
 			seeds, uncopied = "the one seed the shoot may use has", " and cannot be copied"
 		}
-		u.Message = fmt.Sprintf("%s no room left at or below %.2f utilization%s; %s", seeds, q.Target, uncopied, q.missingKind(ev))
+		u.Message = fmt.Sprintf("%s no room left at or below %s utilization%s; %s", seeds, FormatFraction(q.Target), uncopied, q.missingKind(ev))
 	}
 	return u
 }

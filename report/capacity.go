@@ -127,8 +127,8 @@ func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	if r.Optimal {
 		proof = "minimal"
 	}
-	fmt.Fprintf(tw, "%s: %d fit on existing seeds at or below %.2f utilization; %s needed (%s, LP bound %d)\n",
-		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, r.TargetUtilization, Counted(r.NewSeeds, "new seed", "new seeds"),
+	fmt.Fprintf(tw, "%s: %d fit on existing seeds at or below %s utilization; %s needed (%s, LP bound %d)\n",
+		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, model.FormatFraction(r.TargetUtilization), Counted(r.NewSeeds, "new seed", "new seeds"),
 		proof, r.LowerBound)
 	return tw.Flush()
 }

@@ -219,7 +219,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 				costText += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
 			}
 			if v.Cost.AboveTarget {
-				costText += fmt.Sprintf(", above the %.2f target", e.TargetUtilization)
+				costText += fmt.Sprintf(", above the %s target", model.FormatFraction(e.TargetUtilization))
 			}
 		}
 		capacity := "no allocatable limit"
@@ -272,8 +272,8 @@ func regionTrade(o *plan.Outcome, index int, chosen string) string {
 	case len(home) == 0:
 		return fmt.Sprintf(" It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
 	case !roomAtTarget && o.Target > 0:
-		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) have no room at or below the %.2f target after the window.",
-			shoot.Spec.Region, strings.Join(home, ", "), o.Target)
+		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) have no room at or below the %s target after the window.",
+			shoot.Spec.Region, strings.Join(home, ", "), model.FormatFraction(o.Target))
 	case !roomAtTarget:
 		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
 	}

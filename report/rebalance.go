@@ -178,7 +178,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "%s (lower bound %d, target utilization %.2f", Counted(len(r.Moves), "move", "moves"), r.LowerBound, r.TargetUtilization)
+	fmt.Fprintf(w, "%s (lower bound %d, target utilization %s", Counted(len(r.Moves), "move", "moves"), r.LowerBound, model.FormatFraction(r.TargetUtilization))
 	if r.Optimal {
 		fmt.Fprint(w, ", optimal")
 	}

@@ -295,7 +295,7 @@ func (r *Report) Summary() string {
 	}
 	b.WriteString(".")
 	if win.TargetUtilization > 0 {
-		fmt.Fprintf(&b, " Above the %.2f target: %d", win.TargetUtilization, win.AboveTarget)
+		fmt.Fprintf(&b, " Above the %s target: %d", model.FormatFraction(win.TargetUtilization), win.AboveTarget)
 		if win.Solver != "greedy" {
 			fmt.Fprintf(&b, " (greedy: %d)", win.GreedyAboveTarget)
 		}

@@ -88,18 +88,23 @@ func TestSummaryCountsAgree(t *testing.T) {
 }
 
 // The capacity table's last line, and its page's summary, count a lone pending shoot and a lone new seed in the
-// singular.
+// singular, and state the target that was applied, not a rounding of it.
 func TestCapacitySummaryCountsAgree(t *testing.T) {
 	for _, tc := range []struct {
+		target            float64
 		pending, newSeeds int
 		want, page        string
 	}{
-		{1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n",
+		{0.8, 1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n",
 			"1 pending shoot: 0 fit on existing seeds at or below the target; 1 new seed needed; 0 fit no kind of seed."},
-		{2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
+		{0.8, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
+		{0.805, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.805 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
+		{0.0000001, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
 			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
 	} {
-		r := &report.CapacityReport{TargetUtilization: 0.8, Pending: tc.pending, OnExisting: tc.pending - tc.newSeeds,
+		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.newSeeds,
 			NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true}
 		var out bytes.Buffer
 		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
