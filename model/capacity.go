@@ -242,30 +242,32 @@ func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error)
 // Unplaceable is why the window's i-th shoot can go neither to an existing seed at or below its target nor to a
 // new seed like a template, and which kind of seed it lacks.
 func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
-	ev := q.Window.Evaluations[i]
+	ev, shoot := q.Window.Evaluations[i], q.Window.Shoots[i]
 	u := Unschedulable{Shoot: q.Window.Keys[i], Reason: PredicateStrategy}
 	switch {
+	case ev.Request == nil:
+		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; no kind of seed takes the shoot while its reference is missing"
 	case ev.Err != nil:
-		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; "+q.missingKind(ev)
+		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; "+q.missingKind(shoot, ev)
 	case ev.StrategyErr != nil:
 		u.Message = ev.StrategyErr.Error()
 	case len(ev.Arcs) == 0:
-		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(ev)
+		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(shoot, ev)
 	default:
 		u.Reason = PredicateCapacity
 		seeds, uncopied := fmt.Sprintf("the %d seeds the shoot may use have", len(ev.Arcs)), ", and none of them can be copied"
 		if len(ev.Arcs) == 1 {
 			seeds, uncopied = "the one seed the shoot may use has", " and cannot be copied"
 		}
-		u.Message = fmt.Sprintf("%s no room left at or below %s utilization%s; %s", seeds, FormatFraction(q.Target), uncopied, q.missingKind(ev))
+		u.Message = fmt.Sprintf("%s no room left at or below %s utilization%s; %s", seeds, FormatFraction(q.Target), uncopied, q.missingKind(shoot, ev))
 	}
 	return u
 }
 
 // missingKind says which kind of seed the shoot lacks: one of its own provider and region, and why new seeds like
-// the usable seeds there would not take it.
-func (q *CapacityPlanning) missingKind(ev *Evaluation) string {
-	shoot := ev.Request.Shoot
+// the usable seeds there would not take it. The shoot is passed on its own: shoots whose filters fail alike share
+// one evaluation whatever their regions, and its request is the first of them.
+func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evaluation) string {
 	need := fmt.Sprintf("it needs a new kind of seed (provider %s, region %s): ", shoot.Spec.Provider.Type, shoot.Spec.Region)
 	for _, c := range q.candidates {
 		seed := q.Snapshot.Seeds[c]

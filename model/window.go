@@ -31,7 +31,9 @@ type Arc struct {
 // pass §2.1–§2.10b, which of those the strategy admits, and for every other seed the predicate that excluded it.
 // Shoots that the scheduler cannot tell apart share one Evaluation.
 type Evaluation struct {
-	// Request is the resolved shoot; nil when a reference is missing (then Err says which).
+	// Request is the resolved shoot; nil when a reference is missing (then Err says which). Shoots that evaluate
+	// alike share the evaluation and its request, the first of them: when Err is set, that may be a shoot of
+	// another region, so what differs between shoots is read from the shoot itself.
 	Request *Request
 	// Err is set when the chain stops before §2.10 (a reference is missing or a filter left no seed): the shoot is
 	// unschedulable whatever the capacity, with exactly this message.

@@ -151,6 +151,46 @@ func TestCapacityUnplaceableCountsTheSeedsInWords(t *testing.T) {
 	}
 }
 
+// Each unplaceable shoot is told about the kind of seed its own region lacks, also when shoots of several regions
+// fail their filters alike and so share one evaluation; a shoot whose cloud profile is missing is told that no
+// kind of seed helps.
+func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
+	selectingNothing := func(s *gardencorev1beta1.Shoot) {
+		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"absent": "label"}}}
+	}
+	profileGone := func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile.Name = "gone" }
+	seeds := []*gardencorev1beta1.Seed{
+		Seed("eu", Allocatable(10)),
+		Seed("us", Allocatable(10), InRegion("aws", "us-east-1"), func(s *gardencorev1beta1.Seed) { s.Spec.Provider.Zones = []string{"us-east-1a"} }),
+	}
+	shoots := []*gardencorev1beta1.Shoot{
+		Shoot("in-eu", selectingNothing),
+		Shoot("in-us", selectingNothing, Region("us-east-1"), func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Zones = []string{"us-east-1a"} }),
+		Shoot("unresolved", profileGone),
+	}
+	q, err := model.NewCapacityPlanning(fixture.Landscape(t, seeds, shoots), model.Options{}, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"garden-dev/in-eu":      "it needs a new kind of seed (provider aws, region eu-central-1): new seeds like eu would fail ShootSeedSelector",
+		"garden-dev/in-us":      "it needs a new kind of seed (provider aws, region us-east-1): new seeds like us would fail ShootSeedSelector",
+		"garden-dev/unresolved": `cloudprofiles.core.gardener.cloud "gone" not found; no kind of seed takes the shoot while its reference is missing`,
+	}
+	if len(answer.Unplaceable) != len(want) {
+		t.Fatalf("unplaceable %+v, want %d shoots", answer.Unplaceable, len(want))
+	}
+	for _, u := range answer.Unplaceable {
+		if !strings.Contains(u.Message, want[u.Shoot]) {
+			t.Errorf("%s: %q, want it to say %q", u.Shoot, u.Message, want[u.Shoot])
+		}
+	}
+}
+
 // New seeds like a replica of a ManagedSeedSet (<set>-<ordinal> in namespace garden) are replicas to add to the
 // set; seeds named like a set elsewhere, or with no ordinal, are not its replicas.
 func TestCapacityManagedSeedSetReplicas(t *testing.T) {
