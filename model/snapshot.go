@@ -5,6 +5,7 @@ package model
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -432,6 +433,18 @@ func SchedulerName(shoot *gardencorev1beta1.Shoot) string {
 
 // ShootKey is the namespace/name of a shoot, the way every output of seedplan names it.
 func ShootKey(shoot *gardencorev1beta1.Shoot) string { return shoot.Namespace + "/" + shoot.Name }
+
+// ErrShootKey is the error of a shoot not given as NAMESPACE/NAME.
+var ErrShootKey = errors.New("the shoot must be given as NAMESPACE/NAME")
+
+// ParseShootKey splits a ShootKey into the shoot's namespace and name, both non-empty.
+func ParseShootKey(key string) (namespace, name string, err error) {
+	namespace, name, ok := strings.Cut(key, "/")
+	if !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", fmt.Errorf("%q: %w", key, ErrShootKey)
+	}
+	return namespace, name, nil
+}
 
 // CompareShootKeys orders shoots as their ShootKeys order, without making the keys.
 func CompareShootKeys(a, b *gardencorev1beta1.Shoot) int {

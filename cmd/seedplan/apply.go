@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,13 +80,81 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(plan); err != nil {
 		return nil, err
 	}
-	switch {
-	case plan.Window != nil && plan.LowerBound == nil:
-		return plan, nil
-	case plan.LowerBound != nil && plan.Window == nil:
-		return plan, nil
+	if (plan.Window == nil) == (plan.LowerBound == nil) {
+		return nil, errors.New("neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)")
 	}
-	return nil, errors.New("neither the output of schedule -o json (window, placements) nor of rebalance -o json (moves, lowerBound)")
+	if err := plan.check(); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// check refuses a plan that apply could only partly carry out or not guard, before anything is written: every
+// entry names its shoot as NAMESPACE/NAME, once, with the resourceVersion the plan was made at, and its seeds;
+// the strategy is one the plan can have been made with, and the moves' target one rebalance takes.
+func (p *reviewedPlan) check() error {
+	entries, strategy, err := p.entries()
+	if err != nil {
+		return err
+	}
+	if _, err := model.ParseStrategy(string(strategy)); err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(entries))
+	for i, e := range entries {
+		if err := e.check(); err != nil {
+			return fmt.Errorf("%s %d: %w", e.kind, i+1, err)
+		}
+		if before, ok := seen[e.shoot]; ok {
+			return fmt.Errorf("%s %d: shoot %s is in the plan twice (%s %d)", e.kind, i+1, e.shoot, e.kind, before+1)
+		}
+		seen[e.shoot] = i
+	}
+	return nil
+}
+
+// entries are the plan's placements or moves, of the one kind the plan is, and the strategy it was made with.
+func (p *reviewedPlan) entries() ([]reviewedEntry, model.Strategy, error) {
+	const oneKind = "apply binds a schedule's placements or makes a rebalance's moves, not both"
+	var entries []reviewedEntry
+	switch {
+	case p.Window != nil && len(p.Moves) > 0:
+		return nil, "", errors.New("the output of schedule (window) with moves: " + oneKind)
+	case p.Window != nil:
+		for _, pl := range p.Placements {
+			entries = append(entries, reviewedEntry{"placement", pl.Shoot, pl.ResourceVersion, []string{pl.Seed}})
+		}
+		return entries, p.Window.Strategy, nil
+	case len(p.Placements) > 0:
+		return nil, "", errors.New("the output of rebalance (lowerBound) with placements: " + oneKind)
+	}
+	if err := model.CheckTargetUtilization(p.TargetUtilization); err != nil {
+		return nil, "", fmt.Errorf("targetUtilization: %w", err)
+	}
+	for _, m := range p.Moves {
+		entries = append(entries, reviewedEntry{"move", m.Shoot, m.ResourceVersion, []string{m.From, m.To}})
+	}
+	return entries, p.Strategy, nil
+}
+
+// reviewedEntry is what apply needs of a placement or a move.
+type reviewedEntry struct {
+	kind, shoot, resourceVersion string
+	seeds                        []string
+}
+
+// check says what the entry lacks.
+func (e reviewedEntry) check() error {
+	if _, _, err := model.ParseShootKey(e.shoot); err != nil {
+		return err
+	}
+	if slices.Contains(e.seeds, "") {
+		return fmt.Errorf("shoot %s: no seed", e.shoot)
+	}
+	if e.resourceVersion == "" {
+		return fmt.Errorf("shoot %s has no resourceVersion: apply plans made from the garden (schedule --kubeconfig --dry-run -o json, rebalance --kubeconfig -o json)", e.shoot)
+	}
+	return nil
 }
 
 // applyOptions are what apply is given: the reviewed plan's file, the garden and its settings, and the
@@ -141,9 +210,6 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMovesRecorded(reviewed.Moves); err != nil {
-		return err
-	}
 	what := reviewed.applying()
 	if !o.yes {
 		return fmt.Errorf("%s: add --yes to confirm", clause(what))
@@ -178,16 +244,6 @@ func (o *applyOptions) applyMoves(ctx context.Context, c *config.SeedPlanConfigu
 	opts.Strategy = reviewed.Strategy
 	results, err := moverOf(c, garden, opts, target).Apply(ctx, reviewed.Moves)
 	return report.NewMovesApplied(results), err
-}
-
-// checkMovesRecorded refuses moves planned from files: without the resourceVersion they cannot be guarded.
-func checkMovesRecorded(moves []model.Move) error {
-	for _, m := range moves {
-		if m.ResourceVersion == "" {
-			return fmt.Errorf("move of shoot %s has no resourceVersion: apply moves planned from the garden (rebalance --kubeconfig -o json)", m.Shoot)
-		}
-	}
-	return nil
 }
 
 // placementsApplied reports the bindings of reviewed placements.

@@ -5,22 +5,46 @@ import (
 	"testing"
 )
 
-// A reviewed plan is the output of schedule or of rebalance, in JSON or YAML; anything else is refused with the
-// reason.
+// A reviewed plan is the output of schedule or of rebalance from a garden, in JSON or YAML, as they wrote it;
+// anything else - another file, a plan made from files, one edited so that apply could carry out only part of
+// it - is refused with the reason and the entry, before anything is written.
 func TestParseReviewed(t *testing.T) {
+	const (
+		placed = `{"shoot": "a/b", "seed": "s", "resourceVersion": "7"}`
+		moved  = `{"shoot": "a/b", "from": "s", "to": "t", "resourceVersion": "7"}`
+	)
+	schedule := func(strategy string, placements ...string) string {
+		return `{"window": {"strategy": "` + strategy + `"}, "placements": [` + strings.Join(placements, ", ") + `]}`
+	}
+	rebalance := func(target string, moves ...string) string {
+		return `{"targetUtilization": ` + target + `, "strategy": "SameRegion", "lowerBound": 1, "moves": [` + strings.Join(moves, ", ") + `]}`
+	}
 	for _, tc := range []struct {
 		name, data, want string // want: "placements", "moves" or a part of the error
 	}{
-		{"schedule -o json", `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "a/b", "seed": "s", "resourceVersion": "7"}]}`, "placements"},
+		{"schedule -o json", schedule("SameRegion", placed), "placements"},
 		{"rebalance -o yaml", "targetUtilization: 0.8\nstrategy: MinimalDistance\nlowerBound: 1\nmoves:\n- {shoot: a/b, from: s, to: t, resourceVersion: '7'}\n", "moves"},
+		{"nothing to do", schedule("MinimalDistance"), "placements"},
 		{"a landscape", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: s}\n", "neither the output of schedule"},
 		{"both at once", `{"window": {}, "lowerBound": 0}`, "neither the output of schedule"},
 		{"not YAML", "{[", "not YAML or JSON"},
+		{"placements made from files", schedule("SameRegion", `{"shoot": "a/b", "seed": "s"}`), "placement 1: shoot a/b has no resourceVersion: apply plans made from the garden"},
+		{"moves made from files", rebalance("0.8", `{"shoot": "a/b", "from": "s", "to": "t"}`), "move 1: shoot a/b has no resourceVersion"},
+		{"a shoot placed twice", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": "s", "resourceVersion": "8"}`, `{"shoot": "a/b", "seed": "t", "resourceVersion": "7"}`), "placement 3: shoot a/b is in the plan twice (placement 1)"},
+		{"a shoot moved twice", rebalance("0.8", moved, moved), "move 2: shoot a/b is in the plan twice (move 1)"},
+		{"a shoot without namespace", schedule("SameRegion", `{"shoot": "b", "seed": "s", "resourceVersion": "7"}`), `placement 1: "b": the shoot must be given as NAMESPACE/NAME`},
+		{"a placement without seed", schedule("SameRegion", `{"shoot": "a/b", "resourceVersion": "7"}`), "placement 1: shoot a/b: no seed"},
+		{"a move without destination", rebalance("0.8", `{"shoot": "a/b", "from": "s", "resourceVersion": "7"}`), "move 1: shoot a/b: no seed"},
+		{"an unknown strategy", schedule("Nearest", placed), `strategy must be SameRegion or MinimalDistance, not "Nearest"`},
+		{"moves without target", `{"strategy": "SameRegion", "lowerBound": 1, "moves": [` + moved + `]}`, "targetUtilization: target utilization 0 is not in (0, 1]"},
+		{"moves above full", rebalance("1.5", moved), "targetUtilization: target utilization 1.5 is not in (0, 1]"},
+		{"placements with moves", `{"window": {"strategy": "SameRegion"}, "placements": [], "moves": [` + moved + `]}`, "the output of schedule (window) with moves"},
+		{"moves with placements", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": 1, "placements": [` + placed + `]}`, "the output of rebalance (lowerBound) with placements"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan, err := parseReviewed([]byte(tc.data))
 			switch {
-			case tc.want == "placements" && (err != nil || len(plan.Placements) != 1 || plan.Placements[0].ResourceVersion != "7"):
+			case tc.want == "placements" && (err != nil || plan.Window == nil || len(plan.Placements) > 0 && plan.Placements[0].ResourceVersion != "7"):
 				t.Fatalf("%+v, %v", plan, err)
 			case tc.want == "moves" && (err != nil || len(plan.Moves) != 1 || plan.Strategy != "MinimalDistance"):
 				t.Fatalf("%+v, %v", plan, err)

@@ -558,8 +558,8 @@ func newExplainCommand() *cobra.Command {
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
-			if namespace, name, ok := strings.Cut(args[0], "/"); !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
-				return fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME", args[0])
+			if _, _, err := model.ParseShootKey(args[0]); err != nil {
+				return err
 			}
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
