@@ -313,6 +313,21 @@ func Assume(shoots []*gardencorev1beta1.Shoot, bound map[string]string) []*garde
 // Usage is the number of shoots the seed hosts now (see SeedUsage).
 func (s *Snapshot) Usage(seedName string) int { return s.usage[seedName] }
 
+// SeedsNotHeld counts, as Usage does, the shoots on each seed the snapshot does not hold (nil when there is none):
+// files of some seeds but not all leave such shoots, which then count on no seed and move nowhere.
+func (s *Snapshot) SeedsNotHeld() map[string]int {
+	var missing map[string]int
+	for name, n := range s.usage {
+		if _, held := s.seedIndex[name]; !held {
+			if missing == nil {
+				missing = map[string]int{}
+			}
+			missing[name] = n
+		}
+	}
+	return missing
+}
+
 // Seed returns the seed with the given name, or nil.
 func (s *Snapshot) Seed(name string) *gardencorev1beta1.Seed {
 	if i, ok := s.seedIndex[name]; ok {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +182,32 @@ func TestPendingAndUsage(t *testing.T) {
 	}
 	if snap.Usage("fra") != 3 || snap.Usage("dub") != 1 {
 		t.Fatalf("usage fra=%d dub=%d, want 3 and 1", snap.Usage("fra"), snap.Usage("dub"))
+	}
+}
+
+// Shoots on seeds the landscape does not hold are counted per seed as usage counts them: a migrating shoot on
+// both of its seeds.
+func TestSeedsNotHeld(t *testing.T) {
+	migrating := testShoot("migrating", boundTo("fra"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("dub") })
+	for _, tc := range []struct {
+		name  string
+		seeds []string
+		want  map[string]int
+	}{
+		{"every seed held", []string{"fra", "dub", "ams"}, nil},
+		{"one held", []string{"fra"}, map[string]int{"dub": 1, "ams": 2}},
+		{"none held", nil, map[string]int{"fra": 2, "dub": 1, "ams": 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var seeds []*gardencorev1beta1.Seed
+			for _, name := range tc.seeds {
+				seeds = append(seeds, testSeed(name))
+			}
+			shoots := []*gardencorev1beta1.Shoot{testShoot("pending"), testShoot("a", boundTo("fra")), migrating,
+				testShoot("b", boundTo("ams")), testShoot("c", boundTo("ams"))}
+			if got := testLandscape(seeds, shoots).SeedsNotHeld(); !maps.Equal(got, tc.want) {
+				t.Fatalf("SeedsNotHeld() = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -345,3 +345,26 @@ func agree(n int, one, many string) string {
 	}
 	return many
 }
+
+// SeedsNotHeld says on which seeds the landscape does not hold shoots are (model.Snapshot.SeedsNotHeld's counts),
+// the first three by name, or "" when there is none: files of some seeds but not all are easy to pass.
+func SeedsNotHeld(shoots map[string]int) string {
+	if len(shoots) == 0 {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(shoots))
+	var listed []string
+	total := 0
+	for i, name := range names {
+		total += shoots[name]
+		if i < 3 {
+			listed = append(listed, fmt.Sprintf("%s (%s)", name, Counted(shoots[name], "shoot", "shoots")))
+		}
+	}
+	if len(names) > 3 {
+		listed = append(listed, Counted(len(names)-3, "more seed", "more seeds"))
+	}
+	return fmt.Sprintf("%s on %s the landscape does not hold: %s; %s on no seed and %s nowhere",
+		Counted(total, "shoot is", "shoots are"), agree(len(names), "a seed", "seeds"), strings.Join(listed, ", "),
+		agree(total, "it counts", "they count"), agree(total, "moves", "move"))
+}

@@ -119,6 +119,25 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	}
 }
 
+// The warning of shoots on seeds the landscape does not hold names the first three seeds with their shoots, and
+// agrees with its counts.
+func TestSeedsNotHeldWarning(t *testing.T) {
+	for _, tc := range []struct {
+		shoots map[string]int
+		want   string
+	}{
+		{nil, ""},
+		{map[string]int{"gone": 1}, "1 shoot is on a seed the landscape does not hold: gone (1 shoot); it counts on no seed and moves nowhere"},
+		{map[string]int{"gone": 20}, "20 shoots are on a seed the landscape does not hold: gone (20 shoots); they count on no seed and move nowhere"},
+		{map[string]int{"s4": 1, "s2": 2, "s1": 1, "s3": 1, "s5": 1}, "6 shoots are on seeds the landscape does not hold: s1 (1 shoot), s2 (2 shoots), s3 (1 shoot), 2 more seeds; they count on no seed and move nowhere"},
+		{map[string]int{"s2": 1, "s1": 1, "s3": 1, "s4": 1}, "4 shoots are on seeds the landscape does not hold: s1 (1 shoot), s2 (1 shoot), s3 (1 shoot), 1 more seed; they count on no seed and move nowhere"},
+	} {
+		if got := report.SeedsNotHeld(tc.shoots); got != tc.want {
+			t.Errorf("SeedsNotHeld(%v) =\n%q, want\n%q", tc.shoots, got, tc.want)
+		}
+	}
+}
+
 // Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
 func TestCountedAgrees(t *testing.T) {
 	for _, tc := range []struct {

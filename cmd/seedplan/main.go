@@ -396,10 +396,23 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 	}
 	slog.DebugContext(ctx, "landscape loaded", "seconds", time.Since(start).Seconds(), "bytes", landscape.Bytes,
 		"seeds", len(landscape.Objects.Seeds), "shoots", len(landscape.Objects.Shoots))
+	snap, err := model.NewSnapshot(landscape.Objects)
+	if err != nil {
+		return nil, err
+	}
+	warnOf(ctx, landscape, snap)
+	return snap, nil
+}
+
+// warnOf logs what the load skipped or found lacking, and the shoots on seeds the landscape does not hold (when
+// it holds some: one without any seed is warned of as such).
+func warnOf(ctx context.Context, landscape *ingest.Landscape, snap *model.Snapshot) {
 	for _, w := range landscape.Warnings {
 		slog.WarnContext(ctx, w)
 	}
-	return model.NewSnapshot(landscape.Objects)
+	if w := report.SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
+		slog.WarnContext(ctx, w)
+	}
 }
 
 // plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
