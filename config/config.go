@@ -303,21 +303,30 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 // be a regular file (or a link to one): opening a named pipe would block until someone writes to it. Errors
 // start with the path.
 func ReadRegularFile(path string, limit int64) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, withPath(path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
-	}
-	if info.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes, more than the limit of %d", path, info.Size(), limit)
+	if err := CheckRegularFile(path, limit); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, withPath(path, err)
 	}
 	return data, nil
+}
+
+// CheckRegularFile refuses what ReadRegularFile refuses, for files another library reads: anything but a regular
+// file (or a link to one) of at most limit bytes. Errors start with the path.
+func CheckRegularFile(path string, limit int64) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return withPath(path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
+	}
+	if info.Size() > limit {
+		return fmt.Errorf("%s: %d bytes, more than the limit of %d", path, info.Size(), limit)
+	}
+	return nil
 }
 
 // withPath starts err with path, once: an *fs.PathError already names it ("stat PATH: …"), so only its cause is

@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -51,7 +54,10 @@ func ClientOptionsOf(c config.ClientConnection) ClientOptions {
 // Garden names the garden cluster the options reach, as an operator checks it before anything is written: the
 // API server and the kubeconfig context ("in-cluster" for a pod's service account).
 func Garden(opts ClientOptions) (server, context string, err error) {
-	loader := clientConfig(opts) // loads the kubeconfig once for both answers
+	loader, err := clientConfig(opts) // loads the kubeconfig once for both answers
+	if err != nil {
+		return "", "", err
+	}
 	cfg, err := restConfig(loader, opts)
 	if err != nil {
 		return "", "", err
@@ -68,16 +74,31 @@ func Garden(opts ClientOptions) (server, context string, err error) {
 	return cfg.Host, context, nil
 }
 
-// clientConfig is the kubeconfig the options name, with their context.
-func clientConfig(opts ClientOptions) clientcmd.ClientConfig {
+// clientConfig is the kubeconfig the options name, with their context. It refuses, before client-go reads them,
+// kubeconfig files client-go would read without end or wait on for ever: /dev/zero, a named pipe, a file of
+// gigabytes. Those that do not exist are left to client-go, which skips them in $KUBECONFIG and names a missing
+// --kubeconfig.
+func clientConfig(opts ClientOptions) (clientcmd.ClientConfig, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = opts.Kubeconfig
-	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context})
+	for _, path := range rules.GetLoadingPrecedence() {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := config.CheckRegularFile(path, config.MaxFileSize); err != nil {
+			return nil, fmt.Errorf("kubeconfig %w", err)
+		}
+	}
+	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context}), nil
 }
 
 // RESTConfig resolves the client configuration of the garden cluster.
 func RESTConfig(opts ClientOptions) (*rest.Config, error) {
-	return restConfig(clientConfig(opts), opts)
+	loader, err := clientConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return restConfig(loader, opts)
 }
 
 // restConfig is the loaded kubeconfig's client configuration with the options' rate, timeout and user agent.
