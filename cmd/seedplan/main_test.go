@@ -737,3 +737,19 @@ func TestInvalidFlagsAreReportedTogether(t *testing.T) {
 		}
 	}
 }
+
+// cordon and uncordon refuse a name no seed can have before they reach for a garden (here there is none), each
+// such name with its reason.
+func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
+	const notAName = "not a seed's name: a lowercase RFC 1123 subdomain"
+	for _, command := range []string{"cordon", "uncordon"} {
+		checkRefused(t, []string{command}, []refusal{
+			{[]string{""}, `seed "": ` + notAName},
+			{[]string{"aws-eu1", "Seed_1"}, `seed "Seed_1": ` + notAName},
+			{[]string{"garden/aws-eu1"}, `seed "garden/aws-eu1": ` + notAName},
+		})
+	}
+	if _, err := run(t, "cordon", "a_b", "c/d"); err == nil || strings.Count(err.Error(), notAName) != 2 {
+		t.Fatalf("two names no seed can have: %v, want both refused", err)
+	}
+}

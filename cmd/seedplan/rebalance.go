@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
@@ -212,6 +214,9 @@ func newCordonCommand(cordon bool) *cobra.Command {
 			"resourceVersion it was read with, so no other change to it is overwritten.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, seeds []string) error {
+			if err := checkSeedNames(seeds); err != nil {
+				return err
+			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
 				return err
@@ -259,6 +264,17 @@ func configureTarget(target *model.RebalanceOptions, c *config.SeedPlanConfigura
 func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
 	return fmt.Sprintf("Cordoning %s to drain and starting %s", report.Counted(len(target.Drain), "seed", "seeds"),
 		report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
+}
+
+// checkSeedNames refuses, before the garden is reached, names no seed can have, each with the reason.
+func checkSeedNames(seeds []string) error {
+	var errs []error
+	for _, seed := range seeds {
+		if problems := validation.IsDNS1123Subdomain(seed); len(problems) > 0 {
+			errs = append(errs, fmt.Errorf("seed %q: not a seed's name: %s", seed, strings.Join(problems, "; ")))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // cordonToDrain announces what --apply does to the configured garden and cordons the seeds to drain, before any
