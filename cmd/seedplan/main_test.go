@@ -396,8 +396,19 @@ func TestBenchWindowsAndRebalancing(t *testing.T) {
 	checkRefused(t, []string{"bench", "--scenario", "steady", "--sizes", "50x10"}, []refusal{
 		{[]string{"--repeats", "0"}, "--repeats 0: must be at least 1"},
 		{[]string{"--solver-timeout", "-1s"}, "--solver-timeout -1s: must be positive"},
+		{[]string{"--strategy", "MinimalDistance"}, "--strategy: not with generated scenarios, which have their own strategies"},
+		// before the benchmark: a directory that cannot be is not found out after minutes of it
+		{[]string{"--out", "/dev/null"}, "--out: mkdir /dev/null: not a directory"},
+	})
+	checkRefused(t, []string{"bench", "--landscape", "/nonexistent"}, []refusal{
 		// before the landscape is loaded: a flag is not found out only after a large landscape was read
-		{[]string{"--landscape", "/nonexistent", "--strategy", "Nearest"}, "--strategy Nearest: must be SameRegion or MinimalDistance"},
+		{[]string{"--strategy", "Nearest"}, "--strategy Nearest: must be SameRegion or MinimalDistance"},
+		{[]string{"--sizes", "50x10"}, "--sizes: not with --landscape, which benchmarks that landscape's window"},
+		{[]string{"--suite", "standard", "--seed", "2"}, "--seed: not with --landscape"},
+	})
+	checkRefused(t, []string{"bench", "--suite", "standard"}, []refusal{
+		{[]string{"--sizes", "50x10"}, "--sizes: not with --suite, which runs its own scenarios at its own sizes"},
+		{[]string{"--scenario", "steady"}, "--scenario: not with --suite"},
 	})
 }
 

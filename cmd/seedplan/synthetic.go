@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/seedplan/seedplan/bench"
@@ -142,9 +143,18 @@ func (o *benchOptions) addFlags(cmd *cobra.Command) {
 // run benchmarks what the flags ask for and prints (and with --out writes) the results, those finished before an
 // interrupt too.
 func (o *benchOptions) run(cmd *cobra.Command, _ []string) error {
+	if err := o.exclusive(cmd.Flags()); err != nil {
+		return err
+	}
 	cfg, err := o.config(cmd.Context())
 	if err != nil {
 		return err
+	}
+	if o.out != "" {
+		// Before the benchmark, which may run for many minutes, rather than after it.
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
 	}
 	finish := o.progress(&cfg)
 	results, err := bench.Run(cmd.Context(), cfg)
@@ -156,6 +166,29 @@ func (o *benchOptions) run(cmd *cobra.Command, _ []string) error {
 		return errors.Join(err, writeErr)
 	}
 	return err
+}
+
+// exclusive refuses the flags the chosen kind of benchmark would leave unused: a landscape's window has no
+// scenarios, sizes or generator seed, the standard suite has its own scenarios and sizes, and generated scenarios
+// have their own strategies.
+func (o *benchOptions) exclusive(flags *pflag.FlagSet) error {
+	var errs []error
+	refuse := func(with string, names ...string) {
+		for _, name := range names {
+			if flags.Changed(name) {
+				errs = append(errs, fmt.Errorf("--%s: not with %s", name, with))
+			}
+		}
+	}
+	switch {
+	case len(o.landscape) > 0:
+		refuse("--landscape, which benchmarks that landscape's window", "suite", "scenario", "sizes", "seed")
+	case o.suite != "":
+		refuse("--suite, which runs its own scenarios at its own sizes", "scenario", "sizes", "strategy")
+	default:
+		refuse("generated scenarios, which have their own strategies (it is --landscape's)", "strategy")
+	}
+	return errors.Join(errs...)
 }
 
 // config is the benchmark the flags ask for: a landscape's window, the standard suite, or scenarios at sizes.
