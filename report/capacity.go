@@ -15,8 +15,10 @@ import (
 type CapacityReport struct {
 	TargetUtilization float64 `json:"targetUtilization"`
 	Pending           int     `json:"pending"`
-	// OnExisting is how many pending shoots fit on existing seeds at or below the target.
+	// OnExisting is how many pending shoots fit on existing seeds at or below the target, OnNew how many on the
+	// new seeds; with the unplaceable ones they are the pending shoots.
 	OnExisting int `json:"onExisting"`
+	OnNew      int `json:"onNew"`
 	// NewSeeds is the total of new seeds; LowerBound the LP's bound on it; Optimal whether it is proven minimal.
 	NewSeeds   int  `json:"newSeeds"`
 	LowerBound int  `json:"lowerBound"`
@@ -56,7 +58,7 @@ type RegionCapacity struct {
 func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 	q := plan.Question
 	report := &CapacityReport{
-		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting,
+		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting, OnNew: plan.OnNew(),
 		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal,
 		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable, ManagedSeedSets: []SetCapacity{},
 	}
@@ -127,8 +129,14 @@ func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	if r.Optimal {
 		proof = "minimal"
 	}
-	fmt.Fprintf(tw, "%s: %d fit on existing seeds at or below %s utilization; %s needed (%s, LP bound %d)\n",
-		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, model.FormatFraction(r.TargetUtilization), Counted(r.NewSeeds, "new seed", "new seeds"),
-		proof, r.LowerBound)
+	fmt.Fprintln(tw, r.summary(model.FormatFraction(r.TargetUtilization)+" utilization", fmt.Sprintf(" (%s, LP bound %d)", proof, r.LowerBound)))
 	return tw.Flush()
+}
+
+// summary counts where the pending shoots go, which adds up to them: at or below where on existing seeds, on the
+// new seeds (their count qualified by proof), on no kind of seed.
+func (r *CapacityReport) summary(where, proof string) string {
+	return fmt.Sprintf("%s: %d fit on existing seeds at or below %s, %d on the %s needed%s, %d on no kind of seed",
+		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, where, r.OnNew, Counted(r.NewSeeds, "new seed", "new seeds"),
+		proof, len(r.Unplaceable))
 }

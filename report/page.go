@@ -82,8 +82,7 @@ func RebalancePage(r *RebalanceReport) *Page {
 // CapacityPage is the page of a capacity answer: new seeds per provider and region.
 func CapacityPage(r *CapacityReport) *Page {
 	p := &Page{Title: "seedplan capacity", Target: r.TargetUtilization,
-		Summary: fmt.Sprintf("%s: %d fit on existing seeds at or below the target; %s needed; %d fit no kind of seed.",
-			Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, Counted(r.NewSeeds, "new seed", "new seeds"), len(r.Unplaceable))}
+		Summary: r.summary("the target", "") + "."}
 	newSeeds := map[string]int{}
 	for _, c := range r.Regions {
 		newSeeds[c.Provider+"/"+c.Region] += c.NewSeeds

@@ -87,25 +87,28 @@ func TestSummaryCountsAgree(t *testing.T) {
 	}
 }
 
-// The capacity table's last line, and its page's summary, count a lone pending shoot and a lone new seed in the
-// singular, and state the target that was applied, not a rounding of it.
+// The capacity table's last line, and its page's summary, count where the pending shoots go so that it adds up
+// to them, a lone pending shoot and a lone new seed in the singular, and state the target that was applied, not
+// a rounding of it.
 func TestCapacitySummaryCountsAgree(t *testing.T) {
 	for _, tc := range []struct {
-		target            float64
-		pending, newSeeds int
-		want, page        string
+		target                                float64
+		pending, onNew, newSeeds, unplaceable int
+		want, page                            string
 	}{
-		{0.8, 1, 1, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization; 1 new seed needed (minimal, LP bound 1)\n",
-			"1 pending shoot: 0 fit on existing seeds at or below the target; 1 new seed needed; 0 fit no kind of seed."},
-		{0.8, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
-		{0.805, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.805 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
-		{0.0000001, 2, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization; 0 new seeds needed (minimal, LP bound 0)\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target; 0 new seeds needed; 0 fit no kind of seed."},
+		{0.8, 1, 1, 1, 0, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization, 1 on the 1 new seed needed (minimal, LP bound 1), 0 on no kind of seed\n",
+			"1 pending shoot: 0 fit on existing seeds at or below the target, 1 on the 1 new seed needed, 0 on no kind of seed."},
+		{0.8, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 0 on no kind of seed."},
+		{0.8, 400, 154, 14, 35, "400 pending shoots: 211 fit on existing seeds at or below 0.80 utilization, 154 on the 14 new seeds needed (minimal, LP bound 14), 35 on no kind of seed\n",
+			"400 pending shoots: 211 fit on existing seeds at or below the target, 154 on the 14 new seeds needed, 35 on no kind of seed."},
+		{0.805, 2, 0, 0, 1, "2 pending shoots: 1 fit on existing seeds at or below 0.805 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 1 on no kind of seed\n",
+			"2 pending shoots: 1 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 1 on no kind of seed."},
+		{0.0000001, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 0 on no kind of seed."},
 	} {
-		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.newSeeds,
-			NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true}
+		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.onNew - tc.unplaceable,
+			OnNew: tc.onNew, NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true, Unplaceable: make([]model.Unschedulable, tc.unplaceable)}
 		var out bytes.Buffer
 		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
 			t.Fatal(err)

@@ -293,8 +293,8 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 		t.Fatalf("capacity: %v\n%s", err, out)
 	}
 	var report struct {
-		Pending, OnExisting, NewSeeds int
-		ManagedSeedSets               []struct {
+		Pending, OnExisting, OnNew, NewSeeds int
+		ManagedSeedSets                      []struct {
 			Namespace, Name string
 			Replicas, Add   int
 		}
@@ -302,8 +302,8 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &report); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if report.OnExisting != 16 || report.NewSeeds != 1 || fmt.Sprint(report.ManagedSeedSets) != "[{garden edge 2 1}]" {
-		t.Fatalf("want 16 on existing seeds, 1 new seed, 1 replica to add to garden/edge (2 now):\n%s", out)
+	if report.OnExisting != 16 || report.OnNew != 4 || report.NewSeeds != 1 || fmt.Sprint(report.ManagedSeedSets) != "[{garden edge 2 1}]" {
+		t.Fatalf("want 16 on existing seeds, 4 on 1 new seed, 1 replica to add to garden/edge (2 now):\n%s", out)
 	}
 }
 
