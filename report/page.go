@@ -65,7 +65,7 @@ func SchedulePage(r *Report) *Page {
 // RebalancePage is the page of a rebalancing: the seeds the moves touch before and after, and the moves.
 func RebalancePage(r *RebalanceReport) *Page {
 	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization,
-		Summary: fmt.Sprintf("%s (lower bound %d); %s unresolved.", Counted(len(r.Moves), "move", "moves"), r.LowerBound, Counted(r.Unresolved, "shoot", "shoots"))}
+		Summary: r.summary() + "."}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: ptr.Deref(s.Allocatable, 0)}})

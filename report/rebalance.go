@@ -178,7 +178,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "%s (lower bound %d, target utilization %s", Counted(len(r.Moves), "move", "moves"), r.LowerBound, model.FormatFraction(r.TargetUtilization))
+	fmt.Fprintf(w, "%s (target utilization %s", r.summary(), model.FormatFraction(r.TargetUtilization))
 	if r.Optimal {
 		fmt.Fprint(w, ", optimal")
 	}
@@ -190,6 +190,12 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 		}
 	}
 	return w.Flush()
+}
+
+// summary counts the moves and what they leave unresolved, which add up to the lower bound when the moves are
+// optimal.
+func (r *RebalanceReport) summary() string {
+	return fmt.Sprintf("%s, %s unresolved, lower bound %d", Counted(len(r.Moves), "move", "moves"), Counted(r.Unresolved, "shoot", "shoots"), r.LowerBound)
 }
 
 // problemLine says in one line why a seed stays unresolved.

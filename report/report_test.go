@@ -122,6 +122,34 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	}
 }
 
+// The rebalance table's last line, and its page's summary, show the moves and what they leave unresolved beside
+// the lower bound they add up to, so that a plan with fewer moves than the bound reads as incomplete, not as a
+// contradiction.
+func TestRebalanceSummaryAddsUp(t *testing.T) {
+	for _, tc := range []struct {
+		moves, unresolved, bound int
+		optimal                  bool
+		want, page               string
+	}{
+		{9, 20, 29, true, "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29."},
+		{1, 0, 1, true, "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1."},
+		{3, 1, 3, false, "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3."},
+	} {
+		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
+			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal}
+		var out bytes.Buffer
+		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); !strings.Contains(got, tc.want) {
+			t.Errorf("rebalance table:\n%s\nwant it to hold %q", got, tc.want)
+		}
+		if got := report.RebalancePage(r).Summary; got != tc.page {
+			t.Errorf("rebalance page summary %q, want %q", got, tc.page)
+		}
+	}
+}
+
 // The warning of shoots on seeds the landscape does not hold names the first three seeds with their shoots, and
 // agrees with its counts.
 func TestSeedsNotHeldWarning(t *testing.T) {
