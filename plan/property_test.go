@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -146,7 +147,28 @@ func TestRebalanceOnRandomLandscapes(t *testing.T) {
 					t.Fatalf("a second run moves %d shoots again: %v", len(again.Moves), again.Moves)
 				}
 				t.Logf("%d moves, lower bound %d, unresolved %d", len(first.Moves), first.LowerBound, first.Unresolved)
+				checkCaps(t, r, first)
 			})
 		}
+	}
+}
+
+// checkCaps plans the rebalancing again under caps on the moves, in all and per seed, that the uncapped plan
+// exceeds: the capped plan keeps to them, and its moves and what they leave unresolved still add up to the
+// lower bound.
+func checkCaps(t *testing.T, r *model.Rebalancing, uncapped *plan.Rebalanced) {
+	t.Helper()
+	limit := max(len(uncapped.Moves)/2, 1)
+	capped := rebalance(t, solver.Rebalancer{Weights: solver.DefaultWeights(), MaxMoves: limit, MaxMovesPerSeed: 1}, r)
+	off, onto := map[string]int{}, map[string]int{}
+	for _, m := range capped.Moves {
+		off[m.From]++
+		onto[m.To]++
+	}
+	if len(capped.Moves) > limit || slices.Max(append(slices.Collect(maps.Values(off)), 0)) > 1 || slices.Max(append(slices.Collect(maps.Values(onto)), 0)) > 1 {
+		t.Fatalf("capped at %d moves and 1 per seed: %d moves, off %v, onto %v", limit, len(capped.Moves), off, onto)
+	}
+	if len(capped.Moves)+capped.Unresolved != capped.LowerBound {
+		t.Fatalf("capped: %d moves and %d unresolved, lower bound %d", len(capped.Moves), capped.Unresolved, capped.LowerBound)
 	}
 }

@@ -59,6 +59,10 @@ func (p *program) matrix() *clp.PackedMatrix {
 		}
 		m.AppendColumn(p.entries[start:end])
 	}
+	// The columns' nonzeros say how many rows there are only up to the last row one of them touches; rows after
+	// it, which no column touches (a seed's bound on the moves of shoots that cannot move), would be missing, and
+	// CLP refuses row bounds the matrix has no rows for.
+	m.SetDimensions(len(p.rows), len(p.columns))
 	return m
 }
 
