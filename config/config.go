@@ -196,8 +196,8 @@ type ClientConnection struct {
 	Context string  `json:"context,omitempty"`
 	QPS     float32 `json:"qps,omitempty"`
 	Burst   int     `json:"burst,omitempty"`
-	// RequestTimeout bounds every request but the run loop's watches, so that a hung API server fails a job
-	// instead of stopping it forever; 0 means no bound, as kubectl's --request-timeout.
+	// RequestTimeout bounds every request but the run loop's watches, so that a hung API server, or Pushgateway,
+	// fails a job instead of stopping it forever; 0 means no bound, as kubectl's --request-timeout.
 	RequestTimeout *metav1.Duration `json:"requestTimeout,omitempty"`
 }
 

@@ -79,9 +79,10 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	return a
 }
 
-// Push replaces the answer of its kind on the Pushgateway at url, under job.
-func (a *Answer) Push(ctx context.Context, url, job string) error {
-	if err := push.New(url, job).Grouping("answer", a.name).Gatherer(a.Registry).PushContext(ctx); err != nil {
+// Push replaces the answer of its kind on the Pushgateway at url, under job, waiting at most timeout for its
+// answer (0: for ever).
+func (a *Answer) Push(ctx context.Context, url, job string, timeout time.Duration) error {
+	if err := pushWithin(ctx, timeout, push.New(url, job).Grouping("answer", a.name).Gatherer(a.Registry)); err != nil {
 		return fmt.Errorf("pushing the %s answer to %s: %w", a.name, url, err)
 	}
 	return nil

@@ -189,10 +189,22 @@ func (m *Metrics) SetLeader(leading bool) {
 	}
 }
 
-// Push replaces the job's metrics on the Pushgateway at url with the registry's.
-func (m *Metrics) Push(ctx context.Context, url, job string) error {
-	if err := push.New(url, job).Gatherer(m.Registry).PushContext(ctx); err != nil {
+// Push replaces the job's metrics on the Pushgateway at url with the registry's, waiting at most timeout for its
+// answer (0: for ever).
+func (m *Metrics) Push(ctx context.Context, url, job string, timeout time.Duration) error {
+	if err := pushWithin(ctx, timeout, push.New(url, job).Gatherer(m.Registry)); err != nil {
 		return fmt.Errorf("pushing metrics to %s: %w", url, err)
 	}
 	return nil
+}
+
+// pushWithin pushes, waiting at most timeout (0: for ever): a Pushgateway that takes the connection and never
+// answers must not keep a job from ending.
+func pushWithin(ctx context.Context, timeout time.Duration, pusher *push.Pusher) error {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return pusher.PushContext(ctx)
 }

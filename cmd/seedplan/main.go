@@ -135,7 +135,7 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 // registerGarden adds --context, which picks the garden cluster's kubeconfig context.
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
-	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the garden's answer to one request before failing it (0: wait forever; never bounds the run loop's watches)")
+	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the answer to one request, the garden's or the Pushgateway's, before failing it (0: wait forever; never bounds the run loop's watches)")
 }
 
 // registerOutput adds -o, one of formats, and --no-headers, as kubectl's.
@@ -159,7 +159,7 @@ func pushAnswer(ctx context.Context, c *config.SeedPlanConfiguration, answer *me
 	if c.Metrics.Pushgateway == "" {
 		return nil
 	}
-	return answer.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job)
+	return answer.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout)
 }
 
 // registerPacing adds the flags that pace migrations.
@@ -524,7 +524,7 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
 	if c.Metrics.Pushgateway != "" && !dryRun {
-		if pushErr := jobMetrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job); pushErr != nil {
+		if pushErr := jobMetrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout); pushErr != nil {
 			err = errors.Join(err, pushErr)
 		}
 	}
