@@ -52,6 +52,9 @@ type Mix struct {
 	ZonalShoot, ControlPlaneZonesShoot, TestingShoot, SelectorShoot, TolerationShoot, AccessRestrictedShoot,
 	IPv6Shoot, DNSDomainShoot, ReservedRangeShoot, GardenNamespaceShoot, NamespacedProfileShoot,
 	RegionWithoutSeedShoot, WorkerlessShoot, MigratingShoot float64
+	// MissingProfileShoot is the share of shoots whose cloud profile the landscape lacks, as files of some
+	// objects but not all leave them: every seed is rejected for them, by the reference.
+	MissingProfileShoot float64
 	// CrossProvider lets the aws cloud profile admit seeds of every provider (providerTypes: ["*"]).
 	CrossProvider bool
 	// Distinct gives every pending shoot scheduling input of its own that changes no outcome: a seed selector
@@ -80,7 +83,7 @@ func StressMix() Mix {
 		ZonalShoot: 0.3, ControlPlaneZonesShoot: 0.1, TestingShoot: 0.15, SelectorShoot: 0.25, TolerationShoot: 0.3,
 		AccessRestrictedShoot: 0.15, IPv6Shoot: 0.15, DNSDomainShoot: 0.15, ReservedRangeShoot: 0.03,
 		GardenNamespaceShoot: 0.1, NamespacedProfileShoot: 0.15, RegionWithoutSeedShoot: 0.15, WorkerlessShoot: 0.08,
-		MigratingShoot: 0.05, CrossProvider: true,
+		MigratingShoot: 0.05, MissingProfileShoot: 0.03, CrossProvider: true,
 	}
 }
 
@@ -564,7 +567,7 @@ func (g *generation) workers(provider, region string) []gardencorev1beta1.Worker
 
 // varyPlacement gives the shoot the placement features of the mix that it draws: a namespaced cloud profile, the
 // testing purpose, a highly available or zone-pinned control plane, a seed selector, tolerations, access
-// restrictions.
+// restrictions, a cloud profile the landscape lacks.
 func (g *generation) varyPlacement(shoot *gardencorev1beta1.Shoot, provider, region string) {
 	if provider == "aws" && g.chance(g.mix.NamespacedProfileShoot) {
 		shoot.Namespace = namespacedProfileOwner
@@ -590,6 +593,9 @@ func (g *generation) varyPlacement(shoot *gardencorev1beta1.Shoot, provider, reg
 	}
 	if g.chance(g.mix.AccessRestrictedShoot) {
 		shoot.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: accessRestrictionEU}}}
+	}
+	if g.chance(g.mix.MissingProfileShoot) {
+		shoot.Spec.CloudProfile = &gardencorev1beta1.CloudProfileReference{Kind: v1beta1constants.CloudProfileReferenceKindCloudProfile, Name: provider + "-retired"}
 	}
 }
 
