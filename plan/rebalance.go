@@ -19,6 +19,8 @@ type Rebalanced struct {
 	Unresolved int
 	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
 	Optimal bool
+	// Fallback says why the moves were found greedily (solver.FallbackTimeout, solver.FallbackRange), or "".
+	Fallback string
 	// Problems say, per seed left unresolved, why.
 	Problems []model.SeedProblem
 }
@@ -50,7 +52,7 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 	if err != nil {
 		return nil, err
 	}
-	result := &Rebalanced{Problem: r, LowerBound: r.LowerBound(), Optimal: answer.Optimal}
+	result := &Rebalanced{Problem: r, LowerBound: r.LowerBound(), Optimal: answer.Optimal, Fallback: answer.Fallback}
 	for _, m := range answer.Moves {
 		b := r.Shoots[m.Shoot]
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,

@@ -29,6 +29,9 @@ type RebalanceReport struct {
 	Message  string `json:"message"`
 	// Optimal is true when CLP proved the moves the fewest (and nearest) possible.
 	Optimal bool `json:"optimal"`
+	// Fallback says why the moves were found greedily, as a window's fallback does: "timeout" (CLP ran out of
+	// time) or "range" (the costs were beyond CLP's range); "" when CLP found them.
+	Fallback string `json:"fallback"`
 	// Unresolved counts the shoots seeds stay above their limits, or that had to leave and could not.
 	Unresolved int `json:"unresolved"`
 	// Applied holds what became of each move with --apply.
@@ -87,7 +90,8 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 	}
 	report := &RebalanceReport{
 		TargetUtilization: r.Target.TargetUtilization, Strategy: r.Options.Strategy, LowerBound: plan.LowerBound, Moves: movesDetailed(r, plan.Moves),
-		Complete: plan.Complete(), Message: strings.Join(lines, "\n"), Optimal: plan.Optimal, Unresolved: plan.Unresolved,
+		Complete: plan.Complete(), Message: strings.Join(lines, "\n"), Optimal: plan.Optimal, Fallback: plan.Fallback,
+		Unresolved: plan.Unresolved,
 	}
 	delta := map[string]int{}
 	for _, m := range plan.Moves {
@@ -179,8 +183,11 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 		return w.Flush()
 	}
 	fmt.Fprintf(w, "%s (target utilization %s", r.summary(), model.FormatFraction(r.TargetUtilization))
-	if r.Optimal {
+	switch {
+	case r.Optimal:
 		fmt.Fprint(w, ", optimal")
+	case r.Fallback != "":
+		fmt.Fprint(w, ", fallback: "+r.Fallback)
 	}
 	fmt.Fprintln(w, ")")
 	if !r.Complete {

@@ -129,14 +129,16 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 	for _, tc := range []struct {
 		moves, unresolved, bound int
 		optimal                  bool
+		fallback                 string
 		want, page               string
 	}{
-		{9, 20, 29, true, "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29."},
-		{1, 0, 1, true, "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1."},
-		{3, 1, 3, false, "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3."},
+		{9, 20, 29, true, "", "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29."},
+		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1."},
+		{3, 1, 3, false, "", "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3."},
+		{4, 0, 3, false, "range", "4 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, fallback: range)\n", "4 moves, 0 shoots unresolved, lower bound 3."},
 	} {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
-			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal}
+			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback}
 		var out bytes.Buffer
 		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -78,6 +79,9 @@ type Moves struct {
 	Moves []Move
 	// Optimal is true when CLP proved the moves optimal (then no plan resolves more, or as much with fewer moves).
 	Optimal bool
+	// Fallback says why the moves were found greedily instead, as a window's fallback does: FallbackTimeout when
+	// CLP ran out of time, FallbackRange when the program's costs were beyond CLP's range; "" when CLP found them.
+	Fallback string
 }
 
 // moveClass is a set of interchangeable movable shoots: on the same seed, with the same destinations, all
@@ -93,12 +97,12 @@ type moveClass struct {
 func (rb Rebalancer) Plan(ctx context.Context, r *Rebalancing) (*Moves, error) {
 	deadline := Budget{Timeout: rb.Timeout}.Deadline()
 	classes := moveClasses(r)
-	counts, optimal, err := rb.solve(ctx, r, classes, deadline)
+	counts, fallback, err := rb.solve(ctx, r, classes, deadline)
 	if err != nil {
 		return nil, err
 	}
 	moves, integral := rb.assign(r, classes, counts)
-	return &Moves{Moves: moves, Optimal: optimal && integral}, nil
+	return &Moves{Moves: moves, Optimal: fallback == "" && integral, Fallback: fallback}, nil
 }
 
 // moveClasses are the classes of the shoots a move of which can resolve something: those that must leave, and
@@ -142,29 +146,31 @@ func (rb Rebalancer) room(l LoadedSeed) int {
 	return room
 }
 
-// solve returns, per class and per arc, how many of its shoots move there; optimal is false when CLP ran out
-// of time (then counts is nil).
-func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, bool, error) {
+// solve returns, per class and per arc, how many of its shoots move there, or nil counts and why the moves are
+// to be found greedily (FallbackTimeout, FallbackRange).
+func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveClass, deadline time.Time) ([][]float64, string, error) {
 	if len(classes) == 0 {
-		return nil, true, nil
+		return nil, "", nil
 	}
 	lp := rb.newRebalanceLP(r, classes)
 	lp.addRows(rb, r, classes)
 	lp.addColumns(rb, r, classes)
 	if err := ctx.Err(); err != nil {
-		return nil, false, fmt.Errorf("rebalance: %w", err)
+		return nil, "", fmt.Errorf("rebalance: %w", err)
 	}
 	solution, err := lp.prog.solve(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
 	switch {
+	case errors.Is(err, ErrCostRange):
+		return nil, FallbackRange, nil
 	case err != nil:
-		return nil, false, fmt.Errorf("rebalance: %w", err)
+		return nil, "", fmt.Errorf("rebalance: %w", err)
 	case solution.status == lpStopped:
-		return nil, false, nil
+		return nil, FallbackTimeout, nil
 	case solution.status != lpOptimal:
 		// Never: every class may stay, and staying above the limit only costs.
-		return nil, false, fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
+		return nil, "", fmt.Errorf("rebalance: infeasible on %d classes of shoots", len(classes))
 	}
-	return lp.counts(solution), true, nil
+	return lp.counts(solution), "", nil
 }
 
 // rebalanceLP is the rebalancing's LP: rows for classes, destination seeds, stay rows of seeds that may end above
@@ -356,7 +362,7 @@ func (rb Rebalancer) assign(r *Rebalancing, classes []moveClass, counts [][]floa
 	}
 	integral := true
 	for i, c := range classes {
-		if counts != nil { // nil when CLP ran out of time: only the repair below
+		if counts != nil { // nil when the moves are found greedily: only the repair below
 			integral = handOut(counts[i], c.arcs, c.shoots, move) && integral
 		}
 	}
