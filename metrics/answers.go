@@ -59,6 +59,7 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 	a.set("seedplan_capacity_new_seeds_total", "New seeds needed in all.", float64(r.NewSeeds))
 	a.set("seedplan_capacity_pending_shoots", "Pending shoots the answer is for.", float64(r.Pending))
 	a.set("seedplan_capacity_existing_seeds_shoots", "Pending shoots that fit on existing seeds at or below the target utilization.", float64(r.OnExisting))
+	a.set("seedplan_capacity_new_seeds_shoots", "Pending shoots the new seeds take.", float64(r.OnNew))
 	a.set("seedplan_capacity_unplaceable_shoots", "Pending shoots no existing seed and no new seed like one may take.", float64(len(r.Unplaceable)))
 	a.set("seedplan_capacity_target_utilization_ratio", "The target utilization the answer is for.", r.TargetUtilization)
 	return a

@@ -654,8 +654,8 @@ func TestAnswersArePushed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var capacity struct {
-		Pending, OnExisting, NewSeeds int
-		Unplaceable                   []any
+		Pending, OnExisting, OnNew, NewSeeds int
+		Unplaceable                          []any
 	}
 	if err := json.Unmarshal([]byte(out), &capacity); err != nil {
 		t.Fatal(err)
@@ -673,12 +673,16 @@ func TestAnswersArePushed(t *testing.T) {
 		"seedplan_capacity_new_seeds_total":       capacity.NewSeeds,
 		"seedplan_capacity_pending_shoots":        capacity.Pending,
 		"seedplan_capacity_existing_seeds_shoots": capacity.OnExisting,
+		"seedplan_capacity_new_seeds_shoots":      capacity.OnNew,
 		"seedplan_capacity_unplaceable_shoots":    len(capacity.Unplaceable),
 		"seedplan_rebalance_moves":                len(rebalance.Moves),
 	} {
 		if got := sumSamples(metrics, name); got != float64(want) {
 			t.Errorf("%s sums to %v on the Pushgateway, want %d:\n%s", name, got, want, grepLines(metrics, name))
 		}
+	}
+	if capacity.OnExisting+capacity.OnNew+len(capacity.Unplaceable) != capacity.Pending {
+		t.Errorf("%d on existing + %d on new seeds + %d unplaceable, want the %d pending", capacity.OnExisting, capacity.OnNew, len(capacity.Unplaceable), capacity.Pending)
 	}
 	if capacity.NewSeeds == 0 || len(rebalance.Moves) == 0 {
 		t.Fatalf("the example asks for %d new seeds and %d moves: the test proves nothing", capacity.NewSeeds, len(rebalance.Moves))
