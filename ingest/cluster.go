@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -54,15 +55,15 @@ func ClientOptionsOf(c config.ClientConnection) ClientOptions {
 // Garden names the garden cluster the options reach, as an operator checks it before anything is written: the
 // API server and the kubeconfig context ("in-cluster" for a pod's service account).
 func Garden(opts ClientOptions) (server, context string, err error) {
-	loader, err := clientConfig(opts) // loads the kubeconfig once for both answers
+	k, err := loadKubeconfig(opts) // loads the kubeconfig once for both answers
 	if err != nil {
 		return "", "", err
 	}
-	cfg, err := restConfig(loader, opts)
+	cfg, err := k.restConfig(opts)
 	if err != nil {
 		return "", "", err
 	}
-	raw, err := loader.RawConfig()
+	raw, err := k.loader.RawConfig()
 	switch {
 	case err != nil || len(raw.Contexts) == 0:
 		context = "in-cluster"
@@ -74,13 +75,21 @@ func Garden(opts ClientOptions) (server, context string, err error) {
 	return cfg.Host, context, nil
 }
 
-// clientConfig is the kubeconfig the options name, with their context. It refuses, before client-go reads them,
-// kubeconfig files client-go would read without end or wait on for ever: /dev/zero, a named pipe, a file of
-// gigabytes. Those that do not exist are left to client-go, which skips them in $KUBECONFIG and names a missing
-// --kubeconfig.
-func clientConfig(opts ClientOptions) (clientcmd.ClientConfig, error) {
+// kubeconfig is the client configuration the options name, with their context, and where it is read from.
+type kubeconfig struct {
+	loader clientcmd.ClientConfig
+	// source names the kubeconfig files read: --kubeconfig, or those of $KUBECONFIG or ~/.kube/config that exist;
+	// "" when there is none (then only a pod's service account is left).
+	source string
+}
+
+// loadKubeconfig is the kubeconfig the options name. It refuses, before client-go reads them, kubeconfig files
+// client-go would read without end or wait on for ever: /dev/zero, a named pipe, a file of gigabytes. Those that
+// do not exist are left to client-go, which skips them in $KUBECONFIG and names a missing --kubeconfig.
+func loadKubeconfig(opts ClientOptions) (*kubeconfig, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = opts.Kubeconfig
+	var existing []string
 	for _, path := range rules.GetLoadingPrecedence() {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -88,27 +97,34 @@ func clientConfig(opts ClientOptions) (clientcmd.ClientConfig, error) {
 		if err := config.CheckRegularFile(path, config.MaxFileSize); err != nil {
 			return nil, fmt.Errorf("kubeconfig %w", err)
 		}
+		existing = append(existing, path)
 	}
-	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context}), nil
+	source := strings.Join(existing, string(os.PathListSeparator))
+	if opts.Kubeconfig != "" {
+		source = opts.Kubeconfig
+	}
+	loader := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: opts.Context})
+	return &kubeconfig{loader: loader, source: source}, nil
 }
 
 // RESTConfig resolves the client configuration of the garden cluster.
 func RESTConfig(opts ClientOptions) (*rest.Config, error) {
-	loader, err := clientConfig(opts)
+	k, err := loadKubeconfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	return restConfig(loader, opts)
+	return k.restConfig(opts)
 }
 
-// restConfig is the loaded kubeconfig's client configuration with the options' rate, timeout and user agent.
-func restConfig(loader clientcmd.ClientConfig, opts ClientOptions) (*rest.Config, error) {
-	cfg, err := loader.ClientConfig()
-	if err != nil {
-		if opts.Kubeconfig != "" {
-			return nil, fmt.Errorf("kubeconfig %s: %w", opts.Kubeconfig, err)
-		}
+// restConfig is the loaded kubeconfig's client configuration with the options' rate, timeout and user agent;
+// its errors name the kubeconfig files they come from.
+func (k *kubeconfig) restConfig(opts ClientOptions) (*rest.Config, error) {
+	cfg, err := k.loader.ClientConfig()
+	switch {
+	case err != nil && k.source == "":
 		return nil, fmt.Errorf("no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("kubeconfig %s: %w", k.source, err)
 	}
 	cfg.QPS, cfg.Burst, cfg.Timeout = opts.QPS, opts.Burst, opts.RequestTimeout
 	if opts.UserAgent != "" {
