@@ -77,6 +77,10 @@ func TestVersion(t *testing.T) {
 	if err != nil || !strings.Contains(out, `"gardener":"v1.150.0"`) {
 		t.Fatalf("version -o json: %v\n%s", err, out)
 	}
+	// Worded as every command words an unknown output format.
+	if _, err := run(t, "version", "-o", "wide"); err == nil || err.Error() != `-o: unknown output format "wide" (one of text, json, yaml)` {
+		t.Fatalf("version -o wide: %v", err)
+	}
 }
 
 // With nothing pending for its scheduler name, schedule says which names the pending shoots do have: the deploy

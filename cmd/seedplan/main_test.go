@@ -362,7 +362,7 @@ func TestGenerateThenSchedule(t *testing.T) {
 			}
 		})
 	}
-	if _, err := run(t, "generate", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `--output: unknown format "xml"`) {
+	if _, err := run(t, "generate", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `-o: unknown output format "xml" (one of yaml, json)`) {
 		t.Fatalf("an unknown format: %v", err)
 	}
 	checkRefused(t, []string{"generate"}, []refusal{

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // generateOptions are what generate is given: the landscape's size and mix, and where and how to write it.
@@ -91,8 +91,8 @@ func (o *generateOptions) config() (generator.Config, error) {
 	default:
 		return cfg, fmt.Errorf("--mix: unknown mix %q (realistic or stress)", o.mix)
 	}
-	if !slices.Contains(generator.Formats, o.output) {
-		return cfg, fmt.Errorf("--output: unknown format %q (%s)", o.output, strings.Join(generator.Formats, " or "))
+	if err := report.CheckFormat(o.output, generator.Formats); err != nil {
+		return cfg, fmt.Errorf("-o: %w", err)
 	}
 	cfg.Providers = o.providers
 	cfg.Mix.CrossProvider, cfg.Mix.Distinct = o.crossProvider, o.distinct

@@ -8,7 +8,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/internal/buildinfo"
+	"github.com/seedplan/seedplan/report"
 )
+
+// versionFormats are the output formats of seedplan version.
+var versionFormats = []string{"text", "json", "yaml"}
 
 // versionLine is what `seedplan version` and `seedplan --version` print.
 func versionLine(info buildinfo.Info) string {
@@ -22,9 +26,12 @@ func newVersionCommand() *cobra.Command {
 		Short: "Print seedplan's version, the commit it was built from, and its Go and Gardener API versions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := report.CheckFormat(output, versionFormats); err != nil {
+				return fmt.Errorf("-o: %w", err)
+			}
 			info := buildinfo.Read()
 			switch output {
-			case "", "text":
+			case "text":
 				_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine(info))
 				return err
 			case "json", "yaml":
@@ -39,9 +46,9 @@ func newVersionCommand() *cobra.Command {
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			return fmt.Errorf("-o %s: want one of %s", output, strings.Join([]string{"text", "json", "yaml"}, ", "))
+			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text, json, yaml")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(versionFormats, ", "))
 	return cmd
 }
