@@ -103,7 +103,10 @@ func (s *capacitySearch) assign(y []int) ([]int, error) {
 	for t, n := range y {
 		fixed[t] = float64(n)
 	}
-	lp, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, fixed, fixed, time.Time{}, 1/float64(len(s.q.Window.Shoots)+1))
+	// The primal simplex: with every template's seeds fixed, the dual simplex's start is far from feasible, and it
+	// took 30 times as long as the primal one (6.5 against 0.2 s for 1,420 classes, 164 templates), unbounded by
+	// the budget, which the search before it had already spent.
+	lp, err := s.solveNode(nodeLP{lower: fixed, upper: fixed, newSeedArc: 1 / float64(len(s.q.Window.Shoots)+1), primal: true})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +162,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	for t := range upper {
 		upper[t] = math.Inf(1)
 	}
-	root, err := s.cp.solveNode(s.q, s.classes, s.isCandidate, lower, upper, s.deadline, 0)
+	root, err := s.solveNode(nodeLP{lower: lower, upper: upper, deadline: s.deadline})
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +190,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 		stack = stack[:len(stack)-1]
 		lp := root
 		if nodes > 0 {
-			if lp, err = s.cp.solveNode(s.q, s.classes, s.isCandidate, n.lower, n.upper, s.deadline, 0); err != nil {
+			if lp, err = s.solveNode(nodeLP{lower: n.lower, upper: n.upper, deadline: s.deadline}); err != nil {
 				return nil, err
 			}
 		}
@@ -233,40 +236,52 @@ func fractional(values []float64) int {
 	return branch
 }
 
-// solveNode solves the placement LP with the given bounds on each template's new seeds; each shoot placed on a
-// new seed costs newSeedArc.
-func (cp Capacity) solveNode(q *CapacityPlanning, classes []class, isCandidate []int, lower, upper []float64, deadline time.Time, newSeedArc float64) (*capacityLP, error) {
+// nodeLP is how one placement LP of the search is solved.
+type nodeLP struct {
+	// lower and upper bound each template's new seeds.
+	lower, upper []float64
+	deadline     time.Time
+	// newSeedArc is what a shoot placed on a new seed costs.
+	newSeedArc float64
+	// primal solves with the primal simplex instead of the dual one.
+	primal bool
+}
+
+// solveNode solves the placement LP of the node.
+func (s *capacitySearch) solveNode(n nodeLP) (*capacityLP, error) {
+	q, classes := s.q, s.classes
 	prog := newProgram()
+	prog.primal = n.primal
 	columns := capacityColumns{flows: make([][]int, len(classes)), unplaced: make([]int, len(classes))}
 	classRow := make([]int, len(classes))
 	for c, cl := range classes {
-		n := float64(len(cl.shoots))
-		classRow[c] = prog.row(n, n)
+		shoots := float64(len(cl.shoots))
+		classRow[c] = prog.row(shoots, shoots)
 	}
-	seedRow := seedRows(prog, q, classes, isCandidate)
+	seedRow := seedRows(prog, q, classes, s.isCandidate)
 	for c, cl := range classes {
-		n := float64(len(cl.shoots))
+		shoots := float64(len(cl.shoots))
 		for _, a := range cl.arcs {
 			entries := []clp.Nonzero{{Index: classRow[c], Value: 1}}
 			if row, ok := seedRow[a.Seed]; ok {
 				entries = append(entries, clp.Nonzero{Index: row, Value: 1})
 			}
 			cost := 0.0
-			if isCandidate[a.Seed] > 0 {
-				cost = newSeedArc
+			if s.isCandidate[a.Seed] > 0 {
+				cost = n.newSeedArc
 			}
-			columns.flows[c] = append(columns.flows[c], prog.column(entries, 0, n, cost))
+			columns.flows[c] = append(columns.flows[c], prog.column(entries, 0, shoots, cost))
 		}
-		columns.unplaced[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, n, unplacedCost)
+		columns.unplaced[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, shoots, unplacedCost)
 	}
 	for t, tmpl := range q.Templates {
 		var entries []clp.Nonzero
 		if row, ok := seedRow[tmpl.Candidate]; ok {
 			entries = []clp.Nonzero{{Index: row, Value: -float64(tmpl.PerSeed)}}
 		}
-		columns.newSeeds = append(columns.newSeeds, prog.column(entries, lower[t], upper[t], 1))
+		columns.newSeeds = append(columns.newSeeds, prog.column(entries, n.lower[t], n.upper[t], 1))
 	}
-	solution, err := prog.solve(deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
+	solution, err := prog.solve(n.deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
 	if err != nil {
 		return nil, fmt.Errorf("capacity: %w", err)
 	}

@@ -20,6 +20,9 @@ type program struct {
 	entries []clp.Nonzero
 	columns []clp.Bounds
 	costs   []float64
+	// primal solves with the primal simplex, for a program from whose start the dual simplex is far from
+	// feasible; the dual simplex is the default.
+	primal bool
 }
 
 func newProgram() *program { return &program{} }
@@ -118,7 +121,11 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	if !deadline.IsZero() {
 		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
 	}
-	status := simplex.Dual(clp.NoValuesPass, clp.NoStartFinishOptions)
+	simplexMethod := simplex.Dual
+	if p.primal {
+		simplexMethod = simplex.Primal
+	}
+	status := simplexMethod(clp.NoValuesPass, clp.NoStartFinishOptions)
 	defer runtime.KeepAlive(matrix)
 	defer runtime.KeepAlive(simplex)
 	switch {
