@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -109,16 +110,22 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	} {
 		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.onNew - tc.unplaceable,
 			OnNew: tc.onNew, NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true, Unplaceable: make([]model.Unschedulable, tc.unplaceable)}
-		var out bytes.Buffer
-		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
-			t.Fatal(err)
-		}
-		if got := out.String(); !strings.HasSuffix(got, tc.want) {
-			t.Errorf("capacity table:\n%s\nwant it to end %q", got, tc.want)
-		}
-		if got := report.CapacityPage(r).Summary; got != tc.page {
-			t.Errorf("capacity page summary %q, want %q", got, tc.page)
-		}
+		checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary, tc.want, tc.page)
+	}
+}
+
+// checkSummaries checks that a report's table holds the line want, and that its page's summary is page.
+func checkSummaries(t *testing.T, kind string, print func(io.Writer, report.Output) error, summary, want, page string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := print(&out, report.Output{Format: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, want) {
+		t.Errorf("%s table:\n%s\nwant it to hold %q", kind, got, want)
+	}
+	if summary != page {
+		t.Errorf("%s page summary %q, want %q", kind, summary, page)
 	}
 }
 
@@ -139,16 +146,7 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 	} {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
 			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback}
-		var out bytes.Buffer
-		if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
-			t.Fatal(err)
-		}
-		if got := out.String(); !strings.Contains(got, tc.want) {
-			t.Errorf("rebalance table:\n%s\nwant it to hold %q", got, tc.want)
-		}
-		if got := report.RebalancePage(r).Summary; got != tc.page {
-			t.Errorf("rebalance page summary %q, want %q", got, tc.page)
-		}
+		checkSummaries(t, "rebalance", r.Print, report.RebalancePage(r).Summary, tc.want, tc.page)
 	}
 }
 
