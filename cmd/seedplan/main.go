@@ -415,15 +415,16 @@ func warnOf(ctx context.Context, landscape *ingest.Landscape, snap *model.Snapsh
 	}
 }
 
-// plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots.
-func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration) (*plan.Outcome, error) {
+// plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots; stopped
+// says, in the error of a load that failed, what it stopped (" (nothing was scheduled)"), if anything.
+func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration, stopped string) (*plan.Outcome, error) {
 	policy, err := plan.NewPolicy(c)
 	if err != nil {
 		return nil, err
 	}
 	snap, err := f.snapshot(cmd, c)
 	if err != nil {
-		return nil, fmt.Errorf("loading the landscape (nothing was scheduled): %w", err)
+		return nil, fmt.Errorf("loading the landscape%s: %w", stopped, err)
 	}
 	return plan.Schedule(cmd.Context(), snap, snap.Pending(policy.Options.WithDefaults().SchedulerName), policy)
 }
@@ -499,7 +500,7 @@ func (o *scheduleOptions) runOffline(cmd *cobra.Command, c *config.SeedPlanConfi
 	if o.dryRun || o.flags.pushgateway != "" {
 		return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
 	}
-	outcome, err := o.flags.plan(cmd, c)
+	outcome, err := o.flags.plan(cmd, c, " (nothing was scheduled)")
 	if err != nil {
 		return err
 	}
@@ -581,7 +582,7 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			outcome, err := flags.plan(cmd, c)
+			outcome, err := flags.plan(cmd, c, "") // explain schedules nothing
 			if err != nil {
 				return err
 			}

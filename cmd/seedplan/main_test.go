@@ -291,6 +291,10 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	if err.Error() != want || out != "" {
 		t.Fatalf("error = %q\nwant    %q (and no output, got %q)", err, want, out)
 	}
+	// explain, which schedules nothing, does not say that nothing was scheduled.
+	if _, err := run(t, "explain", "garden/shoot", "--landscape", dir); err == nil || err.Error() != strings.Replace(want, " (nothing was scheduled)", "", 1) {
+		t.Fatalf("explain: error = %v", err)
+	}
 }
 
 // No flag takes an empty value, nor a list an empty element: "--landscape $DIR", "--config $CONFIG" or
