@@ -753,8 +753,8 @@ func TestInvalidFlagsAreReportedTogether(t *testing.T) {
 	}
 }
 
-// cordon and uncordon refuse a name no seed can have before they reach for a garden (here there is none), each
-// such name with its reason.
+// cordon and uncordon refuse a name no seed can have, or one given twice, before they reach for a garden (here
+// there is none), each such name with its reason.
 func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
 	const notAName = "not a seed's name: a lowercase RFC 1123 subdomain"
 	for _, command := range []string{"cordon", "uncordon"} {
@@ -762,6 +762,7 @@ func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
 			{[]string{""}, `seed "": ` + notAName},
 			{[]string{"aws-eu1", "Seed_1"}, `seed "Seed_1": ` + notAName},
 			{[]string{"garden/aws-eu1"}, `seed "garden/aws-eu1": ` + notAName},
+			{[]string{"aws-eu1", "aws-eu2", "aws-eu1"}, `seed "aws-eu1" is given twice`},
 		})
 	}
 	if _, err := run(t, "cordon", "a_b", "c/d"); err == nil || strings.Count(err.Error(), notAName) != 2 {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -266,12 +267,15 @@ func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
 		report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
 }
 
-// checkSeedNames refuses, before the garden is reached, names no seed can have, each with the reason.
+// checkSeedNames refuses, before the garden is reached, names no seed can have, each with the reason, and a name
+// given twice (the announced count of seeds would be wrong).
 func checkSeedNames(seeds []string) error {
 	var errs []error
-	for _, seed := range seeds {
+	for i, seed := range seeds {
 		if problems := validation.IsDNS1123Subdomain(seed); len(problems) > 0 {
 			errs = append(errs, fmt.Errorf("seed %q: not a seed's name: %s", seed, strings.Join(problems, "; ")))
+		} else if slices.Contains(seeds[:i], seed) {
+			errs = append(errs, fmt.Errorf("seed %q is given twice", seed))
 		}
 	}
 	return errors.Join(errs...)
