@@ -286,11 +286,16 @@ func setDefault[T comparable](field *T, value T) {
 	}
 }
 
-// Load reads a configuration file, refusing unknown fields, then defaults and validates it.
+// Load reads a configuration file, refusing unknown fields, then defaults and validates it. An empty file is
+// refused: a configuration mounted empty would otherwise run with the defaults — as default-scheduler beside the
+// gardener-scheduler, say — instead of failing.
 func Load(path string) (*SeedPlanConfiguration, error) {
 	data, err := ReadRegularFile(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("configuration %s: empty; it must hold a %s (leave out --config for the defaults)", path, Kind)
 	}
 	c, err := Parse(data)
 	if err != nil {

@@ -205,6 +205,16 @@ func TestLoadNamesTheFile(t *testing.T) {
 	if _, err := Load(missing); !errors.Is(err, fs.ErrNotExist) || strings.Count(err.Error(), missing) != 1 {
 		t.Fatalf("error %v, want one naming %s once, that is fs.ErrNotExist", err, missing)
 	}
+	// A file mounted empty is no configuration: with the defaults, seedplan would schedule as default-scheduler.
+	for _, data := range []string{"", "\n  \n"} {
+		empty := filepath.Join(t.TempDir(), "empty.yaml")
+		if err := os.WriteFile(empty, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(empty); err == nil || err.Error() != "configuration "+empty+": empty; it must hold a SeedPlanConfiguration (leave out --config for the defaults)" {
+			t.Fatalf("%q: error %v, want the empty file refused by name", data, err)
+		}
+	}
 }
 
 // FuzzParse: any input is either a valid configuration or an error, never a panic; a valid one validates.
