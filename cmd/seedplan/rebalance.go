@@ -87,6 +87,10 @@ func (o *rebalanceOptions) validate() error {
 	if o.limits.MaxMovesPerSeed < 0 {
 		return flagError("max-moves-per-seed", o.limits.MaxMovesPerSeed, "must not be negative")
 	}
+	if o.yes && !o.apply {
+		// Without --apply nothing is written: --yes alone would read as moves made.
+		return errors.New("--yes confirms --apply, which is not given: without it, rebalance only recommends")
+	}
 	return nil
 }
 

@@ -52,6 +52,7 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--drain", "no-such-seed"}, `seed "no-such-seed" to drain does not exist`},
 		{[]string{"--drain", "aws-eu-west-1-1,aws-eu-west-1-2", "--drain", "aws-eu-west-1-1"}, `seed "aws-eu-west-1-1" to drain is listed twice`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
+		{[]string{"--yes"}, "--yes confirms --apply, which is not given: without it, rebalance only recommends"},
 		{[]string{"--max-moves", "-1"}, "--max-moves -1: must not be negative"},
 		{[]string{"--max-moves-per-seed", "-2"}, "--max-moves-per-seed -2: must not be negative"},
 		{[]string{"-o", "xml"}, `-o: unknown output format "xml"`},
