@@ -515,12 +515,8 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 
 // listedOnce refuses a value listed twice: the second is a slip for another value, which is then missing.
 func (e *fieldErrors) listedOnce(field string, values []string) {
-	seen := map[string]bool{}
-	for _, value := range values {
-		if seen[value] {
-			e.invalid(field, value, "listed twice")
-		}
-		seen[value] = true
+	for i := range model.Repeats(values) {
+		e.invalid(field, values[i], "listed twice")
 	}
 }
 

@@ -79,14 +79,13 @@ func (o RebalanceOptions) Validate(snap *Snapshot) error {
 	if err := CheckTargetUtilization(o.TargetUtilization); err != nil {
 		errs = append(errs, err)
 	}
-	for i, name := range o.Drain {
-		switch {
-		case snap.Seed(name) == nil:
+	for _, name := range o.Drain {
+		if snap.Seed(name) == nil {
 			errs = append(errs, fmt.Errorf("seed %q to drain does not exist", name))
-		case slices.Contains(o.Drain[:i], name):
-			// A slip for another seed, which is then not drained; and the seeds to cordon would be miscounted.
-			errs = append(errs, fmt.Errorf("seed %q to drain is listed twice", name))
 		}
+	}
+	for i := range Repeats(o.Drain) { // the seeds to cordon would be miscounted too
+		errs = append(errs, fmt.Errorf("seed %q to drain is listed twice", o.Drain[i]))
 	}
 	return errors.Join(errs...)
 }

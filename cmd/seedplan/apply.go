@@ -100,15 +100,15 @@ func (p *reviewedPlan) check() error {
 	if _, err := model.ParseStrategy(string(strategy)); err != nil {
 		return err
 	}
-	seen := make(map[string]int, len(entries))
+	shoots := make([]string, len(entries))
 	for i, e := range entries {
 		if err := e.check(); err != nil {
 			return fmt.Errorf("%s %d: %w", e.kind, i+1, err)
 		}
-		if before, ok := seen[e.shoot]; ok {
-			return fmt.Errorf("%s %d: shoot %s is in the plan twice (%s %d)", e.kind, i+1, e.shoot, e.kind, before+1)
-		}
-		seen[e.shoot] = i
+		shoots[i] = e.shoot
+	}
+	for i, first := range model.Repeats(shoots) { // the first repeat is the error
+		return fmt.Errorf("%s %d: shoot %s is in the plan twice (%[1]s %[4]d)", entries[i].kind, i+1, shoots[i], first+1)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -275,12 +274,13 @@ func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
 // given twice (the announced count of seeds would be wrong).
 func checkSeedNames(seeds []string) error {
 	var errs []error
-	for i, seed := range seeds {
+	for _, seed := range seeds {
 		if problems := validation.IsDNS1123Subdomain(seed); len(problems) > 0 {
 			errs = append(errs, fmt.Errorf("seed %q: not a seed's name: %s", seed, strings.Join(problems, "; ")))
-		} else if slices.Contains(seeds[:i], seed) {
-			errs = append(errs, fmt.Errorf("seed %q is given twice", seed))
 		}
+	}
+	for i := range model.Repeats(seeds) {
+		errs = append(errs, fmt.Errorf("seed %q is given twice", seeds[i]))
 	}
 	return errors.Join(errs...)
 }
