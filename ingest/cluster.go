@@ -91,13 +91,13 @@ func loadKubeconfig(opts ClientOptions) (*kubeconfig, error) {
 	rules.ExplicitPath = opts.Kubeconfig
 	var existing []string
 	for _, path := range rules.GetLoadingPrecedence() {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err := config.CheckRegularFile(path, config.MaxFileSize); err != nil {
+		switch err := config.CheckRegularFile(path, config.MaxFileSize); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
 			return nil, fmt.Errorf("kubeconfig %w", err)
+		default:
+			existing = append(existing, path)
 		}
-		existing = append(existing, path)
 	}
 	source := strings.Join(existing, string(os.PathListSeparator))
 	if opts.Kubeconfig != "" {

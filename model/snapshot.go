@@ -5,7 +5,6 @@ package model
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -449,16 +448,13 @@ func SchedulerName(shoot *gardencorev1beta1.Shoot) string {
 // ShootKey is the namespace/name of a shoot, the way every output of seedplan names it.
 func ShootKey(shoot *gardencorev1beta1.Shoot) string { return shoot.Namespace + "/" + shoot.Name }
 
-// ErrShootKey is the error of a shoot not given as NAMESPACE/NAME.
-var ErrShootKey = errors.New("the shoot must be given as NAMESPACE/NAME")
-
-// ParseShootKey splits a ShootKey into the shoot's namespace and name, both non-empty.
-func ParseShootKey(key string) (namespace, name string, err error) {
+// CheckShootKey refuses a shoot an operator names other than as a ShootKey, NAMESPACE/NAME, both non-empty.
+func CheckShootKey(key string) error {
 	namespace, name, ok := strings.Cut(key, "/")
 	if !ok || namespace == "" || name == "" || strings.Contains(name, "/") {
-		return "", "", fmt.Errorf("%q: %w", key, ErrShootKey)
+		return fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME", key)
 	}
-	return namespace, name, nil
+	return nil
 }
 
 // CompareShootKeys orders shoots as their ShootKeys order, without making the keys.

@@ -145,7 +145,7 @@ type reviewedEntry struct {
 
 // check says what the entry lacks.
 func (e reviewedEntry) check() error {
-	if _, _, err := model.ParseShootKey(e.shoot); err != nil {
+	if err := model.CheckShootKey(e.shoot); err != nil {
 		return err
 	}
 	if slices.Contains(e.seeds, "") {

@@ -572,7 +572,7 @@ func newExplainCommand() *cobra.Command {
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
-			if _, _, err := model.ParseShootKey(args[0]); err != nil {
+			if err := model.CheckShootKey(args[0]); err != nil {
 				return err
 			}
 			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
