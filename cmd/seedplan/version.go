@@ -11,9 +11,6 @@ import (
 	"github.com/seedplan/seedplan/report"
 )
 
-// versionFormats are the output formats of seedplan version.
-var versionFormats = []string{"text", "json", "yaml"}
-
 // versionLine is what `seedplan version` and `seedplan --version` print.
 func versionLine(info buildinfo.Info) string {
 	return fmt.Sprintf("seedplan %s (commit %s), built with %s, Gardener API %s", info.Version, info.Revision, info.GoVersion, info.Gardener)
@@ -21,12 +18,13 @@ func versionLine(info buildinfo.Info) string {
 
 func newVersionCommand() *cobra.Command {
 	var output string
+	formats := []string{"text", "json", "yaml"}
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print seedplan's version, the commit it was built from, and its Go and Gardener API versions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output, versionFormats); err != nil {
+			if err := report.CheckFormat(output, formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			info := buildinfo.Read()
@@ -49,6 +47,6 @@ func newVersionCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(versionFormats, ", "))
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(formats, ", "))
 	return cmd
 }
