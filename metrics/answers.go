@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/push"
 
 	"github.com/seedplan/seedplan/report"
+	"github.com/seedplan/seedplan/solver"
 )
 
 // Answer is what `capacity` or `rebalance` recommends, as gauges a seed autoscaler, a dashboard or an alert reads
@@ -65,11 +66,11 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 	return a
 }
 
-// RebalanceAnswer is the rebalance report as gauges: moves recommended by reason, the lower bound, and the shoots
-// the moves cannot resolve.
+// RebalanceAnswer is the rebalance report as gauges: moves recommended by reason, the lower bound, the shoots
+// the moves cannot resolve, and whether the moves were found greedily instead of by CLP, and why.
 func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a := newAnswer("rebalance")
-	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed (LeaveOverloaded, LeaveDrain, LeaveUnusable, LeaveNoExecute).",
+	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed (overloaded, drain, unusable, NoExecute).",
 		"reason")
 	for _, m := range r.Moves {
 		moves.WithLabelValues(string(m.Reason)).Inc()
@@ -77,6 +78,14 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a.set("seedplan_rebalance_moves_lower_bound", "The fewest moves any plan needs.", float64(r.LowerBound))
 	a.set("seedplan_rebalance_unresolved_shoots", "Shoots by which seeds stay above their limits, or that must leave and cannot.", float64(r.Unresolved))
 	a.set("seedplan_rebalance_seeds_in_grace", "Unhealthy seeds whose shoots do not have to leave yet.", float64(len(r.InGrace)))
+	fallback := a.gaugeVec("seedplan_rebalance_fallback", "1 when the moves were found greedily instead of by CLP, for the reason why (timeout, range); 0 for the others.",
+		"reason")
+	for _, reason := range []string{solver.FallbackTimeout, solver.FallbackRange} {
+		fallback.WithLabelValues(reason) // both reasons are exported, at 0 unless they were why
+	}
+	if r.Fallback != "" {
+		fallback.WithLabelValues(r.Fallback).Set(1)
+	}
 	return a
 }
 

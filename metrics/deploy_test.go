@@ -109,7 +109,7 @@ func exported(t *testing.T) map[string]bool {
 			Regions:         []report.RegionCapacity{{Provider: "aws", Region: "eu-west-1", Template: "s", NewSeeds: 1}},
 			ManagedSeedSets: []report.SetCapacity{{Namespace: "garden", Name: "set", Add: 1}},
 		}).Registry,
-		metrics.RebalanceAnswer(&report.RebalanceReport{Moves: []model.Move{{Reason: model.LeaveOverloaded}}}).Registry,
+		metrics.RebalanceAnswer(&report.RebalanceReport{Moves: []model.Move{{Reason: model.LeaveOverloaded}}, Fallback: "range"}).Registry,
 	}
 	names := map[string]bool{}
 	for _, r := range registries {

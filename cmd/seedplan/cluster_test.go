@@ -663,9 +663,16 @@ func TestAnswersArePushed(t *testing.T) {
 	if out, err = run(t, "rebalance", "--pushgateway", pushgateway, "-o", "json"); err != nil {
 		t.Fatal(err)
 	}
-	var rebalance struct{ Moves []any }
+	var rebalance struct {
+		Moves    []any
+		Fallback string
+	}
 	if err := json.Unmarshal([]byte(out), &rebalance); err != nil {
 		t.Fatal(err)
+	}
+	fallbacks := 0
+	if rebalance.Fallback != "" {
+		fallbacks = 1
 	}
 	metrics := httpGet(t, pushgateway+"/metrics")
 	for name, want := range map[string]int{
@@ -676,10 +683,14 @@ func TestAnswersArePushed(t *testing.T) {
 		"seedplan_capacity_new_seeds_shoots":      capacity.OnNew,
 		"seedplan_capacity_unplaceable_shoots":    len(capacity.Unplaceable),
 		"seedplan_rebalance_moves":                len(rebalance.Moves),
+		"seedplan_rebalance_fallback":             fallbacks, // the reason's series at 1, the other at 0
 	} {
 		if got := sumSamples(metrics, name); got != float64(want) {
 			t.Errorf("%s sums to %v on the Pushgateway, want %d:\n%s", name, got, want, grepLines(metrics, name))
 		}
+	}
+	if series := grepLines(metrics, "seedplan_rebalance_fallback{"); strings.Count(series, "\n") != 1 {
+		t.Errorf("seedplan_rebalance_fallback has no series for each reason, timeout and range:\n%s", series)
 	}
 	if capacity.OnExisting+capacity.OnNew+len(capacity.Unplaceable) != capacity.Pending {
 		t.Errorf("%d on existing + %d on new seeds + %d unplaceable, want the %d pending", capacity.OnExisting, capacity.OnNew, len(capacity.Unplaceable), capacity.Pending)

@@ -1,0 +1,63 @@
+package metrics_test
+
+import (
+	"maps"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seedplan/seedplan/metrics"
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
+)
+
+// The rebalance answer says whether its moves were found greedily and why, with both reasons always exported, so
+// that an alert tells "CLP found the moves" (0) from "no answer pushed" (no series).
+func TestRebalanceAnswerSaysWhyTheMovesWereFoundGreedily(t *testing.T) {
+	tests := []struct {
+		fallback string
+		want     map[string]float64
+	}{
+		{fallback: "", want: map[string]float64{"timeout": 0, "range": 0}},
+		{fallback: "timeout", want: map[string]float64{"timeout": 1, "range": 0}},
+		{fallback: "range", want: map[string]float64{"timeout": 0, "range": 1}},
+	}
+	for _, tt := range tests {
+		t.Run("fallback "+tt.fallback, func(t *testing.T) {
+			answer := metrics.RebalanceAnswer(&report.RebalanceReport{
+				Moves:    []model.Move{{Reason: model.LeaveOverloaded}, {Reason: model.LeaveDrain}, {Reason: model.LeaveOverloaded}},
+				Fallback: tt.fallback,
+			})
+			if got := byLabel(t, answer.Registry, "seedplan_rebalance_fallback", "reason"); !maps.Equal(got, tt.want) {
+				t.Errorf("seedplan_rebalance_fallback = %v, want %v", got, tt.want)
+			}
+			wantMoves := map[string]float64{"overloaded": 2, "drain": 1}
+			if got := byLabel(t, answer.Registry, "seedplan_rebalance_moves", "reason"); !maps.Equal(got, wantMoves) {
+				t.Errorf("seedplan_rebalance_moves = %v, want %v", got, wantMoves)
+			}
+		})
+	}
+}
+
+// byLabel is the value of each of the gauge's series in the registry, by the value of its label.
+func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
+	t.Helper()
+	families, err := registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]float64{}
+	for _, family := range families {
+		if family.GetName() != name {
+			continue
+		}
+		for _, m := range family.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label {
+					values[l.GetValue()] = m.GetGauge().GetValue()
+				}
+			}
+		}
+	}
+	return values
+}
