@@ -30,6 +30,11 @@ type Outcome struct {
 	// target utilization (Policy.Target); Target is that target (0: none).
 	AboveTarget, GreedyAboveTarget int
 	Target                         float64
+	// GreedyPlaced counts the shoots the greedy plan places; Distance and GreedyDistance are the sums of the
+	// region distances of the two plans' placements. With the objective's penalties, these say in numbers an
+	// operator reads what the objective compares.
+	GreedyPlaced             int
+	Distance, GreedyDistance int
 	// PendingForOthers counts, when the window is empty, the pending shoots of other schedulers by
 	// spec.schedulerName (model.Snapshot.PendingForOthers): the hint for a scheduler name set wrong.
 	PendingForOthers map[string]int
@@ -100,6 +105,8 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, err
 	}
 	o.Target, o.AboveTarget, o.GreedyAboveTarget = p.Target, solver.AboveTarget(problem, solution.assignment), solver.AboveTarget(problem, solution.greedy)
+	o.GreedyPlaced = solution.greedy.Placed()
+	o.Distance, o.GreedyDistance = solver.TotalDistance(problem, solution.assignment), solver.TotalDistance(problem, solution.greedy)
 	if len(pending) == 0 {
 		o.PendingForOthers = snap.PendingForOthers(w.Options.SchedulerName)
 	}

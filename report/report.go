@@ -46,14 +46,20 @@ type WindowReport struct {
 	Fallback  string         `json:"fallback"`
 	Optimal   bool           `json:"optimal"`
 	Objective float64        `json:"objective"`
-	// GreedyObjective is the objective of the gardener-scheduler's greedy plan of the same window.
+	// GreedyObjective is the objective of the greedy plan of the same window: the gardener-scheduler's rule, in
+	// the policy's priority order where the solver is the LP (its fallback).
 	GreedyObjective float64 `json:"greedyObjective"`
 	// TargetUtilization is the policy's target (0: none); AboveTarget the shoots the plan places above their
 	// seed's target, GreedyAboveTarget those the greedy plan would.
 	TargetUtilization float64 `json:"targetUtilization"`
 	AboveTarget       int     `json:"aboveTarget"`
 	GreedyAboveTarget int     `json:"greedyAboveTarget"`
-	Seconds           Seconds `json:"seconds"`
+	// GreedyPlaced counts the shoots the greedy plan places (the plan's own are its placements); Distance and
+	// GreedyDistance sum the region distances of the plan's and the greedy plan's placements.
+	GreedyPlaced   int     `json:"greedyPlaced"`
+	Distance       int     `json:"distance"`
+	GreedyDistance int     `json:"greedyDistance"`
+	Seconds        Seconds `json:"seconds"`
 }
 
 // Seconds are the durations of the phases of a window.
@@ -88,6 +94,7 @@ func NewReport(o *plan.Outcome) *Report {
 			Pending: len(o.Window.Shoots), Seeds: len(o.Window.Snapshot.Seeds), Strategy: o.Window.Options.Strategy,
 			Solver: o.Solver, Fallback: o.Fallback, Optimal: o.Optimal, Objective: o.Objective, GreedyObjective: o.GreedyObjective,
 			TargetUtilization: o.Target, AboveTarget: o.AboveTarget, GreedyAboveTarget: o.GreedyAboveTarget,
+			GreedyPlaced: o.GreedyPlaced, Distance: o.Distance, GreedyDistance: o.GreedyDistance,
 			Seconds: Seconds{Model: o.ModelTime.Seconds(), Collect: o.CollectTime.Seconds(), Solve: o.SolveTime.Seconds(),
 				Verify: o.VerifyTime.Seconds(), Total: (o.ModelTime + o.CollectTime + o.SolveTime + o.VerifyTime).Seconds()},
 		},
@@ -284,21 +291,28 @@ func (r *Report) Summary() string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Placed %d of %s on %d of %s (strategy %s, solver %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"),
-		seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
+	// The LP's figures stand beside the greedy rule's; the greedy solver's are the rule's own.
+	compared := win.Solver != "greedy" && win.Pending > 0
+	besideGreedy := func(greedy int) {
+		if compared {
+			fmt.Fprintf(&b, " (greedy: %d)", greedy)
+		}
+	}
+	fmt.Fprintf(&b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
+	besideGreedy(win.GreedyPlaced)
+	fmt.Fprintf(&b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
 	if win.Fallback != "" {
 		fmt.Fprintf(&b, ", fallback: %s", win.Fallback)
 	}
-	fmt.Fprintf(&b, ") in %.3fs; objective %.0f", win.Seconds.Total, win.Objective)
-	if win.Solver != "greedy" {
-		fmt.Fprintf(&b, " (greedy: %.0f)", win.GreedyObjective)
+	fmt.Fprintf(&b, ") in %.3fs", win.Seconds.Total)
+	if win.Pending > 0 {
+		fmt.Fprintf(&b, "; their region distances sum to %d", win.Distance)
+		besideGreedy(win.GreedyDistance)
 	}
 	b.WriteString(".")
 	if win.TargetUtilization > 0 {
 		fmt.Fprintf(&b, " Above the %s target: %d", model.FormatFraction(win.TargetUtilization), win.AboveTarget)
-		if win.Solver != "greedy" {
-			fmt.Fprintf(&b, " (greedy: %d)", win.GreedyAboveTarget)
-		}
+		besideGreedy(win.GreedyAboveTarget)
 		b.WriteString(".")
 	}
 	if len(r.Unschedulable) > 0 {

@@ -171,6 +171,17 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 	return total
 }
 
+// TotalDistance is the sum of the region distances of an assignment's placements.
+func TotalDistance(w *Window, a *Assignment) int {
+	total := 0
+	for i, seed := range a.Seed {
+		if seed >= 0 {
+			total += w.Groups[w.Shoots[i]].arc(seed).Distance
+		}
+	}
+	return total
+}
+
 // AboveTarget counts the shoots an assignment places above their seeds' targets (Seed.AboveTarget).
 func AboveTarget(w *Window, a *Assignment) int {
 	n := 0

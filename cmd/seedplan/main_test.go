@@ -102,6 +102,7 @@ func TestScheduleJSONContract(t *testing.T) {
 	for field, kind := range map[string]string{
 		"pending": "number", "seeds": "number", "strategy": "string", "solver": "string", "fallback": "string",
 		"optimal": "bool", "objective": "number", "greedyObjective": "number", "seconds": "object",
+		"greedyPlaced": "number", "distance": "number", "greedyDistance": "number",
 	} {
 		if got := jsonKind(window[field]); got != kind {
 			t.Errorf("window.%s is %s, want %s", field, got, kind)
