@@ -501,9 +501,8 @@ func measure(r *Result, o *plan.Outcome) {
 	for _, shoot := range w.Shoots {
 		regions[model.ShootKey(shoot)] = shoot.Spec.Region
 	}
-	r.MeanDistance = MeanDistance(plan)
+	r.TotalDistance, r.MeanDistance = o.Distance, MeanDistance(plan)
 	for _, p := range plan.Placements {
-		r.TotalDistance += p.Distance
 		r.Distances = append(r.Distances, p.Distance)
 		seedRegion := w.Snapshot.Seed(p.Seed).Spec.Provider.Region
 		if a, b := generator.Continent(regions[p.Shoot]), generator.Continent(seedRegion); a != "" && b != "" && a != b {
