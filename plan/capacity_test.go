@@ -137,11 +137,7 @@ func TestCapacityUnplaceableCountsTheSeedsInWords(t *testing.T) {
 			seeds = append(seeds, Seed(name, Allocatable(1)))
 			shoots = append(shoots, hosting(name, "on-"+name, 1)...)
 		}
-		q, err := model.NewCapacityPlanning(fixture.Landscape(t, seeds, shoots), model.Options{}, 0.5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
+		answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, seeds, shoots), plan.Policy{Target: 0.5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,11 +164,7 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 		Shoot("in-us", selectingNothing, Region("us-east-1"), func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Zones = []string{"us-east-1a"} }),
 		Shoot("unresolved", profileGone),
 	}
-	q, err := model.NewCapacityPlanning(fixture.Landscape(t, seeds, shoots), model.Options{}, 0.8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
+	answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, seeds, shoots), plan.Policy{Target: 0.8})
 	if err != nil {
 		t.Fatal(err)
 	}
