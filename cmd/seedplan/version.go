@@ -28,23 +28,20 @@ func newVersionCommand() *cobra.Command {
 				return fmt.Errorf("-o: %w", err)
 			}
 			info := buildinfo.Read()
-			switch output {
-			case "text":
+			if output == "text" {
 				_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine(info))
 				return err
-			case "json", "yaml":
-				data, err := yaml.Marshal(info)
-				if err == nil && output == "json" {
-					data, err = yaml.YAMLToJSON(data)
-					data = append(data, '\n')
-				}
-				if err != nil {
-					return err
-				}
-				_, err = cmd.OutOrStdout().Write(data)
+			}
+			data, err := yaml.Marshal(info)
+			if err == nil && output == "json" {
+				data, err = yaml.YAMLToJSON(data)
+				data = append(data, '\n')
+			}
+			if err != nil {
 				return err
 			}
-			return nil
+			_, err = cmd.OutOrStdout().Write(data)
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(formats, ", "))
