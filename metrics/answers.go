@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,9 +79,10 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a.set("seedplan_rebalance_moves_lower_bound", "The fewest moves any plan needs.", float64(r.LowerBound))
 	a.set("seedplan_rebalance_unresolved_shoots", "Shoots by which seeds stay above their limits, or that must leave and cannot.", float64(r.Unresolved))
 	a.set("seedplan_rebalance_seeds_in_grace", "Unhealthy seeds whose shoots do not have to leave yet.", float64(len(r.InGrace)))
-	fallback := a.gaugeVec("seedplan_rebalance_fallback", "1 when the moves were found greedily instead of by CLP, for the reason why (timeout, range); 0 for the others.",
-		"reason")
-	for _, reason := range []string{solver.FallbackTimeout, solver.FallbackRange} {
+	reasons := solver.MovesFallbackReasons()
+	fallback := a.gaugeVec("seedplan_rebalance_fallback", "1 when the moves were found greedily instead of by CLP, for the reason why ("+
+		strings.Join(reasons, ", ")+"); 0 for the others.", "reason")
+	for _, reason := range reasons {
 		fallback.WithLabelValues(reason) // both reasons are exported, at 0 unless they were why
 	}
 	if r.Fallback != "" {

@@ -4,6 +4,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -67,7 +68,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_bind_duration_seconds", Help: "Time to apply a window's plan to the cluster.", Buckets: durations,
 		}),
 		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (timeout, worse, range).",
+			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (" + strings.Join(solver.FallbackReasons(), ", ") + ").",
 		}, []string{"reason"}),
 		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed, deferred).",

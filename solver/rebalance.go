@@ -84,6 +84,9 @@ type Moves struct {
 	Fallback string
 }
 
+// MovesFallbackReasons are every reason Moves.Fallback may give.
+func MovesFallbackReasons() []string { return []string{FallbackTimeout, FallbackRange} }
+
 // moveClass is a set of interchangeable movable shoots: on the same seed, with the same destinations, all
 // obliged to leave or none.
 type moveClass struct {
