@@ -3,9 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
@@ -60,10 +57,6 @@ func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	var parts []string
-	for _, result := range slices.Sorted(maps.Keys(counts)) {
-		parts = append(parts, fmt.Sprintf("%s %d", result, counts[result]))
-	}
-	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", len(r.Applied), r.Kind, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", len(r.Applied), r.Kind, countsByName(counts, "%s %d"))
 	return w.Flush()
 }

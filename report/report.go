@@ -283,6 +283,17 @@ func seedsSummary(rejections []model.SeedCount, seeds int) string {
 
 // Summary is one paragraph saying what the plan does.
 func (r *Report) Summary() string {
+	var b strings.Builder
+	r.writePlaced(&b)
+	r.writeUnschedulable(&b)
+	r.writeBindings(&b)
+	r.writePendingForOthers(&b)
+	return b.String()
+}
+
+// writePlaced says how many shoots the window placed on how many seeds, how far from their regions and how many
+// above the target, each beside the greedy rule's figure when the LP decided: the greedy solver's are the rule's own.
+func (r *Report) writePlaced(b *strings.Builder) {
 	win := r.Window
 	seedsUsed := 0
 	for _, s := range r.Seeds {
@@ -290,61 +301,71 @@ func (r *Report) Summary() string {
 			seedsUsed++
 		}
 	}
-	var b strings.Builder
-	// The LP's figures stand beside the greedy rule's; the greedy solver's are the rule's own.
 	compared := win.Solver != "greedy" && win.Pending > 0
 	besideGreedy := func(greedy int) {
 		if compared {
-			fmt.Fprintf(&b, " (greedy: %d)", greedy)
+			fmt.Fprintf(b, " (greedy: %d)", greedy)
 		}
 	}
-	fmt.Fprintf(&b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
+	fmt.Fprintf(b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
 	besideGreedy(win.GreedyPlaced)
-	fmt.Fprintf(&b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
+	fmt.Fprintf(b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
 	if win.Fallback != "" {
-		fmt.Fprintf(&b, ", fallback: %s", win.Fallback)
+		fmt.Fprintf(b, ", fallback: %s", win.Fallback)
 	}
-	fmt.Fprintf(&b, ") in %.3fs", win.Seconds.Total)
+	fmt.Fprintf(b, ") in %.3fs", win.Seconds.Total)
 	if win.Pending > 0 {
-		fmt.Fprintf(&b, "; their region distances sum to %d", win.Distance)
+		fmt.Fprintf(b, "; their region distances sum to %d", win.Distance)
 		besideGreedy(win.GreedyDistance)
 	}
 	b.WriteString(".")
 	if win.TargetUtilization > 0 {
-		fmt.Fprintf(&b, " Above the %s target: %d", model.FormatFraction(win.TargetUtilization), win.AboveTarget)
+		fmt.Fprintf(b, " Above the %s target: %d", model.FormatFraction(win.TargetUtilization), win.AboveTarget)
 		besideGreedy(win.GreedyAboveTarget)
 		b.WriteString(".")
 	}
-	if len(r.Unschedulable) > 0 {
-		byReason := map[string]int{}
-		for _, u := range r.Unschedulable {
-			byReason[u.Reason]++
-		}
-		var parts []string
-		for _, reason := range slices.Sorted(maps.Keys(byReason)) {
-			parts = append(parts, fmt.Sprintf("%s %d", reason, byReason[reason]))
-		}
-		fmt.Fprintf(&b, " Unschedulable: %d (%s).", len(r.Unschedulable), strings.Join(parts, ", "))
+}
+
+// writeUnschedulable counts the shoots no seed took, by reason.
+func (r *Report) writeUnschedulable(b *strings.Builder) {
+	if len(r.Unschedulable) == 0 {
+		return
 	}
-	if r.Bindings != nil {
-		var parts []string
-		for _, result := range slices.Sorted(maps.Keys(r.Bindings)) {
-			parts = append(parts, fmt.Sprintf("%s %d", result, r.Bindings[result]))
-		}
-		fmt.Fprintf(&b, " Bindings: %s", strings.Join(parts, ", "))
-		if r.Rounds > 1 {
-			fmt.Fprintf(&b, " in %d rounds", r.Rounds)
-		}
-		b.WriteString(".")
+	byReason := map[string]int{}
+	for _, u := range r.Unschedulable {
+		byReason[u.Reason]++
 	}
-	if win.Pending == 0 && len(r.PendingForOthers) > 0 {
-		var parts []string
-		for _, name := range slices.Sorted(maps.Keys(r.PendingForOthers)) {
-			parts = append(parts, fmt.Sprintf("%d for %q", r.PendingForOthers[name], name))
-		}
-		fmt.Fprintf(&b, " Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).", strings.Join(parts, ", "))
+	fmt.Fprintf(b, " Unschedulable: %d (%s).", len(r.Unschedulable), countsByName(byReason, "%s %d"))
+}
+
+// writeBindings counts the bindings written to a cluster, by result.
+func (r *Report) writeBindings(b *strings.Builder) {
+	if r.Bindings == nil {
+		return
 	}
-	return b.String()
+	fmt.Fprintf(b, " Bindings: %s", countsByName(r.Bindings, "%s %d"))
+	if r.Rounds > 1 {
+		fmt.Fprintf(b, " in %d rounds", r.Rounds)
+	}
+	b.WriteString(".")
+}
+
+// writePendingForOthers says, when nothing was pending for this scheduler name, which names shoots wait for.
+func (r *Report) writePendingForOthers(b *strings.Builder) {
+	if r.Window.Pending > 0 || len(r.PendingForOthers) == 0 {
+		return
+	}
+	fmt.Fprintf(b, " Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).",
+		countsByName(r.PendingForOthers, "%[2]d for %[1]q"))
+}
+
+// countsByName lists counts in the order of their names, each written by format from its name and count.
+func countsByName[K ~string](counts map[K]int, format string) string {
+	parts := make([]string, 0, len(counts))
+	for _, name := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf(format, name, counts[name]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Counted is n with the noun that agrees with it: "1 move", "9 moves".

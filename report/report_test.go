@@ -105,6 +105,53 @@ func TestSummary(t *testing.T) {
 	}
 }
 
+// After what the window placed, the summary counts the shoots no seed took by reason, the bindings written by
+// result (and the rounds, when the job took more than one), and, when nothing was pending for this scheduler
+// name, the shoots pending for others by name; each in the order of its names, each left out when it is empty.
+func TestSummaryCounts(t *testing.T) {
+	placed := "Placed 0 of 0 pending shoots on 0 of 0 seeds (strategy SameRegion, solver greedy) in 0.000s."
+	for _, tc := range []struct {
+		name   string
+		report report.Report
+		want   string
+	}{
+		{"unschedulable, by reason", report.Report{Unschedulable: []model.Unschedulable{
+			{Shoot: "garden-a/a", Reason: "Strategy"}, {Shoot: "garden-a/b", Reason: "Capacity"}, {Shoot: "garden-a/c", Reason: "Strategy"}}},
+			placed + " Unschedulable: 3 (Capacity 1, Strategy 2)."},
+		{"bindings, by result, in one round", report.Report{Bindings: map[model.BindResult]int{model.Taken: 1, model.Bound: 4}, Rounds: 1},
+			placed + " Bindings: bound 4, taken 1."},
+		{"bindings in rounds", report.Report{Bindings: map[model.BindResult]int{model.Bound: 2}, Rounds: 3},
+			placed + " Bindings: bound 2 in 3 rounds."},
+		{"no bindings asked for", report.Report{Rounds: 2}, placed},
+		{"pending for other scheduler names", report.Report{PendingForOthers: map[string]int{"z-scheduler": 1, "a-scheduler": 12}},
+			placed + ` Nothing is pending for this scheduler name, but shoots are pending for others: 12 for "a-scheduler", 1 for "z-scheduler" (--scheduler-name, schedulerName).`},
+		{"pending for others while some are pending for this one", report.Report{Window: report.WindowReport{Pending: 1},
+			PendingForOthers: map[string]int{"other": 1}},
+			"Placed 0 of 1 pending shoot on 0 of 0 seeds (strategy SameRegion, solver greedy) in 0.000s; their region distances sum to 0."},
+	} {
+		tc.report.Window.Strategy, tc.report.Window.Solver = "SameRegion", "greedy"
+		if got := tc.report.Summary(); got != tc.want {
+			t.Errorf("%s: Summary() =\n%q\nwant\n%q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The table of a reviewed plan applied lists each shoot's result and ends counting them by result.
+func TestAppliedTableCountsResults(t *testing.T) {
+	r := report.NewMovesApplied([]model.MoveResult{
+		{Shoot: "garden-a/a", To: "aws-eu2", Result: model.MoveFinished},
+		{Shoot: "garden-a/b", To: "aws-eu2", Result: model.MoveScheduled, Detail: "at 2026-11-28T22:00:00Z"},
+		{Shoot: "garden-a/c", To: "aws-eu3", Result: model.MoveFinished},
+	})
+	var out bytes.Buffer
+	if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\n3 reviewed moves: finished 2, scheduled 1\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("table:\n%s\nwant it to end with %q", out.String(), want)
+	}
+}
+
 // The capacity table's last line, and its page's summary, count where the pending shoots go so that it adds up
 // to them, a lone pending shoot and a lone new seed in the singular, and state the target that was applied, not
 // a rounding of it.
