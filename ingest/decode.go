@@ -378,28 +378,9 @@ func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 			d.h.hasItems = true
 			continue
 		}
-		read, err := dec.ReadValue()
-		if err != nil {
+		if err := d.readField(dec, data, string(name), &metadata); err != nil {
 			return document{}, err
 		}
-		end := int(dec.InputOffset())
-		value := jsontext.Value(data[end-len(read) : end])
-		switch string(name) {
-		case "apiVersion", "kind":
-			text, err := jsontext.AppendUnquote(nil, value)
-			if err != nil || value.Kind() != '"' {
-				d.fast = false
-			} else if string(name) == "kind" {
-				d.h.Kind = string(text)
-			} else {
-				d.h.APIVersion = string(text)
-			}
-		case "metadata":
-			metadata = value
-		case "items":
-			d.fast = false // items that are not an array
-		}
-		d.fields = append(d.fields, value)
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return document{}, err
@@ -409,6 +390,34 @@ func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 		d.fast = false
 	}
 	return d, nil
+}
+
+// readField reads the value of the field name, at dec's position in data, into the document: its type from
+// apiVersion and kind, a List's metadata, and every field for listFieldsFast.
+func (d *document) readField(dec *jsontext.Decoder, data []byte, name string, metadata *jsontext.Value) error {
+	read, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	end := int(dec.InputOffset())
+	value := jsontext.Value(data[end-len(read) : end])
+	switch name {
+	case "apiVersion", "kind":
+		text, err := jsontext.AppendUnquote(nil, value)
+		if err != nil || value.Kind() != '"' {
+			d.fast = false
+		} else if name == "kind" {
+			d.h.Kind = string(text)
+		} else {
+			d.h.APIVersion = string(text)
+		}
+	case "metadata":
+		*metadata = value
+	case "items":
+		d.fast = false // items that are not an array
+	}
+	d.fields = append(d.fields, value)
+	return nil
 }
 
 // listFieldsFast reports whether a List's fields besides its items are for the fast path: without a duplicate
