@@ -3,12 +3,12 @@ package metrics
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/push"
 
+	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 	"github.com/seedplan/seedplan/solver"
 )
@@ -71,7 +71,7 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 // the moves cannot resolve, and whether the moves were found greedily instead of by CLP, and why.
 func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a := newAnswer("rebalance")
-	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed (overloaded, drain, unusable, NoExecute).",
+	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed ("+joined(model.LeaveReasons())+").",
 		"reason")
 	for _, m := range r.Moves {
 		moves.WithLabelValues(string(m.Reason)).Inc()
@@ -81,7 +81,7 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a.set("seedplan_rebalance_seeds_in_grace", "Unhealthy seeds whose shoots do not have to leave yet.", float64(len(r.InGrace)))
 	reasons := solver.MovesFallbackReasons()
 	fallback := a.gaugeVec("seedplan_rebalance_fallback", "1 when the moves were found greedily instead of by CLP, for the reason why ("+
-		strings.Join(reasons, ", ")+"); 0 for the others.", "reason")
+		joined(reasons)+"); 0 for the others.", "reason")
 	for _, reason := range reasons {
 		fallback.WithLabelValues(reason) // both reasons are exported, at 0 unless they were why
 	}

@@ -68,10 +68,10 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_bind_duration_seconds", Help: "Time to apply a window's plan to the cluster.", Buckets: durations,
 		}),
 		fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (" + strings.Join(solver.FallbackReasons(), ", ") + ").",
+			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (" + joined(solver.FallbackReasons()) + ").",
 		}, []string{"reason"}),
 		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (bound, conflict, taken, gone, refused, failed, deferred).",
+			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (" + joined(model.WindowBindResults()) + ").",
 		}, []string{"result"}),
 		unschedulable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
@@ -91,28 +91,42 @@ func NewMetrics(loop bool) *Metrics {
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
 		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, buildInfo())
-	for _, result := range []model.BindResult{model.Bound, model.Conflict, model.Taken, model.Gone, model.Refused, model.Failed, model.Deferred} {
+	for _, result := range model.WindowBindResults() {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
 	for _, reason := range solver.FallbackReasons() {
 		m.fallbacks.WithLabelValues(reason)
 	}
 	if loop {
-		m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
-		})
-		m.scheduling = prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "seedplan_scheduling_duration_seconds",
-			Help: "Time from a shoot entering the loop's queue (the watch delivering it pending) to its binding.",
-			// 5 ms … 82 s: a lone shoot binds in tens of milliseconds, a burst's last one in tens of seconds.
-			Buckets: prometheus.ExponentialBuckets(0.005, 2, 15),
-		})
-		m.pending = prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "seedplan_pending_shoots", Help: "Shoots pending for this scheduler: due for the next window or waiting out their backoff.",
-		})
-		m.Registry.MustRegister(m.leader, m.scheduling, m.pending, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.registerLoopMetrics()
 	}
 	return m
+}
+
+// registerLoopMetrics adds what only the run loop's /metrics has.
+func (m *Metrics) registerLoopMetrics() {
+	m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
+	})
+	m.scheduling = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "seedplan_scheduling_duration_seconds",
+		Help: "Time from a shoot entering the loop's queue (the watch delivering it pending) to its binding.",
+		// 5 ms … 82 s: a lone shoot binds in tens of milliseconds, a burst's last one in tens of seconds.
+		Buckets: prometheus.ExponentialBuckets(0.005, 2, 15),
+	})
+	m.pending = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "seedplan_pending_shoots", Help: "Shoots pending for this scheduler: due for the next window or waiting out their backoff.",
+	})
+	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+}
+
+// joined lists a metric's label values for its help text.
+func joined[T ~string](values []T) string {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = string(v)
+	}
+	return strings.Join(words, ", ")
 }
 
 // buildInfo is seedplan_build_info: 1, labelled with what seedplan was built from.

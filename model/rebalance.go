@@ -25,6 +25,11 @@ const (
 	LeaveNoExecute  LeaveReason = "NoExecute"
 )
 
+// LeaveReasons are every reason a move may report.
+func LeaveReasons() []LeaveReason {
+	return []LeaveReason{LeaveOverloaded, LeaveDrain, LeaveUnusable, LeaveNoExecute}
+}
+
 // Leave says why shoots must leave a seed whatever its load: the move reason and what exactly (which condition,
 // which taint). The zero Leave means they need not.
 type Leave struct {

@@ -25,6 +25,11 @@ const (
 	Skipped BindResult = "skipped"
 )
 
+// WindowBindResults are every result a window's binding may have (all but Skipped, which only a reviewed plan has).
+func WindowBindResults() []BindResult {
+	return []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred}
+}
+
 // MoveOutcome is what became of applying a move.
 type MoveOutcome string
 
