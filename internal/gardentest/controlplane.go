@@ -183,17 +183,8 @@ func (cp *ControlPlane) Kubeconfig(user string) (string, error) {
 }
 
 func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certificates) error {
-	user, err := cp.env.ControlPlane.AddUser(envtest.User{Name: "gardener-apiserver", Groups: []string{"system:masters"}},
-		&rest.Config{QPS: 1000, Burst: 2000})
+	kubeconfigPath, err := cp.Kubeconfig("gardener-apiserver")
 	if err != nil {
-		return fmt.Errorf("adding the gardener-apiserver user: %w", err)
-	}
-	kubeconfig, err := user.KubeConfig()
-	if err != nil {
-		return err
-	}
-	kubeconfigPath := filepath.Join(cp.dir, "gardener-apiserver.kubeconfig")
-	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
 		return err
 	}
 	port := certs.gardenerPort // a restart keeps the port the APIServices point to
@@ -227,8 +218,12 @@ func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certi
 	cp.exited = make(chan struct{})
 	go func() { _ = cp.gardener.Wait(); _ = log.Close(); close(cp.exited) }()
 	certs.gardenerPort = port
+	return cp.waitForGardenerAPIServer(ctx, certs)
+}
 
-	// Wait for its health endpoint.
+// waitForGardenerAPIServer waits until the gardener-apiserver started answers its health endpoint, and stops
+// waiting when it exits.
+func (cp *ControlPlane) waitForGardenerAPIServer(ctx context.Context, certs *certificates) error {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(certs.servingCAPEM)
 	httpClient := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
@@ -238,7 +233,7 @@ func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certi
 			return backoffStop{fmt.Errorf("gardener-apiserver exited; see %s", filepath.Join(cp.dir, "gardener-apiserver.log"))}
 		default:
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/healthz", port), nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/healthz", certs.gardenerPort), nil)
 		if err != nil {
 			return err
 		}
