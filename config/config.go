@@ -76,16 +76,15 @@ const (
 // a list or a binding, short enough that a hung server fails a job within a minute.
 const DefaultRequestTimeout = 30 * time.Second
 
-// shootPurposes are the spec.purpose values Gardener has, in the default priority order: a purpose listed in
-// placement.priority.purposes must be one of them.
-var shootPurposes = []string{
-	string(gardencorev1beta1.ShootPurposeInfrastructure), string(gardencorev1beta1.ShootPurposeProduction),
-	string(gardencorev1beta1.ShootPurposeDevelopment), string(gardencorev1beta1.ShootPurposeEvaluation),
-	string(gardencorev1beta1.ShootPurposeTesting),
+// DefaultPurposes is the default priority order of spec.purpose values, highest first: all of Gardener's, the
+// only values placement.priority.purposes may list.
+func DefaultPurposes() []string {
+	return []string{
+		string(gardencorev1beta1.ShootPurposeInfrastructure), string(gardencorev1beta1.ShootPurposeProduction),
+		string(gardencorev1beta1.ShootPurposeDevelopment), string(gardencorev1beta1.ShootPurposeEvaluation),
+		string(gardencorev1beta1.ShootPurposeTesting),
+	}
 }
-
-// DefaultPurposes is the default priority order of spec.purpose values, highest first: all of Gardener's.
-var DefaultPurposes = slices.Clone(shootPurposes)
 
 // SolverConfiguration chooses and tunes the solver.
 type SolverConfiguration struct {
@@ -254,7 +253,7 @@ func (c *SeedPlanConfiguration) SetDefaults() {
 	}
 	setDefault(&c.Placement.Weights.Preset, WeightsCompat)
 	if c.Placement.Priority.Purposes == nil {
-		c.Placement.Priority.Purposes = slices.Clone(DefaultPurposes)
+		c.Placement.Priority.Purposes = DefaultPurposes()
 	}
 	setDefault(&c.Window.MaxShoots, 1000)
 	setDefault(&c.Bind.Concurrency, 16)
@@ -508,7 +507,7 @@ func (e *fieldErrors) placement(c *SeedPlanConfiguration) {
 		}
 	}
 	for _, purpose := range c.Placement.Priority.Purposes {
-		e.oneOf("placement.priority.purposes", purpose, shootPurposes...) // a typo would rank its shoots last
+		e.oneOf("placement.priority.purposes", purpose, DefaultPurposes()...) // a typo would rank its shoots last
 	}
 	e.listedOnce("placement.priority.purposes", c.Placement.Priority.Purposes)
 }

@@ -34,7 +34,7 @@ func NewMovesApplied(results []model.MoveResult) *AppliedReport {
 
 // Print writes the report as a table, YAML or JSON.
 func (r *AppliedReport) Print(w io.Writer, out Output) error {
-	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+	return printAs(w, out, Formats(), r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
 // names are the shoots of the reviewed plan (-o name).

@@ -84,7 +84,7 @@ func (r *CapacityReport) Print(w io.Writer, out Output) error {
 	if err := out.writePage(func() *Page { return CapacityPage(r) }); err != nil {
 		return err
 	}
-	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+	return printAs(w, out, Formats(), r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
 // names are the ManagedSeedSets to scale up (-o name).

@@ -185,7 +185,7 @@ func (e *Explanation) Focus(seed string) error {
 
 // Print writes the explanation as a table, YAML or JSON.
 func (e *Explanation) Print(w io.Writer, out Output) error {
-	return printAs(w, out, Formats, e, e.names, func(t table) error { return e.printTable(Inert(w), t) })
+	return printAs(w, out, Formats(), e, e.names, func(t table) error { return e.printTable(Inert(w), t) })
 }
 
 // names is the seed the decision binds the shoot to (-o name), none when it is unschedulable.

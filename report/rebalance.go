@@ -128,7 +128,7 @@ func (r *RebalanceReport) Print(w io.Writer, out Output) error {
 	if err := out.writePage(func() *Page { return RebalancePage(r) }); err != nil {
 		return err
 	}
-	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+	return printAs(w, out, Formats(), r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
 // names are the shoots the moves move (-o name).

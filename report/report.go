@@ -122,7 +122,7 @@ func nonNil[T any](s []T) []T {
 }
 
 // Formats are the output formats of Print.
-var Formats = []string{"table", "wide", "yaml", "json", "name"}
+func Formats() []string { return []string{"table", "wide", "yaml", "json", "name"} }
 
 // Output is how a report is printed: one of the command's formats and, for tables, whether header and summary
 // lines are left out (--no-headers), as kubectl's.
@@ -143,7 +143,7 @@ func (r *Report) Print(w io.Writer, out Output) error {
 	if err := out.writePage(func() *Page { return SchedulePage(r) }); err != nil {
 		return err
 	}
-	return printAs(w, out, Formats, r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
+	return printAs(w, out, Formats(), r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
 // writePage writes the report's page to out.Page, when one is asked for.

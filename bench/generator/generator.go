@@ -118,7 +118,7 @@ var continents = map[string]string{
 func Continent(region string) string { return continents[region] }
 
 // DefaultProviders are the providers of a landscape when Config.Providers is empty.
-var DefaultProviders = []string{"aws", "gcp", "azure", "openstack", "alicloud"}
+func DefaultProviders() []string { return []string{"aws", "gcp", "azure", "openstack", "alicloud"} }
 
 // zonesOf returns the zone names of a region in the provider's convention.
 func zonesOf(provider, region string, n int) []string {
@@ -224,11 +224,11 @@ func newGeneration(cfg Config) (*generation, error) {
 	}
 	providers := cfg.Providers
 	if len(providers) == 0 {
-		providers = DefaultProviders
+		providers = DefaultProviders()
 	}
 	for _, p := range providers {
 		if _, ok := providerRegions[p]; !ok {
-			return nil, &ConfigError{"providers", p, "unknown provider (known: " + strings.Join(DefaultProviders, ", ") + ")"}
+			return nil, &ConfigError{"providers", p, "unknown provider (known: " + strings.Join(DefaultProviders(), ", ") + ")"}
 		}
 	}
 	if cfg.Start.IsZero() {

@@ -24,7 +24,7 @@ type list struct {
 }
 
 // Formats are the encodings a landscape is written in.
-var Formats = []string{"yaml", "json"}
+func Formats() []string { return []string{"yaml", "json"} }
 
 // namedList is one kind's List and the name of the file it is written to, without extension.
 type namedList struct {

@@ -194,12 +194,12 @@ func (o *applyOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
 	cmd.Flags().BoolVar(&o.ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
 	o.flags.registerPacing(cmd)
-	registerOutput(cmd, &o.output, report.Formats)
+	registerOutput(cmd, &o.output, report.Formats())
 }
 
 // run reads the reviewed plan and, once --yes confirms it, applies it to the garden it names first.
 func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
-	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
 	c, err := o.flags.configuration(cmd)

@@ -106,8 +106,8 @@ func triggerNames() []string {
 // outputFormats are each command's -o formats.
 func outputFormats() map[string][]string {
 	return map[string][]string{
-		"schedule": report.Formats, "rebalance": report.Formats, "explain": report.Formats,
-		"capacity": report.Formats, "apply": report.Formats, "generate": generator.Formats,
+		"schedule": report.Formats(), "rebalance": report.Formats(), "explain": report.Formats(),
+		"capacity": report.Formats(), "apply": report.Formats(), "generate": generator.Formats(),
 		"version": {"text", "json", "yaml"},
 	}
 }

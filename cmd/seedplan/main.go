@@ -458,7 +458,7 @@ func newScheduleCommand() *cobra.Command {
 func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
 	o.flags.register(cmd, true, "read it, and bind in it unless --dry-run")
 	o.flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	registerOutput(cmd, &o.output, report.Formats)
+	registerOutput(cmd, &o.output, report.Formats())
 	registerPage(cmd, &o.output)
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
 	o.flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
@@ -467,7 +467,7 @@ func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
 // run plans every pending shoot and prints the plan: of the landscape's files, or of the garden, binding the
 // placements there unless --dry-run.
 func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
-	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
 	c, err := o.flags.configuration(cmd)
@@ -575,7 +575,7 @@ func newExplainCommand() *cobra.Command {
 			if err := model.CheckShootKey(args[0]); err != nil {
 				return err
 			}
-			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -600,7 +600,7 @@ func newExplainCommand() *cobra.Command {
 	}
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	registerOutput(cmd, &output, report.Formats)
+	registerOutput(cmd, &output, report.Formats())
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)

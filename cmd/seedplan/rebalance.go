@@ -69,7 +69,7 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 		"start moves outside the shoots' spec.maintenance.timeWindow (by default a move waits for its shoot's window)")
 	cmd.Flags().IntVar(&o.limits.MaxMoves, "max-moves", 0, "at most this many moves (0: no limit)")
 	cmd.Flags().IntVar(&o.limits.MaxMovesPerSeed, "max-moves-per-seed", 0, "at most this many moves off, and onto, any one seed (0: no limit)")
-	registerOutput(cmd, &o.output, report.Formats)
+	registerOutput(cmd, &o.output, report.Formats())
 	registerPage(cmd, &o.output)
 	cmd.Flags().BoolVar(&o.apply, "apply", false, "make the moves on the cluster, paced and in maintenance windows (never the default; needs --yes)")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm --apply")
@@ -77,7 +77,7 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 
 // validate checks the flags that no configuration overrides.
 func (o *rebalanceOptions) validate() error {
-	if err := report.CheckFormat(o.output.Format, report.Formats); err != nil {
+	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
 	if o.limits.MaxMoves < 0 {
@@ -168,7 +168,7 @@ func newCapacityCommand() *cobra.Command {
 		Args:   cobra.NoArgs,
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats); err != nil {
+			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
@@ -197,7 +197,7 @@ func newCapacityCommand() *cobra.Command {
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver-timeout", "target-utilization")
 	flags.registerPushgateway(cmd, "the answer (seedplan_capacity_*, grouped by answer=\"capacity\"), for a seed autoscaler")
-	registerOutput(cmd, &output, report.Formats)
+	registerOutput(cmd, &output, report.Formats())
 	registerPage(cmd, &output)
 	return cmd
 }

@@ -54,7 +54,7 @@ func (o *generateOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.crossProvider, "cross-provider", false, `let the aws cloud profile admit seeds of every provider (providerTypes: ["*"])`)
 	cmd.Flags().BoolVar(&o.distinct, "distinct", false, "give every pending shoot a seed selector expression and a toleration of its own that change no outcome")
 	cmd.Flags().StringVar(&o.dir, "dir", "", "write one file per kind into this directory instead of one stream to standard output")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: "+strings.Join(generator.Formats, ", "))
+	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: "+strings.Join(generator.Formats(), ", "))
 }
 
 // run generates the landscape and writes it to standard output or, with --dir, one file per kind.
@@ -91,7 +91,7 @@ func (o *generateOptions) config() (generator.Config, error) {
 	default:
 		return cfg, fmt.Errorf("--mix: unknown mix %q (realistic or stress)", o.mix)
 	}
-	if err := report.CheckFormat(o.output, generator.Formats); err != nil {
+	if err := report.CheckFormat(o.output, generator.Formats()); err != nil {
 		return cfg, fmt.Errorf("-o: %w", err)
 	}
 	cfg.Providers = o.providers
