@@ -162,6 +162,12 @@ func pushAnswer(ctx context.Context, c *config.SeedPlanConfiguration, answer *me
 	return answer.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout)
 }
 
+// pacingFlags are the flags registerPacing adds. They pace moves being made, so rebalance refuses them without
+// --apply: an operator giving them to a recommendation would think them recorded in it.
+func pacingFlags() []string {
+	return []string{"max-in-flight", "max-in-flight-per-seed", "migration-timeout", "max-moves-per-project"}
+}
+
 // registerPacing adds the flags that pace migrations.
 func (f *planFlags) registerPacing(cmd *cobra.Command) {
 	defaults := config.Default().Rebalance.Pacing
@@ -211,6 +217,9 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	}
 	if err := c.Validate(); err != nil {
 		return nil, f.invalid(err, overrides, changed)
+	}
+	if changed("solver-timeout") && cmd.Flags().Lookup("solver") != nil && c.Solver.Name == config.SolverGreedy {
+		return nil, errors.New("--solver-timeout: not with the greedy solver, which has no time budget")
 	}
 	slog.SetDefault(c.Logger(cmd.ErrOrStderr()))
 	return c, nil

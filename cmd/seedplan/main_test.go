@@ -298,6 +298,32 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	}
 }
 
+// The LP's time budget is refused where the greedy solver decides, whether --solver or the configuration chose
+// it; rebalance and capacity, which have no --solver and always use the LP, take it whatever the configuration.
+func TestSolverTimeoutWithGreedyIsRefused(t *testing.T) {
+	greedy := filepath.Join(t.TempDir(), "greedy.yaml")
+	if err := os.WriteFile(greedy, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nsolver:\n  name: greedy\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "--solver-timeout: not with the greedy solver, which has no time budget"
+	for _, command := range [][]string{{"schedule"}, {"explain", "garden/shoot"}, {"run"}} {
+		checkRefused(t, command, []refusal{
+			{[]string{"--solver", "greedy", "--solver-timeout", "1s"}, want},
+			{[]string{"--config", greedy, "--solver-timeout", "1s"}, want},
+		})
+	}
+	for _, args := range [][]string{
+		{"schedule", "--solver", "greedy"},
+		{"schedule", "--solver", "lp", "--solver-timeout", "1s"},
+		{"rebalance", "--config", greedy, "--solver-timeout", "1s"},
+		{"capacity", "--config", greedy, "--solver-timeout", "1s"},
+	} {
+		if _, err := run(t, args...); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
 // No flag takes an empty value, nor a list an empty element: "--landscape $DIR", "--config $CONFIG" or
 // "--kubeconfig $KUBECONFIG" with the variable unset would otherwise run on the embedded example, the default
 // configuration or files, as if that had been asked for.

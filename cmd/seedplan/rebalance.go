@@ -102,6 +102,11 @@ func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	for _, flag := range pacingFlags() {
+		if !o.apply && cmd.Flags().Changed(flag) {
+			return fmt.Errorf("--%s: not without --apply, whose moves it paces: rebalance without it only recommends (seedplan apply -f takes the flag too)", flag)
+		}
+	}
 	inCluster, err := o.flags.fromCluster(c)
 	if err != nil {
 		return err

@@ -53,6 +53,11 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--drain", "aws-eu-west-1-1,aws-eu-west-1-2", "--drain", "aws-eu-west-1-1"}, `seed "aws-eu-west-1-1" to drain is listed twice`},
 		{[]string{"--apply"}, "--apply needs a cluster"},
 		{[]string{"--yes"}, "--yes confirms --apply, which is not given: without it, rebalance only recommends"},
+		// Pacing is for moves being made: given to a recommendation, it would seem recorded in it.
+		{[]string{"--max-in-flight", "3"}, "--max-in-flight: not without --apply, whose moves it paces: rebalance without it only recommends (seedplan apply -f takes the flag too)"},
+		{[]string{"--max-in-flight-per-seed", "2"}, "--max-in-flight-per-seed: not without --apply"},
+		{[]string{"--migration-timeout", "1h"}, "--migration-timeout: not without --apply"},
+		{[]string{"--max-moves-per-project", "1"}, "--max-moves-per-project: not without --apply"},
 		{[]string{"--max-moves", "-1"}, "--max-moves -1: must not be negative"},
 		{[]string{"--max-moves-per-seed", "-2"}, "--max-moves-per-seed -2: must not be negative"},
 		{[]string{"-o", "xml"}, `-o: unknown output format "xml"`},
