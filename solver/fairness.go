@@ -26,7 +26,11 @@ func fairPlaced(w *Window, classes []class, comp component) (placed []int, on []
 		ca, cb := classes[comp.classes[a]], classes[comp.classes[b]]
 		return cmp.Or(cmp.Compare(ca.priority, cb.priority), cmp.Compare(ca.shoots[0], cb.shoots[0]))
 	})
-	f := newFlow(w, classes, comp)
+	room := make([]int, len(w.Seeds))
+	for _, s := range comp.seeds {
+		room[s] = w.Seeds[s].Free
+	}
+	f := newFlow(room, classes, comp)
 	for _, c := range order {
 		for want := len(classes[comp.classes[c]].shoots); want > 0; {
 			pushed := f.augment(c, want)
@@ -71,16 +75,15 @@ type pathStep struct {
 	arc, seed int
 }
 
-func newFlow(w *Window, classes []class, comp component) *flow {
-	seeds := len(w.Seeds)
+// newFlow is an empty flow of the component's classes onto room, by seed index (Unlimited: any number); the
+// flow takes room as its own.
+func newFlow(room []int, classes []class, comp component) *flow {
+	seeds := len(room)
 	f := &flow{
 		placed: make([]int, len(comp.classes)), on: make([][]int, len(comp.classes)),
-		room: make([]int, seeds), using: make([][]flowEdge, seeds),
+		room: room, using: make([][]flowEdge, seeds),
 		reached: make([]pathStep, len(comp.classes)), classStamp: make([]int, len(comp.classes)),
 		enteredBy: make([]flowEdge, seeds), seedStamp: make([]int, seeds),
-	}
-	for _, s := range comp.seeds {
-		f.room[s] = w.Seeds[s].Free
 	}
 	for i, c := range comp.classes {
 		f.arcs = append(f.arcs, classes[c].arcs)
