@@ -84,6 +84,7 @@ func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan
 	}
 	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
 	search := &capacitySearch{cp: cp, q: q, classes: classes, isCandidate: isCandidate, deadline: Budget{Timeout: cp.Timeout}.Deadline()}
+	search.covers = search.coverCuts()
 	best, err := search.run(ctx)
 	if err != nil {
 		return nil, err
@@ -144,6 +145,8 @@ type capacitySearch struct {
 	classes     []class
 	isCandidate []int
 	deadline    time.Time
+	// covers are cuts every answer meets (coverCuts), rows of every LP of the search.
+	covers []cover
 }
 
 // capacityBest is the best integral answer a search found.
@@ -174,6 +177,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	for t, y := range root.y {
 		best.y[t] = int(math.Ceil(y - integralityTolerance))
 	}
+	best.y = s.trim(best.y, root.y)
 	bestObjective := unplacedCost*root.unplaced + float64(total(best.y))
 	type node struct{ lower, upper []float64 }
 	stack := []node{{lower, upper}}
@@ -206,7 +210,9 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 			for t, y := range lp.y {
 				best.y[t] = int(math.Round(y))
 			}
-			bestObjective = lp.objective
+			opened := total(best.y)
+			best.y = s.trim(best.y, lp.y)
+			bestObjective = lp.objective - float64(opened-total(best.y))
 			continue
 		}
 		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
@@ -274,11 +280,13 @@ func (s *capacitySearch) solveNode(n nodeLP) (*capacityLP, error) {
 		}
 		columns.unplaced[c] = prog.column([]clp.Nonzero{{Index: classRow[c], Value: 1}}, 0, shoots, unplacedCost)
 	}
+	coverEntries := s.coverRows(prog)
 	for t, tmpl := range q.Templates {
 		var entries []clp.Nonzero
 		if row, ok := seedRow[tmpl.Candidate]; ok {
 			entries = []clp.Nonzero{{Index: row, Value: -float64(tmpl.PerSeed)}}
 		}
+		entries = append(entries, coverEntries[t]...)
 		columns.newSeeds = append(columns.newSeeds, prog.column(entries, n.lower[t], n.upper[t], 1))
 	}
 	solution, err := prog.solve(n.deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))

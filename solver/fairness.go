@@ -32,13 +32,7 @@ func fairPlaced(w *Window, classes []class, comp component) (placed []int, on []
 	}
 	f := newFlow(room, classes, comp)
 	for _, c := range order {
-		for want := len(classes[comp.classes[c]].shoots); want > 0; {
-			pushed := f.augment(c, want)
-			if pushed == 0 {
-				break
-			}
-			want -= pushed
-		}
+		f.place(c, len(classes[comp.classes[c]].shoots))
 	}
 	return f.placed, f.on
 }
@@ -93,6 +87,20 @@ func newFlow(room []int, classes []class, comp component) *flow {
 		}
 	}
 	return f
+}
+
+// place places up to want more shoots of class c, along as many augmenting paths as it takes, and returns how
+// many it placed.
+func (f *flow) place(c, want int) int {
+	placed := 0
+	for placed < want {
+		pushed := f.augment(c, want-placed)
+		if pushed == 0 {
+			break
+		}
+		placed += pushed
+	}
+	return placed
 }
 
 // augment places up to want more shoots of class c along one shortest path to room, moving shoots of other

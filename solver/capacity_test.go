@@ -1,0 +1,250 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// capacityInstance is a capacity question in few words: existing seeds' room (Unlimited allowed), templates'
+// seeds per new seed, and groups of shoots with the seeds they may use — existing seeds by index, templates as
+// len(room)+t.
+type capacityInstance struct {
+	room    []int
+	perSeed []int
+	groups  []capacityGroup
+}
+
+type capacityGroup struct {
+	shoots int
+	seeds  []int
+}
+
+// planning is the instance as the solver takes it: the existing seeds first, then a candidate per template.
+func (in capacityInstance) planning() *CapacityPlanning {
+	q := &CapacityPlanning{Window: &Window{}, Room: slices.Clone(in.room)}
+	for t, perSeed := range in.perSeed {
+		q.Templates = append(q.Templates, Template{Candidate: len(in.room) + t, PerSeed: perSeed})
+		q.Room = append(q.Room, 0)
+	}
+	q.Window.Seeds = make([]Seed, len(q.Room))
+	for g, group := range in.groups {
+		var arcs []Arc
+		for _, s := range slices.Sorted(slices.Values(group.seeds)) {
+			arcs = append(arcs, Arc{Seed: s})
+		}
+		q.Window.Groups = append(q.Window.Groups, Group{Arcs: arcs})
+		for range group.shoots {
+			q.Window.Shoots = append(q.Window.Shoots, g)
+		}
+	}
+	return q
+}
+
+// search is the branch and bound's state for the instance, before it runs.
+func (in capacityInstance) search() *capacitySearch {
+	q := in.planning()
+	isCandidate := make([]int, len(q.Room))
+	for t, tmpl := range q.Templates {
+		isCandidate[tmpl.Candidate] = t + 1
+	}
+	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
+	return &capacitySearch{q: q, classes: classes, isCandidate: isCandidate}
+}
+
+// A cover cut counts, for the templates some shoots may use, the shoots that may use no others, less the room of
+// the existing seeds they may use, in seeds of the largest of those templates, rounded up.
+func TestCoverCuts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   capacityInstance
+		want string
+	}{
+		{"shoots of one template, beyond an existing seed's room",
+			capacityInstance{room: []int{4}, perSeed: []int{10}, groups: []capacityGroup{{25, []int{0, 1}}}},
+			"[{[0] 3}]"},
+		{"a set of templates also counts the shoots of its subsets, in seeds of its largest template",
+			capacityInstance{room: []int{4}, perSeed: []int{10, 4}, groups: []capacityGroup{{25, []int{0, 1}}, {5, []int{1, 2}}}},
+			"[{[0 1] 3} {[0] 3}]"},
+		{"room enough on existing seeds: no cut",
+			capacityInstance{room: []int{30}, perSeed: []int{10}, groups: []capacityGroup{{25, []int{0, 1}}}},
+			"[]"},
+		{"an existing seed without a limit takes them all: no cut",
+			capacityInstance{room: []int{0, Unlimited}, perSeed: []int{10}, groups: []capacityGroup{{25, []int{1, 2}}}},
+			"[]"},
+		{"shoots without a template count for none",
+			capacityInstance{room: []int{1}, perSeed: []int{10}, groups: []capacityGroup{{25, []int{0}}, {3, []int{1}}}},
+			"[{[0] 1}]"},
+	} {
+		if got := fmt.Sprint(tc.in.search().coverCuts()); got != tc.want {
+			t.Errorf("%s: cuts %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Trimming takes away every new seed whose shoots fit elsewhere, and none that any placed shoot needs.
+func TestTrim(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      capacityInstance
+		y, want []int
+	}{
+		{"a seed too many", capacityInstance{perSeed: []int{4}, groups: []capacityGroup{{8, []int{0}}}},
+			[]int{3}, []int{2}},
+		{"shoots that may use either template fit on the other's spare room",
+			capacityInstance{perSeed: []int{8, 8}, groups: []capacityGroup{{3, []int{0}}, {3, []int{1}}, {2, []int{0, 1}}}},
+			[]int{1, 1}, []int{1, 1}},
+		{"shoots that may use either template, and spare room for them on one",
+			capacityInstance{perSeed: []int{8, 8}, groups: []capacityGroup{{6, []int{0}}, {2, []int{0, 1}}}},
+			[]int{1, 1}, []int{1, 0}},
+		{"existing room takes what a new seed would have",
+			capacityInstance{room: []int{5}, perSeed: []int{4}, groups: []capacityGroup{{5, []int{0, 1}}}},
+			[]int{2}, []int{0}},
+		{"shoots that fit nowhere do not keep seeds open",
+			capacityInstance{room: []int{1}, perSeed: []int{4}, groups: []capacityGroup{{3, []int{0}}, {4, []int{1}}}},
+			[]int{2}, []int{1}},
+	} {
+		got := tc.in.search().trim(tc.y, make([]float64, len(tc.y)))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: trim(%v) = %v, want %v", tc.name, tc.y, got, tc.want)
+		}
+	}
+}
+
+// TestCapacityIsMinimal is the property test of the capacity search on small random questions against an
+// exhaustive one: the answer places as many shoots as any number of new seeds could, with the fewest new seeds
+// that do; its bound is never above that number, and it is proven minimal here, where the search finishes.
+func TestCapacityIsMinimal(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 19))
+		in := randomCapacityInstance(rng)
+		plan, err := Capacity{}.Plan(context.Background(), in.planning())
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		wantPlaced, wantSeeds := exhaustiveCapacity(in)
+		placed := 0
+		for _, s := range plan.Seed {
+			if s >= 0 {
+				placed++
+			}
+		}
+		if placed != wantPlaced || total(plan.NewSeeds) != wantSeeds || plan.LowerBound > wantSeeds || !plan.Optimal {
+			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d placed with %d",
+				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, wantPlaced, wantSeeds)
+		}
+	}
+}
+
+func randomCapacityInstance(rng *rand.Rand) capacityInstance {
+	var in capacityInstance
+	for range rng.IntN(3) {
+		room := rng.IntN(5)
+		if rng.IntN(8) == 0 {
+			room = Unlimited
+		}
+		in.room = append(in.room, room)
+	}
+	for range 1 + rng.IntN(3) {
+		in.perSeed = append(in.perSeed, 1+rng.IntN(5))
+	}
+	seeds := len(in.room) + len(in.perSeed)
+	for range 1 + rng.IntN(4) {
+		g := capacityGroup{shoots: 1 + rng.IntN(6)}
+		for s := range seeds {
+			if rng.IntN(2) == 0 {
+				g.seeds = append(g.seeds, s)
+			}
+		}
+		in.groups = append(in.groups, g)
+	}
+	return in
+}
+
+// exhaustiveCapacity tries every number of new seeds per template up to what all shoots could need, and returns
+// the most shoots any of them places and the fewest new seeds that place that many. Whether shoots fit is its
+// own maximum flow (Edmonds–Karp over single shoots), independent of the solver's.
+func exhaustiveCapacity(in capacityInstance) (placed, seeds int) {
+	shoots := 0
+	for _, g := range in.groups {
+		shoots += g.shoots
+	}
+	y := make([]int, len(in.perSeed))
+	placed, seeds = -1, 0
+	var try func(t int)
+	try = func(t int) {
+		if t == len(y) {
+			p, n := maxPlaced(in, y), total(y)
+			if p > placed || p == placed && n < seeds {
+				placed, seeds = p, n
+			}
+			return
+		}
+		for y[t] = 0; y[t] <= (shoots+in.perSeed[t]-1)/in.perSeed[t]; y[t]++ {
+			try(t + 1)
+		}
+	}
+	try(0)
+	return placed, seeds
+}
+
+// maxPlaced is how many shoots fit with y new seeds per template: each shoot is one unit of flow from the source
+// through its group to a seed and on to the sink, along shortest augmenting paths.
+func maxPlaced(in capacityInstance, y []int) int {
+	seeds := len(in.room) + len(y)
+	capacity := make([]int, seeds)
+	for s, r := range in.room {
+		capacity[s] = r
+		if r == Unlimited {
+			capacity[s] = 1 << 20
+		}
+	}
+	for t, n := range y {
+		capacity[len(in.room)+t] = n * in.perSeed[t]
+	}
+	// Nodes: 0 source, 1..groups, then seeds, then the sink; residual capacities in a matrix.
+	n := 2 + len(in.groups) + seeds
+	sink := n - 1
+	res := make([][]int, n)
+	for i := range res {
+		res[i] = make([]int, n)
+	}
+	for g, group := range in.groups {
+		res[0][1+g] = group.shoots
+		for _, s := range group.seeds {
+			res[1+g][1+len(in.groups)+s] = group.shoots
+		}
+	}
+	for s := range seeds {
+		res[1+len(in.groups)+s][sink] = capacity[s]
+	}
+	flow := 0
+	for {
+		from := make([]int, n)
+		for i := range from {
+			from[i] = -1
+		}
+		from[0] = 0
+		queue := []int{0}
+		for len(queue) > 0 && from[sink] < 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for v := range n {
+				if from[v] < 0 && res[u][v] > 0 {
+					from[v] = u
+					queue = append(queue, v)
+				}
+			}
+		}
+		if from[sink] < 0 {
+			return flow
+		}
+		for v := sink; v != 0; v = from[v] {
+			res[from[v]][v]--
+			res[v][from[v]]++
+		}
+		flow++
+	}
+}
