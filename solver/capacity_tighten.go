@@ -100,9 +100,8 @@ func (s *capacitySearch) coverRows(prog *program) [][]clp.Nonzero {
 	return entries
 }
 
-// placeable is how many of the pending shoots fit with y new seeds per template, and the room each seed has left
-// when they do, by seed index: a maximum flow of the classes onto the seeds' room.
-func (s *capacitySearch) placeable(y []int) (int, []int) {
+// placement is a maximum flow of the pending shoots onto the existing seeds' room and y new seeds per template.
+func (s *capacitySearch) placement(y []int) *flow {
 	room := slices.Clone(s.q.Room)
 	for t, tmpl := range s.q.Templates {
 		room[tmpl.Candidate] = tmpl.PerSeed * y[t]
@@ -112,11 +111,10 @@ func (s *capacitySearch) placeable(y []int) (int, []int) {
 		all.classes[c] = c
 	}
 	f := newFlow(room, s.classes, all)
-	placed := 0
 	for c, cl := range s.classes {
-		placed += f.place(c, len(cl.shoots))
+		f.place(c, len(cl.shoots))
 	}
-	return placed, f.room
+	return f
 }
 
 // trim takes new seeds away from an answer y one at a time while as many shoots still fit, until no seed can go
@@ -125,7 +123,7 @@ func (s *capacitySearch) placeable(y []int) (int, []int) {
 // better, and the same whenever trim finishes.
 func (s *capacitySearch) trim(y []int, relaxed []float64) []int {
 	y = slices.Clone(y)
-	want, left := s.placeable(y)
+	f := s.placement(y)
 	for {
 		var order []int
 		for t, n := range y {
@@ -135,19 +133,20 @@ func (s *capacitySearch) trim(y []int, relaxed []float64) []int {
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
 			return cmp.Or(cmp.Compare(float64(y[b])-relaxed[b], float64(y[a])-relaxed[a]),
-				cmp.Compare(left[s.q.Templates[b].Candidate], left[s.q.Templates[a].Candidate]))
+				cmp.Compare(f.room[s.q.Templates[b].Candidate], f.room[s.q.Templates[a].Candidate]))
 		})
 		trimmed := false
 		for _, t := range order {
 			if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 				return y
 			}
-			y[t]--
-			if placed, room := s.placeable(y); placed == want {
-				left, trimmed = room, true
+			saved := f.save()
+			if f.shrink(s.q.Templates[t].Candidate, s.q.Templates[t].PerSeed) {
+				y[t]--
+				trimmed = true
 				break
 			}
-			y[t]++
+			f.restore(saved)
 		}
 		if !trimmed {
 			return y

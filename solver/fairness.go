@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -101,6 +102,58 @@ func (f *flow) place(c, want int) int {
 		placed += pushed
 	}
 	return placed
+}
+
+// shrink takes amount of a seed's room away — the room left first, then the room of shoots it takes off the
+// seed — and places those shoots elsewhere, moving others as it must. It reports whether all of them found a
+// place, which is whether the flow, maximum before, is as large with the seed's room smaller. Room only shrinks,
+// so what markDead marked stays dead; a caller that undoes a shrink that failed restores a saved flow.
+func (f *flow) shrink(seed, amount int) bool {
+	if f.room[seed] == Unlimited {
+		return true
+	}
+	taken := amount - f.room[seed]
+	f.room[seed] = max(f.room[seed]-amount, 0)
+	if taken <= 0 {
+		return true
+	}
+	off := map[int]int{} // shoots taken off, by class
+	for _, e := range f.using[seed] {
+		k := min(f.on[e.class][e.arc], taken)
+		f.on[e.class][e.arc] -= k
+		f.placed[e.class] -= k
+		off[e.class] += k
+		if taken -= k; taken == 0 {
+			break
+		}
+	}
+	for _, class := range slices.Sorted(maps.Keys(off)) {
+		if f.place(class, off[class]) < off[class] {
+			return false
+		}
+	}
+	return true
+}
+
+// flowState is what a flow's searches change, saved to be restored.
+type flowState struct {
+	placed, room, classStamp, seedStamp []int
+	on                                  [][]int
+}
+
+// save is the flow's state.
+func (f *flow) save() flowState {
+	on := make([][]int, len(f.on))
+	for c := range on {
+		on[c] = slices.Clone(f.on[c])
+	}
+	return flowState{placed: slices.Clone(f.placed), room: slices.Clone(f.room), classStamp: slices.Clone(f.classStamp),
+		seedStamp: slices.Clone(f.seedStamp), on: on}
+}
+
+// restore returns the flow to a saved state.
+func (f *flow) restore(s flowState) {
+	f.placed, f.room, f.classStamp, f.seedStamp, f.on = s.placed, s.room, s.classStamp, s.seedStamp, s.on
 }
 
 // augment places up to want more shoots of class c along one shortest path to room, moving shoots of other

@@ -140,3 +140,54 @@ func maxFlow(w *Window, classes []class, of []int) int {
 		total += amount
 	}
 }
+
+// Shrinking a seed's room keeps a maximum flow maximum exactly when it says so: on random windows, after every
+// shrink that succeeds the flow places as many shoots as before, which is the independent maximum flow of the
+// smaller room; a shrink that fails is one after which the maximum is smaller, and the saved flow restored is
+// the flow before it. The placement keeps every class's count and every seed's room throughout.
+func TestFlowShrink(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 23))
+	for trial := range 300 {
+		w := randomShortWindow(rng)
+		classes := windowClasses(w)
+		all := component{classes: make([]int, len(classes))}
+		for c := range all.classes {
+			all.classes[c] = c
+		}
+		f := newFlow(w.free(), classes, all)
+		placed := 0
+		for c := range classes {
+			placed += f.place(c, len(classes[c].shoots))
+		}
+		for range 6 {
+			seed, amount := rng.IntN(len(w.Seeds)), 1+rng.IntN(4)
+			if w.Seeds[seed].Free == Unlimited {
+				continue
+			}
+			saved := f.save()
+			placedBefore, roomBefore := slices.Clone(f.placed), slices.Clone(f.room)
+			onBefore := make([][]int, len(f.on))
+			for c := range onBefore {
+				onBefore[c] = slices.Clone(f.on[c])
+			}
+			before := w.Seeds[seed].Free
+			w.Seeds[seed].Free = max(before-amount, 0)
+			want := maxFlow(w, classes, all.classes)
+			if ok := f.shrink(seed, amount); ok != (want == placed) {
+				t.Fatalf("trial %d: shrinking seed %d by %d says %v; the maximum flow goes from %d to %d", trial, seed, amount, ok, placed, want)
+			} else if ok {
+				if total(f.placed) != placed {
+					t.Fatalf("trial %d: %d shoots placed after shrinking, %d before", trial, total(f.placed), placed)
+				}
+				checkFairPlacement(t, trial, w, classes, all, f.placed, f.on)
+				continue
+			}
+			f.restore(saved)
+			w.Seeds[seed].Free = before
+			if !slices.Equal(f.placed, placedBefore) || !slices.Equal(f.room, roomBefore) || !slices.EqualFunc(f.on, onBefore, slices.Equal) {
+				t.Fatalf("trial %d: the restored flow differs from the saved one", trial)
+			}
+			checkFairPlacement(t, trial, w, classes, all, f.placed, f.on)
+		}
+	}
+}
