@@ -33,7 +33,8 @@ type Template struct {
 // Capacity answers a CapacityPlanning: the fewest new seeds, per template, that let every pending shoot be
 // placed with every seed at or below the target. The placement is a transportation LP on CLP in which each
 // template's new seeds are a variable y (capacity PerSeed·y); the fewest seeds is the integer optimum of Σy,
-// found by branch and bound on the y variables over that LP.
+// found by branch and bound on the y variables over that LP, with cover cuts in every LP and every answer found
+// trimmed (capacity_tighten.go).
 type Capacity struct {
 	// Timeout bounds the branch and bound (0: no bound); the best answer found so far is returned, not proven.
 	Timeout time.Duration
