@@ -64,6 +64,8 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 	a.set("seedplan_capacity_new_seeds_shoots", "Pending shoots the new seeds take.", float64(r.OnNew))
 	a.set("seedplan_capacity_unplaceable_shoots", "Pending shoots no existing seed and no new seed like one may take.", float64(len(r.Unplaceable)))
 	a.set("seedplan_capacity_target_utilization_ratio", "The target utilization the answer is for.", r.TargetUtilization)
+	a.fallback("seedplan_capacity_fallback", "the count was found greedily because CLP ran out of time before the LP's first answer",
+		solver.CapacityFallbackReasons(), r.Fallback)
 	return a
 }
 
@@ -79,16 +81,20 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a.set("seedplan_rebalance_moves_lower_bound", "The fewest moves any plan needs.", float64(r.LowerBound))
 	a.set("seedplan_rebalance_unresolved_shoots", "Shoots by which seeds stay above their limits, or that must leave and cannot.", float64(r.Unresolved))
 	a.set("seedplan_rebalance_seeds_in_grace", "Unhealthy seeds whose shoots do not have to leave yet.", float64(len(r.InGrace)))
-	reasons := solver.MovesFallbackReasons()
-	fallback := a.gaugeVec("seedplan_rebalance_fallback", "1 when the moves were found greedily instead of by CLP, for the reason why ("+
-		joined(reasons)+"); 0 for the others.", "reason")
-	for _, reason := range reasons {
-		fallback.WithLabelValues(reason) // both reasons are exported, at 0 unless they were why
-	}
-	if r.Fallback != "" {
-		fallback.WithLabelValues(r.Fallback).Set(1)
-	}
+	a.fallback("seedplan_rebalance_fallback", "the moves were found greedily instead of by CLP", solver.MovesFallbackReasons(), r.Fallback)
 	return a
+}
+
+// fallback sets the gauge of an answer found greedily instead of by CLP: 1 for the reason why, 0 for the others,
+// every reason exported, so that an alert tells "CLP found it" (0) from "no answer pushed" (no series).
+func (a *Answer) fallback(name, what string, reasons []string, why string) {
+	gauge := a.gaugeVec(name, "1 when "+what+", for the reason why ("+joined(reasons)+"); 0 for the others.", "reason")
+	for _, reason := range reasons {
+		gauge.WithLabelValues(reason)
+	}
+	if why != "" {
+		gauge.WithLabelValues(why).Set(1)
+	}
 }
 
 // Push replaces the answer of its kind on the Pushgateway at url, under job, waiting at most timeout for its

@@ -39,6 +39,16 @@ func TestRebalanceAnswerSaysWhyTheMovesWereFoundGreedily(t *testing.T) {
 	}
 }
 
+// The capacity answer says whether its count was found greedily, the reason always exported.
+func TestCapacityAnswerSaysWhenFoundGreedily(t *testing.T) {
+	for fallback, want := range map[string]map[string]float64{"": {"timeout": 0}, "timeout": {"timeout": 1}} {
+		answer := metrics.CapacityAnswer(&report.CapacityReport{Fallback: fallback})
+		if got := byLabel(t, answer.Registry, "seedplan_capacity_fallback", "reason"); !maps.Equal(got, want) {
+			t.Errorf("fallback %q: seedplan_capacity_fallback = %v, want %v", fallback, got, want)
+		}
+	}
+}
+
 // byLabel is the value of each of the gauge's series in the registry, by the value of its label.
 func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
 	t.Helper()

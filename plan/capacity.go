@@ -21,6 +21,9 @@ type CapacityAnswer struct {
 	// LowerBound is the LP's bound on the total of new seeds; Optimal is true when the total is proven minimal.
 	LowerBound int
 	Optimal    bool
+	// Fallback is solver.FallbackTimeout when CLP ran out of time before the LP's first answer (see
+	// solver.CapacityPlan.Fallback).
+	Fallback string
 	// Unplaceable are the pending shoots no existing seed and no new seed like an existing one may take, by
 	// namespace/name.
 	Unplaceable []model.Unschedulable
@@ -82,7 +85,7 @@ func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capa
 		return nil, err
 	}
 	answer := &CapacityAnswer{Question: q, NewSeeds: plan.NewSeeds, OnNewSeeds: make([]int, len(q.Templates)),
-		LowerBound: plan.LowerBound, Optimal: plan.Optimal}
+		LowerBound: plan.LowerBound, Optimal: plan.Optimal, Fallback: plan.Fallback}
 	var unplaceable []string
 	for _, i := range q.Window.ByKey {
 		seed := plan.Seed[i]

@@ -50,3 +50,33 @@ func TestCapacityAddsUp(t *testing.T) {
 		})
 	}
 }
+
+// When CLP runs out of time before the LP's first answer, capacity still answers: greedily, unproven unless its
+// bound says so, labelled as the fallback it is, and adding up and verified like any answer. It needs no more
+// new seeds than the search with time finds plus what trimming could not take away, and never fewer.
+func TestCapacityWithoutTheLP(t *testing.T) {
+	snap := generatedSnapshot(t, generator.Config{Seeds: 300, Shoots: 3000, Existing: 1500, Contention: 1.2, Seed: 2})
+	q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: model.SameRegion}, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rushed, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{Timeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	searched, err := plan.SolveCapacity(context.Background(), q, solver.Capacity{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rushed.Fallback != solver.FallbackTimeout || searched.Fallback != "" {
+		t.Fatalf("fallbacks %q with a nanosecond and %q without a budget", rushed.Fallback, searched.Fallback)
+	}
+	if got := rushed.OnExisting + rushed.OnNew() + len(rushed.Unplaceable); got != len(q.Window.Shoots) ||
+		len(rushed.Unplaceable) != len(searched.Unplaceable) || rushed.OnExisting != searched.OnExisting {
+		t.Fatalf("greedily %d on existing, %d on new, %d unplaceable; searched %d, %d, %d", rushed.OnExisting, rushed.OnNew(),
+			len(rushed.Unplaceable), searched.OnExisting, searched.OnNew(), len(searched.Unplaceable))
+	}
+	if rushed.Total() < searched.Total() || rushed.LowerBound > searched.Total() || rushed.Optimal && rushed.Total() != rushed.LowerBound {
+		t.Fatalf("greedily %d new seeds (bound %d, optimal %v), searched %d", rushed.Total(), rushed.LowerBound, rushed.Optimal, searched.Total())
+	}
+}

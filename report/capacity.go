@@ -23,6 +23,9 @@ type CapacityReport struct {
 	NewSeeds   int  `json:"newSeeds"`
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`
+	// Fallback is "timeout" when CLP ran out of time before the LP's first answer: the new seeds are then
+	// greedy's (each shoot on the largest template it may use, trimmed), the bound a cover cut's.
+	Fallback string `json:"fallback,omitempty"`
 	// Regions lists, per provider and region that needs new seeds, how many, like which template seed.
 	Regions []RegionCapacity `json:"regions"`
 	// Unplaceable are pending shoots no seed and no new seed like an existing one may take, with the reason.
@@ -59,7 +62,7 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 	q := plan.Question
 	report := &CapacityReport{
 		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting, OnNew: plan.OnNew(),
-		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal,
+		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal, Fallback: plan.Fallback,
 		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable, ManagedSeedSets: []SetCapacity{},
 	}
 	for _, set := range plan.ManagedSeedSets {
@@ -125,12 +128,20 @@ func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	if !t.headers {
 		return tw.Flush()
 	}
+	fmt.Fprintln(tw, r.summary(model.FormatFraction(r.TargetUtilization)+" utilization", r.proof()))
+	return tw.Flush()
+}
+
+// proof qualifies the count of new seeds: minimal or not, against which bound.
+func (r *CapacityReport) proof() string {
 	proof := "not proven minimal"
 	if r.Optimal {
 		proof = "minimal"
 	}
-	fmt.Fprintln(tw, r.summary(model.FormatFraction(r.TargetUtilization)+" utilization", fmt.Sprintf(" (%s, LP bound %d)", proof, r.LowerBound)))
-	return tw.Flush()
+	if r.Fallback != "" {
+		return fmt.Sprintf(" (%s: CLP ran out of time before the LP's first answer, found greedily; bound %d)", proof, r.LowerBound)
+	}
+	return fmt.Sprintf(" (%s, LP bound %d)", proof, r.LowerBound)
 }
 
 // summary counts where the pending shoots go, which adds up to them: at or below where on existing seeds, on the

@@ -53,7 +53,13 @@ type CapacityPlan struct {
 	// LowerBound is the LP's bound on the total of new seeds; Optimal is true when the total is proven minimal.
 	LowerBound int
 	Optimal    bool
+	// Fallback is FallbackTimeout when CLP ran out of time before the root LP's answer: the new seeds are then
+	// those of withoutLP, and LowerBound the largest cover cut's.
+	Fallback string
 }
+
+// CapacityFallbackReasons are every reason CapacityPlan.Fallback may give.
+func CapacityFallbackReasons() []string { return []string{FallbackTimeout} }
 
 func total(newSeeds []int) int {
 	n := 0
@@ -90,7 +96,8 @@ func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan
 	if err != nil {
 		return nil, err
 	}
-	plan := &CapacityPlan{NewSeeds: best.y, LowerBound: best.lowerBound, Optimal: best.complete || total(best.y) == best.lowerBound}
+	plan := &CapacityPlan{NewSeeds: best.y, LowerBound: best.lowerBound, Optimal: best.complete || total(best.y) == best.lowerBound,
+		Fallback: best.fallback}
 	if plan.Seed, err = search.assign(best.y); err != nil {
 		return nil, err
 	}
@@ -157,6 +164,8 @@ type capacityBest struct {
 	// lowerBound is the root LP's bound on the total; complete says the search ended without a limit.
 	lowerBound int
 	complete   bool
+	// fallback says why the answer is not the LP's (FallbackTimeout), if it is not.
+	fallback string
 }
 
 // run searches depth first, rounding up first: it finds integral answers soonest. The root's rounded-up answer
@@ -166,12 +175,15 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	for t := range upper {
 		upper[t] = math.Inf(1)
 	}
+	if s.pastDeadline() {
+		return s.withoutLP(), nil // CLP would be given a millisecond at least
+	}
 	root, err := s.solveNode(nodeLP{lower: lower, upper: upper, deadline: s.deadline})
 	if err != nil {
 		return nil, err
 	}
 	if root.timedOut {
-		return nil, fmt.Errorf("capacity: CLP ran out of time (%v) before the first answer", s.cp.Timeout)
+		return s.withoutLP(), nil
 	}
 	best := &capacityBest{y: make([]int, len(root.y)), complete: true,
 		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
@@ -187,7 +199,7 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("capacity: %w", err)
 		}
-		if nodes == maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		if nodes == maxNodes || s.pastDeadline() {
 			best.complete = false
 			break
 		}
@@ -230,6 +242,40 @@ func sum(values []float64) float64 {
 		s += v
 	}
 	return s
+}
+
+// pastDeadline reports whether the search's time is up.
+func (s *capacitySearch) pastDeadline() bool {
+	return !s.deadline.IsZero() && time.Now().After(s.deadline)
+}
+
+// withoutLP is the answer when CLP runs out of time before the root LP's answer: the shoots the existing seeds
+// cannot take go to new seeds of the largest template each may use, trimmed while time is left; its bound is the
+// largest cover cut's. Like the window's greedy fallback it is an answer, where an error would leave a seed
+// autoscaler with none.
+func (s *capacitySearch) withoutLP() *capacityBest {
+	f := s.placement(make([]int, len(s.q.Templates)))
+	need := make([]int, len(s.q.Templates))
+	for c, cl := range s.classes {
+		largest := -1
+		for _, a := range cl.arcs {
+			if t := s.isCandidate[a.Seed] - 1; t >= 0 && (largest < 0 || s.q.Templates[t].PerSeed > s.q.Templates[largest].PerSeed) {
+				largest = t
+			}
+		}
+		if largest >= 0 {
+			need[largest] += len(cl.shoots) - f.placed[c]
+		}
+	}
+	y := make([]int, len(need))
+	for t, n := range need {
+		y[t] = (n + s.q.Templates[t].PerSeed - 1) / s.q.Templates[t].PerSeed
+	}
+	best := &capacityBest{y: s.trim(y, make([]float64, len(y))), fallback: FallbackTimeout}
+	for _, c := range s.covers {
+		best.lowerBound = max(best.lowerBound, int(c.seeds))
+	}
+	return best
 }
 
 // fractional is the index of the value farthest from an integer, or -1 when all are integral.

@@ -115,7 +115,8 @@ func TestTrim(t *testing.T) {
 
 // TestCapacityIsMinimal is the property test of the capacity search on small random questions against an
 // exhaustive one: the answer places as many shoots as any number of new seeds could, with the fewest new seeds
-// that do; its bound is never above that number, and it is proven minimal here, where the search finishes.
+// that do; its bound is never above that number, and it is proven minimal here, where the search finishes. The
+// answer without the LP places as many, with no fewer seeds, and its bound is never above them either.
 func TestCapacityIsMinimal(t *testing.T) {
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 19))
@@ -134,6 +135,13 @@ func TestCapacityIsMinimal(t *testing.T) {
 		if placed != wantPlaced || total(plan.NewSeeds) != wantSeeds || plan.LowerBound > wantSeeds || !plan.Optimal {
 			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d placed with %d",
 				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, wantPlaced, wantSeeds)
+		}
+		s := in.search()
+		s.covers = s.coverCuts()
+		greedy := s.withoutLP()
+		if placed := maxPlaced(in, greedy.y); placed != wantPlaced || total(greedy.y) < wantSeeds || greedy.lowerBound > wantSeeds {
+			t.Fatalf("seed %d: %+v: without the LP placed %d with %v new seeds (bound %d), want %d placed with at least %d",
+				seed, in, placed, greedy.y, greedy.lowerBound, wantPlaced, wantSeeds)
 		}
 	}
 }

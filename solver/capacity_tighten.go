@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/lanl/clp"
 )
@@ -101,6 +100,8 @@ func (s *capacitySearch) coverRows(prog *program) [][]clp.Nonzero {
 }
 
 // placement is a maximum flow of the pending shoots onto the existing seeds' room and y new seeds per template.
+// The classes without a template go first: of all the maximum flows it is one that leaves shoots unplaced only
+// where new seeds could take them, which is what withoutLP counts.
 func (s *capacitySearch) placement(y []int) *flow {
 	room := slices.Clone(s.q.Room)
 	for t, tmpl := range s.q.Templates {
@@ -111,8 +112,12 @@ func (s *capacitySearch) placement(y []int) *flow {
 		all.classes[c] = c
 	}
 	f := newFlow(room, s.classes, all)
-	for c, cl := range s.classes {
-		f.place(c, len(cl.shoots))
+	for _, withTemplate := range []bool{false, true} {
+		for c, cl := range s.classes {
+			if slices.ContainsFunc(cl.arcs, func(a Arc) bool { return s.isCandidate[a.Seed] > 0 }) == withTemplate {
+				f.place(c, len(cl.shoots))
+			}
+		}
 	}
 	return f
 }
@@ -137,7 +142,7 @@ func (s *capacitySearch) trim(y []int, relaxed []float64) []int {
 		})
 		trimmed := false
 		for _, t := range order {
-			if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			if s.pastDeadline() {
 				return y
 			}
 			saved := f.save()
