@@ -171,12 +171,12 @@ type capacityBest struct {
 // run searches depth first, rounding up first: it finds integral answers soonest. The root's rounded-up answer
 // is the first incumbent, as it is always feasible; an integral answer must be at least one seed better to count.
 func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
+	if s.pastDeadline() {
+		return s.withoutLP(), nil // CLP would be given a millisecond at least
+	}
 	lower, upper := make([]float64, len(s.q.Templates)), make([]float64, len(s.q.Templates))
 	for t := range upper {
 		upper[t] = math.Inf(1)
-	}
-	if s.pastDeadline() {
-		return s.withoutLP(), nil // CLP would be given a millisecond at least
 	}
 	root, err := s.solveNode(nodeLP{lower: lower, upper: upper, deadline: s.deadline})
 	if err != nil {
@@ -187,45 +187,43 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 	}
 	best := &capacityBest{y: make([]int, len(root.y)), complete: true,
 		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
-	for t, y := range root.y {
-		best.y[t] = int(math.Ceil(y - integralityTolerance))
-	}
-	best.y = s.trim(best.y, root.y)
-	bestObjective := unplacedCost*root.unplaced + float64(total(best.y))
+	return best, s.branch(ctx, best, root, lower, upper)
+}
+
+// branch is the search below the root: it takes each better integral answer into best, and marks best
+// incomplete when it stops at a limit.
+func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP, lower, upper []float64) error {
+	bestObjective := s.takeIncumbent(best, root)
 	type node struct{ lower, upper []float64 }
 	stack := []node{{lower, upper}}
 	maxNodes := cmp.Or(s.cp.MaxNodes, 500)
 	for nodes := 0; len(stack) > 0; nodes++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("capacity: %w", err)
+			return fmt.Errorf("capacity: %w", err)
 		}
 		if nodes == maxNodes || s.pastDeadline() {
 			best.complete = false
-			break
+			return nil
 		}
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		lp := root
 		if nodes > 0 {
+			var err error
 			if lp, err = s.solveNode(nodeLP{lower: n.lower, upper: n.upper, deadline: s.deadline}); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if lp.timedOut {
 			best.complete = false
-			break
+			return nil
 		}
 		if !lp.feasible || lp.objective > bestObjective-1+integralityTolerance {
 			continue
 		}
 		branch := fractional(lp.y)
 		if branch < 0 {
-			for t, y := range lp.y {
-				best.y[t] = int(math.Round(y))
-			}
-			opened := total(best.y)
-			best.y = s.trim(best.y, lp.y)
-			bestObjective = lp.objective - float64(opened-total(best.y))
+			bestObjective = s.takeIncumbent(best, lp)
 			continue
 		}
 		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
@@ -233,7 +231,16 @@ func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
 		up[branch] = math.Ceil(lp.y[branch])
 		stack = append(stack, node{n.lower, down}, node{up, n.upper})
 	}
-	return best, nil
+	return nil
+}
+
+// takeIncumbent makes an LP's answer, rounded up and trimmed, best's answer, and returns what it costs.
+func (s *capacitySearch) takeIncumbent(best *capacityBest, lp *capacityLP) float64 {
+	for t, y := range lp.y {
+		best.y[t] = int(math.Ceil(y - integralityTolerance))
+	}
+	best.y = s.trim(best.y, lp.y)
+	return unplacedCost*lp.unplaced + float64(total(best.y))
 }
 
 func sum(values []float64) float64 {
