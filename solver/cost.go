@@ -158,11 +158,7 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 	extremes := windowArcExtremes(w)
 	abovePenalty, unplacedPenalty := penalties(extremes, weights, distanceWeight, len(w.Seeds), targeted(w.Seeds))
 	total := float64(len(a.Seed)-a.Placed()) * unplacedPenalty
-	for i, seed := range a.Seed {
-		if seed < 0 {
-			continue
-		}
-		arc := w.Groups[w.Shoots[i]].arc(seed)
+	for arc := range a.placedArcs(w) {
 		total += distanceWeight*extremes.weighed(arc.Distance) + weights.SoftViolation*float64(arc.SoftViolations)
 	}
 	for seed, n := range a.placedPerSeed(len(w.Seeds)) {
@@ -174,10 +170,8 @@ func PlanCost(w *Window, a *Assignment, weights Weights) float64 {
 // TotalDistance is the sum of the region distances of an assignment's placements.
 func TotalDistance(w *Window, a *Assignment) int {
 	total := 0
-	for i, seed := range a.Seed {
-		if seed >= 0 {
-			total += w.Groups[w.Shoots[i]].arc(seed).Distance
-		}
+	for arc := range a.placedArcs(w) {
+		total += arc.Distance
 	}
 	return total
 }

@@ -1,6 +1,9 @@
 package solver
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // Unlimited is the room of a seed without a limit.
 const Unlimited = -1
@@ -131,6 +134,17 @@ func (a *Assignment) Placed() int {
 		}
 	}
 	return n
+}
+
+// placedArcs yields the arc of every placed shoot of the window.
+func (a *Assignment) placedArcs(w *Window) iter.Seq[Arc] {
+	return func(yield func(Arc) bool) {
+		for i, seed := range a.Seed {
+			if seed >= 0 && !yield(w.Groups[w.Shoots[i]].arc(seed)) {
+				return
+			}
+		}
+	}
 }
 
 // placedPerSeed counts the shoots the assignment places on each seed.
