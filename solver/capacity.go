@@ -85,13 +85,7 @@ const unplacedCost = 10
 
 // Plan answers the question.
 func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan, error) {
-	isCandidate := make([]int, len(q.Window.Seeds)) // template index + 1
-	for t, tmpl := range q.Templates {
-		isCandidate[tmpl.Candidate] = t + 1
-	}
-	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
-	search := &capacitySearch{cp: cp, q: q, classes: classes, isCandidate: isCandidate, deadline: Budget{Timeout: cp.Timeout}.Deadline()}
-	search.covers = search.coverCuts()
+	search := newCapacitySearch(cp, q)
 	best, err := search.run(ctx)
 	if err != nil {
 		return nil, err
@@ -151,10 +145,33 @@ type capacitySearch struct {
 	cp          Capacity
 	q           *CapacityPlanning
 	classes     []class
-	isCandidate []int
-	deadline    time.Time
+	isCandidate []int // by seed: template index + 1, 0 for an existing seed
+	// templates are, per class, the templates whose new seeds it may use, ascending.
+	templates [][]int
+	deadline  time.Time
 	// covers are cuts every answer meets (coverCuts), rows of every LP of the search.
 	covers []cover
+}
+
+// newCapacitySearch is the search of the question, before it runs: its classes of shoots, each with the
+// templates it may use, and the cover cuts.
+func newCapacitySearch(cp Capacity, q *CapacityPlanning) *capacitySearch {
+	s := &capacitySearch{cp: cp, q: q, isCandidate: make([]int, len(q.Window.Seeds)), deadline: Budget{Timeout: cp.Timeout}.Deadline()}
+	for t, tmpl := range q.Templates {
+		s.isCandidate[tmpl.Candidate] = t + 1
+	}
+	s.classes = buildClasses(q.Window, func(a Arc) bool { return s.isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
+	s.templates = make([][]int, len(s.classes))
+	for c, cl := range s.classes {
+		for _, a := range cl.arcs {
+			if t := s.isCandidate[a.Seed] - 1; t >= 0 && !slices.Contains(s.templates[c], t) {
+				s.templates[c] = append(s.templates[c], t)
+			}
+		}
+		slices.Sort(s.templates[c])
+	}
+	s.covers = s.coverCuts()
+	return s
 }
 
 // capacityBest is the best integral answer a search found.
@@ -264,13 +281,10 @@ func (s *capacitySearch) withoutLP() *capacityBest {
 	f := s.placement(make([]int, len(s.q.Templates)))
 	need := make([]int, len(s.q.Templates))
 	for c, cl := range s.classes {
-		largest := -1
-		for _, a := range cl.arcs {
-			if t := s.isCandidate[a.Seed] - 1; t >= 0 && (largest < 0 || s.q.Templates[t].PerSeed > s.q.Templates[largest].PerSeed) {
-				largest = t
-			}
-		}
-		if largest >= 0 {
+		if len(s.templates[c]) > 0 {
+			largest := slices.MaxFunc(s.templates[c], func(a, b int) int {
+				return cmp.Compare(s.q.Templates[a].PerSeed, s.q.Templates[b].PerSeed)
+			})
 			need[largest] += len(cl.shoots) - f.placed[c]
 		}
 	}

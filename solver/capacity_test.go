@@ -43,15 +43,9 @@ func (in capacityInstance) planning() *CapacityPlanning {
 	return q
 }
 
-// search is the branch and bound's state for the instance, before it runs.
+// search is the branch and bound's state for the instance, before it runs, without a deadline.
 func (in capacityInstance) search() *capacitySearch {
-	q := in.planning()
-	isCandidate := make([]int, len(q.Room))
-	for t, tmpl := range q.Templates {
-		isCandidate[tmpl.Candidate] = t + 1
-	}
-	classes := buildClasses(q.Window, func(a Arc) bool { return isCandidate[a.Seed] > 0 || q.Room[a.Seed] != 0 })
-	return &capacitySearch{q: q, classes: classes, isCandidate: isCandidate}
+	return newCapacitySearch(Capacity{}, in.planning())
 }
 
 // A cover cut counts, for the templates some shoots may use, the shoots that may use no others, less the room of
@@ -136,9 +130,7 @@ func TestCapacityIsMinimal(t *testing.T) {
 			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d placed with %d",
 				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, wantPlaced, wantSeeds)
 		}
-		s := in.search()
-		s.covers = s.coverCuts()
-		greedy := s.withoutLP()
+		greedy := in.search().withoutLP()
 		if placed := maxPlaced(in, greedy.y); placed != wantPlaced || total(greedy.y) < wantSeeds || greedy.lowerBound > wantSeeds {
 			t.Fatalf("seed %d: %+v: without the LP placed %d with %v new seeds (bound %d), want %d placed with at least %d",
 				seed, in, placed, greedy.y, greedy.lowerBound, wantPlaced, wantSeeds)

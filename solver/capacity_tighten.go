@@ -25,33 +25,26 @@ type cover struct {
 // that any answer opens: the shoots whose kinds of new seed are all in the set, less the room of every existing
 // seed they may use, in seeds of the set's largest template, rounded up — the rounding is what the LP cannot see.
 func (s *capacitySearch) coverCuts() []cover {
-	templatesOf := make([][]int, len(s.classes))
 	sets := map[string][]int{}
-	for c, cl := range s.classes {
-		for _, a := range cl.arcs {
-			if t := s.isCandidate[a.Seed] - 1; t >= 0 && !slices.Contains(templatesOf[c], t) {
-				templatesOf[c] = append(templatesOf[c], t)
-			}
-		}
-		slices.Sort(templatesOf[c])
-		if len(templatesOf[c]) > 0 {
-			sets[fmt.Sprint(templatesOf[c])] = templatesOf[c]
+	for _, templates := range s.templates {
+		if len(templates) > 0 {
+			sets[fmt.Sprint(templates)] = templates
 		}
 	}
 	var cuts []cover
 	for _, key := range slices.Sorted(maps.Keys(sets)) {
-		if c, ok := s.coverOf(sets[key], templatesOf); ok {
+		if c, ok := s.coverOf(sets[key]); ok {
 			cuts = append(cuts, c)
 		}
 	}
 	return cuts
 }
 
-// coverOf is the cut of a set of templates, given each class's templates; ok is false when it cuts nothing.
-func (s *capacitySearch) coverOf(set []int, templatesOf [][]int) (c cover, ok bool) {
+// coverOf is the cut of a set of templates; ok is false when it cuts nothing.
+func (s *capacitySearch) coverOf(set []int) (c cover, ok bool) {
 	shoots, reachable := 0, map[int]bool{}
 	for class, cl := range s.classes {
-		if len(templatesOf[class]) == 0 || !isSubset(templatesOf[class], set) {
+		if len(s.templates[class]) == 0 || !isSubset(s.templates[class], set) {
 			continue
 		}
 		shoots += len(cl.shoots)
@@ -114,7 +107,7 @@ func (s *capacitySearch) placement(y []int) *flow {
 	f := newFlow(room, s.classes, all)
 	for _, withTemplate := range []bool{false, true} {
 		for c, cl := range s.classes {
-			if slices.ContainsFunc(cl.arcs, func(a Arc) bool { return s.isCandidate[a.Seed] > 0 }) == withTemplate {
+			if (len(s.templates[c]) > 0) == withTemplate {
 				f.place(c, len(cl.shoots))
 			}
 		}
