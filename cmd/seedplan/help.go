@@ -108,7 +108,7 @@ func outputFormats() map[string][]string {
 	return map[string][]string{
 		"schedule": report.Formats(), "rebalance": report.Formats(), "explain": report.Formats(),
 		"capacity": report.Formats(), "apply": report.Formats(), "generate": generator.Formats(),
-		"version": {"text", "json", "yaml"},
+		"version": versionFormats(),
 	}
 }
 

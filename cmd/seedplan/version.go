@@ -16,9 +16,12 @@ func versionLine(info buildinfo.Info) string {
 	return fmt.Sprintf("seedplan %s (commit %s), built with %s, Gardener API %s", info.Version, info.Revision, info.GoVersion, info.Gardener)
 }
 
+// versionFormats are the output formats of `seedplan version`.
+func versionFormats() []string { return []string{"text", "json", "yaml"} }
+
 func newVersionCommand() *cobra.Command {
 	var output string
-	formats := []string{"text", "json", "yaml"}
+	formats := versionFormats()
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print seedplan's version, the commit it was built from, and its Go and Gardener API versions",
