@@ -2,7 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // The -o json output of rebalance follows design.md's contract, on the embedded example landscape (whose
@@ -100,5 +104,18 @@ func TestCapacityJSON(t *testing.T) {
 	}
 	if report.Pending == 0 || newSeeds != report.NewSeeds || report.NewSeeds < report.LowerBound || report.OnExisting+shoots+len(report.Unplaceable) != report.Pending {
 		t.Fatalf("inconsistent report:\n%s", out)
+	}
+}
+
+// The flags rebalance refuses without --apply are exactly those registerPacing adds, so that a pacing flag
+// added later is refused too.
+func TestPacingFlagsAreTheOnesRegistered(t *testing.T) {
+	cmd := &cobra.Command{Use: "pacing"}
+	var flags planFlags
+	flags.registerPacing(cmd)
+	var registered []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { registered = append(registered, f.Name) })
+	if want := slices.Sorted(slices.Values(pacingFlags())); !slices.Equal(registered, want) {
+		t.Fatalf("registerPacing adds %v, pacingFlags lists %v", registered, want)
 	}
 }
