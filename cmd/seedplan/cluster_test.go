@@ -59,8 +59,8 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A dry run first: the plan, no bindings.
-	out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "-o", "json")
+	// A dry run first: the plan, no bindings, and nothing pushed (it would replace the real job's metrics).
+	out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "--pushgateway", pushgateway, "-o", "json")
 	if err != nil {
 		t.Fatalf("dry run: %v\n%s", err, out)
 	}
@@ -77,6 +77,9 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	}
 	if report.Window.Pending != 8 || len(report.Placements) != 6 || report.Bindings != nil {
 		t.Fatalf("dry run: %d pending, %d placements, bindings %v; want 8, 6, none", report.Window.Pending, len(report.Placements), report.Bindings)
+	}
+	if pushed := grepLines(httpGet(t, pushgateway+"/metrics"), "seedplan_"); pushed != "" {
+		t.Fatalf("the dry run pushed metrics:\n%s", pushed)
 	}
 
 	// explain reads the cluster the same way.

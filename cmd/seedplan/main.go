@@ -154,12 +154,17 @@ func (f *planFlags) registerPushgateway(cmd *cobra.Command, what string) {
 	cmd.Flags().StringVar(&f.pushgateway, "pushgateway", "", "push "+what+" to this Prometheus Pushgateway URL")
 }
 
-// pushAnswer pushes a capacity or rebalance answer when a Pushgateway is configured.
-func pushAnswer(ctx context.Context, c *config.SeedPlanConfiguration, answer *metrics.Answer) error {
+// pusher is what a command pushes: the batch job's metrics, or a capacity or rebalance answer.
+type pusher interface {
+	Push(ctx context.Context, url, job string, timeout time.Duration) error
+}
+
+// push pushes p when a Pushgateway is configured, bounded by the configured request timeout.
+func push(ctx context.Context, c *config.SeedPlanConfiguration, p pusher) error {
 	if c.Metrics.Pushgateway == "" {
 		return nil
 	}
-	return answer.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout)
+	return p.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout)
 }
 
 // pacingFlags are the flags registerPacing adds. They pace moves being made, so rebalance refuses them without
@@ -533,10 +538,11 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 		Metrics: jobMetrics, Policy: policy, DryRun: dryRun,
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
-	if c.Metrics.Pushgateway != "" && !dryRun {
-		if pushErr := jobMetrics.Push(ctx, c.Metrics.Pushgateway, c.Metrics.Job, ingest.ClientOptionsOf(c.Client).RequestTimeout); pushErr != nil {
-			err = errors.Join(err, pushErr)
-		}
+	if dryRun {
+		return report, err // a dry run's metrics would replace the real job's
+	}
+	if pushErr := push(ctx, c, jobMetrics); pushErr != nil {
+		err = errors.Join(err, pushErr)
 	}
 	return report, err
 }

@@ -131,7 +131,7 @@ func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	recommended := report.NewRebalanceReport(moves)
-	if err := pushAnswer(cmd.Context(), c, metrics.RebalanceAnswer(recommended)); err != nil {
+	if err := push(cmd.Context(), c, metrics.RebalanceAnswer(recommended)); err != nil {
 		return err
 	}
 	if o.apply && (len(moves.Moves) > 0 || len(o.target.Drain) > 0) {
@@ -193,7 +193,7 @@ func newCapacityCommand() *cobra.Command {
 				return err
 			}
 			capacity := report.NewCapacityReport(answer)
-			if err := pushAnswer(cmd.Context(), c, metrics.CapacityAnswer(capacity)); err != nil {
+			if err := push(cmd.Context(), c, metrics.CapacityAnswer(capacity)); err != nil {
 				return err
 			}
 			return capacity.Print(cmd.OutOrStdout(), output)
