@@ -3,11 +3,8 @@ package ingest_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/seedplan/seedplan/ingest"
 )
 
 // A kubeconfig client-go would read without end (/dev/zero, a file of gigabytes) or wait on for ever (a named
@@ -26,25 +23,12 @@ func TestKubeconfigsThatCannotBeReadAreRefused(t *testing.T) {
 	if err := os.Truncate(huge, 1<<30); err != nil { // sparse: a gigabyte of zeros on no disk
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name, kubeconfig, env, want string
-	}{
+	checkKubeconfigErrors(t, "", []kubeconfigCase{
 		{"a device", "/dev/zero", "", "kubeconfig /dev/zero: not a regular file"},
 		{"a named pipe", pipe, "", "kubeconfig " + pipe + ": not a regular file"},
 		{"a directory", dir, "", "kubeconfig " + dir + ": not a regular file"},
 		{"a gigabyte", huge, "", "kubeconfig " + huge + ": 1073741824 bytes, more than the limit of 1048576"},
 		{"a named pipe in $KUBECONFIG", "", filepath.Join(dir, "missing") + ":" + pipe, "kubeconfig " + pipe + ": not a regular file"},
 		{"a missing file", filepath.Join(dir, "missing"), "", "kubeconfig " + filepath.Join(dir, "missing") + ":"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("KUBECONFIG", tc.env)
-			opts := ingest.ClientOptions{Kubeconfig: tc.kubeconfig}
-			if _, err := ingest.RESTConfig(opts); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-				t.Fatalf("RESTConfig: %v, want an error starting %q", err, tc.want)
-			}
-			if _, _, err := ingest.Garden(opts); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-				t.Fatalf("Garden: %v, want an error starting %q", err, tc.want)
-			}
-		})
-	}
+	})
 }

@@ -26,19 +26,32 @@ users: [{name: u, user: {token: t}}]
 	}
 	missing := filepath.Join(dir, "missing.yaml")
 	const noContext = `context "other" does not exist`
-	for _, tc := range []struct {
-		name, kubeconfig, env, want string
-	}{
+	checkKubeconfigErrors(t, "other", []kubeconfigCase{
 		{"--kubeconfig", garden, "", "kubeconfig " + garden + ": " + noContext},
 		{"$KUBECONFIG, a file of it missing", "", missing + string(os.PathListSeparator) + garden, "kubeconfig " + garden + ": " + noContext},
 		{"none", "", "", "no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: " + noContext},
-	} {
+	})
+}
+
+// kubeconfigCase is a kubeconfig given as --kubeconfig or in $KUBECONFIG, and how the error it gives begins.
+type kubeconfigCase struct {
+	name, kubeconfig, env, want string
+}
+
+// checkKubeconfigErrors checks that RESTConfig and Garden, given each case's kubeconfig and the context, fail
+// with the error the case wants. No ~/.kube/config is read.
+func checkKubeconfigErrors(t *testing.T, context string, cases []kubeconfigCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("KUBECONFIG", tc.env)
-			t.Setenv("HOME", dir) // no ~/.kube/config
-			_, err := ingest.RESTConfig(ingest.ClientOptions{Kubeconfig: tc.kubeconfig, Context: "other"})
-			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-				t.Fatalf("%v, want an error starting %q", err, tc.want)
+			t.Setenv("HOME", t.TempDir())
+			opts := ingest.ClientOptions{Kubeconfig: tc.kubeconfig, Context: context}
+			if _, err := ingest.RESTConfig(opts); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("RESTConfig: %v, want an error starting %q", err, tc.want)
+			}
+			if _, _, err := ingest.Garden(opts); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("Garden: %v, want an error starting %q", err, tc.want)
 			}
 		})
 	}
