@@ -164,8 +164,8 @@ func randomCapacityInstance(rng *rand.Rand) capacityInstance {
 }
 
 // exhaustiveCapacity tries every number of new seeds per template up to what all shoots could need, and returns
-// the most shoots any of them places and the fewest new seeds that place that many. Whether shoots fit is its
-// own maximum flow (Edmonds–Karp over single shoots), independent of the solver's.
+// the most shoots any of them places and the fewest new seeds that place that many. Whether shoots fit is the
+// tests' own maximum flow (maxPlaced), independent of the solver's.
 func exhaustiveCapacity(in capacityInstance) (placed, seeds int) {
 	shoots := 0
 	for _, g := range in.groups {
@@ -190,61 +190,23 @@ func exhaustiveCapacity(in capacityInstance) (placed, seeds int) {
 	return placed, seeds
 }
 
-// maxPlaced is how many shoots fit with y new seeds per template: each shoot is one unit of flow from the source
-// through its group to a seed and on to the sink, along shortest augmenting paths.
+// maxPlaced is how many shoots fit with y new seeds per template, by the tests' own maximum flow (maxFlow): the
+// existing seeds with their room, then a seed per template with the room of its new seeds, and a class per group.
 func maxPlaced(in capacityInstance, y []int) int {
-	seeds := len(in.room) + len(y)
-	capacity := make([]int, seeds)
-	for s, r := range in.room {
-		capacity[s] = r
-		if r == Unlimited {
-			capacity[s] = 1 << 20
-		}
+	w := &Window{}
+	for _, room := range in.room {
+		w.Seeds = append(w.Seeds, Seed{Free: room})
 	}
 	for t, n := range y {
-		capacity[len(in.room)+t] = n * in.perSeed[t]
+		w.Seeds = append(w.Seeds, Seed{Free: n * in.perSeed[t]})
 	}
-	// Nodes: 0 source, 1..groups, then seeds, then the sink; residual capacities in a matrix.
-	n := 2 + len(in.groups) + seeds
-	sink := n - 1
-	res := make([][]int, n)
-	for i := range res {
-		res[i] = make([]int, n)
-	}
+	classes, of := make([]class, len(in.groups)), make([]int, len(in.groups))
 	for g, group := range in.groups {
-		res[0][1+g] = group.shoots
+		classes[g].shoots = make([]int, group.shoots)
 		for _, s := range group.seeds {
-			res[1+g][1+len(in.groups)+s] = group.shoots
+			classes[g].arcs = append(classes[g].arcs, Arc{Seed: s})
 		}
+		of[g] = g
 	}
-	for s := range seeds {
-		res[1+len(in.groups)+s][sink] = capacity[s]
-	}
-	flow := 0
-	for {
-		from := make([]int, n)
-		for i := range from {
-			from[i] = -1
-		}
-		from[0] = 0
-		queue := []int{0}
-		for len(queue) > 0 && from[sink] < 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for v := range n {
-				if from[v] < 0 && res[u][v] > 0 {
-					from[v] = u
-					queue = append(queue, v)
-				}
-			}
-		}
-		if from[sink] < 0 {
-			return flow
-		}
-		for v := sink; v != 0; v = from[v] {
-			res[from[v]][v]--
-			res[v][from[v]]++
-		}
-		flow++
-	}
+	return maxFlow(w, classes, of)
 }
