@@ -52,8 +52,8 @@ func TestCapacityAddsUp(t *testing.T) {
 }
 
 // When CLP runs out of time before the LP's first answer, capacity still answers: greedily, unproven unless its
-// bound says so, labelled as the fallback it is, and adding up and verified like any answer. It needs no more
-// new seeds than the search with time finds plus what trimming could not take away, and never fewer.
+// bound says so, labelled as the fallback it is, and adding up and verified like any answer. It never needs
+// fewer new seeds than the search with time finds, and its bound is never above them.
 func TestCapacityWithoutTheLP(t *testing.T) {
 	snap := generatedSnapshot(t, generator.Config{Seeds: 300, Shoots: 3000, Existing: 1500, Contention: 1.2, Seed: 2})
 	q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: model.SameRegion}, 0.8)

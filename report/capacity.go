@@ -24,7 +24,7 @@ type CapacityReport struct {
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`
 	// Fallback is "timeout" when CLP ran out of time before the LP's first answer: the new seeds are then
-	// greedy's (each shoot on the largest template it may use, trimmed), the bound a cover cut's.
+	// greedy's (each shoot on the largest template it may use, untrimmed), the bound a cover cut's.
 	Fallback string `json:"fallback,omitempty"`
 	// Regions lists, per provider and region that needs new seeds, how many, like which template seed.
 	Regions []RegionCapacity `json:"regions"`

@@ -274,9 +274,9 @@ func (s *capacitySearch) pastDeadline() bool {
 }
 
 // withoutLP is the answer when CLP runs out of time before the root LP's answer: the shoots the existing seeds
-// cannot take go to new seeds of the largest template each may use, trimmed while time is left; its bound is the
-// largest cover cut's. Like the window's greedy fallback it is an answer, where an error would leave a seed
-// autoscaler with none.
+// cannot take go to new seeds of the largest template each may use; its bound is the largest cover cut's. Like
+// the window's greedy fallback it is an answer, where an error would leave a seed autoscaler with none. It is
+// not trimmed: it is only asked for once the budget is spent, and trimming would overrun it.
 func (s *capacitySearch) withoutLP() *capacityBest {
 	f := s.placement(make([]int, len(s.q.Templates)))
 	need := make([]int, len(s.q.Templates))
@@ -292,7 +292,7 @@ func (s *capacitySearch) withoutLP() *capacityBest {
 	for t, n := range need {
 		y[t] = (n + s.q.Templates[t].PerSeed - 1) / s.q.Templates[t].PerSeed
 	}
-	best := &capacityBest{y: s.trim(y, make([]float64, len(y))), fallback: FallbackTimeout}
+	best := &capacityBest{y: y, fallback: FallbackTimeout}
 	for _, c := range s.covers {
 		best.lowerBound = max(best.lowerBound, int(c.seeds))
 	}
