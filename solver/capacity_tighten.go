@@ -100,11 +100,7 @@ func (s *capacitySearch) placement(y []int) *flow {
 	for t, tmpl := range s.q.Templates {
 		room[tmpl.Candidate] = tmpl.PerSeed * y[t]
 	}
-	all := component{classes: make([]int, len(s.classes))}
-	for c := range all.classes {
-		all.classes[c] = c
-	}
-	f := newFlow(room, s.classes, all)
+	f := newFlow(room, s.classes, everyClass(len(s.classes)))
 	for _, withTemplate := range []bool{false, true} {
 		for c, cl := range s.classes {
 			if (len(s.templates[c]) > 0) == withTemplate {

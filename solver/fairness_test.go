@@ -150,10 +150,7 @@ func TestFlowShrink(t *testing.T) {
 	for trial := range 300 {
 		w := randomShortWindow(rng)
 		classes := windowClasses(w)
-		all := component{classes: make([]int, len(classes))}
-		for c := range all.classes {
-			all.classes[c] = c
-		}
+		all := everyClass(len(classes))
 		f := newFlow(w.free(), classes, all)
 		placed := 0
 		for c := range classes {

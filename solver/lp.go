@@ -57,6 +57,15 @@ type component struct {
 	seeds   []int
 }
 
+// everyClass is the component of all n classes, without its seeds: for a flow over the whole question.
+func everyClass(n int) component {
+	all := component{classes: make([]int, n)}
+	for c := range all.classes {
+		all.classes[c] = c
+	}
+	return all
+}
+
 // componentResult holds, per class of the component and per usable arc of the class, how many shoots go there.
 type componentResult struct {
 	counts    [][]float64
