@@ -75,6 +75,11 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a := newAnswer("rebalance")
 	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed ("+joined(model.LeaveReasons())+").",
 		"reason")
+	// Every reason is exported, at 0 when no move has it, so that a dashboard's sum reads 0 after a rebalance
+	// with no moves rather than no data.
+	for _, reason := range model.LeaveReasons() {
+		moves.WithLabelValues(string(reason))
+	}
 	for _, m := range r.Moves {
 		moves.WithLabelValues(string(m.Reason)).Inc()
 	}

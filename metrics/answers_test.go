@@ -31,11 +31,21 @@ func TestRebalanceAnswerSaysWhyTheMovesWereFoundGreedily(t *testing.T) {
 			if got := byLabel(t, answer.Registry, "seedplan_rebalance_fallback", "reason"); !maps.Equal(got, tt.want) {
 				t.Errorf("seedplan_rebalance_fallback = %v, want %v", got, tt.want)
 			}
-			wantMoves := map[string]float64{"overloaded": 2, "drain": 1}
+			wantMoves := map[string]float64{"overloaded": 2, "drain": 1, "unusable": 0, "NoExecute": 0}
 			if got := byLabel(t, answer.Registry, "seedplan_rebalance_moves", "reason"); !maps.Equal(got, wantMoves) {
 				t.Errorf("seedplan_rebalance_moves = %v, want %v", got, wantMoves)
 			}
 		})
+	}
+}
+
+// A rebalance with no moves exports every reason at 0, so that the dashboard's sum of the moves reads 0, not
+// no data.
+func TestRebalanceAnswerWithoutMovesExportsEveryReasonAtZero(t *testing.T) {
+	answer := metrics.RebalanceAnswer(&report.RebalanceReport{})
+	want := map[string]float64{"overloaded": 0, "drain": 0, "unusable": 0, "NoExecute": 0}
+	if got := byLabel(t, answer.Registry, "seedplan_rebalance_moves", "reason"); !maps.Equal(got, want) {
+		t.Errorf("seedplan_rebalance_moves = %v, want %v", got, want)
 	}
 }
 
