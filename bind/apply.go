@@ -177,7 +177,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		slog.InfoContext(ctx, "Shoot scheduled", "shoot", pl.Shoot, "seed", pl.Seed, "distance", pl.Distance)
 	case apierrors.IsConflict(err):
 		// The shoot changed since it was read: look at it again, and never decide for anyone else.
-		result.Result = b.reread(ctx, read)
+		result.Result = b.afterConflict(ctx, read, err)
 		slog.InfoContext(ctx, "Shoot changed since it was read", "shoot", pl.Shoot, "seed", pl.Seed, "result", result.Result)
 	case apierrors.IsNotFound(err):
 		result.Result = model.Gone
@@ -320,11 +320,21 @@ func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoo
 		slog.InfoContext(ctx, "The binding's answer was lost, but it landed", "shoot", client.ObjectKeyFromObject(read).String(), "seed", seed, "error", err)
 		return current, nil
 	case current.UID != read.UID || now != ptr.Deref(read.Spec.SeedName, ""):
-		return shoot, apierrors.NewConflict(gardencorev1beta1.Resource("shoots"), read.Name,
-			fmt.Errorf("the binding's answer was lost (%w), and the shoot changed since it was read: it is on seed %q", err, now))
+		return shoot, &changedError{current: current, error: apierrors.NewConflict(gardencorev1beta1.Resource("shoots"), read.Name,
+			fmt.Errorf("the binding's answer was lost (%w), and the shoot changed since it was read: it is on seed %q", err, now))}
 	}
 	return shoot, err
 }
+
+// changedError is the conflict of a binding whose answer was lost and whose shoot, looked at, had changed: current
+// is the shoot as looked at, so that what became of it is not read a second time.
+type changedError struct {
+	error
+	current *gardencorev1beta1.Shoot
+}
+
+// Unwrap is the conflict, for apierrors.IsConflict.
+func (e *changedError) Unwrap() error { return e.error }
 
 // lookAfterLostAnswer reads the shoot of a binding whose answer was lost — the connection broke, the server
 // restarted or timed out — from the API server, waiting for it as a report does, to find out whether the binding
@@ -341,8 +351,12 @@ func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta
 	return current, nil
 }
 
-// reread classifies a shoot whose binding met a conflict.
-func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) model.BindResult {
+// afterConflict classifies a shoot whose binding met a conflict, as the shoot now is: looked at already when the
+// binding's answer was lost, read again otherwise.
+func (b *Binder) afterConflict(ctx context.Context, read *gardencorev1beta1.Shoot, conflict error) model.BindResult {
+	if changed := (*changedError)(nil); errors.As(conflict, &changed) {
+		return changedTo(read, changed.current)
+	}
 	current := &gardencorev1beta1.Shoot{}
 	if err := b.reader().Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -350,6 +364,12 @@ func (b *Binder) reread(ctx context.Context, read *gardencorev1beta1.Shoot) mode
 		}
 		return model.Conflict // unknown: it goes into the next window, which reads it afresh
 	}
+	return changedTo(read, current)
+}
+
+// changedTo classifies a shoot read before its binding by what it is now: gone (or another shoot of its name),
+// taken by someone else, or changed otherwise and still pending.
+func changedTo(read, current *gardencorev1beta1.Shoot) model.BindResult {
 	switch {
 	case current.UID != read.UID || current.DeletionTimestamp != nil:
 		return model.Gone

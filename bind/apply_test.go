@@ -232,13 +232,14 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 // The answer to a binding is lost — the connection breaks, the server restarts — once after the binding landed
 // and once before it reached the server; a third binding finds the connection refused. The first counts as
 // bound, with its event, as it is; the second stays pending for the next window, with no event; the third too,
-// without a look at the shoot (it cannot have landed). Everything else is bound.
+// without a look at the shoot (it cannot have landed); a fourth, bound elsewhere meanwhile, counts as taken from
+// the one look at it. Everything else is bound.
 func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 	cp := garden.Get(t)
 	namespace, read, p := placedLandscape(t, cp, "lost", 5)
 	lost := &url.Error{Op: "Put", URL: "https://garden/binding", Err: io.ErrUnexpectedEOF}
 	refused := &url.Error{Op: "Put", URL: "https://garden/binding", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
-	var looks atomic.Int32
+	var refusedLooks, takenLooks atomic.Int32
 	writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
 		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			switch obj.GetName() {
@@ -260,8 +261,11 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 			return c.SubResource(subResource).Update(ctx, obj, opts...)
 		},
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if key.Name == "shoot-2" {
-				looks.Add(1)
+			switch key.Name {
+			case "shoot-2":
+				refusedLooks.Add(1)
+			case "shoot-3":
+				takenLooks.Add(1)
 			}
 			return c.Get(ctx, key, obj, opts...)
 		},
@@ -287,8 +291,11 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 			t.Errorf("%s: seedName %q, events %+v; want %q and one SchedulingSuccessful event", name, seed, events, p.Placements[i].Seed)
 		}
 	}
-	if n := looks.Load(); n != 0 {
+	if n := refusedLooks.Load(); n != 0 {
 		t.Errorf("shoot-2 was read %d times after its connection was refused", n)
+	}
+	if n := takenLooks.Load(); n != 1 {
+		t.Errorf("shoot-3 was read %d times after its binding's answer was lost, want once", n)
 	}
 }
 
