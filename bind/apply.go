@@ -40,7 +40,8 @@ const (
 // lastOperation exactly as the gardener-scheduler writes them.
 type Binder struct {
 	Client client.Client
-	// Reader reads a shoot again after a conflict; it must read the API server, not a cache (Client when nil).
+	// Reader reads a shoot again after a conflict or a lost answer; it must read the API server, not a cache (Client
+	// when nil).
 	Reader client.Reader
 	// Concurrency bounds the bindings in flight; the client's QPS limits them further.
 	Concurrency int
@@ -345,7 +346,7 @@ func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
 	current := &gardencorev1beta1.Shoot{}
-	if err := retryTransient(ctx, func() error { return b.Client.Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
+	if err := retryTransient(ctx, func() error { return b.reader().Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
 		return nil, err
 	}
 	return current, nil

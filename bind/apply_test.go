@@ -233,7 +233,7 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 // and once before it reached the server; a third binding finds the connection refused. The first counts as
 // bound, with its event, as it is; the second stays pending for the next window, with no event; the third too,
 // without a look at the shoot (it cannot have landed); a fourth, bound elsewhere meanwhile, counts as taken from
-// the one look at it. Everything else is bound.
+// the one look at it. Everything else is bound. Shoots are looked at through the Binder's Reader.
 func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 	cp := garden.Get(t)
 	namespace, read, p := placedLandscape(t, cp, "lost", 5)
@@ -261,6 +261,12 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 			return c.SubResource(subResource).Update(ctx, obj, opts...)
 		},
 		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			t.Errorf("%s read through the Binder's Client, not its Reader", key.Name)
+			return c.Get(ctx, key, obj, opts...)
+		},
+	})
+	reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			switch key.Name {
 			case "shoot-2":
 				refusedLooks.Add(1)
@@ -271,7 +277,7 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 		},
 	})
 	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Taken, "shoot-4": model.Bound}
-	results := applyWanting(t, &bind.Binder{Client: writer, Concurrency: 2}, read, p, want)
+	results := applyWanting(t, &bind.Binder{Client: writer, Reader: reader, Concurrency: 2}, read, p, want)
 	for i, r := range results {
 		_, name, _ := strings.Cut(r.Shoot, "/")
 		seed, events := seedName(t, cp.Client, namespace, name), eventsOf(t, cp.Client, namespace, name)
