@@ -73,13 +73,8 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 // the moves cannot resolve, and whether the moves were found greedily instead of by CLP, and why.
 func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	a := newAnswer("rebalance")
-	moves := a.gaugeVec("seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed ("+joined(model.LeaveReasons())+").",
-		"reason")
-	// Every reason is exported, at 0 when no move has it, so that a dashboard's sum reads 0 after a rebalance
-	// with no moves rather than no data.
-	for _, reason := range model.LeaveReasons() {
-		moves.WithLabelValues(string(reason))
-	}
+	moves := byReason(a, "seedplan_rebalance_moves", "Moves recommended, by why the shoot leaves its seed ("+joined(model.LeaveReasons())+").",
+		model.LeaveReasons())
 	for _, m := range r.Moves {
 		moves.WithLabelValues(string(m.Reason)).Inc()
 	}
@@ -90,13 +85,20 @@ func RebalanceAnswer(r *report.RebalanceReport) *Answer {
 	return a
 }
 
-// fallback sets the gauge of an answer found greedily instead of by CLP: 1 for the reason why, 0 for the others,
-// every reason exported, so that an alert tells "CLP found it" (0) from "no answer pushed" (no series).
-func (a *Answer) fallback(name, what string, reasons []string, why string) {
-	gauge := a.gaugeVec(name, "1 when "+what+", for the reason why ("+joined(reasons)+"); 0 for the others.", "reason")
+// byReason registers a gauge of the answer labelled reason, with a series for every one of reasons at 0 until it
+// is set: a dashboard's sum then reads 0 rather than no data, and an alert tells "CLP found it" (0) from "no
+// answer pushed" (no series).
+func byReason[T ~string](a *Answer, name, help string, reasons []T) *prometheus.GaugeVec {
+	gauge := a.gaugeVec(name, help, "reason")
 	for _, reason := range reasons {
-		gauge.WithLabelValues(reason)
+		gauge.WithLabelValues(string(reason))
 	}
+	return gauge
+}
+
+// fallback sets the gauge of an answer found greedily instead of by CLP: 1 for the reason why, 0 for the others.
+func (a *Answer) fallback(name, what string, reasons []string, why string) {
+	gauge := byReason(a, name, "1 when "+what+", for the reason why ("+joined(reasons)+"); 0 for the others.", reasons)
 	if why != "" {
 		gauge.WithLabelValues(why).Set(1)
 	}
