@@ -355,7 +355,8 @@ func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta
 // afterConflict classifies a shoot whose binding met a conflict, as the shoot now is: looked at already when the
 // binding's answer was lost, read again otherwise.
 func (b *Binder) afterConflict(ctx context.Context, read *gardencorev1beta1.Shoot, conflict error) model.BindResult {
-	if changed := (*changedError)(nil); errors.As(conflict, &changed) {
+	var changed *changedError
+	if errors.As(conflict, &changed) {
 		return changedTo(read, changed.current)
 	}
 	current := &gardencorev1beta1.Shoot{}
