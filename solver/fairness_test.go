@@ -161,14 +161,9 @@ func TestFlowShrink(t *testing.T) {
 			if w.Seeds[seed].Free == Unlimited {
 				continue
 			}
-			saved := f.save()
-			placedBefore, roomBefore := slices.Clone(f.placed), slices.Clone(f.room)
-			onBefore := make([][]int, len(f.on))
-			for c := range onBefore {
-				onBefore[c] = slices.Clone(f.on[c])
-			}
-			before := w.Seeds[seed].Free
-			w.Seeds[seed].Free = max(before-amount, 0)
+			saved, before := f.save(), f.save() // restore takes saved's slices; before stays as the flow was
+			free := w.Seeds[seed].Free
+			w.Seeds[seed].Free = max(free-amount, 0)
 			want := maxFlow(w, classes, all.classes)
 			if ok := f.shrink(seed, amount); ok != (want == placed) {
 				t.Fatalf("trial %d: shrinking seed %d by %d says %v; the maximum flow goes from %d to %d", trial, seed, amount, ok, placed, want)
@@ -180,8 +175,8 @@ func TestFlowShrink(t *testing.T) {
 				continue
 			}
 			f.restore(saved)
-			w.Seeds[seed].Free = before
-			if !slices.Equal(f.placed, placedBefore) || !slices.Equal(f.room, roomBefore) || !slices.EqualFunc(f.on, onBefore, slices.Equal) {
+			w.Seeds[seed].Free = free
+			if !slices.Equal(f.placed, before.placed) || !slices.Equal(f.room, before.room) || !slices.EqualFunc(f.on, before.on, slices.Equal) {
 				t.Fatalf("trial %d: the restored flow differs from the saved one", trial)
 			}
 			checkFairPlacement(t, trial, w, classes, all, f.placed, f.on)
