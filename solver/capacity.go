@@ -281,11 +281,8 @@ func (s *capacitySearch) withoutLP() *capacityBest {
 	f := s.placement(make([]int, len(s.q.Templates)))
 	need := make([]int, len(s.q.Templates))
 	for c, cl := range s.classes {
-		if len(s.templates[c]) > 0 {
-			largest := slices.MaxFunc(s.templates[c], func(a, b int) int {
-				return cmp.Compare(s.q.Templates[a].PerSeed, s.q.Templates[b].PerSeed)
-			})
-			need[largest] += len(cl.shoots) - f.placed[c]
+		if t := s.largestTemplate(cl); t >= 0 {
+			need[t] += len(cl.shoots) - f.placed[c]
 		}
 	}
 	y := make([]int, len(need))
@@ -297,6 +294,18 @@ func (s *capacitySearch) withoutLP() *capacityBest {
 		best.lowerBound = max(best.lowerBound, int(c.seeds))
 	}
 	return best
+}
+
+// largestTemplate is the template of the largest new seeds a class may use, -1 if none: among equally large ones,
+// the one its cheapest arc reaches (a class's arcs are cheapest first), so that shoots go to the nearer region.
+func (s *capacitySearch) largestTemplate(cl class) int {
+	largest := -1
+	for _, a := range cl.arcs {
+		if t := s.isCandidate[a.Seed] - 1; t >= 0 && (largest < 0 || s.q.Templates[t].PerSeed > s.q.Templates[largest].PerSeed) {
+			largest = t
+		}
+	}
+	return largest
 }
 
 // fractional is the index of the value farthest from an integer, or -1 when all are integral.

@@ -107,6 +107,20 @@ func TestTrim(t *testing.T) {
 	}
 }
 
+// Without the LP, a class's shoots go to the largest new seeds it may use and, among equally large ones, to those
+// of the template its cheapest arc reaches (a class's arcs are cheapest first): the nearer region, not the one
+// listed first. Here two shoots may use templates 0 (distance 3) and 1 (distance 1), both of two shoots a seed,
+// and two other shoots only template 1: one new seed of template 1 takes all four.
+func TestWithoutLPPrefersTheNearerOfEquallyLargeTemplates(t *testing.T) {
+	q := &CapacityPlanning{Window: &Window{Seeds: make([]Seed, 2)}, Room: []int{0, 0},
+		Templates: []Template{{Candidate: 0, PerSeed: 4}, {Candidate: 1, PerSeed: 4}}}
+	q.Window.Groups = []Group{{Arcs: []Arc{{Seed: 0, Distance: 3}, {Seed: 1, Distance: 1}}}, {Arcs: []Arc{{Seed: 1}}}}
+	q.Window.Shoots = []int{0, 0, 1, 1}
+	if got := newCapacitySearch(Capacity{}, q).withoutLP().y; !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("without the LP: %v new seeds per template, want [0 1]", got)
+	}
+}
+
 // TestCapacityIsMinimal is the property test of the capacity search on small random questions against an
 // exhaustive one: the answer places as many shoots as any number of new seeds could, with the fewest new seeds
 // that do; its bound is never above that number, and it is proven minimal here, where the search finishes. The
