@@ -64,8 +64,11 @@ func SchedulePage(r *Report) *Page {
 
 // RebalancePage is the page of a rebalancing: the seeds the moves touch before and after, and the moves.
 func RebalancePage(r *RebalanceReport) *Page {
-	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization,
-		Summary: r.summary() + "."}
+	summary := r.summary()
+	if proof := r.proof(); proof != "" {
+		summary += " (" + proof + ")"
+	}
+	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization, Summary: summary + "."}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: ptr.Deref(s.Allocatable, 0)}})
@@ -82,7 +85,7 @@ func RebalancePage(r *RebalanceReport) *Page {
 // CapacityPage is the page of a capacity answer: new seeds per provider and region.
 func CapacityPage(r *CapacityReport) *Page {
 	p := &Page{Title: "seedplan capacity", Target: r.TargetUtilization,
-		Summary: r.summary("the target", "") + "."}
+		Summary: r.summary("the target", r.proof()) + "."}
 	newSeeds := map[string]int{}
 	for _, c := range r.Regions {
 		newSeeds[c.Provider+"/"+c.Region] += c.NewSeeds

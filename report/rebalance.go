@@ -183,11 +183,8 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 		return w.Flush()
 	}
 	fmt.Fprintf(w, "%s (target utilization %s", r.summary(), model.FormatFraction(r.TargetUtilization))
-	switch {
-	case r.Optimal:
-		fmt.Fprint(w, ", optimal")
-	case r.Fallback != "":
-		fmt.Fprint(w, ", fallback: "+r.Fallback)
+	if proof := r.proof(); proof != "" {
+		fmt.Fprint(w, ", "+proof)
 	}
 	fmt.Fprintln(w, ")")
 	if !r.Complete {
@@ -203,6 +200,17 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 // optimal.
 func (r *RebalanceReport) summary() string {
 	return fmt.Sprintf("%s, %s unresolved, lower bound %d", Counted(len(r.Moves), "move", "moves"), Counted(r.Unresolved, "shoot", "shoots"), r.LowerBound)
+}
+
+// proof says how far the moves are proven: "optimal", "fallback: " and why they were found greedily, or "".
+func (r *RebalanceReport) proof() string {
+	switch {
+	case r.Optimal:
+		return "optimal"
+	case r.Fallback != "":
+		return "fallback: " + r.Fallback
+	}
+	return ""
 }
 
 // problemLine says in one line why a seed stays unresolved.

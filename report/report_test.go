@@ -153,8 +153,8 @@ func TestAppliedTableCountsResults(t *testing.T) {
 }
 
 // The capacity table's last line, and its page's summary, count where the pending shoots go so that it adds up
-// to them, a lone pending shoot and a lone new seed in the singular, and state the target that was applied, not
-// a rounding of it.
+// to them, a lone pending shoot and a lone new seed in the singular, say whether the count is proven minimal, and
+// state the target that was applied, not a rounding of it.
 func TestCapacitySummaryCountsAgree(t *testing.T) {
 	for _, tc := range []struct {
 		target                                float64
@@ -162,15 +162,15 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 		want, page                            string
 	}{
 		{0.8, 1, 1, 1, 0, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization, 1 on the 1 new seed needed (minimal, LP bound 1), 0 on no kind of seed\n",
-			"1 pending shoot: 0 fit on existing seeds at or below the target, 1 on the 1 new seed needed, 0 on no kind of seed."},
+			"1 pending shoot: 0 fit on existing seeds at or below the target, 1 on the 1 new seed needed (minimal, LP bound 1), 0 on no kind of seed."},
 		{0.8, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 0 on no kind of seed."},
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed."},
 		{0.8, 400, 154, 14, 35, "400 pending shoots: 211 fit on existing seeds at or below 0.80 utilization, 154 on the 14 new seeds needed (minimal, LP bound 14), 35 on no kind of seed\n",
-			"400 pending shoots: 211 fit on existing seeds at or below the target, 154 on the 14 new seeds needed, 35 on no kind of seed."},
+			"400 pending shoots: 211 fit on existing seeds at or below the target, 154 on the 14 new seeds needed (minimal, LP bound 14), 35 on no kind of seed."},
 		{0.805, 2, 0, 0, 1, "2 pending shoots: 1 fit on existing seeds at or below 0.805 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 1 on no kind of seed\n",
-			"2 pending shoots: 1 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 1 on no kind of seed."},
+			"2 pending shoots: 1 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 1 on no kind of seed."},
 		{0.0000001, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed, 0 on no kind of seed."},
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed."},
 	} {
 		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.onNew - tc.unplaceable,
 			OnNew: tc.onNew, NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true, Unplaceable: make([]model.Unschedulable, tc.unplaceable)}
@@ -178,13 +178,14 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	}
 }
 
-// A count found without the LP says so, and that its bound is not the LP's.
+// A count found without the LP says so, and that its bound is not the LP's, on the page as in the table.
 func TestCapacitySummarySaysWhenFoundGreedily(t *testing.T) {
 	r := &report.CapacityReport{TargetUtilization: 0.8, Pending: 30, OnExisting: 10, OnNew: 20, NewSeeds: 3, LowerBound: 2, Fallback: "timeout"}
 	checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary,
 		"30 pending shoots: 10 fit on existing seeds at or below 0.80 utilization, 20 on the 3 new seeds needed (not proven minimal: "+
 			"CLP ran out of time before the LP's first answer, found greedily; bound 2), 0 on no kind of seed\n",
-		"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed, 0 on no kind of seed.")
+		"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed (not proven minimal: "+
+			"CLP ran out of time before the LP's first answer, found greedily; bound 2), 0 on no kind of seed.")
 }
 
 // checkSummaries checks that a report's table holds the line want, and that its page's summary is page.
@@ -204,7 +205,7 @@ func checkSummaries(t *testing.T, kind string, print func(io.Writer, report.Outp
 
 // The rebalance table's last line, and its page's summary, show the moves and what they leave unresolved beside
 // the lower bound they add up to, so that a plan with fewer moves than the bound reads as incomplete, not as a
-// contradiction.
+// contradiction, and both say whether the moves are proven optimal or were found greedily.
 func TestRebalanceSummaryAddsUp(t *testing.T) {
 	for _, tc := range []struct {
 		moves, unresolved, bound int
@@ -212,10 +213,10 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 		fallback                 string
 		want, page               string
 	}{
-		{9, 20, 29, true, "", "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29."},
-		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1."},
+		{9, 20, 29, true, "", "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29 (optimal)."},
+		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1 (optimal)."},
 		{3, 1, 3, false, "", "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3."},
-		{4, 0, 3, false, "range", "4 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, fallback: range)\n", "4 moves, 0 shoots unresolved, lower bound 3."},
+		{4, 0, 3, false, "range", "4 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, fallback: range)\n", "4 moves, 0 shoots unresolved, lower bound 3 (fallback: range)."},
 	} {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
 			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback}
