@@ -78,6 +78,11 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	if report.Window.Pending != 8 || len(report.Placements) != 6 || report.Bindings != nil {
 		t.Fatalf("dry run: %d pending, %d placements, bindings %v; want 8, 6, none", report.Window.Pending, len(report.Placements), report.Bindings)
 	}
+	// It says so, for the operator whose configuration names a Pushgateway.
+	said, err := runCombined(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "--pushgateway", pushgateway, "-o", "name")
+	if err != nil || !strings.Contains(said, "Dry run: the job's metrics are not pushed") || !strings.Contains(said, pushgateway) {
+		t.Fatalf("dry run: %v; want it to say that nothing is pushed to %s:\n%s", err, pushgateway, said)
+	}
 	if pushed := grepLines(httpGet(t, pushgateway+"/metrics"), "seedplan_"); pushed != "" {
 		t.Fatalf("the dry run pushed metrics:\n%s", pushed)
 	}

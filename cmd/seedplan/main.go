@@ -539,7 +539,10 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 	}
 	report, err := scheduler.RunJob(ctx, c.Bind.Rounds)
 	if dryRun {
-		return report, err // a dry run's metrics would replace the real job's
+		if c.Metrics.Pushgateway != "" {
+			slog.InfoContext(ctx, "Dry run: the job's metrics are not pushed, they would replace the real job's", "pushgateway", c.Metrics.Pushgateway)
+		}
+		return report, err
 	}
 	if pushErr := push(ctx, c, jobMetrics); pushErr != nil {
 		err = errors.Join(err, pushErr)
