@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -311,6 +312,25 @@ func flagError(flag string, value any, problem string) error {
 	return fmt.Errorf("--%s %v: %s", flag, value, problem)
 }
 
+// operands checks a command's arguments: at least min, at most max (-1: no limit). Its error says what the
+// command takes, worded as its usage line names it, and what it was given, where cobra's says "accepts 1 arg(s)".
+func operands(min, max int, takes string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) >= min && (max < 0 || len(args) <= max) {
+			return nil
+		}
+		given := "none"
+		if len(args) > 0 {
+			quoted := make([]string, len(args))
+			for i, arg := range args {
+				quoted[i] = strconv.Quote(arg)
+			}
+			given = fmt.Sprintf("%d: %s", len(args), strings.Join(quoted, " "))
+		}
+		return fmt.Errorf("%s takes %s; given %s (see '%s --help')", cmd.Name(), takes, given, cmd.CommandPath())
+	}
+}
+
 // override is a flag that sets a field of the configuration: the flag's name, the field's path as Validate names
 // it, and how the flag's value is set into c.
 type override struct {
@@ -460,7 +480,7 @@ func newScheduleCommand() *cobra.Command {
 			"Without --landscape it plans the embedded example landscape. With --kubeconfig or --cluster it reads the garden " +
 			"cluster instead and binds every placement through the Shoot binding subresource (unless --dry-run), writes " +
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
-		Args:   cobra.NoArgs,
+		Args:   operands(0, 0, "no arguments"),
 		PreRun: plansOnce,
 		RunE:   o.run,
 	}
@@ -555,7 +575,7 @@ func newRunCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Loop mode: plan and bind windows of pending shoots as they come, with leader election, /healthz and /metrics",
-		Args:  cobra.NoArgs,
+		Args:  operands(0, 0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := flags.configuration(cmd)
 			if err != nil {
@@ -586,7 +606,7 @@ func newExplainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:    "explain NAMESPACE/NAME",
 		Short:  "Explain the decision for one pending shoot: why this seed, why not the others",
-		Args:   cobra.ExactArgs(1),
+		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME"),
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it

@@ -186,6 +186,26 @@ func TestScheduleTableAndFormats(t *testing.T) {
 	}
 }
 
+// Every command checks how many arguments it is given before it reads anything, and says what it takes, what it
+// was given and where its help is.
+func TestArgumentsAreCountedAsUsageSays(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"schedule", "extra"}, `schedule takes no arguments; given 1: "extra" (see 'seedplan schedule --help')`},
+		{[]string{"rebalance", "a", "b c"}, `rebalance takes no arguments; given 2: "a" "b c" (see 'seedplan rebalance --help')`},
+		{[]string{"explain"}, `explain takes one shoot, NAMESPACE/NAME; given none (see 'seedplan explain --help')`},
+		{[]string{"explain", "a/b", "c/d"}, `explain takes one shoot, NAMESPACE/NAME; given 2: "a/b" "c/d" (see 'seedplan explain --help')`},
+		{[]string{"cordon"}, `cordon takes one or more seed names; given none (see 'seedplan cordon --help')`},
+		{[]string{"uncordon"}, `uncordon takes one or more seed names; given none (see 'seedplan uncordon --help')`},
+	} {
+		if _, err := run(t, tc.args...); err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
 // explain takes a shoot as NAMESPACE/NAME, or as -o name prints it, and refuses anything else before it plans.
 func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
 	const want = ": the shoot must be given as NAMESPACE/NAME"
