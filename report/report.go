@@ -310,7 +310,10 @@ func (r *Report) writePlaced(b *strings.Builder) {
 	fmt.Fprintf(b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
 	besideGreedy(win.GreedyPlaced)
 	fmt.Fprintf(b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
-	if win.Fallback != "" {
+	switch {
+	case win.Optimal:
+		b.WriteString(", optimal")
+	case win.Fallback != "":
 		fmt.Fprintf(b, ", fallback: %s", win.Fallback)
 	}
 	fmt.Fprintf(b, ") in %.3fs", win.Seconds.Total)

@@ -64,9 +64,10 @@ func TestJSONOutputIsEncodingJSONs(t *testing.T) {
 	}
 }
 
-// The summary's counts agree with their nouns (a lone new shoot is "1 of 1 pending shoot", not "shoots"), and
-// it sets what the LP decided beside what the greedy rule would have, in shoots placed, region distances and
-// shoots above the target; the greedy solver's own summary compares with nothing.
+// The summary's counts agree with their nouns (a lone new shoot is "1 of 1 pending shoot", not "shoots"), it
+// says whether the LP proved its plan optimal or fell back on the greedy rule, and it sets what the LP decided
+// beside what the greedy rule would have, in shoots placed, region distances and shoots above the target; the
+// greedy solver's own summary compares with nothing.
 func TestSummary(t *testing.T) {
 	placed := []model.Placement{{Shoot: "garden-dev/web", Seed: "aws-eu1", Distance: 7}}
 	for _, tc := range []struct {
@@ -76,9 +77,9 @@ func TestSummary(t *testing.T) {
 		seeds      []report.SeedReport
 		want       string
 	}{
-		{"one of each", placed, report.WindowReport{Pending: 1, Solver: "lp", GreedyPlaced: 1, Distance: 7, GreedyDistance: 7},
+		{"one of each", placed, report.WindowReport{Pending: 1, Solver: "lp", Optimal: true, GreedyPlaced: 1, Distance: 7, GreedyDistance: 7},
 			[]report.SeedReport{{Name: "aws-eu1", Placed: 1}},
-			"Placed 1 of 1 pending shoot (greedy: 1) on 1 of 1 seed (strategy SameRegion, solver lp) in 0.000s; " +
+			"Placed 1 of 1 pending shoot (greedy: 1) on 1 of 1 seed (strategy SameRegion, solver lp, optimal) in 0.000s; " +
 				"their region distances sum to 7 (greedy: 7)."},
 		{"many, against a greedy plan placing fewer and farther, with a target", placed,
 			report.WindowReport{Pending: 2, Solver: "lp", GreedyPlaced: 0, Distance: 7, GreedyDistance: 12,
