@@ -176,20 +176,33 @@ func (cp *ControlPlane) stopReplacement(c Component) error {
 }
 
 // gardenerSchedulerConfig is the real gardener-scheduler's configuration beside seedplan: Gardener's
-// defaults for its shoots (schedulerName default-scheduler or none), SameRegion, no leader election.
+// defaults for its shoots (schedulerName default-scheduler or none), SameRegion, no leader election. It serves
+// its probes and metrics on free ports of the loopback (%d, %d), not on Gardener's 10251 and 19251, the latter
+// seedplan's own default, which a run loop of another test package may be serving at the same time.
 const gardenerSchedulerConfig = `apiVersion: scheduler.config.gardener.cloud/v1alpha1
 kind: SchedulerConfiguration
 clientConnection: {qps: 100, burst: 130}
 leaderElection: {leaderElect: false}
 logLevel: error
 schedulers: {shoot: {candidateDeterminationStrategy: SameRegion}}
+server:
+  healthProbes: {bindAddress: 127.0.0.1, port: %d}
+  metrics: {bindAddress: 127.0.0.1, port: %d}
 `
 
 // StartGardenerScheduler runs the real gardener-scheduler v1.150.0 (built by hack/build-control-plane.sh) against
 // the garden of kubeconfig, logging into dir; stop interrupts it and waits for it to end.
 func (cp *ControlPlane) StartGardenerScheduler(kubeconfig, dir string) (stop func() error, err error) {
+	probes, err := freePort()
+	metrics := probes
+	for err == nil && metrics == probes {
+		metrics, err = freePort()
+	}
+	if err != nil {
+		return nil, err
+	}
 	file := filepath.Join(dir, "gardener-scheduler.yaml")
-	if err := os.WriteFile(file, []byte(gardenerSchedulerConfig), 0o600); err != nil {
+	if err := os.WriteFile(file, fmt.Appendf(nil, gardenerSchedulerConfig, probes, metrics), 0o600); err != nil {
 		return nil, err
 	}
 	logFile, err := os.Create(filepath.Join(dir, "gardener-scheduler.log"))
