@@ -202,16 +202,8 @@ func (r *RebalanceReport) summary() string {
 	return fmt.Sprintf("%s, %s unresolved, lower bound %d", Counted(len(r.Moves), "move", "moves"), Counted(r.Unresolved, "shoot", "shoots"), r.LowerBound)
 }
 
-// proof says how far the moves are proven: "optimal", "fallback: " and why they were found greedily, or "".
-func (r *RebalanceReport) proof() string {
-	switch {
-	case r.Optimal:
-		return "optimal"
-	case r.Fallback != "":
-		return "fallback: " + r.Fallback
-	}
-	return ""
-}
+// proof says how far the moves are proven, as a window's summary does.
+func (r *RebalanceReport) proof() string { return proofOf(r.Optimal, r.Fallback) }
 
 // problemLine says in one line why a seed stays unresolved.
 func problemLine(p model.SeedProblem) string {

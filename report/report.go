@@ -310,11 +310,8 @@ func (r *Report) writePlaced(b *strings.Builder) {
 	fmt.Fprintf(b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
 	besideGreedy(win.GreedyPlaced)
 	fmt.Fprintf(b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
-	switch {
-	case win.Optimal:
-		b.WriteString(", optimal")
-	case win.Fallback != "":
-		fmt.Fprintf(b, ", fallback: %s", win.Fallback)
+	if proof := proofOf(win.Optimal, win.Fallback); proof != "" {
+		b.WriteString(", " + proof)
 	}
 	fmt.Fprintf(b, ") in %.3fs", win.Seconds.Total)
 	if win.Pending > 0 {
@@ -327,6 +324,18 @@ func (r *Report) writePlaced(b *strings.Builder) {
 		besideGreedy(win.GreedyAboveTarget)
 		b.WriteString(".")
 	}
+}
+
+// proofOf says how far an LP's answer is proven: "optimal", "fallback: " and why the greedy rule answered
+// instead, or "" (the LP's answer, not proven optimal).
+func proofOf(optimal bool, fallback string) string {
+	switch {
+	case optimal:
+		return "optimal"
+	case fallback != "":
+		return "fallback: " + fallback
+	}
+	return ""
 }
 
 // writeUnschedulable counts the shoots no seed took, by reason.
