@@ -83,6 +83,10 @@ func newRootCommand() *cobra.Command {
 		newGenerateCommand(), newBenchCommand(), newVersionCommand())
 	root.Version = versionLine(buildinfo.Read())
 	root.SetVersionTemplate("{{.Version}}\n")
+	// A flag cobra could not parse says where the command's flags are listed, as a wrong count of arguments does.
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())
+	})
 	addExamples(root)
 	completeFlagValues(root)
 	refuseEmptyValues(root)

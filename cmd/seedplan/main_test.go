@@ -187,8 +187,8 @@ func TestScheduleTableAndFormats(t *testing.T) {
 }
 
 // Every command checks how many arguments it is given before it reads anything, and says what it takes, what it
-// was given and where its help is.
-func TestArgumentsAreCountedAsUsageSays(t *testing.T) {
+// was given and where its help is; a flag it cannot parse says where its help is too.
+func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -199,6 +199,9 @@ func TestArgumentsAreCountedAsUsageSays(t *testing.T) {
 		{[]string{"explain", "a/b", "c/d"}, `explain takes one shoot, NAMESPACE/NAME; given 2: "a/b" "c/d" (see 'seedplan explain --help')`},
 		{[]string{"cordon"}, `cordon takes one or more seed names; given none (see 'seedplan cordon --help')`},
 		{[]string{"uncordon"}, `uncordon takes one or more seed names; given none (see 'seedplan uncordon --help')`},
+		{[]string{"schedule", "--foo"}, `unknown flag: --foo (see 'seedplan schedule --help')`},
+		{[]string{"capacity", "-z"}, `unknown shorthand flag: 'z' in -z (see 'seedplan capacity --help')`},
+		{[]string{"rebalance", "--max-moves", "x"}, `invalid argument "x" for "--max-moves" flag: strconv.ParseInt: parsing "x": invalid syntax (see 'seedplan rebalance --help')`},
 	} {
 		if _, err := run(t, tc.args...); err == nil || err.Error() != tc.want {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
