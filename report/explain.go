@@ -20,6 +20,10 @@ type Explanation struct {
 	Region   string         `json:"region"`
 	Strategy model.Strategy `json:"strategy"`
 	Solver   string         `json:"solver"`
+	// Optimal and Fallback are the window's (WindowReport): with a fallback the gardener-scheduler's rule
+	// decided, and the costs did not.
+	Optimal  bool   `json:"optimal"`
+	Fallback string `json:"fallback"`
 	// TargetUtilization is the policy's target (0: none).
 	TargetUtilization float64 `json:"targetUtilization"`
 	// Seed is the seed the plan binds the shoot to ("" when unschedulable); Message then Gardener's message.
@@ -64,7 +68,8 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	}
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
-		Strategy: o.Window.Options.Strategy, Solver: o.Solver, TargetUtilization: o.Target, Seeds: []SeedVerdict{}}
+		Strategy: o.Window.Options.Strategy, Solver: o.Solver, Optimal: o.Optimal, Fallback: o.Fallback,
+		TargetUtilization: o.Target, Seeds: []SeedVerdict{}}
 	for _, p := range o.Plan.Placements {
 		if p.Shoot == shootKey {
 			e.Seed = p.Seed
@@ -198,7 +203,11 @@ func (e *Explanation) names() []string {
 
 func (e *Explanation) printTable(out io.Writer, t table) error {
 	if t.headers {
-		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
+		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
+		if proof := proofOf(e.Optimal, e.Fallback); proof != "" {
+			fmt.Fprint(out, ", "+proof)
+		}
+		fmt.Fprint(out, "\n\n")
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	t.header(w, "SEED"+t.wideColumns("\tHOSTED\tFREE\tALLOCATABLE\tPLACED")+"\tVERDICT\tDETAIL")
@@ -212,21 +221,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 		if v.Verdict == "chosen" {
 			verdict = "CHOSEN"
 		}
-		costText := fmt.Sprintf("full after the window; distance %d (%s)", v.Distance, v.DistanceSource)
-		if v.Cost != nil {
-			costText = fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", v.Cost.Total(), v.Cost.Distance, v.Distance, v.DistanceSource, v.Cost.Utilization)
-			if v.Cost.Soft > 0 {
-				costText += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
-			}
-			if v.Cost.AboveTarget {
-				costText += fmt.Sprintf(", above the %s target", model.FormatFraction(e.TargetUtilization))
-			}
-		}
-		capacity := "no allocatable limit"
-		if v.Free != nil && v.Allocatable != nil {
-			capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
-		}
-		fmt.Fprintf(w, "\t%s\t%s; %s hosted, %s\n", verdict, costText, Counted(v.Hosted, "shoot", "shoots"), capacity)
+		fmt.Fprintf(w, "\t%s\t%s\n", verdict, v.feasibleDetail(e.TargetUtilization))
 	}
 	if !t.headers {
 		return w.Flush()
@@ -241,11 +236,34 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 		return err
 	}
 	if e.Seed != "" {
-		_, err := fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", e.Seed, e.Trade)
-		return err
+		fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", e.Seed, e.Trade)
+	} else {
+		fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", e.Message)
 	}
-	_, err := fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", e.Message)
-	return err
+	if e.Fallback != "" {
+		fmt.Fprintf(out, "The gardener-scheduler's rule decided the window (fallback: %s); the costs above did not.\n", e.Fallback)
+	}
+	return nil
+}
+
+// feasibleDetail says what placing the shoot on a seed it may use costs, or that the window filled the seed, and
+// what the seed held before the window.
+func (v *SeedVerdict) feasibleDetail(target float64) string {
+	cost := fmt.Sprintf("full after the window; distance %d (%s)", v.Distance, v.DistanceSource)
+	if v.Cost != nil {
+		cost = fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", v.Cost.Total(), v.Cost.Distance, v.Distance, v.DistanceSource, v.Cost.Utilization)
+		if v.Cost.Soft > 0 {
+			cost += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
+		}
+		if v.Cost.AboveTarget {
+			cost += fmt.Sprintf(", above the %s target", model.FormatFraction(target))
+		}
+	}
+	capacity := "no allocatable limit"
+	if v.Free != nil && v.Allocatable != nil {
+		capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
+	}
+	return fmt.Sprintf("%s; %s hosted, %s", cost, Counted(v.Hosted, "shoot", "shoots"), capacity)
 }
 
 // regionTrade says, for a shoot placed outside its own region, why: its region's seeds it may use had no room at

@@ -71,3 +71,32 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 		})
 	}
 }
+
+// explain says what decided the window, as the schedule summary does: a plan the LP proved optimal, or the
+// gardener-scheduler's rule after a fallback, whose choice the costs it shows did not make.
+func TestExplainSaysWhatDecided(t *testing.T) {
+	const fallback = "The gardener-scheduler's rule decided the window (fallback: timeout); the costs above did not.\n"
+	for _, tc := range []struct {
+		solver, fallback string
+		optimal          bool
+		header, last     string
+	}{
+		{"lp", "", true, "strategy SameRegion, solver lp, optimal\n", "Decision: bind to seed fra.\n"},
+		{"lp", "", false, "strategy SameRegion, solver lp\n", "Decision: bind to seed fra.\n"},
+		{"lp", "timeout", false, "strategy SameRegion, solver lp, fallback: timeout\n", fallback},
+		{"greedy", "", false, "strategy SameRegion, solver greedy\n", "Decision: bind to seed fra.\n"},
+	} {
+		e := &report.Explanation{Shoot: "garden-p/a", Provider: "aws", Region: "eu-central-1", Strategy: model.SameRegion,
+			Solver: tc.solver, Optimal: tc.optimal, Fallback: tc.fallback, Seed: "fra", Feasible: 1,
+			Seeds: []report.SeedVerdict{{Name: "fra", Verdict: "chosen"}}}
+		var out bytes.Buffer
+		if err := e.Print(&out, report.Output{Format: "table"}); err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(out.String(), "\n")
+		if !strings.HasSuffix(header+"\n", tc.header) || !strings.HasSuffix(out.String(), tc.last) {
+			t.Errorf("solver %s, optimal %v, fallback %q:\n%s\nwant the first line to end with %q and the output with %q",
+				tc.solver, tc.optimal, tc.fallback, out.String(), tc.header, tc.last)
+		}
+	}
+}
