@@ -8,6 +8,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 )
@@ -240,10 +241,22 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	} else {
 		fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", e.Message)
 	}
-	if e.Fallback != "" {
-		fmt.Fprintf(out, "The gardener-scheduler's rule decided the window (fallback: %s); the costs above did not.\n", e.Fallback)
+	if rule := e.ruleDecided(); rule != "" {
+		fmt.Fprintf(out, "The gardener-scheduler's rule decided the window (%s); the costs above did not.\n", rule)
 	}
 	return nil
+}
+
+// ruleDecided says why the gardener-scheduler's rule, not the LP's costs, decided the window: the greedy solver
+// was asked for, or the LP fell back on it; "" when the LP decided.
+func (e *Explanation) ruleDecided() string {
+	switch {
+	case e.Fallback != "":
+		return "fallback: " + e.Fallback
+	case e.Solver == config.SolverGreedy:
+		return "solver greedy"
+	}
+	return ""
 }
 
 // feasibleDetail says what placing the shoot on a seed it may use costs, or that the window filled the seed, and

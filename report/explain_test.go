@@ -73,7 +73,7 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 }
 
 // explain says what decided the window, as the schedule summary does: a plan the LP proved optimal, or the
-// gardener-scheduler's rule after a fallback, whose choice the costs it shows did not make.
+// gardener-scheduler's rule — asked for, or after a fallback — whose choice the costs it shows did not make.
 func TestExplainSaysWhatDecided(t *testing.T) {
 	const fallback = "The gardener-scheduler's rule decided the window (fallback: timeout); the costs above did not.\n"
 	for _, tc := range []struct {
@@ -84,7 +84,8 @@ func TestExplainSaysWhatDecided(t *testing.T) {
 		{"lp", "", true, "strategy SameRegion, solver lp, optimal\n", "Decision: bind to seed fra.\n"},
 		{"lp", "", false, "strategy SameRegion, solver lp\n", "Decision: bind to seed fra.\n"},
 		{"lp", "timeout", false, "strategy SameRegion, solver lp, fallback: timeout\n", fallback},
-		{"greedy", "", false, "strategy SameRegion, solver greedy\n", "Decision: bind to seed fra.\n"},
+		{"greedy", "", false, "strategy SameRegion, solver greedy\n",
+			"The gardener-scheduler's rule decided the window (solver greedy); the costs above did not.\n"},
 	} {
 		e := &report.Explanation{Shoot: "garden-p/a", Provider: "aws", Region: "eu-central-1", Strategy: model.SameRegion,
 			Solver: tc.solver, Optimal: tc.optimal, Fallback: tc.fallback, Seed: "fra", Feasible: 1,
