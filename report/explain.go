@@ -236,15 +236,21 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	_, err := io.WriteString(out, "\n"+e.decision())
+	return err
+}
+
+// decision is the explanation's last lines: where the shoot goes, or why nowhere, and what decided it when the
+// costs shown did not.
+func (e *Explanation) decision() string {
+	line := fmt.Sprintf("Decision: unschedulable: %s\n", e.Message)
 	if e.Seed != "" {
-		fmt.Fprintf(out, "\nDecision: bind to seed %s.%s\n", e.Seed, e.Trade)
-	} else {
-		fmt.Fprintf(out, "\nDecision: unschedulable: %s\n", e.Message)
+		line = fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
 	}
 	if rule := e.ruleDecided(); rule != "" {
-		fmt.Fprintf(out, "The gardener-scheduler's rule decided the window (%s); the costs above did not.\n", rule)
+		line += fmt.Sprintf("The gardener-scheduler's rule decided the window (%s); the costs above did not.\n", rule)
 	}
-	return nil
+	return line
 }
 
 // ruleDecided says why the gardener-scheduler's rule, not the LP's costs, decided the window: the greedy solver

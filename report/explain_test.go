@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -99,5 +100,24 @@ func TestExplainSaysWhatDecided(t *testing.T) {
 			t.Errorf("solver %s, optimal %v, fallback %q:\n%s\nwant the first line to end with %q and the output with %q",
 				tc.solver, tc.optimal, tc.fallback, out.String(), tc.header, tc.last)
 		}
+	}
+}
+
+// failsOn is a writer that refuses the write holding text, as a closed pipe refuses every write after it closed.
+type failsOn struct{ text string }
+
+func (w failsOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(w.text)) {
+		return 0, errors.New("closed pipe")
+	}
+	return len(p), nil
+}
+
+// explain's last lines are written like the others: a failed write of the decision is the command's error.
+func TestExplainReportsAFailedWriteOfItsDecision(t *testing.T) {
+	e := &report.Explanation{Shoot: "garden-p/a", Solver: "lp", Fallback: "timeout", Seed: "fra", Feasible: 1,
+		Seeds: []report.SeedVerdict{{Name: "fra", Verdict: "chosen"}}}
+	if err := e.Print(failsOn{"Decision:"}, report.Output{Format: "table"}); err == nil {
+		t.Fatal("the decision could not be written, and Print said nothing")
 	}
 }
