@@ -16,6 +16,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 )
@@ -301,7 +302,7 @@ func (r *Report) writePlaced(b *strings.Builder) {
 			seedsUsed++
 		}
 	}
-	compared := win.Solver != "greedy" && win.Pending > 0
+	compared := win.Solver != config.SolverGreedy && win.Pending > 0
 	besideGreedy := func(greedy int) {
 		if compared {
 			fmt.Fprintf(b, " (greedy: %d)", greedy)
