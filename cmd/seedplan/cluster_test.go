@@ -55,7 +55,9 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	pushgateway := startPushgateway(t, cp.Binaries)
 
 	configFile := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(configFile, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nschedulerName: seedplan\nmetrics:\n  job: seedplan-test\n"), 0o600); err != nil {
+	// The run loop below serves /healthz and /metrics on a free port, not on the default :19251, which another
+	// test package's loop may hold at the same time.
+	if err := os.WriteFile(configFile, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nschedulerName: seedplan\nmetrics:\n  job: seedplan-test\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
@@ -117,14 +119,9 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		}
 	}
 
-	// The run loop under the same RBAC: informers, the Lease, a binding. It serves /healthz and /metrics on a
-	// free port, not on the default :19251, which another test package's loop may hold at the same time.
+	// The run loop under the same RBAC: informers, the Lease, a binding.
 	cp.CreateShoots(t, namespace, "cli", 8, 9, "seedplan")
 	cp.Landscape(t, "clirun", []int64{5}, 1, "seedplan")
-	runConfig := filepath.Join(t.TempDir(), "run.yaml")
-	if err := os.WriteFile(runConfig, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nschedulerName: seedplan\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
@@ -132,7 +129,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		cmd := newRootCommand()
 		cmd.SetOut(testLog{t})
 		cmd.SetErr(testLog{t})
-		cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", runConfig})
+		cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
 		done <- cmd.ExecuteContext(runCtx)
 	}()
 	deadline := time.Now().Add(60 * time.Second)
