@@ -162,8 +162,8 @@ func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error)
 	}
 	p.Report.Bindings = bind.Summarize(result.Results)
 	slog.InfoContext(ctx, "Window applied", "pending", len(p.read), "placed", len(p.Plan().Placements),
-		"unschedulable", len(p.Plan().Unschedulable), "solver", p.outcome.Solver, "fallback", p.outcome.Fallback,
-		"bindings", p.Report.Bindings, "seconds", time.Since(p.start).Seconds())
+		"unschedulable", len(p.Plan().Unschedulable), "solver", p.outcome.Solver, "optimal", p.outcome.Optimal,
+		"fallback", p.outcome.Fallback, "bindings", p.Report.Bindings, "seconds", time.Since(p.start).Seconds())
 	return result, err
 }
 

@@ -95,9 +95,13 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		t.Fatalf("explain against the cluster: %v\n%s", err, out)
 	}
 
-	out, err = run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--pushgateway", pushgateway, "-o", "json")
+	out, logged, err := runLogged(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--pushgateway", pushgateway, "-o", "json")
 	if err != nil {
 		t.Fatalf("schedule: %v\n%s", err, out)
+	}
+	// The job's log says what the window's answer is worth, as its summary does.
+	if !strings.Contains(logged, `msg="Window applied"`) || !strings.Contains(logged, "solver=lp optimal=true") {
+		t.Errorf("the log of the applied window does not say the LP proved its plan:\n%s", logged)
 	}
 	report.Bindings = nil
 	if err := json.Unmarshal([]byte(out), &report); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -25,11 +26,26 @@ import (
 // test's log. The process-wide logger the command sets up is restored afterwards.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	return runTo(t, testLog{t}, args...)
+}
+
+// runLogged is run with what the command logged returned beside its output.
+func runLogged(t *testing.T, args ...string) (out, logged string, err error) {
+	t.Helper()
+	var log bytes.Buffer
+	out, err = runTo(t, &log, args...)
+	t.Log(log.String())
+	return out, log.String(), err
+}
+
+// runTo is run with standard error written to stderr.
+func runTo(t *testing.T, stderr io.Writer, args ...string) (string, error) {
+	t.Helper()
 	defer slog.SetDefault(slog.Default())
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
-	cmd.SetErr(testLog{t})
+	cmd.SetErr(stderr)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), err
