@@ -176,7 +176,7 @@ func newApplyCommand() *cobra.Command {
 			"its seed still passes every predicate and has room (moves: the migration rules, the target, and the shoot's " +
 			"maintenance window unless --ignore-maintenance-window). Anything that changed since is skipped with its " +
 			"reason. It names the garden it writes to first, and asks for --yes.",
-		Args: operands(0, 0, "no arguments"),
+		Args: noArguments,
 		RunE: o.run,
 	}
 	o.addFlags(cmd)

@@ -335,6 +335,11 @@ func operands(min, max int, takes string) cobra.PositionalArgs {
 	}
 }
 
+// noArguments is the check of a command that takes no arguments, as cobra.NoArgs is, worded by operands.
+func noArguments(cmd *cobra.Command, args []string) error {
+	return operands(0, 0, "no arguments")(cmd, args)
+}
+
 // override is a flag that sets a field of the configuration: the flag's name, the field's path as Validate names
 // it, and how the flag's value is set into c.
 type override struct {
@@ -484,7 +489,7 @@ func newScheduleCommand() *cobra.Command {
 			"Without --landscape it plans the embedded example landscape. With --kubeconfig or --cluster it reads the garden " +
 			"cluster instead and binds every placement through the Shoot binding subresource (unless --dry-run), writes " +
 			"the gardener-scheduler's events and lastOperation, and exits non-zero only on real errors.",
-		Args:   operands(0, 0, "no arguments"),
+		Args:   noArguments,
 		PreRun: plansOnce,
 		RunE:   o.run,
 	}
@@ -579,7 +584,7 @@ func newRunCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Loop mode: plan and bind windows of pending shoots as they come, with leader election, /healthz and /metrics",
-		Args:  operands(0, 0, "no arguments"),
+		Args:  noArguments,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := flags.configuration(cmd)
 			if err != nil {

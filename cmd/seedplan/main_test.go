@@ -225,6 +225,31 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	}
 }
 
+// Every command of seedplan's own (not cobra's help and completion) words a wrong count of arguments so: none
+// for a command that takes some, or too many for one that takes fewer. Checked without running any command.
+func TestEveryCommandWordsAWrongCountOfArguments(t *testing.T) {
+	three := []string{"a", "b", "c"}
+	for _, cmd := range newRootCommand().Commands() {
+		if cmd.Name() == "help" || cmd.Name() == "completion" {
+			continue
+		}
+		refused := 0
+		for _, args := range [][]string{nil, three} {
+			err := cmd.ValidateArgs(args)
+			if err == nil {
+				continue
+			}
+			refused++
+			if want := cmd.Name() + " takes "; !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "(see 'seedplan "+cmd.Name()+" --help')") {
+				t.Errorf("%s with %d arguments: %q, want it to begin %q and say where the help is", cmd.Name(), len(args), err, want)
+			}
+		}
+		if refused == 0 {
+			t.Errorf("%s takes both no arguments and three", cmd.Name())
+		}
+	}
+}
+
 // explain takes a shoot as NAMESPACE/NAME, or as -o name prints it, and refuses anything else before it plans.
 func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
 	const want = ": the shoot must be given as NAMESPACE/NAME"

@@ -45,7 +45,7 @@ func newRebalanceCommand() *cobra.Command {
 			"after, and the lower bound on the number of moves. With --apply --yes on a cluster it cordons the seeds to " +
 			"drain and starts the moves whose window is open, paced (--max-in-flight, --max-in-flight-per-seed), each a " +
 			"control plane migration re-checked against a fresh read first, and waits for each to finish on its new seed.",
-		Args:   operands(0, 0, "no arguments"),
+		Args:   noArguments,
 		PreRun: plansOnce,
 		RunE:   o.run,
 	}
@@ -170,7 +170,7 @@ func newCapacityCommand() *cobra.Command {
 			"candidates' seeds counted, and minimises the number of new seeds (an LP on CLP with branch and bound): the " +
 			"number to set as ManagedSeedSet replicas or for a seed autoscaler to aim for. Shoots that no seed kind may take " +
 			"are listed with the reason and the kind of seed they lack; every pending shoot is counted exactly once.",
-		Args:   operands(0, 0, "no arguments"),
+		Args:   noArguments,
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {

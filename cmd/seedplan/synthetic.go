@@ -35,7 +35,7 @@ func newGenerateCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "generate [--dir DIR]",
 		Short: "Write a synthetic landscape as kubectl-style Lists: to standard output, or one file per kind into --dir",
-		Args:  operands(0, 0, "no arguments"),
+		Args:  noArguments,
 		RunE:  o.run,
 	}
 	o.addFlags(cmd)
@@ -119,7 +119,7 @@ func newBenchCommand() *cobra.Command {
 			"disturbance) with the LP and a naive descheduler, repeatedly, and prints tables; with --out it also writes " +
 			"results.csv/json, rebalance.csv/json and PNG plots. Scenarios: " + strings.Join(bench.ScenarioNames(), ", ") +
 			" (by default the window scenarios).",
-		Args: operands(0, 0, "no arguments"),
+		Args: noArguments,
 		RunE: o.run,
 	}
 	o.addFlags(cmd)

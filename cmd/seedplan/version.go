@@ -25,7 +25,7 @@ func newVersionCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print seedplan's version, the commit it was built from, and its Go and Gardener API versions",
-		Args:  operands(0, 0, "no arguments"),
+		Args:  noArguments,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := report.CheckFormat(output, formats); err != nil {
 				return fmt.Errorf("-o: %w", err)
