@@ -258,7 +258,7 @@ func (e *Explanation) decision() string {
 func (e *Explanation) ruleDecided() string {
 	switch {
 	case e.Fallback != "":
-		return "fallback: " + e.Fallback
+		return proofOf(false, e.Fallback)
 	case e.Solver == config.SolverGreedy:
 		return "solver greedy"
 	}
