@@ -64,7 +64,7 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 	a.set("seedplan_capacity_new_seeds_shoots", "Pending shoots the new seeds take.", float64(r.OnNew))
 	a.set("seedplan_capacity_unplaceable_shoots", "Pending shoots no existing seed and no new seed like one may take.", float64(len(r.Unplaceable)))
 	a.set("seedplan_capacity_target_utilization_ratio", "The target utilization the answer is for.", r.TargetUtilization)
-	a.fallback("seedplan_capacity_fallback", "the count was found greedily because CLP ran out of time before the LP's first answer",
+	a.fallback("seedplan_capacity_fallback", "the count was found greedily, in whole or in part, because CLP ran out of time before the LP's first answer",
 		solver.CapacityFallbackReasons(), r.Fallback)
 	return a
 }

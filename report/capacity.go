@@ -23,8 +23,8 @@ type CapacityReport struct {
 	NewSeeds   int  `json:"newSeeds"`
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`
-	// Fallback is "timeout" when CLP ran out of time before the LP's first answer: the new seeds are then
-	// greedy's (each shoot on the largest template it may use, untrimmed), the bound a cover cut's.
+	// Fallback is "timeout" when CLP ran out of time before the first answer of a part's LP: that part's new seeds
+	// are then greedy's (each shoot on the largest template it may use, untrimmed), its bound a cover cut's.
 	Fallback string `json:"fallback,omitempty"`
 	// Regions lists, per provider and region that needs new seeds, how many, like which template seed.
 	Regions []RegionCapacity `json:"regions"`
@@ -139,7 +139,7 @@ func (r *CapacityReport) proof() string {
 		proof = "minimal"
 	}
 	if r.Fallback != "" {
-		return fmt.Sprintf(" (%s: CLP ran out of time before the LP's first answer, found greedily; bound %d)", proof, r.LowerBound)
+		return fmt.Sprintf(" (%s: found greedily where CLP ran out of time before the LP's first answer; bound %d)", proof, r.LowerBound)
 	}
 	return fmt.Sprintf(" (%s, LP bound %d)", proof, r.LowerBound)
 }

@@ -184,9 +184,9 @@ func TestCapacitySummarySaysWhenFoundGreedily(t *testing.T) {
 	r := &report.CapacityReport{TargetUtilization: 0.8, Pending: 30, OnExisting: 10, OnNew: 20, NewSeeds: 3, LowerBound: 2, Fallback: "timeout"}
 	checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary,
 		"30 pending shoots: 10 fit on existing seeds at or below 0.80 utilization, 20 on the 3 new seeds needed (not proven minimal: "+
-			"CLP ran out of time before the LP's first answer, found greedily; bound 2), 0 on no kind of seed\n",
+			"found greedily where CLP ran out of time before the LP's first answer; bound 2), 0 on no kind of seed\n",
 		"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed (not proven minimal: "+
-			"CLP ran out of time before the LP's first answer, found greedily; bound 2), 0 on no kind of seed.")
+			"found greedily where CLP ran out of time before the LP's first answer; bound 2), 0 on no kind of seed.")
 }
 
 // checkSummaries checks that a report's table holds the line want, and that its page's summary is page.

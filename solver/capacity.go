@@ -3,9 +3,12 @@ package solver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/lanl/clp"
@@ -34,11 +37,11 @@ type Template struct {
 // placed with every seed at or below the target. The placement is a transportation LP on CLP in which each
 // template's new seeds are a variable y (capacity PerSeed·y); the fewest seeds is the integer optimum of Σy,
 // found by branch and bound on the y variables over that LP, with cover cuts in every LP and every answer found
-// trimmed (capacity_tighten.go).
+// trimmed (capacity_tighten.go), in each independent part of the question by itself (Plan).
 type Capacity struct {
 	// Timeout bounds the branch and bound (0: no bound); the best answer found so far is returned, not proven.
 	Timeout time.Duration
-	// MaxNodes bounds the branch and bound's LP solves (0: 500).
+	// MaxNodes bounds the LP solves of each part's branch and bound (0: 500).
 	MaxNodes int
 }
 
@@ -50,11 +53,12 @@ type CapacityPlan struct {
 	// when no seed and no new seed may take it. With the new seeds fixed, as many shoots as fit go to existing
 	// seeds: the split does not depend on which branch and bound node found them.
 	Seed []int
-	// LowerBound is the LP's bound on the total of new seeds; Optimal is true when the total is proven minimal.
+	// LowerBound is the LPs' bound on the total of new seeds, the sum of each part's rounded up; Optimal is true
+	// when the total is proven minimal.
 	LowerBound int
 	Optimal    bool
-	// Fallback is FallbackTimeout when CLP ran out of time before the root LP's answer: the new seeds are then
-	// those of withoutLP, and LowerBound the largest cover cut's.
+	// Fallback is FallbackTimeout when CLP ran out of time before a part's root LP had an answer: that part's new
+	// seeds are then those of withoutLP, and its bound its largest cover cut's.
 	Fallback string
 }
 
@@ -83,10 +87,13 @@ type capacityLP struct {
 // unplacedCost is what an unplaced shoot costs: more than the new seed it could need.
 const unplacedCost = 10
 
-// Plan answers the question.
+// Plan answers the question. Shoots that share no seed, existing or new, with others are a part of the question
+// of their own, and each part is searched by itself: the fewest new seeds are the sum of each part's fewest, and
+// a part's search proves its own answer where one search over all of them would branch over every combination of
+// their fractions.
 func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan, error) {
 	search := newCapacitySearch(cp, q)
-	best, err := search.run(ctx)
+	best, err := search.runParts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +158,8 @@ type capacitySearch struct {
 	deadline  time.Time
 	// covers are cuts every answer meets (coverCuts), rows of every LP of the search.
 	covers []cover
+	// opens says, per template, whether the search may open new seeds of it: those its classes may use.
+	opens []bool
 }
 
 // newCapacitySearch is the search of the question, before it runs: its classes of shoots, each with the
@@ -170,8 +179,36 @@ func newCapacitySearch(cp Capacity, q *CapacityPlanning) *capacitySearch {
 		}
 		slices.Sort(s.templates[c])
 	}
-	s.covers = s.coverCuts()
+	s.covers, s.opens = s.coverCuts(), s.usedTemplates()
 	return s
+}
+
+// usedTemplates says, per template, whether any of the search's classes may use its new seeds.
+func (s *capacitySearch) usedTemplates() []bool {
+	used := make([]bool, len(s.q.Templates))
+	for _, templates := range s.templates {
+		for _, t := range templates {
+			used[t] = true
+		}
+	}
+	return used
+}
+
+// parts are the searches of the question's independent parts (splitComponents): a part's classes share no seed,
+// existing or new, with another's. Parts whose shoots may use no new seed are left out: they open none.
+func (s *capacitySearch) parts() []*capacitySearch {
+	var parts []*capacitySearch
+	for _, comp := range splitComponents(s.classes, len(s.q.Window.Seeds)) {
+		part := &capacitySearch{cp: s.cp, q: s.q, isCandidate: s.isCandidate, deadline: s.deadline}
+		for _, c := range comp.classes {
+			part.classes = append(part.classes, s.classes[c])
+			part.templates = append(part.templates, s.templates[c])
+		}
+		if part.covers, part.opens = part.coverCuts(), part.usedTemplates(); slices.Contains(part.opens, true) {
+			parts = append(parts, part)
+		}
+	}
+	return parts
 }
 
 // capacityBest is the best integral answer a search found.
@@ -185,34 +222,102 @@ type capacityBest struct {
 	fallback string
 }
 
-// run searches depth first, rounding up first: it finds integral answers soonest. The root's rounded-up answer
-// is the first incumbent, as it is always feasible; an integral answer must be at least one seed better to count.
-func (s *capacitySearch) run(ctx context.Context) (*capacityBest, error) {
-	if s.pastDeadline() {
-		return s.withoutLP(), nil // CLP would be given a millisecond at least
-	}
-	lower, upper := make([]float64, len(s.q.Templates)), make([]float64, len(s.q.Templates))
-	for t := range upper {
-		upper[t] = math.Inf(1)
-	}
-	root, err := s.solveNode(nodeLP{lower: lower, upper: upper, deadline: s.deadline})
-	if err != nil {
+// runParts searches the parts, as many at once as there are processors, and adds up their answers: the parts'
+// new seeds and bounds, proven where every part's is, and a fallback where any part's is one. Every part's root LP
+// comes first, within the whole budget, as the one root of the whole question did; then the parts whose roots
+// left a gap branch, the smallest first, each for its share of the time left, so that no part's branching takes
+// the time of another's root or all of another's branching.
+func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
+	parts := s.parts()
+	bests, roots, errs := make([]*capacityBest, len(parts)), make([]*capacityLP, len(parts)), make([]error, len(parts))
+	inParallel(len(parts), func(i int) { bests[i], roots[i], errs[i] = parts[i].root() })
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if root.timedOut {
-		return s.withoutLP(), nil
+	var gaps []int
+	for i, best := range bests {
+		if roots[i] != nil && total(best.y) > best.lowerBound {
+			gaps = append(gaps, i)
+		}
+	}
+	slices.SortStableFunc(gaps, func(a, b int) int { return cmp.Compare(len(parts[a].classes), len(parts[b].classes)) })
+	inParallel(len(gaps), func(k int) {
+		part := parts[gaps[k]]
+		part.deadline = shareOf(part.deadline, time.Now(), len(gaps)-k, runtime.GOMAXPROCS(0))
+		errs[gaps[k]] = part.branch(ctx, bests[gaps[k]], roots[gaps[k]])
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	all := &capacityBest{y: make([]int, len(s.q.Templates)), complete: true}
+	for _, best := range bests {
+		for t, n := range best.y {
+			all.y[t] += n
+		}
+		all.lowerBound += best.lowerBound
+		all.complete = all.complete && (best.complete || total(best.y) == best.lowerBound)
+		all.fallback = cmp.Or(all.fallback, best.fallback)
+	}
+	return all, nil
+}
+
+// shareOf is the deadline of the next of left searches that run, slots at a time, until deadline: an even share
+// of the time left, which grows for the later ones as earlier ones finish before theirs. No deadline stays none.
+func shareOf(deadline, now time.Time, left, slots int) time.Time {
+	if deadline.IsZero() {
+		return deadline
+	}
+	return now.Add(deadline.Sub(now) * time.Duration(min(slots, left)) / time.Duration(left))
+}
+
+// inParallel calls do(i) for every i below n, as many at once as there are processors, starting them in order.
+func inParallel(n int, do func(i int)) {
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			do(i)
+		})
+	}
+	wg.Wait()
+}
+
+// root solves the LP at the root of the search, the bound of every answer, and takes its answer rounded up and
+// trimmed as the first incumbent, as it is always feasible. When CLP runs out of time first, the answer is the one
+// without the LP, and root nil.
+func (s *capacitySearch) root() (*capacityBest, *capacityLP, error) {
+	if s.pastDeadline() {
+		return s.withoutLP(), nil, nil // CLP would be given a millisecond at least
+	}
+	root, err := s.solveNode(nodeLP{lower: make([]float64, len(s.q.Templates)), upper: s.openUpper(), deadline: s.deadline})
+	if err != nil || root.timedOut {
+		return s.withoutLP(), nil, err
 	}
 	best := &capacityBest{y: make([]int, len(root.y)), complete: true,
 		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
-	return best, s.branch(ctx, best, root, lower, upper)
+	s.takeIncumbent(best, root)
+	return best, root, nil
+}
+
+// openUpper bounds each template's new seeds from above: without a bound where the search opens them, 0 where not.
+func (s *capacitySearch) openUpper() []float64 {
+	upper := make([]float64, len(s.q.Templates))
+	for t, opens := range s.opens {
+		if opens {
+			upper[t] = math.Inf(1)
+		}
+	}
+	return upper
 }
 
 // branch is the search below the root: it takes each better integral answer into best, and marks best
 // incomplete when it stops at a limit.
-func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP, lower, upper []float64) error {
-	bestObjective := s.takeIncumbent(best, root)
+func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP) error {
+	bestObjective := cost(best.y, root)
 	type node struct{ lower, upper []float64 }
-	stack := []node{{lower, upper}}
+	stack := []node{{make([]float64, len(s.q.Templates)), s.openUpper()}}
 	maxNodes := cmp.Or(s.cp.MaxNodes, 500)
 	for nodes := 0; len(stack) > 0; nodes++ {
 		if err := ctx.Err(); err != nil {
@@ -257,7 +362,12 @@ func (s *capacitySearch) takeIncumbent(best *capacityBest, lp *capacityLP) float
 		best.y[t] = int(math.Ceil(y - integralityTolerance))
 	}
 	best.y = s.trim(best.y, lp.y)
-	return unplacedCost*lp.unplaced + float64(total(best.y))
+	return cost(best.y, lp)
+}
+
+// cost is what the search minimises, for new seeds y and the shoots lp leaves unplaced.
+func cost(y []int, lp *capacityLP) float64 {
+	return unplacedCost*lp.unplaced + float64(total(y))
 }
 
 func sum(values []float64) float64 {

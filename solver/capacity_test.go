@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // capacityInstance is a capacity question in few words: existing seeds' room (Unlimited allowed), templates'
@@ -223,4 +224,74 @@ func maxPlaced(in capacityInstance, y []int) int {
 		of[g] = g
 	}
 	return maxFlow(w, classes, of)
+}
+
+// The question falls apart into parts whose shoots share no seed, existing or new, with another part's; a part
+// whose shoots may use no template opens no new seed and is left out.
+func TestParts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   capacityInstance
+		want string // per part, the templates it may open
+	}{
+		{"shoots that share no seed are parts of their own",
+			capacityInstance{perSeed: []int{2, 2}, groups: []capacityGroup{{1, []int{0}}, {1, []int{1}}}},
+			"[[true false] [false true]]"},
+		{"an existing seed that both may use joins them",
+			capacityInstance{room: []int{1}, perSeed: []int{2, 2}, groups: []capacityGroup{{1, []int{0, 1}}, {1, []int{0, 2}}}},
+			"[[true true]]"},
+		{"a template that both may use joins them",
+			capacityInstance{perSeed: []int{2, 2, 2}, groups: []capacityGroup{{1, []int{0, 1}}, {1, []int{1, 2}}}},
+			"[[true true true]]"},
+		{"shoots that may use existing seeds only are no part",
+			capacityInstance{room: []int{5}, perSeed: []int{2}, groups: []capacityGroup{{3, []int{0}}, {1, []int{1}}}},
+			"[[true]]"},
+	} {
+		var opens [][]bool
+		for _, part := range tc.in.search().parts() {
+			opens = append(opens, part.opens)
+		}
+		if got := fmt.Sprint(opens); got != tc.want {
+			t.Errorf("%s: parts open %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Each part's bound is its own LP's rounded up: three parts of 2⅓ seeds each in the LP need 3 each, which their
+// bounds prove at their roots, where the one LP of all three, 7 seeds, would leave two to branch and bound for.
+// In each part, two shoots may use only new seeds of 3 shoots, two only new seeds of 2, and two either.
+func TestPartsAreBoundedEachByItself(t *testing.T) {
+	in := capacityInstance{perSeed: []int{3, 2, 3, 2, 3, 2}}
+	for p := range 3 {
+		in.groups = append(in.groups, capacityGroup{2, []int{2 * p}}, capacityGroup{2, []int{2*p + 1}}, capacityGroup{2, []int{2 * p, 2*p + 1}})
+	}
+	plan, err := Capacity{MaxNodes: 1}.Plan(context.Background(), in.planning())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total(plan.NewSeeds) != 9 || plan.LowerBound != 9 || !plan.Optimal {
+		t.Fatalf("%v new seeds, bound %d, optimal %v; want 9, bound 9, optimal", plan.NewSeeds, plan.LowerBound, plan.Optimal)
+	}
+}
+
+// The parts that branch share the time left evenly, as many at once as there are processors; a part that runs
+// alone, the last, gets all of it.
+func TestShareOf(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		name        string
+		deadline    time.Time
+		left, slots int
+		want        time.Time
+	}{
+		{"no deadline", time.Time{}, 3, 2, time.Time{}},
+		{"the first of five on two processors: two fifths", now.Add(10 * time.Second), 5, 2, now.Add(4 * time.Second)},
+		{"two left on two processors: all of it", now.Add(10 * time.Second), 2, 2, now.Add(10 * time.Second)},
+		{"the last: all of it", now.Add(10 * time.Second), 1, 2, now.Add(10 * time.Second)},
+		{"deadline passed: passed", now.Add(-time.Second), 4, 2, now.Add(-time.Second / 2)},
+	} {
+		if got := shareOf(tc.deadline, now, tc.left, tc.slots); !got.Equal(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
