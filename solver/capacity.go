@@ -292,8 +292,11 @@ func (s *capacitySearch) root() (*capacityBest, *capacityLP, error) {
 		return s.withoutLP(), nil, nil // CLP would be given a millisecond at least
 	}
 	root, err := s.solveNode(nodeLP{lower: make([]float64, len(s.q.Templates)), upper: s.openUpper(), deadline: s.deadline})
-	if err != nil || root.timedOut {
-		return s.withoutLP(), nil, err
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case root.timedOut:
+		return s.withoutLP(), nil, nil
 	}
 	best := &capacityBest{y: make([]int, len(root.y)), complete: true,
 		lowerBound: int(math.Ceil(sum(root.y) - integralityTolerance))}
@@ -312,8 +315,9 @@ func (s *capacitySearch) openUpper() []float64 {
 	return upper
 }
 
-// branch is the search below the root: it takes each better integral answer into best, and marks best
-// incomplete when it stops at a limit.
+// branch is the search below the root, depth first and rounding up first, so that it finds integral answers
+// soonest: it takes each answer at least one seed better into best, and marks best incomplete when it stops at a
+// limit.
 func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP) error {
 	bestObjective := cost(best.y, root)
 	type node struct{ lower, upper []float64 }
