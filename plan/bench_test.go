@@ -159,3 +159,41 @@ func contended(b *testing.B, pending, seeds int) (*model.Snapshot, []*gardencore
 	})
 	return snap, snap.Pending("default-scheduler")
 }
+
+// BenchmarkCapacity answers the capacity question of generated landscapes (seeds × pending, half as many shoots
+// bound again) at the 0.8 target within the default 2 s budget, as seedplan capacity does: the new seeds, the
+// bound and whether the count is proven minimal, beside the time. The landscapes are those seedplan generate
+// writes with the same flags (the realistic mix), the README's. Run: go test ./plan -run '^$' -bench Capacity
+// -benchtime 1x (make bench-capacity)
+func BenchmarkCapacity(b *testing.B) {
+	for _, l := range []generator.Config{
+		{Seeds: 500, Shoots: 10000, Existing: 5000, Contention: 1.0, Seed: 1},
+		{Seeds: 300, Shoots: 3000, Existing: 1500, Contention: 1.2, Seed: 2},
+		{Seeds: 1000, Shoots: 5000, Existing: 2000, Contention: 1.0, Seed: 3},
+		{Seeds: 200, Shoots: 4000, Existing: 1000, Contention: 1.5, Seed: 4},
+	} {
+		l.Mix = generator.RealisticMix()
+		snap := generatedSnapshot(b, l)
+		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+			b.Run(fmt.Sprintf("%dx%d/%s", l.Seeds, l.Shoots, strategy), func(b *testing.B) {
+				var answer *plan.CapacityAnswer
+				for b.Loop() {
+					q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: strategy}, 0.8)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if answer, err = plan.SolveCapacity(context.Background(), q, solver.Capacity{Timeout: 2 * time.Second}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				proven := 0.0
+				if answer.Optimal {
+					proven = 1
+				}
+				b.ReportMetric(float64(answer.Total()), "new-seeds")
+				b.ReportMetric(float64(answer.LowerBound), "bound")
+				b.ReportMetric(proven, "proven")
+			})
+		}
+	}
+}
