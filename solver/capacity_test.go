@@ -153,6 +153,55 @@ func TestCapacityIsMinimal(t *testing.T) {
 	}
 }
 
+// Two questions that share no seed asked as one are answered as each is alone: as many shoots placed and as few
+// new seeds as the exhaustive answers of the two add up to, proven minimal.
+func TestCapacityOfDisjointQuestionsAddsUp(t *testing.T) {
+	for seed := range uint64(150) {
+		rng := rand.New(rand.NewPCG(seed, 23))
+		a, b := randomCapacityInstance(rng), randomCapacityInstance(rng)
+		in := disjoint(a, b)
+		plan, err := Capacity{}.Plan(context.Background(), in.planning())
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		placedA, seedsA := exhaustiveCapacity(a)
+		placedB, seedsB := exhaustiveCapacity(b)
+		placed := 0
+		for _, s := range plan.Seed {
+			if s >= 0 {
+				placed++
+			}
+		}
+		if placed != placedA+placedB || total(plan.NewSeeds) != seedsA+seedsB || plan.LowerBound > seedsA+seedsB || !plan.Optimal {
+			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d+%d placed with %d+%d",
+				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, placedA, placedB, seedsA, seedsB)
+		}
+	}
+}
+
+// disjoint is the question of a and b together, b's seeds after a's: the existing seeds of a, then b's, then the
+// templates of a, then b's.
+func disjoint(a, b capacityInstance) capacityInstance {
+	in := capacityInstance{room: slices.Concat(a.room, b.room), perSeed: slices.Concat(a.perSeed, b.perSeed)}
+	existing := len(in.room)
+	add := func(from capacityInstance, existingAt, templatesAt int) {
+		for _, g := range from.groups {
+			moved := capacityGroup{shoots: g.shoots}
+			for _, s := range g.seeds {
+				if s < len(from.room) {
+					moved.seeds = append(moved.seeds, existingAt+s)
+				} else {
+					moved.seeds = append(moved.seeds, existing+templatesAt+s-len(from.room))
+				}
+			}
+			in.groups = append(in.groups, moved)
+		}
+	}
+	add(a, 0, 0)
+	add(b, len(a.room), len(a.perSeed))
+	return in
+}
+
 func randomCapacityInstance(rng *rand.Rand) capacityInstance {
 	var in capacityInstance
 	for range rng.IntN(3) {
