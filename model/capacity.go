@@ -304,14 +304,19 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 	}
 	open, beyond := q.withinTargets(placed, newSeeds)
 	violations = append(violations, beyond...)
-	// Another new seed can always be opened: a kind of seed that takes a shoot makes it placeable.
+	// Another new seed can always be opened: a kind of seed that takes a shoot makes it placeable. A shoot is
+	// evaluated once, and only the seeds that pass its predicates are asked whether they take it.
 	for _, key := range unplaceable {
 		shoot := snap.Shoot(key)
 		if shoot == nil {
 			continue
 		}
-		for _, seed := range snap.Seeds {
-			if open[seed.Name] && evaluator.placementViolation(shoot, seed) == nil {
+		ev := evaluator.evaluate(shoot)
+		if ev.Err != nil {
+			continue // no seed takes it
+		}
+		for _, c := range ev.Candidates {
+			if seed := snap.Seeds[c]; open[seed.Name] && evaluator.violation(ev, shoot, seed) == nil {
 				violations = append(violations, fmt.Errorf("shoot %s: called unplaceable, but seed %s would take it", key, seed.Name))
 				break
 			}

@@ -63,6 +63,8 @@ func TestVerifyCapacity(t *testing.T) {
 			"shoot garden-dev/s1 → seed tainted: violates predicate"},
 		{"unplaceable though a new seed would take it", right[:2], map[string]int{"a": 1}, []string{"garden-dev/s3"},
 			"shoot garden-dev/s3: called unplaceable, but seed a-new would take it"},
+		{"unplaceable though an existing seed with room left would take it, the first such seed named", []Placement{place("s2", "a-new"), place("s3", "a-new")},
+			map[string]int{"a": 1}, []string{"garden-dev/s1"}, "shoot garden-dev/s1: called unplaceable, but seed a would take it"},
 		{"a bound shoot", append(slices.Clone(right), place("on-a", "a-new")), map[string]int{"a": 1}, nil, "shoot garden-dev/on-a: not pending"},
 		{"a seed not in the landscape", []Placement{place("s1", "nowhere"), place("s2", "a-new"), place("s3", "a-new")}, map[string]int{"a": 1}, nil,
 			"shoot garden-dev/s1 → seed nowhere: not in the landscape"},
