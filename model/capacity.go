@@ -170,10 +170,15 @@ func usefulTemplates(w *Window, templates []SeedTemplate) []SeedTemplate {
 		}
 	}
 	takes := make([][]uint64, len(templates)) // per template, a bit per distinct evaluation that has an arc to it
+	templateOf := map[int]int{}               // by candidate seed
 	for t, tmpl := range templates {
 		takes[t] = make([]uint64, (len(evaluations)+63)/64)
-		for e, ev := range evaluations {
-			if _, ok := slices.BinarySearchFunc(ev.Arcs, tmpl.Candidate, func(a Arc, seed int) int { return a.Seed - seed }); ok {
+		templateOf[tmpl.Candidate] = t
+	}
+	// Each evaluation's arcs are walked once: asking each for each template took longer than the window.
+	for e, ev := range evaluations {
+		for _, a := range ev.Arcs {
+			if t, ok := templateOf[a.Seed]; ok {
 				takes[t][e/64] |= 1 << (e % 64)
 			}
 		}
