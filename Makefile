@@ -40,10 +40,10 @@ vet:
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
 
-# The packages that decode, plan, bind, loop and log on several goroutines, again under the race detector (~2.5 min, and
+# The packages that decode, solve, plan, bind, loop and log on several goroutines, again under the race detector (~2.5 min, and
 # ~3 min more for its first build).
 test-race: control-plane
-	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -race -count=1 -timeout 30m ./ingest ./model ./plan ./bind ./cluster ./cmd/seedplan
+	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -race -count=1 -timeout 30m ./ingest ./model ./solver ./plan ./bind ./cluster ./cmd/seedplan
 
 # The soak test of the run loop on the real control plane: shoots created at SOAK_RATE per second for
 # SOAK_DURATION, each deleted 5 s after it is bound; every shoot bound once, the heap flat (make test runs 20 s at 10/s).
