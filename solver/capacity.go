@@ -8,7 +8,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/lanl/clp"
@@ -230,7 +229,7 @@ type capacityBest struct {
 func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 	parts := s.parts()
 	bests, roots, errs := make([]*capacityBest, len(parts)), make([]*capacityLP, len(parts)), make([]error, len(parts))
-	inParallel(len(parts), func(i int) { bests[i], roots[i], errs[i] = parts[i].root() })
+	onSlots(processorSlots(), len(parts), func(i int) { bests[i], roots[i], errs[i] = parts[i].root() })
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -241,7 +240,7 @@ func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 		}
 	}
 	slices.SortStableFunc(gaps, func(a, b int) int { return cmp.Compare(len(parts[a].classes), len(parts[b].classes)) })
-	inParallel(len(gaps), func(k int) {
+	onSlots(processorSlots(), len(gaps), func(k int) {
 		part := parts[gaps[k]]
 		part.deadline = shareOf(part.deadline, time.Now(), len(gaps)-k, runtime.GOMAXPROCS(0))
 		errs[gaps[k]] = part.branch(ctx, bests[gaps[k]], roots[gaps[k]])
@@ -268,20 +267,6 @@ func shareOf(deadline, now time.Time, left, slots int) time.Time {
 		return deadline
 	}
 	return now.Add(deadline.Sub(now) * time.Duration(min(slots, left)) / time.Duration(left))
-}
-
-// inParallel calls do(i) for every i below n, as many at once as there are processors, starting them in order.
-func inParallel(n int, do func(i int)) {
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range n {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			do(i)
-		})
-	}
-	wg.Wait()
 }
 
 // root solves the LP at the root of the search, the bound of every answer, and takes its answer rounded up and

@@ -100,7 +100,7 @@ func (lp LP) Improve(ctx context.Context, w *Window, incumbent <-chan *Assignmen
 	// network poller, and a garbage collection that could be long beside the budget runs before the solve
 	// (plan.Schedule), the caller is back a median of under a millisecond after it either way
 	// (BenchmarkTimeoutFallback), and the parts of a MinimalDistance window take a quarter less time.
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots := processorSlots()
 	slots <- struct{}{}
 	var greedy *Assignment
 	came := make(chan struct{})
@@ -163,21 +163,16 @@ func (lp LP) run(w *Window, deadline time.Time, slots chan struct{}) lpResult {
 	segments := seedSegments(w, lp.Weights)
 	extremes := windowArcExtremes(w)
 	results := make([]componentResult, len(components))
-	var wg sync.WaitGroup
-	for i, comp := range components {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			if !deadline.IsZero() && time.Now().After(deadline) {
-				// Abandoned: building the part would only take a processor from the caller.
-				results[i] = componentResult{stopped: true}
-				return
-			}
-			placed, fair := fairPlaced(w, classes, comp)
-			results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, startArcs(classes, comp))
-		})
-	}
-	wg.Wait()
+	onSlots(slots, len(components), func(i int) {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			// Abandoned: building the part would only take a processor from the caller.
+			results[i] = componentResult{stopped: true}
+			return
+		}
+		comp := components[i]
+		placed, fair := fairPlaced(w, classes, comp)
+		results[i] = lp.solveComponent(w, classes, comp, segments, extremes, deadline, placed, fair, startArcs(classes, comp))
+	})
 	optimal := true
 	for _, r := range results {
 		if r.stopped || r.err != nil {
@@ -187,6 +182,23 @@ func (lp LP) run(w *Window, deadline time.Time, slots chan struct{}) lpResult {
 	}
 	plan, integral := assemble(w, classes, components, results)
 	return lpResult{plan: plan, optimal: optimal && integral}
+}
+
+// processorSlots are slots (onSlots) for as many goroutines at once as there are processors.
+func processorSlots() chan struct{} { return make(chan struct{}, runtime.GOMAXPROCS(0)) }
+
+// onSlots calls do(i) for every i below n, each on a goroutine of its own once it has taken one of slots, which it
+// gives back when done; they start in order of i. It returns when all are done.
+func onSlots(slots chan struct{}, n int, do func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			do(i)
+		})
+	}
+	wg.Wait()
 }
 
 // windowClasses are the classes of a window: its usable arcs are the seeds with free capacity.
