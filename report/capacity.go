@@ -19,7 +19,8 @@ type CapacityReport struct {
 	// new seeds; with the unplaceable ones they are the pending shoots.
 	OnExisting int `json:"onExisting"`
 	OnNew      int `json:"onNew"`
-	// NewSeeds is the total of new seeds; LowerBound the LP's bound on it; Optimal whether it is proven minimal.
+	// NewSeeds is the total of new seeds; LowerBound the LPs' bound on it (solver.CapacityPlan); Optimal whether it is
+	// proven minimal.
 	NewSeeds   int  `json:"newSeeds"`
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`

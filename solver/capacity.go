@@ -214,7 +214,7 @@ func (s *capacitySearch) parts() []*capacitySearch {
 type capacityBest struct {
 	// y is the new seeds per template (assign places the shoots for them).
 	y []int
-	// lowerBound is the root LP's bound on the total; complete says the search ended without a limit.
+	// lowerBound is the root LP's bound on the total, rounded up; complete says the search ended without a limit.
 	lowerBound int
 	complete   bool
 	// fallback says why the answer is not the LP's (FallbackTimeout), if it is not.
