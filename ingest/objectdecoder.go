@@ -257,7 +257,9 @@ func fieldNumbers(fields []fieldDecoder) (map[string]int, bool) {
 }
 
 // lookAhead is how many fields after the last one read a member's name is compared with before it is looked up:
-// encoding/json, and so kubectl, writes fields in the order they are declared, leaving out empty ones.
+// encoding/json, and so a typed client or seedplan generate, writes fields in the order they are declared, leaving
+// out empty ones. kubectl get writes objects as maps, keys sorted (in YAML too), and those names are looked up:
+// comparing with the next fields by name as well gained nothing (README, "Loading").
 const lookAhead = 8
 
 // quotedWord is the first eight bytes of name followed by a quote, and the mask of those bytes, as member reads
