@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"time"
 
@@ -157,8 +156,6 @@ type capacitySearch struct {
 	deadline  time.Time
 	// covers are cuts every answer meets (coverCuts), rows of every LP of the search.
 	covers []cover
-	// opens says, per template, whether the search may open new seeds of it: those its classes may use.
-	opens []bool
 }
 
 // newCapacitySearch is the search of the question, before it runs: its classes of shoots, each with the
@@ -178,19 +175,8 @@ func newCapacitySearch(cp Capacity, q *CapacityPlanning) *capacitySearch {
 		}
 		slices.Sort(s.templates[c])
 	}
-	s.covers, s.opens = s.coverCuts(), s.usedTemplates()
+	s.covers = s.coverCuts()
 	return s
-}
-
-// usedTemplates says, per template, whether any of the search's classes may use its new seeds.
-func (s *capacitySearch) usedTemplates() []bool {
-	used := make([]bool, len(s.q.Templates))
-	for _, templates := range s.templates {
-		for _, t := range templates {
-			used[t] = true
-		}
-	}
-	return used
 }
 
 // parts are the searches of the question's independent parts (splitComponents): a part's classes share no seed,
@@ -203,7 +189,8 @@ func (s *capacitySearch) parts() []*capacitySearch {
 			part.classes = append(part.classes, s.classes[c])
 			part.templates = append(part.templates, s.templates[c])
 		}
-		if part.covers, part.opens = part.coverCuts(), part.usedTemplates(); slices.Contains(part.opens, true) {
+		if slices.ContainsFunc(part.templates, func(templates []int) bool { return len(templates) > 0 }) {
+			part.covers = part.coverCuts()
 			parts = append(parts, part)
 		}
 	}
@@ -240,9 +227,10 @@ func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 		}
 	}
 	slices.SortStableFunc(gaps, func(a, b int) int { return cmp.Compare(len(parts[a].classes), len(parts[b].classes)) })
-	onSlots(processorSlots(), len(gaps), func(k int) {
+	slots := processorSlots()
+	onSlots(slots, len(gaps), func(k int) {
 		part := parts[gaps[k]]
-		part.deadline = shareOf(part.deadline, time.Now(), len(gaps)-k, runtime.GOMAXPROCS(0))
+		part.deadline = shareOf(part.deadline, time.Now(), len(gaps)-k, cap(slots))
 		errs[gaps[k]] = part.branch(ctx, bests[gaps[k]], roots[gaps[k]])
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -289,11 +277,12 @@ func (s *capacitySearch) root() (*capacityBest, *capacityLP, error) {
 	return best, root, nil
 }
 
-// openUpper bounds each template's new seeds from above: without a bound where the search opens them, 0 where not.
+// openUpper bounds each template's new seeds from above: without a bound for those the search's classes may use,
+// 0 for the others, which are another part's.
 func (s *capacitySearch) openUpper() []float64 {
 	upper := make([]float64, len(s.q.Templates))
-	for t, opens := range s.opens {
-		if opens {
+	for _, templates := range s.templates {
+		for _, t := range templates {
 			upper[t] = math.Inf(1)
 		}
 	}

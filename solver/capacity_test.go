@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -298,7 +299,11 @@ func TestParts(t *testing.T) {
 	} {
 		var opens [][]bool
 		for _, part := range tc.in.search().parts() {
-			opens = append(opens, part.opens)
+			var open []bool
+			for _, upper := range part.openUpper() {
+				open = append(open, math.IsInf(upper, 1))
+			}
+			opens = append(opens, open)
 		}
 		if got := fmt.Sprint(opens); got != tc.want {
 			t.Errorf("%s: parts open %s, want %s", tc.name, got, tc.want)
