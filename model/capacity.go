@@ -169,16 +169,16 @@ func usefulTemplates(w *Window, templates []SeedTemplate) []SeedTemplate {
 			evaluations = append(evaluations, ev)
 		}
 	}
-	takes := make([][]uint64, len(templates)) // per template, a bit per distinct evaluation that has an arc to it
-	templateOf := map[int]int{}               // by candidate seed
+	takes := make([][]uint64, len(templates))        // per template, a bit per distinct evaluation that has an arc to it
+	templateOf := make([]int, len(w.Snapshot.Seeds)) // by seed: template index + 1, 0 for an existing seed
 	for t, tmpl := range templates {
 		takes[t] = make([]uint64, (len(evaluations)+63)/64)
-		templateOf[tmpl.Candidate] = t
+		templateOf[tmpl.Candidate] = t + 1
 	}
-	// Each evaluation's arcs are walked once: asking each for each template took longer than the window.
+	// Each evaluation's arcs are walked once, so that the cost is that of the arcs, not of templates × evaluations.
 	for e, ev := range evaluations {
 		for _, a := range ev.Arcs {
-			if t, ok := templateOf[a.Seed]; ok {
+			if t := templateOf[a.Seed] - 1; t >= 0 {
 				takes[t][e/64] |= 1 << (e % 64)
 			}
 		}
