@@ -204,11 +204,8 @@ func (e *Explanation) names() []string {
 
 func (e *Explanation) printTable(out io.Writer, t table) error {
 	if t.headers {
-		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver)
-		if proof := proofOf(e.Optimal, e.Fallback); proof != "" {
-			fmt.Fprint(out, ", "+proof)
-		}
-		fmt.Fprint(out, "\n\n")
+		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s%s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver,
+			proofAfter(e.Optimal, e.Fallback))
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	t.header(w, "SEED"+t.wideColumns("\tHOSTED\tFREE\tALLOCATABLE\tPLACED")+"\tVERDICT\tDETAIL")

@@ -65,7 +65,7 @@ func SchedulePage(r *Report) *Page {
 // RebalancePage is the page of a rebalancing: the seeds the moves touch before and after, and the moves.
 func RebalancePage(r *RebalanceReport) *Page {
 	summary := r.summary()
-	if proof := r.proof(); proof != "" {
+	if proof := proofOf(r.Optimal, r.Fallback); proof != "" {
 		summary += " (" + proof + ")"
 	}
 	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization, Summary: summary + "."}

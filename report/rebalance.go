@@ -182,11 +182,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "%s (target utilization %s", r.summary(), model.FormatFraction(r.TargetUtilization))
-	if proof := r.proof(); proof != "" {
-		fmt.Fprint(w, ", "+proof)
-	}
-	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "%s (target utilization %s%s)\n", r.summary(), model.FormatFraction(r.TargetUtilization), proofAfter(r.Optimal, r.Fallback))
 	if !r.Complete {
 		fmt.Fprintln(w, "incomplete:")
 		for line := range strings.SplitSeq(r.Message, "\n") {
@@ -201,9 +197,6 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 func (r *RebalanceReport) summary() string {
 	return fmt.Sprintf("%s, %s unresolved, lower bound %d", Counted(len(r.Moves), "move", "moves"), Counted(r.Unresolved, "shoot", "shoots"), r.LowerBound)
 }
-
-// proof says how far the moves are proven, as a window's summary does.
-func (r *RebalanceReport) proof() string { return proofOf(r.Optimal, r.Fallback) }
 
 // problemLine says in one line why a seed stays unresolved.
 func problemLine(p model.SeedProblem) string {

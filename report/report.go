@@ -310,11 +310,8 @@ func (r *Report) writePlaced(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "Placed %d of %s", len(r.Placements), Counted(win.Pending, "pending shoot", "pending shoots"))
 	besideGreedy(win.GreedyPlaced)
-	fmt.Fprintf(b, " on %d of %s (strategy %s, solver %s", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy, win.Solver)
-	if proof := proofOf(win.Optimal, win.Fallback); proof != "" {
-		b.WriteString(", " + proof)
-	}
-	fmt.Fprintf(b, ") in %.3fs", win.Seconds.Total)
+	fmt.Fprintf(b, " on %d of %s (strategy %s, solver %s%s) in %.3fs", seedsUsed, Counted(win.Seeds, "seed", "seeds"), win.Strategy,
+		win.Solver, proofAfter(win.Optimal, win.Fallback), win.Seconds.Total)
 	if win.Pending > 0 {
 		fmt.Fprintf(b, "; their region distances sum to %d", win.Distance)
 		besideGreedy(win.GreedyDistance)
@@ -335,6 +332,14 @@ func proofOf(optimal bool, fallback string) string {
 		return "optimal"
 	case fallback != "":
 		return "fallback: " + fallback
+	}
+	return ""
+}
+
+// proofAfter is proofOf as the last item of a list: ", " and the proof, or nothing when there is none.
+func proofAfter(optimal bool, fallback string) string {
+	if proof := proofOf(optimal, fallback); proof != "" {
+		return ", " + proof
 	}
 	return ""
 }
