@@ -95,8 +95,7 @@ func (cp Capacity) Plan(ctx context.Context, q *CapacityPlanning) (*CapacityPlan
 	if err != nil {
 		return nil, err
 	}
-	plan := &CapacityPlan{NewSeeds: best.y, LowerBound: best.lowerBound, Optimal: best.complete || total(best.y) == best.lowerBound,
-		Fallback: best.fallback}
+	plan := &CapacityPlan{NewSeeds: best.y, LowerBound: best.lowerBound, Optimal: best.complete, Fallback: best.fallback}
 	if plan.Seed, err = search.assign(best.y); err != nil {
 		return nil, err
 	}
@@ -201,7 +200,8 @@ func (s *capacitySearch) parts() []*capacitySearch {
 type capacityBest struct {
 	// y is the new seeds per template (assign places the shoots for them).
 	y []int
-	// lowerBound is the root LP's bound on the total, rounded up; complete says the search ended without a limit.
+	// lowerBound is the root LP's bound on the total, rounded up; complete says the search ended without a limit
+	// (for the parts added up, runParts: that each part's did or met its bound, so the answer is proven minimal).
 	lowerBound int
 	complete   bool
 	// fallback says why the answer is not the LP's (FallbackTimeout), if it is not.
@@ -209,7 +209,8 @@ type capacityBest struct {
 }
 
 // runParts searches the parts, as many at once as there are processors, and adds up their answers: the parts'
-// new seeds and bounds, proven where every part's is, and a fallback where any part's is one. Every part's root LP
+// new seeds and bounds, complete (proven) where every part's search ended without a limit or met its bound, and a
+// fallback where any part's is one. Every part's root LP
 // comes first, within the whole budget, as the one root of the whole question did; then the parts whose roots
 // left a gap branch, the smallest first, each for its share of the time left, so that no part's branching takes
 // the time of another's root or all of another's branching.
