@@ -75,8 +75,13 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		// A command without a configuration (generate, bench, cordon) logs as the defaults say, to its standard
 		// error, as one with a configuration does until loading it sets its own logger.
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			slog.SetDefault(config.Default().Logger(cmd.ErrOrStderr()))
+			// A required flag left out is refused here, before cobra refuses it without saying where the help is.
+			if err := cmd.ValidateRequiredFlags(); err != nil {
+				return seeHelp(cmd, err)
+			}
+			return nil
 		},
 	}
 	root.AddCommand(newScheduleCommand(), newExplainCommand(), newRebalanceCommand(), newCapacityCommand(), newRunCommand(), newApplyCommand(), newCordonCommand(true), newCordonCommand(false),
@@ -84,9 +89,7 @@ func newRootCommand() *cobra.Command {
 	root.Version = versionLine(buildinfo.Read())
 	root.SetVersionTemplate("{{.Version}}\n")
 	// A flag cobra could not parse says where the command's flags are listed, as a wrong count of arguments does.
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())
-	})
+	root.SetFlagErrorFunc(seeHelp)
 	addExamples(root)
 	completeFlagValues(root)
 	refuseEmptyValues(root)
@@ -331,8 +334,13 @@ func operands(min, max int, takes string) cobra.PositionalArgs {
 			}
 			given = fmt.Sprintf("%d: %s", len(args), strings.Join(quoted, " "))
 		}
-		return fmt.Errorf("%s takes %s; given %s (see '%s --help')", cmd.Name(), takes, given, cmd.CommandPath())
+		return seeHelp(cmd, fmt.Errorf("%s takes %s; given %s", cmd.Name(), takes, given))
 	}
+}
+
+// seeHelp is an error in how a command was called, followed by where the command's help is, as kubectl says it.
+func seeHelp(cmd *cobra.Command, err error) error {
+	return fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())
 }
 
 // noArguments is the check of a command that takes no arguments, as cobra.NoArgs is, worded by operands.

@@ -203,7 +203,7 @@ func TestScheduleTableAndFormats(t *testing.T) {
 }
 
 // Every command checks how many arguments it is given before it reads anything, and says what it takes, what it
-// was given and where its help is; a flag it cannot parse says where its help is too.
+// was given and where its help is; a flag it cannot parse, or a required one left out, says where its help is too.
 func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -218,6 +218,7 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 		{[]string{"schedule", "--foo"}, `unknown flag: --foo (see 'seedplan schedule --help')`},
 		{[]string{"capacity", "-z"}, `unknown shorthand flag: 'z' in -z (see 'seedplan capacity --help')`},
 		{[]string{"rebalance", "--max-moves", "x"}, `invalid argument "x" for "--max-moves" flag: strconv.ParseInt: parsing "x": invalid syntax (see 'seedplan rebalance --help')`},
+		{[]string{"apply", "--yes"}, `required flag(s) "filename" not set (see 'seedplan apply --help')`},
 	} {
 		if _, err := run(t, tc.args...); err == nil || err.Error() != tc.want {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
