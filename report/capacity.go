@@ -104,31 +104,33 @@ func (r *CapacityReport) names() []string {
 
 func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	sec := sections{w: tw}
 	if len(r.Regions) > 0 {
+		sec.next()
 		t.header(tw, "PROVIDER\tREGION\tNEW SEEDS\tSHOOTS\tPER SEED\tTEMPLATE"+t.wideColumns("\tMANAGEDSEEDSET"))
 		for _, c := range r.Regions {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s", c.Provider, c.Region, c.NewSeeds, c.Shoots, c.PerSeed, c.Template)
 			fmt.Fprintln(tw, t.wideColumns("\t"+cmp.Or(c.ManagedSeedSet, "-")))
 		}
-		fmt.Fprintln(tw)
 	}
 	if len(r.ManagedSeedSets) > 0 {
+		sec.next()
 		t.header(tw, "MANAGEDSEEDSET\tREPLICAS\tADD")
 		for _, s := range r.ManagedSeedSets {
 			fmt.Fprintf(tw, "%s/%s\t%d\t%d\n", s.Namespace, s.Name, s.Replicas, s.Add)
 		}
-		fmt.Fprintln(tw)
 	}
 	if len(r.Unplaceable) > 0 {
+		sec.next()
 		t.header(tw, "UNPLACEABLE"+t.wideColumns("\tREASON")+"\tMESSAGE")
 		for _, u := range r.Unplaceable {
 			fmt.Fprintf(tw, "%s%s\t%s\n", u.Shoot, t.wideColumns("\t"+u.Reason), u.Message)
 		}
-		fmt.Fprintln(tw)
 	}
 	if !t.headers {
 		return tw.Flush()
 	}
+	sec.next()
 	fmt.Fprintln(tw, r.summary(model.FormatFraction(r.TargetUtilization)+" utilization", r.proof()))
 	return tw.Flush()
 }

@@ -143,7 +143,9 @@ func (r *RebalanceReport) names() []string {
 // printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
 func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	sec := sections{w: w}
 	if len(r.Moves) > 0 {
+		sec.next()
 		t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tDETAIL"))
 		for _, m := range r.Moves {
 			starts := "now"
@@ -152,9 +154,9 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 			}
 			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, t.wideColumns("\t"+m.Detail))
 		}
-		fmt.Fprintln(w)
 	}
 	if len(r.Seeds) > 0 {
+		sec.next()
 		t.header(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE")
 		for _, s := range r.Seeds {
 			limit, allocatable := "-", "-"
@@ -163,25 +165,25 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 			}
 			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Before, s.After, limit, allocatable)
 		}
-		fmt.Fprintln(w)
 	}
 	if len(r.InGrace) > 0 {
+		sec.next()
 		t.header(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
 		for _, g := range r.InGrace {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), time.Duration(g.LeftSeconds*float64(time.Second)).Round(time.Second))
 		}
-		fmt.Fprintln(w)
 	}
 	if len(r.Applied) > 0 {
+		sec.next()
 		t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
 		for _, a := range r.Applied {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
 		}
-		fmt.Fprintln(w)
 	}
 	if !t.headers {
 		return w.Flush()
 	}
+	sec.next()
 	fmt.Fprintf(w, "%s (target utilization %s%s)\n", r.summary(), model.FormatFraction(r.TargetUtilization), proofAfter(r.Optimal, r.Fallback))
 	if !r.Complete {
 		fmt.Fprintln(w, "incomplete:")

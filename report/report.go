@@ -222,21 +222,23 @@ func printAs(w io.Writer, out Output, formats []string, report any, names func()
 
 func (r *Report) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	sec := sections{w: w}
 	if len(r.Placements) > 0 {
+		sec.next()
 		t.header(w, "SHOOT\tSEED\tDISTANCE")
 		for _, p := range r.Placements {
 			fmt.Fprintf(w, "%s\t%s\t%d\n", p.Shoot, p.Seed, p.Distance)
 		}
-		fmt.Fprintln(w)
 	}
 	if len(r.Unschedulable) > 0 {
+		sec.next()
 		t.header(w, "UNSCHEDULABLE\tREASON\tSEEDS"+t.wideColumns("\tMESSAGE"))
 		for _, u := range r.Unschedulable {
 			fmt.Fprintf(w, "%s\t%s\t%s%s\n", u.Shoot, u.Reason, seedsSummary(u.Rejections, r.Window.Seeds), t.wideColumns("\t"+u.Message))
 		}
-		fmt.Fprintln(w)
 	}
 	if t.wide {
+		sec.next()
 		t.header(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
 		for _, s := range r.Seeds {
 			allocatable, utilization := "-", "-"
@@ -248,13 +250,13 @@ func (r *Report) printTable(out io.Writer, t table) error {
 			}
 			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Usage, s.Placed, allocatable, utilization)
 		}
-		fmt.Fprintln(w)
 	}
-	if err := w.Flush(); err != nil || !t.headers {
-		return err
+	if !t.headers {
+		return w.Flush()
 	}
-	_, err := fmt.Fprintln(out, r.Summary())
-	return err
+	sec.next()
+	fmt.Fprintln(w, r.Summary())
+	return w.Flush()
 }
 
 // wideColumns is columns in wide output, nothing in a table.
@@ -270,6 +272,21 @@ func (t table) header(w io.Writer, line string) {
 	if t.headers {
 		fmt.Fprintln(w, line)
 	}
+}
+
+// sections writes a table's sections, and the summary after them, with a blank line between each two: a table
+// without its headers and summary ends with its last row, as kubectl's does.
+type sections struct {
+	w       io.Writer
+	started bool
+}
+
+// next starts a section or the summary: after a blank line, unless it is the first.
+func (s *sections) next() {
+	if s.started {
+		fmt.Fprintln(s.w)
+	}
+	s.started = true
 }
 
 // seedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",

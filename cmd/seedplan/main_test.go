@@ -627,7 +627,7 @@ func TestInterruptibleLoad(t *testing.T) {
 
 // -o name prints what a command decides on, one a line, as kubectl's: the shoots schedule places (which explain
 // takes as they are), the shoots rebalance moves, the seed explain chooses; --no-headers leaves out header and
-// summary lines.
+// summary lines, and ends with the last row: a blank line separates sections only.
 func TestOutputNameAndNoHeaders(t *testing.T) {
 	asJSON, err := run(t, "schedule", "-o", "json")
 	if err != nil {
@@ -667,6 +667,9 @@ func TestOutputNameAndNoHeaders(t *testing.T) {
 		}
 		if strings.Count(table, "\n") < 5 {
 			t.Errorf("%v --no-headers prints almost nothing:\n%s", args, table)
+		}
+		if strings.HasSuffix(table, "\n\n") {
+			t.Errorf("%v --no-headers ends with a blank line:\n%s", args, table)
 		}
 	}
 }
