@@ -99,12 +99,6 @@ func NetworkConflicts(seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Sho
 	return fmt.Sprintf("invalid networks: %s", messages)
 }
 
-// NetworksIntersect reports whether one network contains the other's base address. As in Gardener, a CIDR that
-// does not parse counts as intersecting everything.
-func NetworksIntersect(a, b string) bool {
-	return parseCIDR(a).intersects(parseCIDR(b))
-}
-
 // cidr is a network as written and, when it parses, as a network.
 type cidr struct {
 	text string
@@ -119,7 +113,8 @@ func parseCIDR(text string) cidr {
 	return cidr{text: text, net: n}
 }
 
-// intersects is NetworksIntersect of parsed networks: one that does not parse intersects every other.
+// intersects reports whether one network contains the other's base address. As in Gardener, a network that does
+// not parse intersects every other.
 func (a cidr) intersects(b cidr) bool {
 	if a.net == nil || b.net == nil {
 		return true

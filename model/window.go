@@ -205,9 +205,6 @@ type evaluator struct {
 	walked map[uint64][]walkedRequest
 	// failed holds evaluations of shoots whose references are missing, by error.
 	failed map[string]*Evaluation
-	// uncached evaluates every shoot afresh, sharing nothing between shoots: the reference the shared evaluation
-	// is tested against.
-	uncached bool
 	// verifying evaluates for the checks of placements (placementViolation): the candidates alone. The strategy's
 	// arcs to every candidate and Gardener's §2.10 numbers are what a window needs, and most of an outcome's cost;
 	// a check asks the strategy about its placement's seed alone (StrategyAdmits).
@@ -246,18 +243,8 @@ func newVerifyingEvaluator(snap *Snapshot, opts Options) *evaluator {
 	return e
 }
 
-// newUncachedEvaluator evaluates every shoot on its own, running every filter on the seeds its predecessors left.
-func newUncachedEvaluator(snap *Snapshot, opts Options) *evaluator {
-	e := newEvaluator(snap, opts)
-	e.uncached = true
-	return e
-}
-
 // evaluate is the shoot's evaluation.
 func (e *evaluator) evaluate(shoot *gardencorev1beta1.Shoot) *Evaluation {
-	if e.uncached {
-		return newEvaluator(e.snap, e.opts).evaluate(shoot)
-	}
 	return e.evaluateRequest(e.prepare(shoot, &e.scratch))
 }
 
