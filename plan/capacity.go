@@ -18,8 +18,8 @@ type CapacityAnswer struct {
 	NewSeeds, OnNewSeeds []int
 	// OnExisting is how many pending shoots fit on existing seeds below their target.
 	OnExisting int
-	// LowerBound is the LPs' bound on the total of new seeds (solver.CapacityPlan.LowerBound); Optimal is true when
-	// the total is proven minimal.
+	// LowerBound is the fewest new seeds proven necessary (solver.CapacityPlan.LowerBound); Optimal is true when the
+	// total is proven minimal, which LowerBound then is.
 	LowerBound int
 	Optimal    bool
 	// Fallback is solver.FallbackTimeout when CLP ran out of time before the LP's first answer (see

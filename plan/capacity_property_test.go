@@ -39,8 +39,9 @@ func TestCapacityAddsUp(t *testing.T) {
 					t.Fatalf("%d on existing + %d on new seeds + %d unplaceable = %d, want the %d pending",
 						answer.OnExisting, onNew, len(answer.Unplaceable), got, len(q.Window.Shoots))
 				}
-				if answer.Total() < answer.LowerBound {
-					t.Fatalf("%d new seeds, below the LP bound %d", answer.Total(), answer.LowerBound)
+				if answer.Total() < answer.LowerBound || answer.Optimal && answer.Total() != answer.LowerBound {
+					t.Fatalf("%d new seeds, lower bound %d, optimal %v: a proven answer is its own bound, and none is below it",
+						answer.Total(), answer.LowerBound, answer.Optimal)
 				}
 				answers = append(answers, fmt.Sprint(answer.NewSeeds, answer.Placements, answer.Unplaceable))
 			}

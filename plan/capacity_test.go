@@ -114,7 +114,7 @@ func TestCapacity(t *testing.T) {
 			if got := answer.OnExisting + onNew + len(answer.Unplaceable); got != len(q.Window.Shoots) {
 				t.Fatalf("%d + %d + %d shoots accounted for, want the %d pending", answer.OnExisting, onNew, len(answer.Unplaceable), len(q.Window.Shoots))
 			}
-			if !answer.Optimal || answer.Total() < answer.LowerBound {
+			if !answer.Optimal || answer.Total() != answer.LowerBound {
 				t.Fatalf("optimal %v, total %d, lower bound %d", answer.Optimal, answer.Total(), answer.LowerBound)
 			}
 		})

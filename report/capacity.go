@@ -19,8 +19,8 @@ type CapacityReport struct {
 	// new seeds; with the unplaceable ones they are the pending shoots.
 	OnExisting int `json:"onExisting"`
 	OnNew      int `json:"onNew"`
-	// NewSeeds is the total of new seeds; LowerBound the LPs' bound on it (solver.CapacityPlan); Optimal whether it is
-	// proven minimal.
+	// NewSeeds is the total of new seeds; LowerBound the fewest proven necessary (solver.CapacityPlan), NewSeeds when
+	// Optimal, which says whether it is proven minimal.
 	NewSeeds   int  `json:"newSeeds"`
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`
@@ -135,16 +135,17 @@ func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	return tw.Flush()
 }
 
-// proof qualifies the count of new seeds: minimal or not, against which bound.
+// proof qualifies the count of new seeds: minimal, or not proven so and how many are proven necessary (a minimal
+// count is its own bound); and whether it was found greedily.
 func (r *CapacityReport) proof() string {
-	proof := "not proven minimal"
-	if r.Optimal {
-		proof = "minimal"
-	}
+	how, then := "", ", "
 	if r.Fallback != "" {
-		return fmt.Sprintf(" (%s: found greedily where CLP ran out of time before the LP's first answer; bound %d)", proof, r.LowerBound)
+		how, then = ": found greedily where CLP ran out of time before the LP's first answer", "; "
 	}
-	return fmt.Sprintf(" (%s, LP bound %d)", proof, r.LowerBound)
+	if r.Optimal {
+		return " (minimal" + how + ")"
+	}
+	return fmt.Sprintf(" (not proven minimal%s%slower bound %d)", how, then, r.LowerBound)
 }
 
 // summary counts where the pending shoots go, which adds up to them: at or below where on existing seeds, on the

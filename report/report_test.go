@@ -162,16 +162,16 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 		pending, onNew, newSeeds, unplaceable int
 		want, page                            string
 	}{
-		{0.8, 1, 1, 1, 0, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization, 1 on the 1 new seed needed (minimal, LP bound 1), 0 on no kind of seed\n",
-			"1 pending shoot: 0 fit on existing seeds at or below the target, 1 on the 1 new seed needed (minimal, LP bound 1), 0 on no kind of seed."},
-		{0.8, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed."},
-		{0.8, 400, 154, 14, 35, "400 pending shoots: 211 fit on existing seeds at or below 0.80 utilization, 154 on the 14 new seeds needed (minimal, LP bound 14), 35 on no kind of seed\n",
-			"400 pending shoots: 211 fit on existing seeds at or below the target, 154 on the 14 new seeds needed (minimal, LP bound 14), 35 on no kind of seed."},
-		{0.805, 2, 0, 0, 1, "2 pending shoots: 1 fit on existing seeds at or below 0.805 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 1 on no kind of seed\n",
-			"2 pending shoots: 1 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 1 on no kind of seed."},
-		{0.0000001, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed\n",
-			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal, LP bound 0), 0 on no kind of seed."},
+		{0.8, 1, 1, 1, 0, "1 pending shoot: 0 fit on existing seeds at or below 0.80 utilization, 1 on the 1 new seed needed (minimal), 0 on no kind of seed\n",
+			"1 pending shoot: 0 fit on existing seeds at or below the target, 1 on the 1 new seed needed (minimal), 0 on no kind of seed."},
+		{0.8, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 0.80 utilization, 0 on the 0 new seeds needed (minimal), 0 on no kind of seed\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal), 0 on no kind of seed."},
+		{0.8, 400, 154, 14, 35, "400 pending shoots: 211 fit on existing seeds at or below 0.80 utilization, 154 on the 14 new seeds needed (minimal), 35 on no kind of seed\n",
+			"400 pending shoots: 211 fit on existing seeds at or below the target, 154 on the 14 new seeds needed (minimal), 35 on no kind of seed."},
+		{0.805, 2, 0, 0, 1, "2 pending shoots: 1 fit on existing seeds at or below 0.805 utilization, 0 on the 0 new seeds needed (minimal), 1 on no kind of seed\n",
+			"2 pending shoots: 1 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal), 1 on no kind of seed."},
+		{0.0000001, 2, 0, 0, 0, "2 pending shoots: 2 fit on existing seeds at or below 1e-07 utilization, 0 on the 0 new seeds needed (minimal), 0 on no kind of seed\n",
+			"2 pending shoots: 2 fit on existing seeds at or below the target, 0 on the 0 new seeds needed (minimal), 0 on no kind of seed."},
 	} {
 		r := &report.CapacityReport{TargetUtilization: tc.target, Pending: tc.pending, OnExisting: tc.pending - tc.onNew - tc.unplaceable,
 			OnNew: tc.onNew, NewSeeds: tc.newSeeds, LowerBound: tc.newSeeds, Optimal: true, Unplaceable: make([]model.Unschedulable, tc.unplaceable)}
@@ -179,14 +179,29 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	}
 }
 
-// A count found without the LP says so, and that its bound is not the LP's, on the page as in the table.
-func TestCapacitySummarySaysWhenFoundGreedily(t *testing.T) {
-	r := &report.CapacityReport{TargetUtilization: 0.8, Pending: 30, OnExisting: 10, OnNew: 20, NewSeeds: 3, LowerBound: 2, Fallback: "timeout"}
-	checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary,
-		"30 pending shoots: 10 fit on existing seeds at or below 0.80 utilization, 20 on the 3 new seeds needed (not proven minimal: "+
-			"found greedily where CLP ran out of time before the LP's first answer; bound 2), 0 on no kind of seed\n",
-		"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed (not proven minimal: "+
-			"found greedily where CLP ran out of time before the LP's first answer; bound 2), 0 on no kind of seed.")
+// The count says how far it is proven, on the page as in the table: a minimal count is its own bound and says no
+// other; one not proven says how many new seeds are proven necessary; one found without the LP says so.
+func TestCapacitySummarySaysHowFarTheCountIsProven(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		bound    int
+		optimal  bool
+		fallback string
+		proof    string
+	}{
+		{"minimal", 3, true, "", "minimal"},
+		{"not proven", 2, false, "", "not proven minimal, lower bound 2"},
+		{"greedily, not proven", 2, false, "timeout", "not proven minimal: found greedily where CLP ran out of time before the LP's first answer; lower bound 2"},
+		{"greedily, minimal", 3, true, "timeout", "minimal: found greedily where CLP ran out of time before the LP's first answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &report.CapacityReport{TargetUtilization: 0.8, Pending: 30, OnExisting: 10, OnNew: 20, NewSeeds: 3,
+				LowerBound: tc.bound, Optimal: tc.optimal, Fallback: tc.fallback}
+			checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary,
+				"30 pending shoots: 10 fit on existing seeds at or below 0.80 utilization, 20 on the 3 new seeds needed ("+tc.proof+"), 0 on no kind of seed\n",
+				"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed ("+tc.proof+"), 0 on no kind of seed.")
+		})
+	}
 }
 
 // checkSummaries checks that a report's table holds the line want, and that its page's summary is page.

@@ -51,8 +51,9 @@ type CapacityPlan struct {
 	// when no seed and no new seed may take it. With the new seeds fixed, as many shoots as fit go to existing
 	// seeds: the split does not depend on which branch and bound node found them.
 	Seed []int
-	// LowerBound is the LPs' bound on the total of new seeds, the sum of each part's rounded up; Optimal is true
-	// when the total is proven minimal.
+	// LowerBound is the fewest new seeds proven necessary, added up over the parts: a part's answer where its
+	// search proved it minimal, its root LP's bound rounded up where not. Optimal is true when the total is proven
+	// minimal, and LowerBound is then the total.
 	LowerBound int
 	Optimal    bool
 	// Fallback is FallbackTimeout when CLP ran out of time before a part's root LP had an answer: that part's new
@@ -200,8 +201,9 @@ func (s *capacitySearch) parts() []*capacitySearch {
 type capacityBest struct {
 	// y is the new seeds per template (assign places the shoots for them).
 	y []int
-	// lowerBound is the root LP's bound on the total, rounded up; complete says the search ended without a limit
-	// (for the parts added up, runParts: that each part's did or met its bound, so the answer is proven minimal).
+	// lowerBound is the root LP's bound on the total, rounded up (for the parts added up, runParts: each part's
+	// proven bound); complete says the search ended without a limit (for the parts added up: that each part's did
+	// or met its bound, so the answer is proven minimal).
 	lowerBound int
 	complete   bool
 	// fallback says why the answer is not the LP's (FallbackTimeout), if it is not.
@@ -209,8 +211,9 @@ type capacityBest struct {
 }
 
 // runParts searches the parts, as many at once as there are processors, and adds up their answers: the parts'
-// new seeds and bounds, complete (proven) where every part's search ended without a limit or met its bound, and a
-// fallback where any part's is one. Every part's root LP
+// new seeds; their bounds, a proven part's being its answer, so that a proven total is its own bound; complete
+// (proven) where every part's search ended without a limit or met its bound; and a fallback where any part's is
+// one. Every part's root LP
 // comes first, within the whole budget, as the one root of the whole question did; then the parts whose roots
 // left a gap branch, the smallest first, each for its share of the time left, so that no part's branching takes
 // the time of another's root or all of another's branching.
@@ -242,8 +245,13 @@ func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 		for t, n := range best.y {
 			all.y[t] += n
 		}
-		all.lowerBound += best.lowerBound
-		all.complete = all.complete && (best.complete || total(best.y) == best.lowerBound)
+		proven := best.complete || total(best.y) == best.lowerBound
+		if proven {
+			all.lowerBound += total(best.y)
+		} else {
+			all.lowerBound += best.lowerBound
+		}
+		all.complete = all.complete && proven
 		all.fallback = cmp.Or(all.fallback, best.fallback)
 	}
 	return all, nil

@@ -142,7 +142,7 @@ func TestCapacityIsMinimal(t *testing.T) {
 				placed++
 			}
 		}
-		if placed != wantPlaced || total(plan.NewSeeds) != wantSeeds || plan.LowerBound > wantSeeds || !plan.Optimal {
+		if placed != wantPlaced || total(plan.NewSeeds) != wantSeeds || plan.LowerBound != wantSeeds || !plan.Optimal {
 			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d placed with %d",
 				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, wantPlaced, wantSeeds)
 		}
@@ -173,7 +173,7 @@ func TestCapacityOfDisjointQuestionsAddsUp(t *testing.T) {
 				placed++
 			}
 		}
-		if placed != placedA+placedB || total(plan.NewSeeds) != seedsA+seedsB || plan.LowerBound > seedsA+seedsB || !plan.Optimal {
+		if placed != placedA+placedB || total(plan.NewSeeds) != seedsA+seedsB || plan.LowerBound != seedsA+seedsB || !plan.Optimal {
 			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d+%d placed with %d+%d",
 				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, placedA, placedB, seedsA, seedsB)
 		}
