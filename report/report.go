@@ -4,9 +4,6 @@ package report
 
 import (
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	"io"
 	"maps"
 	"os"
@@ -14,6 +11,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/client-go/util/jsonpath"
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/config"
@@ -122,8 +124,14 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// Formats are the output formats of Print.
-func Formats() []string { return []string{"table", "wide", "yaml", "json", "name"} }
+// Formats are the output formats of Print. The last stands for every template: jsonpath={.window.optimal} prints
+// what the template selects from the report's JSON form, as kubectl's -o jsonpath prints an object.
+func Formats() []string {
+	return []string{"table", "wide", "yaml", "json", "name", jsonPathFormat + "TEMPLATE"}
+}
+
+// jsonPathFormat is the prefix of -o jsonpath=TEMPLATE.
+const jsonPathFormat = "jsonpath="
 
 // Output is how a report is printed: one of the command's formats and, for tables, whether header and summary
 // lines are left out (--no-headers), as kubectl's.
@@ -178,11 +186,47 @@ func (r *Report) names() []string {
 // ShootName is a shoot as -o name prints it: shoot/NAMESPACE/NAME (explain takes it as it is).
 func ShootName(key string) string { return "shoot/" + key }
 
-// CheckFormat says whether format is one of formats, so that a command can refuse an output format before it does
-// any work.
+// CheckFormat says whether format is one of formats, and a JSONPath template one that parses, so that a command
+// can refuse an output format before it does any work.
 func CheckFormat(format string, formats []string) error {
+	if template, ok := strings.CutPrefix(format, jsonPathFormat); ok && slices.Contains(formats, jsonPathFormat+"TEMPLATE") {
+		_, err := parseJSONPath(template)
+		return err
+	}
 	if !slices.Contains(formats, format) {
 		return fmt.Errorf("unknown output format %q (one of %s)", format, strings.Join(formats, ", "))
+	}
+	return nil
+}
+
+// parseJSONPath parses a -o jsonpath template. A key the report lacks prints nothing, as kubectl's
+// --allow-missing-template-keys does by default: a report leaves out empty optional fields (fallback, …).
+func parseJSONPath(template string) (*jsonpath.JSONPath, error) {
+	p := jsonpath.New("output").AllowMissingKeys(true)
+	if err := p.Parse(template); err != nil {
+		return nil, fmt.Errorf("jsonpath template %q: %w", template, err)
+	}
+	return p, nil
+}
+
+// printJSONPath prints what the template selects from the report's JSON form, read back as an object of the garden
+// is for kubectl's JSONPath printer (whole numbers as int64, so that they print as written and compare with a
+// filter's), through Inert: the values are names and messages.
+func printJSONPath(w io.Writer, template string, report any) error {
+	p, err := parseJSONPath(template)
+	if err != nil {
+		return err
+	}
+	data, err := jsonv2.Marshal(report, jsonv1.DefaultOptionsV1())
+	if err != nil {
+		return err
+	}
+	var object any
+	if err := utiljson.Unmarshal(data, &object); err != nil {
+		return err
+	}
+	if err := p.Execute(Inert(w), object); err != nil {
+		return fmt.Errorf("jsonpath template %q: %w", template, err)
 	}
 	return nil
 }
@@ -192,6 +236,9 @@ func CheckFormat(format string, formats []string) error {
 func printAs(w io.Writer, out Output, formats []string, report any, names func() []string, print func(table) error) error {
 	if err := CheckFormat(out.Format, formats); err != nil {
 		return err
+	}
+	if template, ok := strings.CutPrefix(out.Format, jsonPathFormat); ok {
+		return printJSONPath(w, template, report)
 	}
 	switch out.Format {
 	case "json":

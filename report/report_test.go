@@ -64,6 +64,62 @@ func TestJSONOutputIsEncodingJSONs(t *testing.T) {
 	}
 }
 
+// -o jsonpath=TEMPLATE prints what the template selects from the report's JSON form, as kubectl's -o jsonpath
+// prints an object: numbers as JSON writes them, a key the report lacks as nothing, a range over a list, and
+// names through Inert like every other text output.
+func TestJSONPathPrintsWhatTheTemplateSelects(t *testing.T) {
+	allocatable := int64(7)
+	r := &report.Report{
+		Window: report.WindowReport{Pending: 3, Solver: "lp", Optimal: true, Objective: 56414407888778090, TargetUtilization: 0.8},
+		Placements: []model.Placement{{Shoot: "garden-a/web", Seed: "aws-eu1", Distance: 3},
+			{Shoot: "garden-a/db\x1b[2J", Seed: "aws-eu2"}},
+		Seeds: []report.SeedReport{{Name: "aws-eu1", Allocatable: &allocatable, Usage: 1, Placed: 1}},
+	}
+	for _, tc := range []struct{ template, want string }{
+		{`{.window.optimal} {.window.solver}`, "true lp"},
+		{`{.window.targetUtilization} {.window.objective} {.seeds[0].allocatable}`, "0.8 56414407888778090 7"},
+		{`{range .placements[*]}{.shoot}{"\t"}{.seed}{"\n"}{end}`, "garden-a/web\taws-eu1\ngarden-a/db\\x1b[2J\taws-eu2\n"},
+		{`{.placements[?(@.distance>0)].shoot}`, "garden-a/web"},
+		{`[{.window.noSuchField}]`, "[]"},
+		{`plain text`, "plain text"},
+	} {
+		var got bytes.Buffer
+		if err := r.Print(&got, report.Output{Format: "jsonpath=" + tc.template}); err != nil {
+			t.Fatalf("%s: %v", tc.template, err)
+		}
+		if got.String() != tc.want {
+			t.Errorf("-o jsonpath=%s printed %q, want %q", tc.template, got.String(), tc.want)
+		}
+	}
+	// What only running the template finds is an error naming it too.
+	if err := r.Print(io.Discard, report.Output{Format: "jsonpath={.window.solver}{end}"}); err == nil ||
+		err.Error() != `jsonpath template "{.window.solver}{end}": not in range, nothing to end` {
+		t.Errorf("an {end} without {range}: %v", err)
+	}
+}
+
+// A JSONPath template that does not parse is refused by CheckFormat, as a command asks before it does any work,
+// naming the template; a command without JSON output has no jsonpath either.
+func TestCheckFormatParsesJSONPathTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		format  string
+		formats []string
+		wantErr string
+	}{
+		{"jsonpath={.window.optimal}", report.Formats(), ""},
+		{"jsonpath=", report.Formats(), ""},
+		{"jsonpath={.window", report.Formats(), `jsonpath template "{.window": unclosed action`},
+		{"jsonpath={.seeds[}", report.Formats(), `jsonpath template "{.seeds[}": unterminated array`},
+		{"jsonpath={.a}", []string{"text", "json", "yaml"}, `unknown output format "jsonpath={.a}" (one of text, json, yaml)`},
+		{"jsonpath", report.Formats(), `unknown output format "jsonpath" (one of table, wide, yaml, json, name, jsonpath=TEMPLATE)`},
+	} {
+		err := report.CheckFormat(tc.format, tc.formats)
+		if (err == nil) != (tc.wantErr == "") || err != nil && err.Error() != tc.wantErr {
+			t.Errorf("CheckFormat(%q) = %v, want %q", tc.format, err, tc.wantErr)
+		}
+	}
+}
+
 // The summary's counts agree with their nouns (a lone new shoot is "1 of 1 pending shoot", not "shoots"), it
 // says whether the LP proved its plan optimal or fell back on the greedy rule, and it sets what the LP decided
 // beside what the greedy rule would have, in shoots placed, region distances and shoots above the target; the

@@ -27,7 +27,10 @@ func commandExamples() map[string]string {
 
   # Review first, then bind exactly the reviewed plan
   seedplan schedule --kubeconfig garden.yaml --dry-run -o json > plan.json
-  seedplan apply -f plan.json --yes`,
+  seedplan apply -f plan.json --yes
+
+  # Each placement as a line for a script (the JSON form's fields, as kubectl's -o jsonpath selects them)
+  seedplan schedule -o jsonpath='{range .placements[*]}{.shoot}{"\t"}{.seed}{"\n"}{end}'`,
 		"explain": `  # Why this seed, why not the others
   seedplan explain garden-dev/web
 
@@ -44,6 +47,9 @@ func commandExamples() map[string]string {
   seedplan apply -f moves.json --yes`,
 		"capacity": `  # New seeds per provider and region every pending shoot needs at the 0.8 target
   seedplan capacity --kubeconfig garden.yaml
+
+  # Only the count, and whether it is proven minimal
+  seedplan capacity --kubeconfig garden.yaml -o jsonpath='{.newSeeds} {.optimal}{"\n"}'
 
   # For a seed autoscaler: push the answer to a Pushgateway
   seedplan capacity --cluster --pushgateway http://pushgateway:9091 -o json`,
@@ -122,7 +128,11 @@ func completeFlagValues(root *cobra.Command) {
 			}
 		}
 		if f, ok := formats[cmd.Name()]; ok && cmd.Flags().Lookup("output") != nil {
-			_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(f, cobra.ShellCompDirectiveNoFileComp))
+			completions := make([]string, len(f))
+			for i, format := range f {
+				completions[i] = strings.TrimSuffix(format, "TEMPLATE") // jsonpath=, for the template to follow
+			}
+			_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(completions, cobra.ShellCompDirectiveNoFileComp))
 		}
 	}
 }

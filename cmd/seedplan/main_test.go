@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -717,6 +718,43 @@ func TestHelpExamplesAreRealCommands(t *testing.T) {
 	}
 }
 
+// -o jsonpath=TEMPLATE selects from the JSON form what a script needs, as kubectl's does: the placements as -o
+// name lists them, capacity's count as its JSON says it; a template that does not parse is refused before any
+// work, as an unknown format is.
+func TestOutputJSONPath(t *testing.T) {
+	names, err := run(t, "schedule", "-o", "name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoots, err := run(t, "schedule", "-o", `jsonpath={range .placements[*]}shoot/{.shoot}{"\n"}{end}`)
+	if err != nil || shoots != names {
+		t.Fatalf("schedule -o jsonpath over the placements = %q, %v; want -o name's %q", shoots, err, names)
+	}
+	asJSON, err := run(t, "capacity", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct{ NewSeeds, LowerBound int }
+	if err := json.Unmarshal([]byte(asJSON), &answer); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := run(t, "capacity", "-o", "jsonpath={.newSeeds} {.lowerBound}"); err != nil || got != fmt.Sprint(answer.NewSeeds, " ", answer.LowerBound) {
+		t.Fatalf("capacity -o jsonpath = %q, %v; want %d %d", got, err, answer.NewSeeds, answer.LowerBound)
+	}
+	for _, cmd := range []string{"schedule", "explain", "rebalance", "capacity", "apply"} {
+		args := []string{cmd, "-o", "jsonpath={.placements[}"}
+		switch cmd {
+		case "explain":
+			args = append(args, "garden-web/web-db-97")
+		case "apply":
+			args = append(args, "-f", filepath.Join(t.TempDir(), "never-read.json"))
+		}
+		if _, err := run(t, args...); err == nil || err.Error() != `-o: jsonpath template "{.placements[}": unterminated array` {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
 // Flag values complete from their fixed sets, and seed and shoot names from the landscape the flags name.
 func TestCompletion(t *testing.T) {
 	for _, tc := range []struct {
@@ -725,7 +763,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{args: []string{"schedule", "--strategy", ""}, want: []string{"SameRegion", "MinimalDistance"}},
 		{args: []string{"rebalance", "--solver-timeout", "1s", "--weights", ""}, want: []string{"compat", "balanced"}},
-		{args: []string{"capacity", "-o", ""}, want: []string{"table", "yaml", "json", "name"}},
+		{args: []string{"capacity", "-o", ""}, want: []string{"table", "yaml", "json", "name", "jsonpath="}},
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
