@@ -44,8 +44,9 @@ func (a *Answer) set(name, help string, value float64) {
 	a.Registry.MustRegister(g)
 }
 
-// CapacityAnswer is the capacity report as gauges: new seeds per provider, region and template seed, replicas to
-// add per ManagedSeedSet, and the counts that add up to the pending shoots.
+// CapacityAnswer is the capacity report as gauges: new seeds per provider, region and template seed, their total
+// and how many are proven necessary, replicas to add per ManagedSeedSet, and the counts that add up to the pending
+// shoots.
 func CapacityAnswer(r *report.CapacityReport) *Answer {
 	a := newAnswer("capacity")
 	newSeeds := a.gaugeVec("seedplan_capacity_new_seeds", "New seeds needed so that every pending shoot is placed at or below the target utilization, by provider, region and the seed they are copied from.",
@@ -59,6 +60,7 @@ func CapacityAnswer(r *report.CapacityReport) *Answer {
 		replicas.WithLabelValues(s.Namespace, s.Name).Set(float64(s.Add))
 	}
 	a.set("seedplan_capacity_new_seeds_total", "New seeds needed in all.", float64(r.NewSeeds))
+	a.set("seedplan_capacity_new_seeds_lower_bound", "The fewest new seeds proven necessary: seedplan_capacity_new_seeds_total when that count is proven minimal.", float64(r.LowerBound))
 	a.set("seedplan_capacity_pending_shoots", "Pending shoots the answer is for.", float64(r.Pending))
 	a.set("seedplan_capacity_existing_seeds_shoots", "Pending shoots that fit on existing seeds at or below the target utilization.", float64(r.OnExisting))
 	a.set("seedplan_capacity_new_seeds_shoots", "Pending shoots the new seeds take.", float64(r.OnNew))

@@ -59,7 +59,21 @@ func TestCapacityAnswerSaysWhenFoundGreedily(t *testing.T) {
 	}
 }
 
-// byLabel is the value of each of the gauge's series in the registry, by the value of its label.
+// The capacity answer exports, beside the count, how many of its new seeds are proven necessary: all of them when
+// the count is proven minimal, fewer when the search ran out of time.
+func TestCapacityAnswerExportsTheProvenBound(t *testing.T) {
+	for _, tc := range []struct{ newSeeds, bound int }{{14, 14}, {137, 134}} {
+		answer := metrics.CapacityAnswer(&report.CapacityReport{NewSeeds: tc.newSeeds, LowerBound: tc.bound, Optimal: tc.newSeeds == tc.bound})
+		total := byLabel(t, answer.Registry, "seedplan_capacity_new_seeds_total", "")
+		bound := byLabel(t, answer.Registry, "seedplan_capacity_new_seeds_lower_bound", "")
+		if total[""] != float64(tc.newSeeds) || bound[""] != float64(tc.bound) {
+			t.Errorf("%d new seeds, bound %d: exported total %v, lower bound %v", tc.newSeeds, tc.bound, total, bound)
+		}
+	}
+}
+
+// byLabel is the value of each of the gauge's series in the registry, by the value of its label; with label "",
+// an unlabelled gauge's value, under "".
 func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
 	t.Helper()
 	families, err := registry.Gather()
@@ -72,6 +86,9 @@ func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) ma
 			continue
 		}
 		for _, m := range family.GetMetric() {
+			if label == "" && len(m.GetLabel()) == 0 {
+				values[""] = m.GetGauge().GetValue()
+			}
 			for _, l := range m.GetLabel() {
 				if l.GetName() == label {
 					values[l.GetValue()] = m.GetGauge().GetValue()

@@ -668,8 +668,8 @@ func TestAnswersArePushed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var capacity struct {
-		Pending, OnExisting, OnNew, NewSeeds int
-		Unplaceable                          []any
+		Pending, OnExisting, OnNew, NewSeeds, LowerBound int
+		Unplaceable                                      []any
 	}
 	if err := json.Unmarshal([]byte(out), &capacity); err != nil {
 		t.Fatal(err)
@@ -692,6 +692,7 @@ func TestAnswersArePushed(t *testing.T) {
 	for name, want := range map[string]int{
 		"seedplan_capacity_new_seeds":             capacity.NewSeeds,
 		"seedplan_capacity_new_seeds_total":       capacity.NewSeeds,
+		"seedplan_capacity_new_seeds_lower_bound": capacity.LowerBound,
 		"seedplan_capacity_pending_shoots":        capacity.Pending,
 		"seedplan_capacity_existing_seeds_shoots": capacity.OnExisting,
 		"seedplan_capacity_new_seeds_shoots":      capacity.OnNew,
