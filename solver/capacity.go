@@ -39,7 +39,7 @@ type Template struct {
 type Capacity struct {
 	// Timeout bounds the branch and bound (0: no bound); the best answer found so far is returned, not proven.
 	Timeout time.Duration
-	// MaxNodes bounds the LP solves of each part's branch and bound (0: 500).
+	// MaxNodes bounds the LP solves of each part's branch and bound (0: 5,000), where Timeout does not first.
 	MaxNodes int
 }
 
@@ -298,24 +298,28 @@ func (s *capacitySearch) openUpper() []float64 {
 	return upper
 }
 
-// branch is the search below the root, depth first and rounding up first, so that it finds integral answers
-// soonest: it takes each answer at least one seed better into best, and marks best incomplete when it stops at a
-// limit.
+// branch is the search below the root, best bound first: it solves the open node whose parent's LP cost least,
+// and of equally bounded ones the last opened, rounding up first. It takes each answer at least one seed better
+// into best; when it stops at a limit it marks best incomplete and raises best's bound to what every open node's
+// answers need, which is the root's until each node of the root's bound is solved.
 func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP) error {
 	bestObjective := cost(best.y, root)
-	type node struct{ lower, upper []float64 }
-	stack := []node{{make([]float64, len(s.q.Templates)), s.openUpper()}}
-	maxNodes := cmp.Or(s.cp.MaxNodes, 500)
-	for nodes := 0; len(stack) > 0; nodes++ {
+	open := []openNode{{make([]float64, len(s.q.Templates)), s.openUpper(), root.objective}}
+	stop := func(open []openNode) {
+		best.complete = false
+		best.lowerBound = max(best.lowerBound, min(provenSeeds(open, root), total(best.y)))
+	}
+	maxNodes := cmp.Or(s.cp.MaxNodes, 5000)
+	for nodes := 0; len(open) > 0; nodes++ {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("capacity: %w", err)
 		}
 		if nodes == maxNodes || s.pastDeadline() {
-			best.complete = false
+			stop(open)
 			return nil
 		}
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		var n openNode
+		n, open = takeLeastBound(open)
 		lp := root
 		if nodes > 0 {
 			var err error
@@ -324,7 +328,7 @@ func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *c
 			}
 		}
 		if lp.timedOut {
-			best.complete = false
+			stop(append(open, n))
 			return nil
 		}
 		if !lp.feasible || lp.objective > bestObjective-1+integralityTolerance {
@@ -338,9 +342,39 @@ func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *c
 		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
 		down[branch] = math.Floor(lp.y[branch])
 		up[branch] = math.Ceil(lp.y[branch])
-		stack = append(stack, node{n.lower, down}, node{up, n.upper})
+		open = append(open, openNode{n.lower, down, lp.objective}, openNode{up, n.upper, lp.objective})
 	}
 	return nil
+}
+
+// openNode is a node of the search not yet solved: its bounds on each template's new seeds, and its parent's LP
+// objective, which no answer below it costs less than.
+type openNode struct {
+	lower, upper []float64
+	bound        float64
+}
+
+// takeLeastBound takes the open node of least bound out of open, of equally bounded ones the last.
+func takeLeastBound(open []openNode) (openNode, []openNode) {
+	next := len(open) - 1
+	for i := next - 1; i >= 0; i-- {
+		if open[i].bound < open[next].bound-integralityTolerance {
+			next = i
+		}
+	}
+	n := open[next]
+	return n, slices.Delete(open, next, next+1)
+}
+
+// provenSeeds is how many new seeds every answer below the open nodes needs: their least bound, less what the
+// shoots the root LP leaves unplaced cost. Every answer places as many shoots as the root LP does, as a new seed
+// costs less than a shoot left unplaced and the root's new seeds are unbounded.
+func provenSeeds(open []openNode, root *capacityLP) int {
+	least := math.Inf(1)
+	for _, n := range open {
+		least = min(least, n.bound)
+	}
+	return int(math.Ceil(least - unplacedCost*root.unplaced - integralityTolerance))
 }
 
 // takeIncumbent makes an LP's answer, rounded up and trimmed, best's answer, and returns what it costs.

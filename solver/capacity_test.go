@@ -154,6 +154,70 @@ func TestCapacityIsMinimal(t *testing.T) {
 	}
 }
 
+// A search stopped at a limit proves no more than its open nodes need: on small random questions whose root LP
+// leaves a gap in some, stopped after each of a few numbers of nodes, the bound is never above the exhaustive
+// answer's new seeds nor below the bound of a search stopped sooner, and the count never below the exhaustive
+// one; proven, count and bound are the exhaustive answer's.
+func TestStoppedCapacitySearchBoundsTheAnswer(t *testing.T) {
+	unproven := 0
+	for seed := range uint64(150) {
+		rng := rand.New(rand.NewPCG(seed, 29))
+		in := randomContestedCapacityInstance(rng)
+		_, wantSeeds := exhaustiveCapacity(in)
+		sooner := 0
+		for _, nodes := range []int{1, 2, 3, 5, 8} {
+			plan, err := Capacity{MaxNodes: nodes}.Plan(context.Background(), in.planning())
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			seeds := total(plan.NewSeeds)
+			if plan.LowerBound > wantSeeds || seeds < wantSeeds || plan.LowerBound < sooner ||
+				plan.Optimal && (seeds != wantSeeds || plan.LowerBound != wantSeeds) {
+				t.Fatalf("seed %d: %+v: stopped after %d nodes, %d new seeds, bound %d (sooner: %d), optimal %v; the fewest are %d",
+					seed, in, nodes, seeds, plan.LowerBound, sooner, plan.Optimal, wantSeeds)
+			}
+			sooner = plan.LowerBound
+			if !plan.Optimal {
+				unproven++
+			}
+		}
+	}
+	if unproven == 0 {
+		t.Fatal("every search was proven before its limit: the test proves nothing")
+	}
+}
+
+// The search takes the open node of least bound, of equal ones the last opened (the one rounded up), and a
+// stopped search proves the least bound of its open nodes, less what the shoots the root leaves unplaced cost.
+func TestBestBoundFirst(t *testing.T) {
+	open := []openNode{{bound: 7}, {bound: 5.5}, {bound: 9}, {bound: 5.5 + integralityTolerance/2}}
+	n, rest := takeLeastBound(open)
+	if n.bound != 5.5+integralityTolerance/2 || len(rest) != 3 {
+		t.Fatalf("took %v, left %v; want the last of the two of bound 5.5", n, rest)
+	}
+	if n, _ = takeLeastBound(rest); n.bound != 5.5 {
+		t.Fatalf("took %v next, want the other of bound 5.5", n)
+	}
+	for _, tc := range []struct {
+		bounds   []float64
+		unplaced float64
+		want     int
+	}{
+		{[]float64{7, 5.5, 9}, 0, 6},
+		{[]float64{7, 5.0000000001}, 0, 5},
+		{[]float64{26.2, 27}, 0, 27},
+		{[]float64{36.2, 37}, 1, 27}, // one shoot no seed takes costs unplacedCost in every node
+	} {
+		var open []openNode
+		for _, b := range tc.bounds {
+			open = append(open, openNode{bound: b})
+		}
+		if got := provenSeeds(open, &capacityLP{unplaced: tc.unplaced}); got != tc.want {
+			t.Errorf("provenSeeds(%v, %v unplaced) = %d, want %d", tc.bounds, tc.unplaced, got, tc.want)
+		}
+	}
+}
+
 // Two questions that share no seed asked as one are answered as each is alone: as many shoots placed and as few
 // new seeds as the exhaustive answers of the two add up to, proven minimal.
 func TestCapacityOfDisjointQuestionsAddsUp(t *testing.T) {
@@ -224,6 +288,33 @@ func randomCapacityInstance(rng *rand.Rand) capacityInstance {
 			}
 		}
 		in.groups = append(in.groups, g)
+	}
+	return in
+}
+
+// randomContestedCapacityInstance is a small random question with more templates and classes than
+// randomCapacityInstance's, each class able to use fewer seeds, so that the root LP leaves a gap in some, and in
+// half of them shoots that only an existing seed too small for them may take, so that some stay unplaced.
+func randomContestedCapacityInstance(rng *rand.Rand) capacityInstance {
+	var in capacityInstance
+	for range rng.IntN(3) {
+		in.room = append(in.room, rng.IntN(5))
+	}
+	for range 3 + rng.IntN(2) {
+		in.perSeed = append(in.perSeed, 2+rng.IntN(6))
+	}
+	seeds := len(in.room) + len(in.perSeed)
+	for range 3 + rng.IntN(5) {
+		g := capacityGroup{shoots: 1 + rng.IntN(9)}
+		for s := range seeds {
+			if rng.IntN(3) == 0 {
+				g.seeds = append(g.seeds, s)
+			}
+		}
+		in.groups = append(in.groups, g)
+	}
+	if len(in.room) > 0 && rng.IntN(2) == 0 { // shoots only an existing seed may take, more than it may hold
+		in.groups = append(in.groups, capacityGroup{shoots: in.room[0] + 1 + rng.IntN(3), seeds: []int{0}})
 	}
 	return in
 }
