@@ -279,17 +279,23 @@ func randomCapacityInstance(rng *rand.Rand) capacityInstance {
 	for range 1 + rng.IntN(3) {
 		in.perSeed = append(in.perSeed, 1+rng.IntN(5))
 	}
+	in.addRandomGroups(rng, 1+rng.IntN(4), 6, 2)
+	return in
+}
+
+// addRandomGroups adds n groups of 1 to maxShoots shoots, each of which may use each seed, existing or a
+// template's, with a chance of one in oneIn.
+func (in *capacityInstance) addRandomGroups(rng *rand.Rand, n, maxShoots, oneIn int) {
 	seeds := len(in.room) + len(in.perSeed)
-	for range 1 + rng.IntN(4) {
-		g := capacityGroup{shoots: 1 + rng.IntN(6)}
+	for range n {
+		g := capacityGroup{shoots: 1 + rng.IntN(maxShoots)}
 		for s := range seeds {
-			if rng.IntN(2) == 0 {
+			if rng.IntN(oneIn) == 0 {
 				g.seeds = append(g.seeds, s)
 			}
 		}
 		in.groups = append(in.groups, g)
 	}
-	return in
 }
 
 // randomContestedCapacityInstance is a small random question with more templates and classes than
@@ -303,16 +309,7 @@ func randomContestedCapacityInstance(rng *rand.Rand) capacityInstance {
 	for range 3 + rng.IntN(2) {
 		in.perSeed = append(in.perSeed, 2+rng.IntN(6))
 	}
-	seeds := len(in.room) + len(in.perSeed)
-	for range 3 + rng.IntN(5) {
-		g := capacityGroup{shoots: 1 + rng.IntN(9)}
-		for s := range seeds {
-			if rng.IntN(3) == 0 {
-				g.seeds = append(g.seeds, s)
-			}
-		}
-		in.groups = append(in.groups, g)
-	}
+	in.addRandomGroups(rng, 3+rng.IntN(5), 9, 3)
 	if len(in.room) > 0 && rng.IntN(2) == 0 { // shoots only an existing seed may take, more than it may hold
 		in.groups = append(in.groups, capacityGroup{shoots: in.room[0] + 1 + rng.IntN(3), seeds: []int{0}})
 	}
