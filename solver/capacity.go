@@ -52,8 +52,9 @@ type CapacityPlan struct {
 	// seeds: the split does not depend on which branch and bound node found them.
 	Seed []int
 	// LowerBound is the fewest new seeds proven necessary, added up over the parts: a part's answer where its
-	// search proved it minimal, its root LP's bound rounded up where not. Optimal is true when the total is proven
-	// minimal, and LowerBound is then the total.
+	// search proved it minimal, and where not what its search proved (its root LP's bound rounded up, or its open
+	// nodes' when the search stopped). Optimal is true when the total is proven minimal, and LowerBound is then the
+	// total.
 	LowerBound int
 	Optimal    bool
 	// Fallback is FallbackTimeout when CLP ran out of time before a part's root LP had an answer: that part's new
@@ -201,9 +202,10 @@ func (s *capacitySearch) parts() []*capacitySearch {
 type capacityBest struct {
 	// y is the new seeds per template (assign places the shoots for them).
 	y []int
-	// lowerBound is the root LP's bound on the total, rounded up (for the parts added up, runParts: each part's
-	// proven bound); complete says the search ended without a limit (for the parts added up: that each part's did
-	// or met its bound, so the answer is proven minimal).
+	// lowerBound is what the search proved of the total: the root LP's bound rounded up, raised by a search that
+	// stopped to its open nodes' (for the parts added up, runParts: each part's proven bound); complete says the
+	// search ended without a limit (for the parts added up: that each part's did or met its bound, so the answer is
+	// proven minimal).
 	lowerBound int
 	complete   bool
 	// fallback says why the answer is not the LP's (FallbackTimeout), if it is not.
