@@ -322,6 +322,9 @@ func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *c
 		}
 		var n openNode
 		n, open = takeLeastBound(open)
+		if n.bound > bestObjective-1+integralityTolerance {
+			break // no node below costs less than its parent: none left open can improve on best
+		}
 		lp := root
 		if nodes > 0 {
 			var err error
