@@ -128,12 +128,24 @@ func completeFlagValues(root *cobra.Command) {
 			}
 		}
 		if f, ok := formats[cmd.Name()]; ok && cmd.Flags().Lookup("output") != nil {
-			completions := make([]string, len(f))
-			for i, format := range f {
-				completions[i] = strings.TrimSuffix(format, "TEMPLATE") // jsonpath=, for the template to follow
-			}
-			_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(completions, cobra.ShellCompDirectiveNoFileComp))
+			_ = cmd.RegisterFlagCompletionFunc("output", completeFormats(f))
 		}
+	}
+}
+
+// completeFormats completes an output format; jsonpath=TEMPLATE as jsonpath=, without the space after it when it
+// is the one match, so that the template follows.
+func completeFormats(formats []string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		names := make([]string, len(formats))
+		for i, format := range formats {
+			names[i] = strings.TrimSuffix(format, "TEMPLATE")
+		}
+		matches := matching(names, toComplete)
+		if len(matches) == 1 && strings.HasSuffix(matches[0], "=") {
+			return matches, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		}
+		return matches, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 

@@ -763,7 +763,9 @@ func TestCompletion(t *testing.T) {
 	}{
 		{args: []string{"schedule", "--strategy", ""}, want: []string{"SameRegion", "MinimalDistance"}},
 		{args: []string{"rebalance", "--solver-timeout", "1s", "--weights", ""}, want: []string{"compat", "balanced"}},
-		{args: []string{"capacity", "-o", ""}, want: []string{"table", "yaml", "json", "name", "jsonpath="}},
+		{args: []string{"capacity", "-o", ""}, want: []string{"table", "yaml", "json", "name", "jsonpath=", ":4"}},
+		{args: []string{"schedule", "-o", "jsonp"}, want: []string{"jsonpath=", ":6"}}, // no space: the template follows
+		{args: []string{"version", "-o", ""}, want: []string{"text", "json", "yaml"}},
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
