@@ -127,11 +127,17 @@ func nonNil[T any](s []T) []T {
 // Formats are the output formats of Print. The last stands for every template: jsonpath={.window.optimal} prints
 // what the template selects from the report's JSON form, as kubectl's -o jsonpath prints an object.
 func Formats() []string {
-	return []string{"table", "wide", "yaml", "json", "name", jsonPathFormat + "TEMPLATE"}
+	return []string{"table", "wide", "yaml", "json", "name", jsonPathFormat}
 }
 
-// jsonPathFormat is the prefix of -o jsonpath=TEMPLATE.
-const jsonPathFormat = "jsonpath="
+// jsonPathFormat stands among a command's formats for every -o jsonpath=TEMPLATE.
+const jsonPathFormat = "jsonpath=TEMPLATE"
+
+// jsonPathTemplate is format's template when format is jsonpath=TEMPLATE and formats take it.
+func jsonPathTemplate(format string, formats []string) (string, bool) {
+	template, ok := strings.CutPrefix(format, "jsonpath=")
+	return template, ok && slices.Contains(formats, jsonPathFormat)
+}
 
 // Output is how a report is printed: one of the command's formats and, for tables, whether header and summary
 // lines are left out (--no-headers), as kubectl's.
@@ -189,7 +195,7 @@ func ShootName(key string) string { return "shoot/" + key }
 // CheckFormat says whether format is one of formats, and a JSONPath template one that parses, so that a command
 // can refuse an output format before it does any work.
 func CheckFormat(format string, formats []string) error {
-	if template, ok := strings.CutPrefix(format, jsonPathFormat); ok && slices.Contains(formats, jsonPathFormat+"TEMPLATE") {
+	if template, ok := jsonPathTemplate(format, formats); ok {
 		_, err := parseJSONPath(template)
 		return err
 	}
@@ -234,11 +240,11 @@ func printJSONPath(w io.Writer, template string, report any) error {
 // printAs writes a report as JSON, YAML or names (one a line, -o name), or calls table for "table" and "wide"; a
 // format not among formats is an error.
 func printAs(w io.Writer, out Output, formats []string, report any, names func() []string, print func(table) error) error {
+	if template, ok := jsonPathTemplate(out.Format, formats); ok {
+		return printJSONPath(w, template, report) // which parses the template, once
+	}
 	if err := CheckFormat(out.Format, formats); err != nil {
 		return err
-	}
-	if template, ok := strings.CutPrefix(out.Format, jsonPathFormat); ok {
-		return printJSONPath(w, template, report)
 	}
 	switch out.Format {
 	case "json":

@@ -133,13 +133,16 @@ func completeFlagValues(root *cobra.Command) {
 	}
 }
 
-// completeFormats completes an output format; jsonpath=TEMPLATE as jsonpath=, without the space after it when it
-// is the one match, so that the template follows.
+// completeFormats completes an output format; one that takes a value, as jsonpath=TEMPLATE, up to its "=", and
+// without the space after it when it is the one match, so that the value follows.
 func completeFormats(formats []string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		names := make([]string, len(formats))
 		for i, format := range formats {
-			names[i] = strings.TrimSuffix(format, "TEMPLATE")
+			if name, _, ok := strings.Cut(format, "="); ok {
+				format = name + "="
+			}
+			names[i] = format
 		}
 		matches := matching(names, toComplete)
 		if len(matches) == 1 && strings.HasSuffix(matches[0], "=") {
