@@ -306,6 +306,9 @@ func (s *capacitySearch) openUpper() []float64 {
 // answers need, which is the root's until each node of the root's bound is solved.
 func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP) error {
 	bestObjective := cost(best.y, root)
+	// An answer counts only at least one seed better than best's, so a node or a subtree bounded above that cannot
+	// improve on it.
+	cannotImprove := func(bound float64) bool { return bound > bestObjective-1+integralityTolerance }
 	open := []openNode{{make([]float64, len(s.q.Templates)), s.openUpper(), root.objective}}
 	stop := func(open []openNode) {
 		best.complete = false
@@ -322,7 +325,7 @@ func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *c
 		}
 		var n openNode
 		n, open = takeLeastBound(open)
-		if n.bound > bestObjective-1+integralityTolerance {
+		if cannotImprove(n.bound) {
 			break // no node below costs less than its parent: none left open can improve on best
 		}
 		lp := root
@@ -336,7 +339,7 @@ func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *c
 			stop(append(open, n))
 			return nil
 		}
-		if !lp.feasible || lp.objective > bestObjective-1+integralityTolerance {
+		if !lp.feasible || cannotImprove(lp.objective) {
 			continue
 		}
 		branch := fractional(lp.y)
