@@ -215,10 +215,10 @@ type capacityBest struct {
 // runParts searches the parts, as many at once as there are processors, and adds up their answers: the parts'
 // new seeds; their bounds, a proven part's being its answer, so that a proven total is its own bound; complete
 // (proven) where every part's search ended without a limit or met its bound; and a fallback where any part's is
-// one. Every part's root LP
-// comes first, within the whole budget, as the one root of the whole question did; then the parts whose roots
-// left a gap branch, the smallest first, each for its share of the time left, so that no part's branching takes
-// the time of another's root or all of another's branching.
+// one. Every part's root LP comes first, within the whole budget, as the one root of the whole question did; then
+// the parts whose roots left a gap branch, the smallest first, each for its share of the time left, so that no
+// part's branching takes the time of another's root or all of another's branching. Fewer parts branching than
+// there are processors share them out: each solves as many of its nodes at once as it has processors.
 func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 	parts := s.parts()
 	bests, roots, errs := make([]*capacityBest, len(parts)), make([]*capacityLP, len(parts)), make([]error, len(parts))
@@ -234,10 +234,11 @@ func (s *capacitySearch) runParts(ctx context.Context) (*capacityBest, error) {
 	}
 	slices.SortStableFunc(gaps, func(a, b int) int { return cmp.Compare(len(parts[a].classes), len(parts[b].classes)) })
 	slots := processorSlots()
+	width := max(1, cap(slots)/max(1, len(gaps)))
 	onSlots(slots, len(gaps), func(k int) {
 		part := parts[gaps[k]]
 		part.deadline = shareOf(part.deadline, time.Now(), len(gaps)-k, cap(slots))
-		errs[gaps[k]] = part.branch(ctx, bests[gaps[k]], roots[gaps[k]])
+		errs[gaps[k]] = part.branch(ctx, bests[gaps[k]], roots[gaps[k]], width)
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -300,59 +301,77 @@ func (s *capacitySearch) openUpper() []float64 {
 	return upper
 }
 
-// branch is the search below the root, best bound first: it solves the open node whose parent's LP cost least,
-// and of equally bounded ones the last opened, rounding up first. It takes each answer at least one seed better
-// into best; when it stops at a limit it marks best incomplete and raises best's bound to what every open node's
-// answers need, which is the root's until each node of the root's bound is solved.
-func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP) error {
+// branch is the search below the root, best bound first: it solves the open nodes whose parents' LPs cost least,
+// width of them at once, each on a processor, and of equally bounded ones the last opened, rounding up first. It
+// takes each answer at least one seed better into best; when it stops at a limit it marks best incomplete and
+// raises best's bound to what every open node's answers need, which is the root's until each node of the root's
+// bound is solved. Which nodes it solves, and so its answer, depends on width, not on which LP finishes first.
+func (s *capacitySearch) branch(ctx context.Context, best *capacityBest, root *capacityLP, width int) error {
 	bestObjective := cost(best.y, root)
 	// An answer counts only at least one seed better than best's, so a node or a subtree bounded above that cannot
 	// improve on it.
 	cannotImprove := func(bound float64) bool { return bound > bestObjective-1+integralityTolerance }
-	open := []openNode{{make([]float64, len(s.q.Templates)), s.openUpper(), root.objective}}
-	stop := func(open []openNode) {
+	var open []openNode
+	stop := func() {
 		best.complete = false
 		best.lowerBound = max(best.lowerBound, min(provenSeeds(open, root), total(best.y)))
 	}
+	// expand takes a node's answer: an integral one into best, a fractional one as two open nodes, one on either
+	// side of its first fractional template's seeds.
+	expand := func(n openNode, lp *capacityLP) {
+		switch branch := fractional(lp.y); {
+		case !lp.feasible || cannotImprove(lp.objective):
+		case branch < 0:
+			bestObjective = s.takeIncumbent(best, lp)
+		default:
+			down, up := slices.Clone(n.upper), slices.Clone(n.lower)
+			down[branch] = math.Floor(lp.y[branch])
+			up[branch] = math.Ceil(lp.y[branch])
+			open = append(open, openNode{n.lower, down, lp.objective}, openNode{up, n.upper, lp.objective})
+		}
+	}
+	expand(openNode{make([]float64, len(s.q.Templates)), s.openUpper(), root.objective}, root)
 	maxNodes := cmp.Or(s.cp.MaxNodes, 5000)
-	for nodes := 0; len(open) > 0; nodes++ {
+	for nodes := 1; len(open) > 0; {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("capacity: %w", err)
 		}
-		if nodes == maxNodes || s.pastDeadline() {
-			stop(open)
+		if nodes >= maxNodes || s.pastDeadline() {
+			stop()
 			return nil
 		}
-		var n openNode
-		n, open = takeLeastBound(open)
-		if cannotImprove(n.bound) {
+		var batch []openNode
+		if batch, open = takeLeastBound(open, min(width, maxNodes-nodes), cannotImprove); len(batch) == 0 {
 			break // no node below costs less than its parent: none left open can improve on best
 		}
-		lp := root
-		if nodes > 0 {
-			var err error
-			if lp, err = s.solveNode(nodeLP{lower: n.lower, upper: n.upper, deadline: s.deadline}); err != nil {
-				return err
-			}
+		lps, err := s.solveNodes(batch)
+		if err != nil {
+			return err
 		}
-		if lp.timedOut {
-			stop(append(open, n))
+		nodes += len(batch)
+		timedOut := false
+		for i, lp := range lps {
+			if lp.timedOut {
+				open, timedOut = append(open, batch[i]), true
+				continue
+			}
+			expand(batch[i], lp)
+		}
+		if timedOut {
+			stop()
 			return nil
 		}
-		if !lp.feasible || cannotImprove(lp.objective) {
-			continue
-		}
-		branch := fractional(lp.y)
-		if branch < 0 {
-			bestObjective = s.takeIncumbent(best, lp)
-			continue
-		}
-		down, up := slices.Clone(n.upper), slices.Clone(n.lower)
-		down[branch] = math.Floor(lp.y[branch])
-		up[branch] = math.Ceil(lp.y[branch])
-		open = append(open, openNode{n.lower, down, lp.objective}, openNode{up, n.upper, lp.objective})
 	}
 	return nil
+}
+
+// solveNodes solves the LPs of the nodes, each on a goroutine of its own.
+func (s *capacitySearch) solveNodes(nodes []openNode) ([]*capacityLP, error) {
+	lps, errs := make([]*capacityLP, len(nodes)), make([]error, len(nodes))
+	onSlots(make(chan struct{}, len(nodes)), len(nodes), func(i int) {
+		lps[i], errs[i] = s.solveNode(nodeLP{lower: nodes[i].lower, upper: nodes[i].upper, deadline: s.deadline})
+	})
+	return lps, errors.Join(errs...)
 }
 
 // openNode is a node of the search not yet solved: its bounds on each template's new seeds, and its parent's LP
@@ -362,16 +381,22 @@ type openNode struct {
 	bound        float64
 }
 
-// takeLeastBound takes the open node of least bound out of open, of equally bounded ones the last.
-func takeLeastBound(open []openNode) (openNode, []openNode) {
-	next := len(open) - 1
-	for i := next - 1; i >= 0; i-- {
-		if open[i].bound < open[next].bound-integralityTolerance {
-			next = i
+// takeLeastBound takes up to n open nodes out of open, least bound first and of equally bounded ones the last,
+// while they can improve on the best answer; it returns them and the nodes left open.
+func takeLeastBound(open []openNode, n int, cannotImprove func(bound float64) bool) (taken, left []openNode) {
+	for len(taken) < n && len(open) > 0 {
+		next := len(open) - 1
+		for i := next - 1; i >= 0; i-- {
+			if open[i].bound < open[next].bound-integralityTolerance {
+				next = i
+			}
 		}
+		if cannotImprove(open[next].bound) {
+			break
+		}
+		taken, open = append(taken, open[next]), slices.Delete(open, next, next+1)
 	}
-	n := open[next]
-	return n, slices.Delete(open, next, next+1)
+	return taken, open
 }
 
 // provenSeeds is how many new seeds every answer below the open nodes needs: their least bound, less what the

@@ -157,28 +157,32 @@ func TestCapacityIsMinimal(t *testing.T) {
 // A search stopped at a limit proves no more than its open nodes need: on small random questions whose root LP
 // leaves a gap in some, stopped after each of a few numbers of nodes, the bound is never above the exhaustive
 // answer's new seeds nor below the bound of a search stopped sooner, and the count never below the exhaustive
-// one; proven, count and bound are the exhaustive answer's.
+// one; proven, count and bound are the exhaustive answer's. Whatever number of nodes it solves at once, a search
+// that is not stopped proves the exhaustive answer and places as many shoots.
 func TestStoppedCapacitySearchBoundsTheAnswer(t *testing.T) {
 	unproven := 0
 	for seed := range uint64(150) {
 		rng := rand.New(rand.NewPCG(seed, 29))
 		in := randomContestedCapacityInstance(rng)
-		_, wantSeeds := exhaustiveCapacity(in)
-		sooner := 0
-		for _, nodes := range []int{1, 2, 3, 5, 8} {
-			plan, err := Capacity{MaxNodes: nodes}.Plan(context.Background(), in.planning())
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			seeds := total(plan.NewSeeds)
-			if plan.LowerBound > wantSeeds || seeds < wantSeeds || plan.LowerBound < sooner ||
-				plan.Optimal && (seeds != wantSeeds || plan.LowerBound != wantSeeds) {
-				t.Fatalf("seed %d: %+v: stopped after %d nodes, %d new seeds, bound %d (sooner: %d), optimal %v; the fewest are %d",
-					seed, in, nodes, seeds, plan.LowerBound, sooner, plan.Optimal, wantSeeds)
-			}
-			sooner = plan.LowerBound
-			if !plan.Optimal {
-				unproven++
+		wantPlaced, wantSeeds := exhaustiveCapacity(in)
+		for _, width := range []int{1, 2, 3} {
+			sooner := 0
+			for _, nodes := range []int{1, 2, 3, 5, 8, math.MaxInt} {
+				best := branchOf(t, in, Capacity{MaxNodes: nodes}, width)
+				seeds := total(best.y)
+				if best.lowerBound > wantSeeds || seeds < wantSeeds || best.lowerBound < sooner ||
+					best.complete && seeds != wantSeeds || nodes == math.MaxInt && !best.complete {
+					t.Fatalf("seed %d: %+v: %d at once, stopped after %d nodes, %d new seeds, bound %d (sooner: %d), complete %v; the fewest are %d",
+						seed, in, width, nodes, seeds, best.lowerBound, sooner, best.complete, wantSeeds)
+				}
+				if placed := maxPlaced(in, best.y); placed != wantPlaced {
+					t.Fatalf("seed %d: %+v: %d at once, after %d nodes: %v new seeds place %d shoots, want %d",
+						seed, in, width, nodes, best.y, placed, wantPlaced)
+				}
+				sooner = best.lowerBound
+				if !best.complete {
+					unproven++
+				}
 			}
 		}
 	}
@@ -187,16 +191,52 @@ func TestStoppedCapacitySearchBoundsTheAnswer(t *testing.T) {
 	}
 }
 
-// The search takes the open node of least bound, of equal ones the last opened (the one rounded up), and a
-// stopped search proves the least bound of its open nodes, less what the shoots the root leaves unplaced cost.
-func TestBestBoundFirst(t *testing.T) {
-	open := []openNode{{bound: 7}, {bound: 5.5}, {bound: 9}, {bound: 5.5 + integralityTolerance/2}}
-	n, rest := takeLeastBound(open)
-	if n.bound != 5.5+integralityTolerance/2 || len(rest) != 3 {
-		t.Fatalf("took %v, left %v; want the last of the two of bound 5.5", n, rest)
+// branchOf is the answer of the instance's whole question, its root and then, where the root leaves a gap, its
+// branch and bound solving width nodes at once.
+func branchOf(t *testing.T, in capacityInstance, cp Capacity, width int) *capacityBest {
+	t.Helper()
+	s := newCapacitySearch(cp, in.planning())
+	best, root, err := s.root()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n, _ = takeLeastBound(rest); n.bound != 5.5 {
-		t.Fatalf("took %v next, want the other of bound 5.5", n)
+	if total(best.y) > best.lowerBound {
+		if err := s.branch(context.Background(), best, root, width); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return best
+}
+
+// The search takes the open nodes of least bound, of equal ones the last opened (the one rounded up), as many as
+// it solves at once while they can improve on its answer; a stopped search proves the least bound of its open
+// nodes, less what the shoots the root leaves unplaced cost.
+func TestBestBoundFirst(t *testing.T) {
+	bounds := func(nodes []openNode) []float64 {
+		var b []float64
+		for _, n := range nodes {
+			b = append(b, n.bound)
+		}
+		return b
+	}
+	tied := 5.5 + integralityTolerance/2
+	for _, tc := range []struct {
+		name            string
+		n               int
+		improvesBelow   float64
+		taken, leftOpen []float64
+	}{
+		{"one: the last of the least", 1, 100, []float64{tied}, []float64{7, 5.5, 9}},
+		{"two: both of the least, the last first", 2, 100, []float64{tied, 5.5}, []float64{7, 9}},
+		{"all, least first", 5, 100, []float64{tied, 5.5, 7, 9}, nil},
+		{"only those that can improve", 5, 8, []float64{tied, 5.5, 7}, []float64{9}},
+		{"none can improve: none", 2, 5, nil, []float64{7, 5.5, 9, tied}},
+	} {
+		open := []openNode{{bound: 7}, {bound: 5.5}, {bound: 9}, {bound: tied}}
+		taken, left := takeLeastBound(open, tc.n, func(bound float64) bool { return bound >= tc.improvesBelow })
+		if !slices.Equal(bounds(taken), tc.taken) || !slices.Equal(bounds(left), tc.leftOpen) {
+			t.Errorf("%s: took %v, left %v; want %v, left %v", tc.name, bounds(taken), bounds(left), tc.taken, tc.leftOpen)
+		}
 	}
 	for _, tc := range []struct {
 		bounds   []float64
