@@ -106,14 +106,39 @@ type lpSolution struct {
 	objective float64
 }
 
-// solve minimises the program. A non-zero deadline becomes CLP's time budget: CLP cannot be interrupted, and its
-// limit is process CPU time, which all threads advance, so the time left is budgeted on every core — a solve that
-// can still finish by the deadline finishes, one the caller has stopped waiting for ends soon after it. Any end
-// other than optimal, infeasible or out of time is an error naming what.
+// solve minimises the program. A non-zero deadline is kept by the wall clock: CLP cannot be interrupted, and its
+// own limit is process CPU time, which all threads advance, so the model's limit is the time left on every core —
+// a solve beside others on every core is not stopped early — and the caller is answered lpStopped at the deadline
+// however few cores the solve has had; the abandoned solve ends at its CPU limit. Any end other than optimal,
+// infeasible or out of time is an error naming what.
 func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	if err := p.checkCosts(); err != nil {
 		return lpSolution{}, fmt.Errorf("%w on %s", err, what)
 	}
+	if deadline.IsZero() {
+		return p.run(deadline, what)
+	}
+	type answer struct {
+		solution lpSolution
+		err      error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		solution, err := p.run(deadline, what)
+		answered <- answer{solution, err}
+	}()
+	reached, release := deadlineSignal(deadline)
+	defer release()
+	select {
+	case a := <-answered:
+		return a.solution, a.err
+	case <-reached:
+		return lpSolution{status: lpStopped}, nil
+	}
+}
+
+// run is solve on CLP, with its CPU limit.
+func (p *program) run(deadline time.Time, what string) (lpSolution, error) {
 	matrix := p.matrix()
 	simplex := clp.NewSimplex()
 	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"math"
+	"runtime"
 	"testing"
 	"time"
 
@@ -55,4 +56,47 @@ func TestProgramRowsNoColumnTouches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The deadline is kept by the wall clock, not by CLP's limit of process CPU time, which is the time left on every
+// core: a program of some 25 ms with 1 ms left is answered as stopped, where with 64 cores its CPU limit would have
+// let CLP finish it; with time enough, or no deadline, it is solved.
+func TestSolveKeepsTheDeadline(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	for _, tc := range []struct {
+		name string
+		left time.Duration
+		want lpStatus
+	}{
+		{"1 ms left", time.Millisecond, lpStopped},
+		{"a minute left", time.Minute, lpOptimal},
+		{"no deadline", 0, lpOptimal},
+	} {
+		var deadline time.Time
+		if tc.left > 0 {
+			deadline = time.Now().Add(tc.left)
+		}
+		solution, err := transportation(150).solve(deadline, "150 × 150 transportation")
+		if err != nil || solution.status != tc.want {
+			t.Errorf("%s: status %v, error %v; want %v", tc.name, solution.status, err, tc.want)
+		}
+	}
+}
+
+// transportation is an n × n transportation program with costs of a fixed pseudo-random sequence: each source
+// sends its unit to the sinks, each sink takes at most one.
+func transportation(n int) *program {
+	p := newProgram()
+	sources, sinks := make([]int, n), make([]int, n)
+	for i := range n {
+		sources[i], sinks[i] = p.row(1, 1), p.row(math.Inf(-1), 1)
+	}
+	cost := uint64(1)
+	for i := range n {
+		for j := range n {
+			cost = cost*6364136223846793005 + 1442695040888963407
+			p.column([]clp.Nonzero{{Index: sources[i], Value: 1}, {Index: sinks[j], Value: 1}}, 0, 1, float64(cost>>54))
+		}
+	}
+	return p
 }
