@@ -490,10 +490,9 @@ type nodeLP struct {
 	newSeedArc float64
 }
 
-// solveNode solves the placement LP of the node with the primal simplex. Solved from scratch, as every LP of the
-// search is (CLP's binding cannot change a loaded model's bounds), the dual simplex's start is far from feasible:
-// with every template's seeds fixed (assign) it took 30 times as long (6.5 against 0.2 s for 1,420 classes, 164
-// templates), and a root of 1,707 classes 3.4 s against 0.42.
+// solveNode solves the placement LP of the node with the primal simplex: every LP of the search is solved from
+// scratch (CLP's binding cannot change a loaded model's bounds), and from there the dual simplex's start is far
+// from feasible — many times slower on large roots, and on assign's fixed seeds.
 func (s *capacitySearch) solveNode(n nodeLP) (*capacityLP, error) {
 	q, classes := s.q, s.classes
 	prog := newProgram()
