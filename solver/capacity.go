@@ -528,7 +528,7 @@ func (s *capacitySearch) solveNode(n nodeLP) (*capacityLP, error) {
 		entries = append(entries, coverEntries[t]...)
 		columns.newSeeds = append(columns.newSeeds, prog.column(entries, n.lower[t], n.upper[t], 1))
 	}
-	solution, err := prog.solve(n.deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
+	solution, err := prog.solveWithin(n.deadline, fmt.Sprintf("%d classes of pending shoots and %d seed templates", len(classes), len(q.Templates)))
 	if err != nil {
 		return nil, fmt.Errorf("capacity: %w", err)
 	}

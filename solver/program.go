@@ -106,17 +106,24 @@ type lpSolution struct {
 	objective float64
 }
 
-// solve minimises the program. A non-zero deadline is kept by the wall clock: CLP cannot be interrupted, and its
-// own limit is process CPU time, which all threads advance, so the model's limit is the time left on every core —
-// a solve beside others on every core is not stopped early — and the caller is answered lpStopped at the deadline
-// however few cores the solve has had; the abandoned solve ends at its CPU limit. Any end other than optimal,
-// infeasible or out of time is an error naming what.
+// solve minimises the program. A non-zero deadline becomes CLP's time budget: CLP cannot be interrupted, and its
+// limit is process CPU time, which all threads advance, so the time left is budgeted on every core — a solve
+// beside others on every core is not stopped early, and one the caller has stopped waiting for ends at that
+// limit. Callers that wait for it themselves call solveWithin. Any end other than optimal, infeasible or out of
+// time is an error naming what.
 func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	if err := p.checkCosts(); err != nil {
 		return lpSolution{}, fmt.Errorf("%w on %s", err, what)
 	}
+	return p.run(deadline, what)
+}
+
+// solveWithin is solve for a caller that waits for it: it answers lpStopped at the deadline by the wall clock,
+// where CLP's limit alone would let a solve by itself run on up to as many times the time left as there are
+// cores; the abandoned solve ends at that limit.
+func (p *program) solveWithin(deadline time.Time, what string) (lpSolution, error) {
 	if deadline.IsZero() {
-		return p.run(deadline, what)
+		return p.solve(deadline, what)
 	}
 	type answer struct {
 		solution lpSolution
@@ -124,7 +131,7 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	}
 	answered := make(chan answer, 1)
 	go func() {
-		solution, err := p.run(deadline, what)
+		solution, err := p.solve(deadline, what)
 		answered <- answer{solution, err}
 	}()
 	reached, release := deadlineSignal(deadline)

@@ -58,25 +58,28 @@ func TestProgramRowsNoColumnTouches(t *testing.T) {
 	}
 }
 
-// The deadline is kept by the wall clock, not by CLP's limit of process CPU time, which is the time left on every
-// core: a program of some 25 ms with 1 ms left is answered as stopped, where with 64 cores its CPU limit would have
-// let CLP finish it; with time enough, or no deadline, it is solved.
-func TestSolveKeepsTheDeadline(t *testing.T) {
+// solveWithin keeps the deadline by the wall clock, where solve's limit is CLP's of process CPU time, the time left
+// on every core: with 64 cores, a program of some 25 ms with 1 ms left is answered as stopped by solveWithin and
+// solved by solve, whose caller abandons it itself; with time enough, or no deadline, both solve it.
+func TestSolveWithinKeepsTheDeadline(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	solve, within := (*program).solve, (*program).solveWithin
 	for _, tc := range []struct {
-		name string
-		left time.Duration
-		want lpStatus
+		name  string
+		solve func(*program, time.Time, string) (lpSolution, error)
+		left  time.Duration
+		want  lpStatus
 	}{
-		{"1 ms left", time.Millisecond, lpStopped},
-		{"a minute left", time.Minute, lpOptimal},
-		{"no deadline", 0, lpOptimal},
+		{"solveWithin, 1 ms left", within, time.Millisecond, lpStopped},
+		{"solve, 1 ms left", solve, time.Millisecond, lpOptimal},
+		{"solveWithin, a minute left", within, time.Minute, lpOptimal},
+		{"solveWithin, no deadline", within, 0, lpOptimal},
 	} {
 		var deadline time.Time
 		if tc.left > 0 {
 			deadline = time.Now().Add(tc.left)
 		}
-		solution, err := transportation(150).solve(deadline, "150 × 150 transportation")
+		solution, err := tc.solve(transportation(150), deadline, "150 × 150 transportation")
 		if err != nil || solution.status != tc.want {
 			t.Errorf("%s: status %v, error %v; want %v", tc.name, solution.status, err, tc.want)
 		}

@@ -161,7 +161,7 @@ func (rb Rebalancer) solve(ctx context.Context, r *Rebalancing, classes []moveCl
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("rebalance: %w", err)
 	}
-	solution, err := lp.prog.solve(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
+	solution, err := lp.prog.solveWithin(deadline, fmt.Sprintf("%d classes of shoots", len(classes)))
 	switch {
 	case errors.Is(err, ErrCostRange):
 		return nil, FallbackRange, nil
