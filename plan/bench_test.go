@@ -108,7 +108,7 @@ func BenchmarkGreedyWindow(b *testing.B) {
 
 // BenchmarkTimeoutFallback measures how soon after its deadline the LP returns the greedy plan when CLP cannot
 // finish in time: a 10,000 × 500 window with a 10 ms budget and a 50,000 × 1,000 MinimalDistance window with
-// 100 ms (under SameRegion the LP there takes about as long as the greedy plan), budgets the
+// 75 ms (under SameRegion the LP there takes about as long as the greedy plan), budgets the
 // LP misses in nearly every window (fallback-ratio; it fails when half the windows did not fall back) and the
 // greedy plan beside it meets. Each window runs as a real run's does, through plan.Schedule
 // (model, collection, solve, verification); the time past the deadline is that of the solve. It reports the median,
@@ -119,7 +119,7 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 		pending, seeds int
 		strategy       model.Strategy
 		timeout        time.Duration
-	}{{10000, 500, model.SameRegion, 10 * time.Millisecond}, {50000, 1000, model.MinimalDistance, 100 * time.Millisecond}} {
+	}{{10000, 500, model.SameRegion, 10 * time.Millisecond}, {50000, 1000, model.MinimalDistance, 75 * time.Millisecond}} {
 		b.Run(fmt.Sprintf("%dx%d/%s/%s", tc.pending, tc.seeds, tc.strategy, tc.timeout), func(b *testing.B) {
 			snap, pending := contended(b, tc.pending, tc.seeds)
 			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: tc.timeout}
