@@ -115,7 +115,29 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	if err := p.checkCosts(); err != nil {
 		return lpSolution{}, fmt.Errorf("%w on %s", err, what)
 	}
-	return p.run(deadline, what)
+	matrix := p.matrix()
+	simplex := clp.NewSimplex()
+	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
+	simplex.SetOptimizationDirection(clp.Minimize)
+	if !deadline.IsZero() {
+		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
+	}
+	simplexMethod := simplex.Dual
+	if p.primal {
+		simplexMethod = simplex.Primal
+	}
+	status := simplexMethod(clp.NoValuesPass, clp.NoStartFinishOptions)
+	defer runtime.KeepAlive(matrix)
+	defer runtime.KeepAlive(simplex)
+	switch {
+	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
+		return lpSolution{status: lpStopped}, nil
+	case status == clp.Infeasible:
+		return lpSolution{status: lpInfeasible}, nil
+	case status != clp.Optimal:
+		return lpSolution{}, fmt.Errorf("CLP ended with status %d (secondary %d) on %s", status, simplex.SecondaryStatus(), what)
+	}
+	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), duals: simplex.DualRowSolution(), objective: simplex.ObjectiveValue()}, nil
 }
 
 // solveWithin is solve for a caller that waits for it: it answers lpStopped at the deadline by the wall clock,
@@ -142,31 +164,4 @@ func (p *program) solveWithin(deadline time.Time, what string) (lpSolution, erro
 	case <-reached:
 		return lpSolution{status: lpStopped}, nil
 	}
-}
-
-// run is solve on CLP, with its CPU limit.
-func (p *program) run(deadline time.Time, what string) (lpSolution, error) {
-	matrix := p.matrix()
-	simplex := clp.NewSimplex()
-	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
-	simplex.SetOptimizationDirection(clp.Minimize)
-	if !deadline.IsZero() {
-		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
-	}
-	simplexMethod := simplex.Dual
-	if p.primal {
-		simplexMethod = simplex.Primal
-	}
-	status := simplexMethod(clp.NoValuesPass, clp.NoStartFinishOptions)
-	defer runtime.KeepAlive(matrix)
-	defer runtime.KeepAlive(simplex)
-	switch {
-	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
-		return lpSolution{status: lpStopped}, nil
-	case status == clp.Infeasible:
-		return lpSolution{status: lpInfeasible}, nil
-	case status != clp.Optimal:
-		return lpSolution{}, fmt.Errorf("CLP ended with status %d (secondary %d) on %s", status, simplex.SecondaryStatus(), what)
-	}
-	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), duals: simplex.DualRowSolution(), objective: simplex.ObjectiveValue()}, nil
 }
