@@ -158,14 +158,15 @@ func TestCapacityIsMinimal(t *testing.T) {
 // leaves a gap in some, stopped after each of a few numbers of nodes, the bound is never above the exhaustive
 // answer's new seeds nor below the bound of a search stopped sooner, and the count never below the exhaustive
 // one; proven, count and bound are the exhaustive answer's. Whatever number of nodes it solves at once, a search
-// that is not stopped proves the exhaustive answer and places as many shoots.
+// that is not stopped proves the exhaustive answer and places as many shoots. So does Plan, which searches the
+// question's parts each by itself and adds them up (width 0 below).
 func TestStoppedCapacitySearchBoundsTheAnswer(t *testing.T) {
 	unproven := 0
 	for seed := range uint64(150) {
 		rng := rand.New(rand.NewPCG(seed, 29))
 		in := randomContestedCapacityInstance(rng)
 		wantPlaced, wantSeeds := exhaustiveCapacity(in)
-		for _, width := range []int{1, 2, 3} {
+		for _, width := range []int{0, 1, 2, 3} {
 			sooner := 0
 			for _, nodes := range []int{1, 2, 3, 5, 8, math.MaxInt} {
 				best := branchOf(t, in, Capacity{MaxNodes: nodes}, width)
@@ -192,9 +193,16 @@ func TestStoppedCapacitySearchBoundsTheAnswer(t *testing.T) {
 }
 
 // branchOf is the answer of the instance's whole question, its root and then, where the root leaves a gap, its
-// branch and bound solving width nodes at once.
+// branch and bound solving width nodes at once; with width 0, Plan's answer.
 func branchOf(t *testing.T, in capacityInstance, cp Capacity, width int) *capacityBest {
 	t.Helper()
+	if width == 0 {
+		plan, err := cp.Plan(context.Background(), in.planning())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &capacityBest{y: plan.NewSeeds, lowerBound: plan.LowerBound, complete: plan.Optimal}
+	}
 	s := newCapacitySearch(cp, in.planning())
 	best, root, err := s.root()
 	if err != nil {
