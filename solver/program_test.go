@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 	"time"
@@ -86,19 +87,18 @@ func TestSolveWithinKeepsTheDeadline(t *testing.T) {
 	}
 }
 
-// transportation is an n × n transportation program with costs of a fixed pseudo-random sequence: each source
-// sends its unit to the sinks, each sink takes at most one.
+// transportation is an n × n transportation program with random costs from a fixed seed: each source sends its
+// unit to the sinks, each sink takes at most one.
 func transportation(n int) *program {
 	p := newProgram()
 	sources, sinks := make([]int, n), make([]int, n)
 	for i := range n {
 		sources[i], sinks[i] = p.row(1, 1), p.row(math.Inf(-1), 1)
 	}
-	cost := uint64(1)
+	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
 		for j := range n {
-			cost = cost*6364136223846793005 + 1442695040888963407
-			p.column([]clp.Nonzero{{Index: sources[i], Value: 1}, {Index: sinks[j], Value: 1}}, 0, 1, float64(cost>>54))
+			p.column([]clp.Nonzero{{Index: sources[i], Value: 1}, {Index: sinks[j], Value: 1}}, 0, 1, float64(rng.IntN(1024)))
 		}
 	}
 	return p
