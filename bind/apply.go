@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
@@ -409,9 +411,7 @@ func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Sho
 func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, eventType, reason, note string) {
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
-	if len(note) > maxEventNote {
-		note = note[:maxEventNote-3] + "..."
-	}
+	note = eventNote(note)
 	now := b.now()
 	event := &eventsv1.Event{
 		ObjectMeta: metav1.ObjectMeta{
@@ -440,6 +440,21 @@ func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, even
 	if err != nil {
 		slog.ErrorContext(ctx, "Could not record an event", "shoot", types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}.String(), "reason", reason, "error", err)
 	}
+}
+
+// eventNote is note as the API server accepts it: valid UTF-8 (a byte that is not would be sent as U+FFFD, three
+// bytes, and could take the note past the limit on the way), cut to maxEventNote bytes between two characters and
+// ending in "..." when longer. A message naming every seed of a large garden is longer.
+func eventNote(note string) string {
+	note = strings.ToValidUTF8(note, "\uFFFD")
+	if len(note) <= maxEventNote {
+		return note
+	}
+	end := maxEventNote - len("...")
+	for !utf8.RuneStart(note[end]) {
+		end--
+	}
+	return note[:end] + "..."
 }
 
 // reportContext lets the report of something done finish when ctx ends meanwhile (a stopping loop still writes

@@ -6,10 +6,12 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -155,4 +157,37 @@ func TestAnswerLost(t *testing.T) {
 			t.Errorf("%s: answerLost(%v) = %v, want %v", tc.name, tc.err, got, tc.lost)
 		}
 	}
+}
+
+// An event's note is what the API server accepts: at most maxEventNote bytes of valid UTF-8, cut between two
+// characters and marked with "..." when the message is longer.
+func TestEventNote(t *testing.T) {
+	long := strings.Repeat("a", maxEventNote-4)
+	cases := []struct {
+		name, note, want string
+	}{
+		{"short", `Scheduled to seed "aws-eu1"`, `Scheduled to seed "aws-eu1"`},
+		{"exactly the limit", strings.Repeat("x", maxEventNote), strings.Repeat("x", maxEventNote)},
+		{"one byte over", strings.Repeat("x", maxEventNote+1), strings.Repeat("x", maxEventNote-3) + "..."},
+		{"a character across the cut", long + "äbcd", long + "..."},
+		{"a character before the cut", long[1:] + "äbcde", long[1:] + "ä..."},
+		{"invalid bytes made valid", "seed \xff", "seed \uFFFD"},
+		{"invalid bytes made valid before the cut", "\xff" + strings.Repeat("x", maxEventNote-2), "\uFFFD" + strings.Repeat("x", maxEventNote-6) + "..."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := eventNote(tc.note)
+			if got != tc.want {
+				t.Errorf("eventNote(%d bytes) ends in %q (%d bytes), want %q (%d bytes)", len(tc.note), tail(got), len(got), tail(tc.want), len(tc.want))
+			}
+			if len(got) > maxEventNote || !utf8.ValidString(got) {
+				t.Errorf("eventNote(%d bytes) is %d bytes, valid UTF-8 %t", len(tc.note), len(got), utf8.ValidString(got))
+			}
+		})
+	}
+}
+
+// tail is the end of a note, for a failure's message.
+func tail(note string) string {
+	return note[max(0, len(note)-12):]
 }
