@@ -102,6 +102,33 @@ func (r *CapacityReport) names() []string {
 	return names
 }
 
+// NotInSets says, for -o name, how many of the new seeds no ManagedSeedSet provides (their template is not a
+// replica of one) and in which regions, the first three, or "" when every new seed is a set's: -o name names only
+// sets to scale up, and a script scaling them would otherwise add fewer seeds than needed without a word.
+func (r *CapacityReport) NotInSets() string {
+	total := 0
+	var listed []string
+	regions := 0
+	for _, c := range r.Regions {
+		if c.ManagedSeedSet != "" {
+			continue
+		}
+		total += c.NewSeeds
+		if regions++; regions <= 3 {
+			listed = append(listed, fmt.Sprintf("%s %s (%d)", c.Provider, c.Region, c.NewSeeds))
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	if regions > 3 {
+		listed = append(listed, Counted(regions-3, "more region", "more regions"))
+	}
+	return fmt.Sprintf("%d of the %s %s to no ManagedSeedSet (%s), and -o name names only ManagedSeedSets: %s",
+		total, Counted(r.NewSeeds, "new seed", "new seeds"), agree(total, "belongs", "belong"),
+		agree(total, "its template is not a replica of one", "their templates are not replicas of one"), strings.Join(listed, ", "))
+}
+
 func (r *CapacityReport) printTable(w io.Writer, t table) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	sec := sections{w: tw}

@@ -235,6 +235,35 @@ func TestCapacitySummaryCountsAgree(t *testing.T) {
 	}
 }
 
+// For -o name, which names only the ManagedSeedSets to scale up, the new seeds no set provides are counted and
+// their regions named, the first three; when every new seed is a set's there is nothing to say.
+func TestCapacityNotInSets(t *testing.T) {
+	region := func(provider, name, set string, seeds int) report.RegionCapacity {
+		return report.RegionCapacity{Provider: provider, Region: name, ManagedSeedSet: set, NewSeeds: seeds}
+	}
+	for _, tc := range []struct {
+		name    string
+		regions []report.RegionCapacity
+		want    string
+	}{
+		{"no new seeds", nil, ""},
+		{"every new seed a set's", []report.RegionCapacity{region("aws", "eu-west-1", "garden/aws-eu", 3)}, ""},
+		{"one new seed of none", []report.RegionCapacity{region("aws", "eu-west-1", "garden/aws-eu", 3), region("gcp", "europe-west1", "", 1)},
+			"1 of the 4 new seeds belongs to no ManagedSeedSet (its template is not a replica of one), and -o name names only ManagedSeedSets: gcp europe-west1 (1)"},
+		{"four regions of none", []report.RegionCapacity{region("aws", "a", "", 1), region("aws", "b", "", 2), region("aws", "c", "garden/c", 5),
+			region("aws", "d", "", 1), region("gcp", "e", "", 3)},
+			"7 of the 12 new seeds belong to no ManagedSeedSet (their templates are not replicas of one), and -o name names only ManagedSeedSets: aws a (1), aws b (2), aws d (1), 1 more region"},
+	} {
+		r := &report.CapacityReport{Regions: tc.regions}
+		for _, c := range tc.regions {
+			r.NewSeeds += c.NewSeeds
+		}
+		if got := r.NotInSets(); got != tc.want {
+			t.Errorf("%s: NotInSets() =\n%q, want\n%q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // The count says how far it is proven, on the page as in the table: a minimal count is its own bound and says no
 // other; one not proven says how many new seeds are proven necessary; one found without the LP says so.
 func TestCapacitySummarySaysHowFarTheCountIsProven(t *testing.T) {

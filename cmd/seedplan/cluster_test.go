@@ -319,6 +319,10 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	if report.OnExisting != 16 || report.OnNew != 4 || report.NewSeeds != 1 || fmt.Sprint(report.ManagedSeedSets) != "[{garden edge 2 1}]" {
 		t.Fatalf("want 16 on existing seeds, 4 on 1 new seed, 1 replica to add to garden/edge (2 now):\n%s", out)
 	}
+	names, logged, err := runLogged(t, "capacity", "--kubeconfig", serviceAccountKubeconfig(t, cp, "garden", "seedplan"), "-o", "name")
+	if err != nil || names != "managedseedset/garden/edge\n" || strings.Contains(logged, "ManagedSeedSet") {
+		t.Fatalf("capacity -o name: %q, %v, logging\n%s\nwant managedseedset/garden/edge and no warning", names, err, logged)
+	}
 }
 
 // A seed whose gardenlet stopped being ready a minute ago keeps its shoots: rebalance reports it in grace with the

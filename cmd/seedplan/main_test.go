@@ -655,6 +655,11 @@ func TestOutputNameAndNoHeaders(t *testing.T) {
 	if err != nil || !strings.HasPrefix(moves, "shoot/") {
 		t.Fatalf("rebalance -o name: %q, %v", moves, err)
 	}
+	// The example's seeds are no ManagedSeedSet's replicas: capacity names no set, and says why on stderr.
+	sets, logged, err := runLogged(t, "capacity", "-o", "name")
+	if want := "14 of the 14 new seeds belong to no ManagedSeedSet"; err != nil || sets != "" || !strings.Contains(logged, want) {
+		t.Fatalf("capacity -o name: %q, %v, logging\n%s\nwant nothing, and a warning %q", sets, err, logged, want)
+	}
 
 	for _, args := range [][]string{{"schedule"}, {"schedule", "-o", "wide"}, {"rebalance"}, {"capacity"}} {
 		table, err := run(t, append(args, "--no-headers")...)

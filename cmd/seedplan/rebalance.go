@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -195,6 +196,9 @@ func newCapacityCommand() *cobra.Command {
 			capacity := report.NewCapacityReport(answer)
 			if err := push(cmd.Context(), c, metrics.CapacityAnswer(capacity)); err != nil {
 				return err
+			}
+			if w := capacity.NotInSets(); w != "" && output.Format == "name" {
+				slog.WarnContext(cmd.Context(), w)
 			}
 			return capacity.Print(cmd.OutOrStdout(), output)
 		},
