@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
@@ -13,13 +12,6 @@ import (
 // A scheduler places a shoot unless exactly one reason says otherwise, checked in this order: bound, being
 // deleted, another scheduler's, self-hosted.
 func TestWhyNotPending(t *testing.T) {
-	deleting := func(s *gardencorev1beta1.Shoot) { s.DeletionTimestamp = &metav1.Time{Time: Created} }
-	named := func(name string) ShootOption {
-		return func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = &name }
-	}
-	selfHosted := func(s *gardencorev1beta1.Shoot) {
-		s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
-	}
 	for _, tc := range []struct {
 		name      string
 		shoot     *gardencorev1beta1.Shoot
@@ -27,13 +19,13 @@ func TestWhyNotPending(t *testing.T) {
 		want      model.NotPending
 	}{
 		{name: "pending, no scheduler name", shoot: Shoot("a"), scheduler: "default-scheduler"},
-		{name: "pending, its scheduler named", shoot: Shoot("a", named("seedplan")), scheduler: "seedplan"},
+		{name: "pending, its scheduler named", shoot: Shoot("a", ScheduledBy("seedplan")), scheduler: "seedplan"},
 		{name: "bound", shoot: Shoot("a", BoundTo("s")), scheduler: "default-scheduler", want: model.NotPendingBound},
-		{name: "bound and deleting: bound first", shoot: Shoot("a", BoundTo("s"), deleting), scheduler: "default-scheduler", want: model.NotPendingBound},
-		{name: "deleting", shoot: Shoot("a", deleting), scheduler: "default-scheduler", want: model.NotPendingDeleting},
-		{name: "another scheduler's", shoot: Shoot("a", named("other")), scheduler: "default-scheduler", want: model.NotPendingOtherScheduler},
+		{name: "bound and deleting: bound first", shoot: Shoot("a", BoundTo("s"), BeingDeleted()), scheduler: "default-scheduler", want: model.NotPendingBound},
+		{name: "deleting", shoot: Shoot("a", BeingDeleted()), scheduler: "default-scheduler", want: model.NotPendingDeleting},
+		{name: "another scheduler's", shoot: Shoot("a", ScheduledBy("other")), scheduler: "default-scheduler", want: model.NotPendingOtherScheduler},
 		{name: "no name is default-scheduler's", shoot: Shoot("a"), scheduler: "seedplan", want: model.NotPendingOtherScheduler},
-		{name: "self-hosted", shoot: Shoot("a", selfHosted), scheduler: "default-scheduler", want: model.NotPendingSelfHosted},
+		{name: "self-hosted", shoot: Shoot("a", SelfHosted()), scheduler: "default-scheduler", want: model.NotPendingSelfHosted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := model.WhyNotPending(tc.shoot, tc.scheduler); got != tc.want {

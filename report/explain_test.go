@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/fixture"
@@ -127,20 +125,15 @@ func TestExplainReportsAFailedWriteOfItsDecision(t *testing.T) {
 // A shoot explain cannot explain is not pending for one reason, worded with what to do about it where there is
 // something: the seed it is bound to, or the --scheduler-name that explains it.
 func TestNotPendingWording(t *testing.T) {
-	deleting := func(s *gardencorev1beta1.Shoot) { s.DeletionTimestamp = &metav1.Time{Time: Created} }
-	other := func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = ptr.To("other") }
-	selfHosted := func(s *gardencorev1beta1.Shoot) {
-		s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
-	}
 	for _, tc := range []struct {
 		name  string
 		shoot *gardencorev1beta1.Shoot
 		want  string
 	}{
 		{"bound", Shoot("a", BoundTo("aws-eu1")), "it is bound to seed aws-eu1 (seedplan moves bound shoots only when rebalancing)"},
-		{"deleting", Shoot("a", deleting), "it is being deleted"},
-		{"another scheduler's", Shoot("a", other), `its spec.schedulerName is "other" (--scheduler-name other explains it)`},
-		{"self-hosted", Shoot("a", selfHosted), "it hosts its own control plane (a worker pool has controlPlane set): no scheduler places it"},
+		{"deleting", Shoot("a", BeingDeleted()), "it is being deleted"},
+		{"another scheduler's", Shoot("a", ScheduledBy("other")), `its spec.schedulerName is "other" (--scheduler-name other explains it)`},
+		{"self-hosted", Shoot("a", SelfHosted()), "it hosts its own control plane (a worker pool has controlPlane set): no scheduler places it"},
 		{"pending", Shoot("a"), "it is pending, but not in the window"},
 	} {
 		if got := report.NotPending(tc.shoot, "default-scheduler"); got != tc.want {

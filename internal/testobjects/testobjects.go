@@ -140,3 +140,20 @@ func Running() ShootOption {
 func Deleting() SeedOption {
 	return func(s *gardencorev1beta1.Seed) { s.DeletionTimestamp = &metav1.Time{Time: Created} }
 }
+
+// BeingDeleted marks the shoot as being deleted.
+func BeingDeleted() ShootOption {
+	return func(s *gardencorev1beta1.Shoot) { s.DeletionTimestamp = &metav1.Time{Time: Created} }
+}
+
+// ScheduledBy sets spec.schedulerName.
+func ScheduledBy(scheduler string) ShootOption {
+	return func(s *gardencorev1beta1.Shoot) { s.Spec.SchedulerName = new(scheduler) }
+}
+
+// SelfHosted makes the shoot host its own control plane: its first worker pool has controlPlane set.
+func SelfHosted() ShootOption {
+	return func(s *gardencorev1beta1.Shoot) {
+		s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
+	}
+}
