@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -54,10 +55,24 @@ func applyPlacements(ctx context.Context, c *config.SeedPlanConfiguration, garde
 	return placementsApplied(results), err
 }
 
-// readReviewed reads a reviewed plan file; it says which kind it is, or why it is none.
-func readReviewed(path string) (*reviewedPlan, error) {
-	data, err := config.ReadRegularFile(path, 64*config.MaxFileSize)
-	if err != nil {
+// maxReviewedBytes bounds a reviewed plan: the JSON of a window of 50,000 shoots is about 10 MB.
+const maxReviewedBytes = 64 * config.MaxFileSize
+
+// readReviewed reads a reviewed plan from a file, or from stdin for "-" (as kubectl apply -f - does); it says which
+// kind the plan is, or why it is none.
+func readReviewed(path string, stdin io.Reader) (*reviewedPlan, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		path = "- (standard input)"
+		data, err = io.ReadAll(io.LimitReader(stdin, maxReviewedBytes+1))
+		if err == nil && len(data) > maxReviewedBytes {
+			err = fmt.Errorf("more than the limit of %d bytes", maxReviewedBytes)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-f %s: %w", path, err)
+		}
+	} else if data, err = config.ReadRegularFile(path, maxReviewedBytes); err != nil {
 		return nil, fmt.Errorf("-f %w", err)
 	}
 	plan, err := parseReviewed(data)
@@ -185,7 +200,7 @@ func newApplyCommand() *cobra.Command {
 
 // addFlags registers apply's flags.
 func (o *applyOptions) addFlags(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&o.file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml (required)")
+	cmd.Flags().StringVarP(&o.file, "filename", "f", "", "the reviewed plan: the output of schedule -o json|yaml or rebalance -o json|yaml, - for standard input (required)")
 	_ = cmd.MarkFlagRequired("filename")
 	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	o.flags.registerGarden(cmd)
@@ -206,7 +221,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	reviewed, err := readReviewed(o.file)
+	reviewed, err := readReviewed(o.file, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}

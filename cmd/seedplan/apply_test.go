@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -53,6 +55,40 @@ func TestParseReviewed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// apply -f - reads the reviewed plan from standard input, as kubectl apply -f - does, within the same limit as a
+// file and with errors that say where the plan came from.
+func TestApplyReadsStandardInput(t *testing.T) {
+	fromFiles, err := run(t, "schedule", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		stdin io.Reader
+		want  string
+	}{
+		{"a plan made from files", strings.NewReader(fromFiles), "-f - (standard input): placement 1: shoot garden-data/data-api-11 has no resourceVersion"},
+		{"not a plan", strings.NewReader("apiVersion: v1\nkind: ConfigMap\n"), "-f - (standard input): neither the output of schedule -o json"},
+		{"nothing", strings.NewReader(""), "-f - (standard input): neither the output of schedule -o json"},
+		{"too much", io.LimitReader(zeros{}, maxReviewedBytes+1), fmt.Sprintf("-f - (standard input): more than the limit of %d bytes", maxReviewedBytes)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runReading(t, tc.stdin, testLog{t}, "apply", "-f", "-", "--yes")
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || out != "" {
+				t.Fatalf("apply -f -: %q, %v; want an error starting %q", out, err, tc.want)
+			}
+		})
+	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 // FuzzParseReviewed: any file is a reviewed plan or an error, never a panic, within the input budget.

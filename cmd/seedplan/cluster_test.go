@@ -609,7 +609,8 @@ func TestApplyReviewedPlan(t *testing.T) {
 	if n := strings.Count(other, `is not pending for scheduler \"someone-else\": its spec.schedulerName is \"reviewed\"`); n != 3 {
 		t.Fatalf("apply as another scheduler skipped %d of the 3 unchanged placements for their scheduler name:\n%s", n, other)
 	}
-	out, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
+	// The plan piped in, as kubectl apply -f - takes it.
+	out, err := runReading(t, strings.NewReader(planned), testLog{t}, "apply", "-f", "-", "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
 	if err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}

@@ -42,9 +42,16 @@ func runLogged(t *testing.T, args ...string) (out, logged string, err error) {
 // runTo is run with standard error written to stderr.
 func runTo(t *testing.T, stderr io.Writer, args ...string) (string, error) {
 	t.Helper()
+	return runReading(t, strings.NewReader(""), stderr, args...)
+}
+
+// runReading is runTo with stdin as the command's standard input.
+func runReading(t *testing.T, stdin io.Reader, stderr io.Writer, args ...string) (string, error) {
+	t.Helper()
 	defer slog.SetDefault(slog.Default())
 	cmd := newRootCommand()
 	var out bytes.Buffer
+	cmd.SetIn(stdin)
 	cmd.SetOut(&out)
 	cmd.SetErr(stderr)
 	cmd.SetArgs(args)
