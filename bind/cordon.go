@@ -12,8 +12,9 @@ import (
 // SetSchedulingVisible sets the seed's spec.settings.scheduling.visible — Gardener's own switch that keeps every
 // scheduler, the gardener-scheduler and seedplan alike, from placing new shoots on it — and reports whether it
 // changed. It reads the seed and updates it under that resourceVersion, reading again on a conflict, so that no
-// other change to the seed is overwritten.
-func SetSchedulingVisible(ctx context.Context, c client.Client, seedName string, visible bool) (changed bool, err error) {
+// other change to the seed is overwritten. With dryRun the API server admits and validates the update without
+// storing it (kubectl's --dry-run=server).
+func SetSchedulingVisible(ctx context.Context, c client.Client, seedName string, visible, dryRun bool) (changed bool, err error) {
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		seed := &gardencorev1beta1.Seed{}
 		if err := c.Get(ctx, client.ObjectKey{Name: seedName}, seed); err != nil {
@@ -29,6 +30,9 @@ func SetSchedulingVisible(ctx context.Context, c client.Client, seedName string,
 			return nil
 		}
 		seed.Spec.Settings.Scheduling.Visible = visible
+		if dryRun {
+			return c.Update(ctx, seed, client.DryRunAll)
+		}
 		return c.Update(ctx, seed)
 	})
 	if err != nil {

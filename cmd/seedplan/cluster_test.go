@@ -514,8 +514,24 @@ func TestCordon(t *testing.T) {
 	if !visible() || placedOnSeed0() != 2 {
 		t.Fatal("before cordoning, the seed is visible and takes the two shoots of its region")
 	}
+	// A dry run says what would change, and the gardener-apiserver stores nothing.
+	out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig, "--dry-run")
+	if err != nil || !strings.Contains(out, "seed/cordon-seed0 cordoned (server dry run)") || !strings.Contains(out, "(server dry run: nothing is stored) in garden https://") {
+		t.Fatalf("cordon --dry-run: %v\n%s", err, out)
+	}
+	if !visible() {
+		t.Fatal("cordon --dry-run cordoned the seed")
+	}
+	// A seed the garden does not have fails the command before any seed is written.
+	if out, err := runCombined(t, "cordon", "cordon-seed0", "cordon-no-such-seed", "--kubeconfig", kubeconfig); err == nil ||
+		!strings.HasSuffix(err.Error(), `: seeds.core.gardener.cloud "cordon-no-such-seed" not found; no seed was cordoned`) {
+		t.Fatalf("cordon of a seed the garden lacks: %v\n%s", err, out)
+	}
+	if !visible() {
+		t.Fatal("cordon of a seed the garden lacks cordoned the seed given before it")
+	}
 
-	out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig)
+	out, err = runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig)
 	if err != nil || !strings.Contains(out, "seed/cordon-seed0 cordoned") || !strings.Contains(out, "in garden https://") {
 		t.Fatalf("cordon: %v\n%s", err, out)
 	}

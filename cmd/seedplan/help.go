@@ -58,9 +58,15 @@ func commandExamples() map[string]string {
 		"apply": `  # Bind exactly the placements of a reviewed plan
   seedplan apply -f plan.json --yes
 
+  # Bind a reviewed plan but for its placements on one seed
+  jq 'del(.placements[] | select(.seed == "aws-eu-west-1-2"))' plan.json | seedplan apply -f - --yes
+
   # Make exactly the reviewed moves, paced
   seedplan apply -f moves.json --yes --max-in-flight 2`,
-		"cordon": `  # Close a seed to new shoots (every scheduler honours it)
+		"cordon": `  # See what closing two seeds would change, without storing it
+  seedplan cordon aws-eu-west-1-2 aws-eu-west-1-3 --kubeconfig garden.yaml --dry-run
+
+  # Close a seed to new shoots (every scheduler honours it)
   seedplan cordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
 		"uncordon": `  # Open it again
   seedplan uncordon aws-eu-west-1-2 --kubeconfig garden.yaml`,

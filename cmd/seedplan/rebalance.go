@@ -215,6 +215,7 @@ func newCapacityCommand() *cobra.Command {
 // shoots (spec.settings.scheduling.visible), which every scheduler honours, seedplan's as the gardener-scheduler.
 func newCordonCommand(cordon bool) *cobra.Command {
 	var flags planFlags
+	var dryRun bool
 	use, short, verb := "cordon SEED...", "Close seeds to new shoots: set spec.settings.scheduling.visible to false", "cordoned"
 	if !cordon {
 		use, short, verb = "uncordon SEED...", "Open seeds to new shoots again: set spec.settings.scheduling.visible to true", "uncordoned"
@@ -224,7 +225,9 @@ func newCordonCommand(cordon bool) *cobra.Command {
 		Short: short,
 		Long: short + ". The gardener-scheduler and seedplan alike place no new shoot on an invisible seed; its shoots " +
 			"stay where they are (rebalance --drain moves them, and cordons the seed first). The seed is updated under the " +
-			"resourceVersion it was read with, so no other change to it is overwritten.",
+			"resourceVersion it was read with, so no other change to it is overwritten. Every seed's update is first " +
+			"sent as a server-side dry run: a seed the garden does not have, or an update it refuses, fails the command " +
+			"before any seed is written; --dry-run stops there.",
 		Args: operands(1, -1, "one or more seed names"),
 		RunE: func(cmd *cobra.Command, seeds []string) error {
 			if err := checkSeedNames(seeds); err != nil {
@@ -234,32 +237,52 @@ func newCordonCommand(cordon bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := announceGarden(cmd, c, fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", !cordon, report.Counted(len(seeds), "seed", "seeds"))); err != nil {
+			what := fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", !cordon, report.Counted(len(seeds), "seed", "seeds"))
+			if dryRun {
+				what += " (server dry run: nothing is stored)"
+			}
+			if err := announceGarden(cmd, c, what); err != nil {
 				return err
 			}
 			garden, err := gardenClient(c)
 			if err != nil {
 				return err
 			}
-			for _, seed := range seeds {
-				changed, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, !cordon)
-				if err != nil {
-					return err
-				}
-				state := verb
-				if !changed {
-					state = "already " + verb
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+			if dryRun {
+				return setVisible(cmd, garden, seeds, !cordon, true, verb+" (server dry run)")
 			}
-			return nil
+			if err := setVisible(cmd, garden, seeds, !cordon, true, ""); err != nil {
+				return fmt.Errorf("%w; no seed was %s", err, verb)
+			}
+			return setVisible(cmd, garden, seeds, !cordon, false, verb)
 		},
 	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "send each update as a server-side dry run and print what would change; nothing is stored")
 	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	flags.registerGarden(cmd)
 	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
 	cmd.ValidArgsFunction = flags.completeGardenSeeds
 	return cmd
+}
+
+// setVisible sets the seeds' spec.settings.scheduling.visible, or with dryRun only sends the updates as a dry run,
+// and prints each seed as kubectl cordon does, with verb ("cordoned") or "already "+verb, when verb is not "".
+func setVisible(cmd *cobra.Command, garden client.Client, seeds []string, visible, dryRun bool, verb string) error {
+	for _, seed := range seeds {
+		changed, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, visible, dryRun)
+		if err != nil {
+			return err
+		}
+		if verb == "" {
+			continue
+		}
+		state := verb
+		if !changed {
+			state = "already " + verb
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+	}
+	return nil
 }
 
 // configureTarget completes the rebalancing's target from the configuration: the policy's target utilization,
@@ -305,7 +328,7 @@ func cordonToDrain(cmd *cobra.Command, c *config.SeedPlanConfiguration, target m
 		return nil, err
 	}
 	for _, seed := range target.Drain {
-		if _, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, false); err != nil {
+		if _, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, false, false); err != nil {
 			return nil, err
 		}
 	}
