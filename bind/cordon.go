@@ -7,6 +7,8 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/model"
 )
 
 // SetSchedulingVisible sets the seed's spec.settings.scheduling.visible — Gardener's own switch that keeps every
@@ -20,14 +22,14 @@ func SetSchedulingVisible(ctx context.Context, c client.Client, seedName string,
 		if err := c.Get(ctx, client.ObjectKey{Name: seedName}, seed); err != nil {
 			return err
 		}
+		if changed = model.SchedulingVisible(seed) != visible; !changed {
+			return nil
+		}
 		if seed.Spec.Settings == nil {
 			seed.Spec.Settings = &gardencorev1beta1.SeedSettings{}
 		}
 		if seed.Spec.Settings.Scheduling == nil {
 			seed.Spec.Settings.Scheduling = &gardencorev1beta1.SeedSettingScheduling{}
-		}
-		if changed = seed.Spec.Settings.Scheduling.Visible != visible; !changed {
-			return nil
 		}
 		seed.Spec.Settings.Scheduling.Visible = visible
 		if dryRun {

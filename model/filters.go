@@ -167,11 +167,17 @@ func SeedUnusableReason(seed *gardencorev1beta1.Seed) string {
 	switch {
 	case seed.DeletionTimestamp != nil:
 		return "seed is being deleted"
-	case seed.Spec.Settings == nil || seed.Spec.Settings.Scheduling == nil || !seed.Spec.Settings.Scheduling.Visible:
+	case !SchedulingVisible(seed):
 		return "seed is not visible for scheduling (spec.settings.scheduling.visible)"
 	}
 	reason, _ := seedHealthReason(seed)
 	return reason
+}
+
+// SchedulingVisible reports whether the seed's spec.settings.scheduling.visible is true: schedulers place shoots on
+// it (it is not cordoned). A seed without the setting is not visible, as in Gardener.
+func SchedulingVisible(seed *gardencorev1beta1.Seed) bool {
+	return seed.Spec.Settings != nil && seed.Spec.Settings.Scheduling != nil && seed.Spec.Settings.Scheduling.Visible
 }
 
 // seedHealthReason is the part of §2.1 about the seed's state: a last operation, a ready gardenlet, and ready

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -531,9 +533,28 @@ func TestCordon(t *testing.T) {
 		t.Fatal("cordon of a seed the garden lacks cordoned the seed given before it")
 	}
 
+	// cordon completes the garden's visible seeds not given yet, uncordon its cordoned ones.
+	completes := func(args ...string) []string {
+		t.Helper()
+		out, err := run(t, append([]string{cobra.ShellCompRequestCmd, "--kubeconfig", kubeconfig}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.DeleteFunc(strings.Split(out, "\n"), func(line string) bool { return !strings.HasPrefix(line, "cordon-") })
+	}
+	if got := completes("cordon", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0", "cordon-seed1"}) {
+		t.Fatalf("cordon completes %v, want both visible seeds", got)
+	}
+	if got := completes("cordon", "cordon-seed1", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0"}) {
+		t.Fatalf("cordon completes %v after cordon-seed1, want cordon-seed0", got)
+	}
+
 	out, err = runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig)
 	if err != nil || !strings.Contains(out, "seed/cordon-seed0 cordoned") || !strings.Contains(out, "in garden https://") {
 		t.Fatalf("cordon: %v\n%s", err, out)
+	}
+	if got := completes("uncordon", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0"}) {
+		t.Fatalf("uncordon completes %v, want the cordoned seed", got)
 	}
 	if visible() || placedOnSeed0() != 0 {
 		t.Fatal("a cordoned seed is invisible to the gardener-apiserver and takes no shoot")

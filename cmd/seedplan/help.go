@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -171,25 +172,30 @@ func (f *planFlags) completeSeeds(cmd *cobra.Command, _ []string, toComplete str
 	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeGardenSeeds completes seed names from the garden cluster (cordon and uncordon only write to one).
-func (f *planFlags) completeGardenSeeds(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	c, err := f.configuration(cmd)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+// completeGardenSeeds completes the names of the garden cluster's seeds (cordon and uncordon only write to one)
+// that the command would change: those whose visibility is visible, and not given already.
+func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, given []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		c, err := f.configuration(cmd)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		garden, err := gardenClient(c)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var seeds gardencorev1beta1.SeedList
+		if err := garden.List(cmd.Context(), &seeds); err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var names []string
+		for _, seed := range seeds.Items {
+			if model.SchedulingVisible(&seed) == visible && !slices.Contains(given, seed.Name) {
+				names = append(names, seed.Name)
+			}
+		}
+		return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
-	garden, err := gardenClient(c)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var seeds gardencorev1beta1.SeedList
-	if err := garden.List(cmd.Context(), &seeds); err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	names := make([]string, 0, len(seeds.Items))
-	for _, seed := range seeds.Items {
-		names = append(names, seed.Name)
-	}
-	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completePendingShoots completes the first argument with the shoots pending for the configured scheduler.

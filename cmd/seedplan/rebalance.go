@@ -261,7 +261,7 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	cmd.Flags().StringVar(&flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	flags.registerGarden(cmd)
 	cmd.Flags().StringVar(&flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
-	cmd.ValidArgsFunction = flags.completeGardenSeeds
+	cmd.ValidArgsFunction = flags.completeGardenSeeds(cordon) // cordon offers the visible seeds
 	return cmd
 }
 
