@@ -568,6 +568,41 @@ func TestCordon(t *testing.T) {
 	if !visible() || placedOnSeed0() != 2 {
 		t.Fatal("an uncordoned seed is visible again and takes its shoots")
 	}
+
+	// -l cordons the seeds whose labels match, as kubectl cordon -l does; matching none is an error.
+	labelled := &gardencorev1beta1.Seed{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: "cordon-seed1"}, labelled); err != nil {
+		t.Fatal(err)
+	}
+	labelled.Labels = map[string]string{"test.seedplan.gardener.cloud/cordon": "selected"}
+	if err := cp.Client.Update(ctx, labelled); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCombined(t, "cordon", "-l", "test.seedplan.gardener.cloud/cordon=selected", "--kubeconfig", kubeconfig); err != nil ||
+		!strings.Contains(out, "on 1 seed in garden") || !strings.Contains(out, "seed/cordon-seed1 cordoned\n") || strings.Contains(out, "cordon-seed0") {
+		t.Fatalf("cordon -l: %v\n%s", err, out)
+	}
+	if !visible() {
+		t.Fatal("cordon -l cordoned a seed its selector does not match")
+	}
+	if got := completes("uncordon", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed1"}) {
+		t.Fatalf("after cordon -l, uncordon completes %v, want the seed it matched", got)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-l", "test.seedplan.gardener.cloud/cordon=nobody"}, "--selector test.seedplan.gardener.cloud/cordon=nobody: no seed of the garden matches"},
+		{[]string{"cordon-seed0", "-l", "test.seedplan.gardener.cloud/cordon=selected"}, `cordon takes seed names or --selector, not both; given 1: "cordon-seed0"`},
+		{[]string{"-l", "a=(b"}, `--selector "a=(b": unable to parse requirement`},
+	} {
+		if _, err := runCombined(t, append([]string{"cordon", "--kubeconfig", kubeconfig}, tc.args...)...); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Fatalf("cordon %v: %v, want an error starting %q", tc.args, err, tc.want)
+		}
+	}
+	if out, err := runCombined(t, "uncordon", "-l", "test.seedplan.gardener.cloud/cordon=selected", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "seed/cordon-seed1 uncordoned\n") {
+		t.Fatalf("uncordon -l: %v\n%s", err, out)
+	}
 }
 
 // --context selects the kubeconfig context of the garden, as kubectl's does; the announcement names it.

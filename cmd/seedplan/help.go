@@ -68,7 +68,10 @@ func commandExamples() map[string]string {
   seedplan cordon aws-eu-west-1-2 aws-eu-west-1-3 --kubeconfig garden.yaml --dry-run
 
   # Close a seed to new shoots (every scheduler honours it)
-  seedplan cordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
+  seedplan cordon aws-eu-west-1-2 --kubeconfig garden.yaml
+
+  # Close every seed with a label, as kubectl cordon -l does
+  seedplan cordon -l seed.gardener.cloud/eu-access=true --kubeconfig garden.yaml`,
 		"uncordon": `  # Open it again
   seedplan uncordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
 		"generate": `  # A landscape of 500 seeds and 10,000 pending shoots under contention, as files
