@@ -35,8 +35,8 @@ func commandExamples() map[string]string {
 		"explain": `  # Why this seed, why not the others
   seedplan explain garden-dev/web
 
-  # One seed only, and the decision as data
-  seedplan explain garden-dev/web --seed aws-eu-west-1-1 -o json
+  # One seed only, and the decision as data (the shoot given as kubectl takes it)
+  seedplan explain -n garden-dev web --seed aws-eu-west-1-1 -o json
 
   # Explain every shoot schedule places
   seedplan schedule -o name | xargs -n1 seedplan explain`,
@@ -201,7 +201,8 @@ func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
 	}
 }
 
-// completePendingShoots completes the first argument with the shoots pending for the configured scheduler.
+// completePendingShoots completes the first argument with the shoots pending for the configured scheduler: as
+// NAMESPACE/NAME, or as NAME when --namespace is given.
 func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -210,9 +211,15 @@ func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toC
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
+	namespace, _ := cmd.Flags().GetString("namespace")
 	var names []string
 	for _, shoot := range snap.Pending(schedulerName) {
-		names = append(names, model.ShootKey(shoot))
+		switch {
+		case namespace == "":
+			names = append(names, model.ShootKey(shoot))
+		case shoot.Namespace == namespace:
+			names = append(names, shoot.Name)
+		}
 	}
 	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
@@ -614,20 +615,38 @@ func newRunCommand() *cobra.Command {
 	return cmd
 }
 
+// shootKey is the shoot explain is given as NAMESPACE/NAME: given so, as -o name prints it (shoot/NAMESPACE/NAME),
+// or as NAME with -n NAMESPACE, as kubectl takes it.
+func shootKey(arg, namespace string) (string, error) {
+	key := strings.TrimPrefix(arg, "shoot/")
+	switch {
+	case namespace != "" && len(validation.IsDNS1123Label(namespace)) > 0:
+		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(validation.IsDNS1123Label(namespace), "; "))
+	case namespace != "" && strings.Contains(key, "/"):
+		return "", fmt.Errorf("%q: with --namespace %s, the shoot must be given as NAME", arg, namespace)
+	case namespace != "":
+		key = namespace + "/" + key
+	case !strings.Contains(key, "/"):
+		return "", fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE", arg)
+	}
+	return key, model.CheckShootKey(key)
+}
+
 func newExplainCommand() *cobra.Command {
 	var (
-		flags  planFlags
-		output report.Output
-		seed   string
+		flags     planFlags
+		output    report.Output
+		seed      string
+		namespace string
 	)
 	cmd := &cobra.Command{
-		Use:    "explain NAMESPACE/NAME",
+		Use:    "explain NAMESPACE/NAME | -n NAMESPACE NAME",
 		Short:  "Explain the decision for one pending shoot: why this seed, why not the others",
 		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME"),
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args[0] = strings.TrimPrefix(args[0], "shoot/") // as -o name prints it
-			if err := model.CheckShootKey(args[0]); err != nil {
+			shoot, err := shootKey(args[0], namespace)
+			if err != nil {
 				return err
 			}
 			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
@@ -641,7 +660,7 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			explanation, err := report.NewExplanation(outcome, args[0])
+			explanation, err := report.NewExplanation(outcome, shoot)
 			if err != nil {
 				return err
 			}
@@ -657,6 +676,7 @@ func newExplainCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &output, report.Formats())
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
+	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)
 	return cmd

@@ -259,11 +259,23 @@ func TestEveryCommandWordsAWrongCountOfArguments(t *testing.T) {
 	}
 }
 
-// explain takes a shoot as NAMESPACE/NAME, or as -o name prints it, and refuses anything else before it plans.
+// explain takes a shoot as NAMESPACE/NAME, as -o name prints it, or as NAME with -n NAMESPACE, and refuses anything
+// else before it plans.
 func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
 	const want = ": the shoot must be given as NAMESPACE/NAME"
 	for _, arg := range []string{"data-api-11", "/data-api-11", "garden-data/", "garden-data/data-api-11/x", "shoot/data-api-11", "/"} {
 		checkRefused(t, []string{"explain", arg}, []refusal{{nil, want}})
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"data-api-11"}, `"data-api-11": the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE`},
+		{[]string{"garden-data/data-api-11", "-n", "garden-data"}, `"garden-data/data-api-11": with --namespace garden-data, the shoot must be given as NAME`},
+		{[]string{"data-api-11", "-n", "garden-data/"}, `--namespace "garden-data/": not a namespace's name: a lowercase RFC 1123 label must consist of`},
+		{[]string{"", "-n", "garden-data"}, `"garden-data/": the shoot must be given as NAMESPACE/NAME`},
+	} {
+		checkRefused(t, []string{"explain"}, []refusal{{tc.args, tc.want}})
 	}
 }
 
@@ -282,6 +294,10 @@ func TestExplain(t *testing.T) {
 	out, err = run(t, "explain", placed.Shoot)
 	if err != nil {
 		t.Fatal(err)
+	}
+	namespace, name, _ := strings.Cut(placed.Shoot, "/")
+	if asKubectl, err := run(t, "explain", "-n", namespace, name); err != nil || asKubectl != out {
+		t.Fatalf("explain -n %s %s (%v) differs from explain %s:\n%s", namespace, name, err, placed.Shoot, asKubectl)
 	}
 	if !strings.Contains(out, "Decision: bind to seed "+placed.Seed+".") {
 		t.Fatalf("explain does not end with the schedule's decision %s:\n%s", placed.Seed, out)
@@ -780,6 +796,7 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"version", "-o", ""}, want: []string{"text", "json", "yaml"}},
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
+		{args: []string{"explain", "-n", "garden-data", "data-batch-22"}, want: []string{"data-batch-225", "data-batch-228"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
 		{args: []string{"rebalance", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
 	} {
