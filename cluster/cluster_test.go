@@ -325,6 +325,41 @@ func TestLoopCapsWindows(t *testing.T) {
 	}
 }
 
+// A leading loop with nothing to place says it is alive: the time of the last window, which the stale-job alert
+// watches, advances with its looks for due shoots (at least every 30 s), not only with windows planned.
+func TestIdleLoopSaysItIsAlive(t *testing.T) {
+	cp := garden.Get(t)
+	if err := cp.EnsureNamespace(context.Background(), "garden"); err != nil {
+		t.Fatal(err)
+	}
+	c := config.Default()
+	c.SchedulerName = "idle" // no shoot asks for it
+	c.LeaderElection.ResourceName = "seedplan-idle"
+	started := float64(time.Now().Unix())
+	loop := startLoop(t, cp.Config, c, "idle")
+	defer loop.stop(t)
+	var metrics string
+	waitFor(t, 30*time.Second, "the idle loop leads and marks its look", func() bool {
+		metrics = get(loop.address, "/metrics")
+		value, ok := sample(metrics, "seedplan_last_window_timestamp_seconds")
+		return strings.Contains(metrics, "\nseedplan_leader 1\n") && ok && value >= started
+	})
+	if windows := grep(metrics, "seedplan_windows_total{"); windows != "" {
+		t.Fatalf("the idle loop planned windows:\n%s", windows)
+	}
+}
+
+// sample is the value of the sample named exactly so in the exposition text, and whether there is one.
+func sample(metrics, name string) (float64, bool) {
+	for line := range strings.SplitSeq(metrics, "\n") {
+		if value, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(value, 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
+}
+
 // runningLoop is a run loop started in the test's process.
 type runningLoop struct {
 	address string // of /healthz, /readyz and /metrics

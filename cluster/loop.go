@@ -325,6 +325,7 @@ func (w *windowLoop) planNext(ctx context.Context) time.Duration {
 		}
 	}
 	if len(due) == 0 {
+		w.metrics.ObserveNothingDue()
 		return max(time.Until(wake), time.Nanosecond)
 	}
 	planned, err := w.plan(ctx, due[:min(len(due), w.maxShoots)])

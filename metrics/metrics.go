@@ -86,7 +86,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_seed_allocatable_shoots", Help: "The seed's status.allocatable.shoots when the last window was planned (seeds with allocatable only).",
 		}, seedLabels()),
 		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned.",
+			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned, or the run loop last looked and found no shoot due (an empty window, as the schedule job plans one).",
 		}),
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
@@ -167,6 +167,12 @@ func (m *Metrics) ObserveWindow(r *report.Report) {
 			}
 		}
 	}
+	m.lastWindow.SetToCurrentTime()
+}
+
+// ObserveNothingDue records that the run loop looked for due shoots and found none: an empty window, as far as the
+// time of the last window says, so that a loop alive in a quiet garden is not taken for a stuck one.
+func (m *Metrics) ObserveNothingDue() {
 	m.lastWindow.SetToCurrentTime()
 }
 
