@@ -55,6 +55,9 @@ type Binder struct {
 	// QPS is the client's rate limit: the events that wait while bindings go on are at most what it writes in
 	// 10 s (2,000 when 0), so that a stopping loop writes them within its grace period.
 	QPS float32
+	// DryRun sends every binding as a server-side dry run: the API server validates and admits it (model.Admitted)
+	// or refuses it, and stores nothing; no event or lastOperation is written.
+	DryRun bool
 
 	reports reports
 }
@@ -143,7 +146,7 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 				if i < len(plan.Placements) {
 					pl := plan.Placements[i]
 					results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
-				} else if u := plan.Unschedulable[i-len(plan.Placements)]; shoots[u.Shoot] != nil {
+				} else if u := plan.Unschedulable[i-len(plan.Placements)]; shoots[u.Shoot] != nil && !b.DryRun {
 					b.reportFailure(ctx, shoots[u.Shoot], u.Message)
 				}
 			}
@@ -172,6 +175,8 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 	}
 	shoot, err := b.updateBinding(ctx, read, pl.Seed)
 	switch {
+	case err == nil && b.DryRun:
+		result.Result = model.Admitted
 	case err == nil:
 		result.Result, result.BoundAt = model.Bound, time.Now()
 		b.reports.add(func() {
@@ -187,7 +192,9 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 	case refused(err):
 		result.Result, result.Err = model.Refused, err
 		// As the gardener-scheduler does when its binding fails: a warning event and lastOperation.
-		b.reportFailure(ctx, read, err.Error())
+		if !b.DryRun {
+			b.reportFailure(ctx, read, err.Error())
+		}
 		slog.InfoContext(ctx, "Binding refused", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	default:
 		result.Result, result.Err = model.Failed, err
@@ -303,10 +310,14 @@ func refused(err error) bool {
 
 // updateBinding sets the shoot's seed through the binding subresource, carrying the resourceVersion read. A
 // binding whose answer was lost counts as made when it landed, and as a conflict when the shoot is now on
-// another seed, or another shoot (NotFound when it is gone): someone else decided meanwhile.
+// another seed, or another shoot (NotFound when it is gone): someone else decided meanwhile. With DryRun it is
+// sent as a dry run, whose answer is all there is.
 func (b *Binder) updateBinding(ctx context.Context, read *gardencorev1beta1.Shoot, seed string) (*gardencorev1beta1.Shoot, error) {
 	shoot := read.DeepCopy()
 	shoot.Spec.SeedName = &seed
+	if b.DryRun {
+		return shoot, b.Client.SubResource("binding").Update(ctx, shoot, client.DryRunAll)
+	}
 	err := b.Client.SubResource("binding").Update(ctx, shoot)
 	if err == nil || !answerLost(err) {
 		return shoot, err

@@ -357,8 +357,21 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// A dry run (apply --dry-run) hears the same refusal and writes no report of it.
+	dry := &bind.Binder{Client: cp.Client, Concurrency: 1, DryRun: true}
+	results, err := dry.Apply(ctx, read, p)
+	dry.Flush()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := results[0]; r.Result != model.Refused || !strings.Contains(r.Err.Error(), "maximum number of shoots") {
+		t.Fatalf("dry run: result %s (%v), want refused for capacity", r.Result, r.Err)
+	}
+	if events := eventsOf(t, cp.Client, namespace, "shoot-0"); len(events) != 0 {
+		t.Fatalf("a dry run wrote events %+v", events)
+	}
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 1}
-	results, err := binder.Apply(ctx, read, p) // a refusal is reported when Apply returns: no Flush
+	results, err = binder.Apply(ctx, read, p) // a refusal is reported when Apply returns: no Flush
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,15 @@ const ReasonRebalanced = "Rebalanced"
 
 // Rebind moves a bound shoot to the move's seed through the binding subresource, which is how Gardener triggers a
 // control plane migration, with the resourceVersion of the object read: a shoot changed since is not touched. A
-// Normal event Rebalanced records the move.
+// Normal event Rebalanced records the move. With DryRun the rebinding is sent as a dry run: MoveAdmitted, or the
+// API server's refusal, and nothing written.
 func (b *Binder) Rebind(ctx context.Context, read *gardencorev1beta1.Shoot, m model.Move) model.MoveResult {
 	result := model.MoveResult{Shoot: m.Shoot, To: m.To}
 	shoot, err := b.updateBinding(ctx, read, m.To)
 	switch {
+	case err == nil && b.DryRun:
+		result.Result = model.MoveAdmitted
+		return result
 	case err == nil:
 		result.Result = model.MoveApplied
 		b.event(ctx, shoot, corev1.EventTypeNormal, ReasonRebalanced, fmt.Sprintf("Moved from seed %q to seed %q by seedplan rebalance (%s)", m.From, m.To, m.Reason))

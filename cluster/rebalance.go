@@ -83,8 +83,8 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 			}
 		}
 		result := r.start(ctx, m)
-		if result.Result == model.MoveApplied {
-			perProject[project]++
+		if result.Result == model.MoveApplied || result.Result == model.MoveAdmitted {
+			perProject[project]++ // a dry run shows the cap as the moves would meet it
 		}
 		if result.Result == model.MoveFailed {
 			failed = append(failed, fmt.Errorf("moving shoot %s to seed %s: %s", m.Shoot, m.To, result.Detail))

@@ -23,9 +23,13 @@ const (
 	// Skipped: a reviewed placement (seedplan apply) no longer holds — the shoot changed since it was planned, or
 	// the seed no longer takes it; nothing was written, and nothing is planned instead.
 	Skipped BindResult = "skipped"
+	// Admitted: the API server admitted the binding sent as a dry run (seedplan apply --dry-run); nothing was
+	// written, and the shoot stays pending.
+	Admitted BindResult = "admitted"
 )
 
-// WindowBindResults are every result a window's binding may have (all but Skipped, which only a reviewed plan has).
+// WindowBindResults are every result a window's binding may have (all but Skipped and Admitted, which only a
+// reviewed plan has).
 func WindowBindResults() []BindResult {
 	return []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred}
 }
@@ -54,6 +58,9 @@ const (
 	// MoveScheduled: the shoot's maintenance window is closed; the move waits for it (Detail says when), and a
 	// later run makes it.
 	MoveScheduled MoveOutcome = "scheduled"
+	// MoveAdmitted: the API server admitted the rebinding sent as a dry run (seedplan apply --dry-run); nothing was
+	// written.
+	MoveAdmitted MoveOutcome = "admitted"
 )
 
 // MoveResult is what became of one move.

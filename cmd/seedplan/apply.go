@@ -43,11 +43,11 @@ func (p *reviewedPlan) applying() string {
 	return "Binding " + report.Counted(len(p.Placements), "reviewed placement", "reviewed placements")
 }
 
-// applyPlacements binds the reviewed placements under the strategy they were planned with; the report is nil when
-// none was tried.
-func applyPlacements(ctx context.Context, c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
+// applyPlacements binds the reviewed placements under the strategy they were planned with, with binder; the report
+// is nil when none was tried.
+func applyPlacements(ctx context.Context, binder *bind.Binder, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
 	opts.Strategy = reviewed.Window.Strategy
-	reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts}
+	reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts}
 	results, err := reviewer.Apply(ctx, reviewed.Placements)
 	if results == nil && err != nil {
 		return nil, err
@@ -175,10 +175,10 @@ func (e reviewedEntry) check() error {
 // applyOptions are what apply is given: the reviewed plan's file, the garden and its settings, and the
 // confirmation.
 type applyOptions struct {
-	flags             planFlags
-	file              string
-	output            report.Output
-	yes, ignoreWindow bool
+	flags                     planFlags
+	file                      string
+	output                    report.Output
+	yes, ignoreWindow, dryRun bool
 }
 
 func newApplyCommand() *cobra.Command {
@@ -190,7 +190,8 @@ func newApplyCommand() *cobra.Command {
 			"garden, nothing planned anew: each only while its shoot still has the resourceVersion the plan recorded, and " +
 			"its seed still passes every predicate and has room (moves: the migration rules, the target, and the shoot's " +
 			"maintenance window unless --ignore-maintenance-window). Anything that changed since is skipped with its " +
-			"reason. It names the garden it writes to first, and asks for --yes.",
+			"reason. It names the garden it writes to first, and asks for --yes. With --dry-run it checks the same and " +
+			"sends each binding as a server-side dry run, which the API server admits or refuses, and writes nothing.",
 		Args: noArguments,
 		RunE: o.run,
 	}
@@ -207,6 +208,7 @@ func (o *applyOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
 	cmd.Flags().StringVar(&o.flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)")
 	cmd.Flags().BoolVar(&o.ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
 	o.flags.registerPacing(cmd)
 	registerOutput(cmd, &o.output, report.Formats())
@@ -226,8 +228,11 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	what := reviewed.applying()
-	if !o.yes {
-		return fmt.Errorf("%s: add --yes to confirm", clause(what))
+	switch {
+	case o.dryRun:
+		what += " (server dry run: nothing is stored)"
+	case !o.yes:
+		return fmt.Errorf("%s: add --yes to confirm, or see first what it would do with --dry-run", clause(what))
 	}
 	if err := announceGarden(cmd, c, what); err != nil {
 		return err
@@ -240,11 +245,13 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	binder := binderOf(c, garden)
+	binder.DryRun = o.dryRun
 	var applied *report.AppliedReport
 	if reviewed.Window != nil {
-		applied, err = applyPlacements(cmd.Context(), c, garden, policy.Options, reviewed)
+		applied, err = applyPlacements(cmd.Context(), binder, garden, policy.Options, reviewed)
 	} else {
-		applied, err = o.applyMoves(cmd.Context(), c, garden, policy.Options, reviewed)
+		applied, err = o.applyMoves(cmd.Context(), c, binder, garden, policy.Options, reviewed)
 	}
 	if applied == nil {
 		return err
@@ -254,10 +261,10 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 
 // applyMoves makes the reviewed moves under the strategy and target they were planned with, each in its shoot's
 // maintenance window unless --ignore-maintenance-window.
-func (o *applyOptions) applyMoves(ctx context.Context, c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
+func (o *applyOptions) applyMoves(ctx context.Context, c *config.SeedPlanConfiguration, binder *bind.Binder, garden client.Client, opts model.Options, reviewed *reviewedPlan) (*report.AppliedReport, error) {
 	target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: o.ignoreWindow}
 	opts.Strategy = reviewed.Strategy
-	results, err := moverOf(c, garden, opts, target).Apply(ctx, reviewed.Moves)
+	results, err := moverOf(c, binder, garden, opts, target).Apply(ctx, reviewed.Moves)
 	return report.NewMovesApplied(results), err
 }
 

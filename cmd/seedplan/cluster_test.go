@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -434,6 +436,22 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	if err := os.WriteFile(movesFile, []byte(out), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A dry run sends every rebinding as a server-side dry run, without pacing anything: all three admitted,
+	// none made.
+	dry, err := run(t, "apply", "-f", movesFile, "--kubeconfig", kubeconfig, "--dry-run", "--ignore-maintenance-window", "-o", "json")
+	if err != nil || strings.Count(dry, `"result": "admitted"`) != 3 {
+		t.Fatalf("apply --dry-run of the moves: %v\n%s", err, dry)
+	}
+	for _, m := range after.Moves {
+		key := strings.SplitN(m.Shoot, "/", 2)
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: key[0], Name: key[1]}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		if ptrString(shoot.Spec.SeedName) != m.From {
+			t.Fatalf("apply --dry-run moved %s to %s", m.Shoot, ptrString(shoot.Spec.SeedName))
+		}
+	}
 	out, err = run(t, "apply", "-f", movesFile, "--kubeconfig", kubeconfig, "--yes", "--ignore-maintenance-window",
 		"--migration-timeout", "1s", "-o", "json")
 	if err == nil || !strings.Contains(err.Error(), "did not finish within 1s") {
@@ -671,6 +689,26 @@ func TestApplyReviewedPlan(t *testing.T) {
 
 	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "binding 4 reviewed placements: add --yes to confirm") {
 		t.Fatalf("apply without --yes: %v", err)
+	}
+	// A dry run checks each placement as apply does and sends its binding as a server-side dry run: the changed
+	// shoot is skipped, the others admitted, and nothing is bound or reported on the shoots.
+	dry, err := runCombined(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--dry-run")
+	if err != nil || !strings.Contains(dry, "Binding 4 reviewed placements (server dry run: nothing is stored) in garden") ||
+		!strings.Contains(dry, "4 reviewed placements: admitted 3, skipped 1") {
+		t.Fatalf("apply --dry-run: %v\n%s", err, dry)
+	}
+	var events eventsv1.EventList
+	var shoots gardencorev1beta1.ShootList
+	if err := errors.Join(cp.Client.List(ctx, &events, client.InNamespace(namespace)), cp.Client.List(ctx, &shoots, client.InNamespace(namespace))); err != nil {
+		t.Fatal(err)
+	}
+	for _, shoot := range shoots.Items {
+		if shoot.Spec.SeedName != nil || shoot.Status.LastOperation != nil {
+			t.Errorf("apply --dry-run wrote shoot %s: seed %v, lastOperation %+v", shoot.Name, ptrString(shoot.Spec.SeedName), shoot.Status.LastOperation)
+		}
+	}
+	if len(events.Items) > 0 {
+		t.Fatalf("apply --dry-run wrote events: %+v", events.Items)
 	}
 	// Under another scheduler's name, the plan's shoots are not pending: none is bound (shoot-0 is skipped first
 	// for its change).

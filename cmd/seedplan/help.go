@@ -56,7 +56,10 @@ func commandExamples() map[string]string {
   seedplan capacity --cluster --pushgateway http://pushgateway:9091 -o json`,
 		"run": `  # The loop, as the Deployment in examples/deploy runs it
   seedplan run --cluster --config /etc/seedplan/config.yaml`,
-		"apply": `  # Bind exactly the placements of a reviewed plan
+		"apply": `  # What binding a reviewed plan would do now: each placement checked, its binding sent as a dry run
+  seedplan apply -f plan.json --dry-run
+
+  # Bind exactly the placements of a reviewed plan
   seedplan apply -f plan.json --yes
 
   # Bind a reviewed plan but for its placements on one seed

@@ -151,7 +151,7 @@ func (o *rebalanceOptions) applyMoves(cmd *cobra.Command, c *config.SeedPlanConf
 	if err != nil {
 		return err
 	}
-	recommended.Applied, err = moverOf(c, garden, policy.Options, o.target).Apply(cmd.Context(), moves.Moves)
+	recommended.Applied, err = moverOf(c, binderOf(c, garden), garden, policy.Options, o.target).Apply(cmd.Context(), moves.Moves)
 	if printErr := recommended.Print(cmd.OutOrStdout(), o.output); printErr != nil {
 		return errors.Join(err, printErr)
 	}
@@ -261,10 +261,10 @@ func cordonToDrain(cmd *cobra.Command, c *config.SeedPlanConfiguration, target m
 	return garden, nil
 }
 
-// moverOf makes moves in the configured garden, paced and capped as configured.
-func moverOf(c *config.SeedPlanConfiguration, garden client.Client, opts model.Options, target model.RebalanceOptions) *cluster.Rebalance {
+// moverOf makes moves in the configured garden with binder, paced and capped as configured.
+func moverOf(c *config.SeedPlanConfiguration, binder *bind.Binder, garden client.Client, opts model.Options, target model.RebalanceOptions) *cluster.Rebalance {
 	p := c.Rebalance.Pacing
-	return &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binderOf(c, garden), Options: opts, Target: target,
+	return &cluster.Rebalance{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: opts, Target: target,
 		Pacing:             &cluster.Pacing{MaxInFlight: p.MaxInFlight, MaxPerSeed: p.MaxPerSeed, Timeout: p.Timeout.Duration, Poll: p.Poll.Duration},
 		MaxMovesPerProject: c.Rebalance.MaxMovesPerProject}
 }
