@@ -25,7 +25,7 @@ type CapacityReport struct {
 	LowerBound int  `json:"lowerBound"`
 	Optimal    bool `json:"optimal"`
 	// Fallback is "timeout" when CLP ran out of time before the first answer of a part's LP: that part's new seeds
-	// are then greedy's (each shoot on the largest template it may use, untrimmed), its bound a cover cut's.
+	// are then greedy's (solver.CapacityPlan's Fallback), its bound a cover cut's.
 	Fallback string `json:"fallback,omitempty"`
 	// Regions lists, per provider and region that needs new seeds, how many, like which template seed.
 	Regions []RegionCapacity `json:"regions"`

@@ -436,26 +436,88 @@ func (s *capacitySearch) pastDeadline() bool {
 }
 
 // withoutLP is the answer when CLP runs out of time before the root LP's answer: the shoots the existing seeds
-// cannot take go to new seeds of the largest template each may use; its bound is the largest cover cut's. Like
-// the window's greedy fallback it is an answer, where an error would leave a seed autoscaler with none. It is
-// not trimmed: it is only asked for once the budget is spent, and trimming would overrun it.
+// cannot take go to new seeds, as the fewer of two greedy answers opens them (byLargest's on a tie); its bound is
+// the largest cover cut's. Like the window's greedy fallback it is an answer, where an error would leave a seed
+// autoscaler with none. It is not trimmed: it is only asked for once the budget is spent, and trimming would
+// overrun it.
 func (s *capacitySearch) withoutLP() *capacityBest {
-	f := s.placement(make([]int, len(s.q.Templates)))
-	need := make([]int, len(s.q.Templates))
-	for c, cl := range s.classes {
-		if t := s.largestTemplate(cl); t >= 0 {
-			need[t] += len(cl.shoots) - f.placed[c]
-		}
-	}
-	y := make([]int, len(need))
-	for t, n := range need {
-		y[t] = (n + s.q.Templates[t].PerSeed - 1) / s.q.Templates[t].PerSeed
+	left := s.leftByExisting()
+	y := s.byLargest(left)
+	if covered := s.byCover(left); total(covered) < total(y) {
+		y = covered
 	}
 	best := &capacityBest{y: y, fallback: FallbackTimeout}
 	for _, c := range s.covers {
 		best.lowerBound = max(best.lowerBound, int(c.seeds))
 	}
 	return best
+}
+
+// leftByExisting is, by class, how many shoots the existing seeds leave to new ones (placement's flow, which fills
+// them with the shoots no new seed could take first).
+func (s *capacitySearch) leftByExisting() []int {
+	f := s.placement(make([]int, len(s.q.Templates)))
+	left := make([]int, len(s.classes))
+	for c, cl := range s.classes {
+		left[c] = len(cl.shoots) - f.placed[c]
+	}
+	return left
+}
+
+// byLargest puts each class's shoots left on new seeds of the largest template it may use, and rounds each
+// template's shoots up to whole seeds.
+func (s *capacitySearch) byLargest(left []int) []int {
+	need := make([]int, len(s.q.Templates))
+	for c, cl := range s.classes {
+		if t := s.largestTemplate(cl); t >= 0 {
+			need[t] += left[c]
+		}
+	}
+	y := make([]int, len(need))
+	for t, n := range need {
+		y[t] = (n + s.q.Templates[t].PerSeed - 1) / s.q.Templates[t].PerSeed
+	}
+	return y
+}
+
+// byCover opens new seeds one at a time, each of the template that takes the most of the shoots left (at most a
+// seed's worth; on a tie the larger seeds, then the lower template), and fills it with the shoots of the classes
+// that may use the fewest templates first: greedy set cover. Where classes may use several templates it shares
+// seeds between them, where byLargest rounds up every template some class finds largest.
+func (s *capacitySearch) byCover(left []int) []int {
+	left = slices.Clone(left)
+	classesOf := make([][]int, len(s.q.Templates)) // by template, the classes that may use it, least choice first
+	takes := make([]int, len(s.q.Templates))       // by template, the shoots left that may use it
+	for c, templates := range s.templates {
+		for _, t := range templates {
+			classesOf[t] = append(classesOf[t], c)
+			takes[t] += left[c]
+		}
+	}
+	for _, classes := range classesOf {
+		slices.SortStableFunc(classes, func(a, b int) int { return cmp.Compare(len(s.templates[a]), len(s.templates[b])) })
+	}
+	y := make([]int, len(s.q.Templates))
+	for {
+		open, gain := -1, 0
+		for t, tmpl := range s.q.Templates {
+			if g := min(takes[t], tmpl.PerSeed); g > gain || g == gain && g > 0 && tmpl.PerSeed > s.q.Templates[open].PerSeed {
+				open, gain = t, g
+			}
+		}
+		if open < 0 {
+			return y
+		}
+		y[open]++
+		for i, room := 0, gain; room > 0; i++ { // the seed takes gain shoots of its classes
+			c := classesOf[open][i]
+			n := min(room, left[c])
+			left[c], room = left[c]-n, room-n
+			for _, t := range s.templates[c] {
+				takes[t] -= n
+			}
+		}
+	}
 }
 
 // largestTemplate is the template of the largest new seeds a class may use, -1 if none: among equally large ones,

@@ -123,6 +123,20 @@ func TestWithoutLPPrefersTheNearerOfEquallyLargeTemplates(t *testing.T) {
 	}
 }
 
+// Without the LP, seeds are shared between classes that may use several templates: two shoots that may use
+// templates 0 (five a seed) and 1 (four a seed), and two that may use only 1, fit on one new seed of template 1,
+// where putting each class on the largest template it may use opens one of each.
+func TestWithoutLPSharesSeedsBetweenClasses(t *testing.T) {
+	in := capacityInstance{perSeed: []int{5, 4}, groups: []capacityGroup{{2, []int{0, 1}}, {2, []int{1}}}}
+	s := in.search()
+	if got := s.byLargest(s.leftByExisting()); !slices.Equal(got, []int{1, 1}) {
+		t.Fatalf("each class on its largest template: %v new seeds per template, want [1 1]", got)
+	}
+	if got := s.withoutLP().y; !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("without the LP: %v new seeds per template, want [0 1]", got)
+	}
+}
+
 // TestCapacityIsMinimal is the property test of the capacity search on small random questions against an
 // exhaustive one: the answer places as many shoots as any number of new seeds could, with the fewest new seeds
 // that do; its bound is never above that number, and it is proven minimal here, where the search finishes. The
@@ -146,10 +160,18 @@ func TestCapacityIsMinimal(t *testing.T) {
 			t.Fatalf("seed %d: %+v: placed %d with %v new seeds (bound %d, optimal %v), want %d placed with %d",
 				seed, in, placed, plan.NewSeeds, plan.LowerBound, plan.Optimal, wantPlaced, wantSeeds)
 		}
-		greedy := in.search().withoutLP()
+		s := in.search()
+		greedy := s.withoutLP()
 		if placed := maxPlaced(in, greedy.y); placed != wantPlaced || total(greedy.y) < wantSeeds || greedy.lowerBound > wantSeeds {
 			t.Fatalf("seed %d: %+v: without the LP placed %d with %v new seeds (bound %d), want %d placed with at least %d",
 				seed, in, placed, greedy.y, greedy.lowerBound, wantPlaced, wantSeeds)
+		}
+		left := s.leftByExisting()
+		for name, y := range map[string][]int{"byLargest": s.byLargest(left), "byCover": s.byCover(left)} {
+			if placed := maxPlaced(in, y); placed != wantPlaced || total(greedy.y) > total(y) {
+				t.Fatalf("seed %d: %+v: %s placed %d with %v new seeds, want %d placed, and no fewer seeds than withoutLP's %v",
+					seed, in, name, placed, y, wantPlaced, greedy.y)
+			}
 		}
 	}
 }
