@@ -227,6 +227,23 @@ func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toC
 	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
+// completeShootNamespaces completes --namespace with the namespaces of the shoots pending for the configured
+// scheduler.
+func (f *planFlags) completeShootNamespaces(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	snap, schedulerName, ok := f.completionSnapshot(cmd)
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var namespaces []string
+	for _, shoot := range snap.Pending(schedulerName) {
+		if !slices.Contains(namespaces, shoot.Namespace) {
+			namespaces = append(namespaces, shoot.Namespace)
+		}
+	}
+	slices.Sort(namespaces)
+	return matching(namespaces, toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
 // completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.
 func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, string, bool) {
 	c, err := f.configuration(cmd)

@@ -679,5 +679,6 @@ func newExplainCommand() *cobra.Command {
 	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)
+	_ = cmd.RegisterFlagCompletionFunc("namespace", flags.completeShootNamespaces)
 	return cmd
 }

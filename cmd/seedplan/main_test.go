@@ -797,6 +797,7 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-data", "data-batch-22"}, want: []string{"data-batch-225", "data-batch-228"}},
+		{args: []string{"explain", "-n", "garden-"}, want: []string{"garden-data", "garden-web"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
 		{args: []string{"rebalance", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
 	} {
