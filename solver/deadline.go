@@ -17,9 +17,9 @@ func (b Budget) Deadline() time.Time {
 	return time.Now().Add(b.Timeout)
 }
 
-// signal returns a channel that is closed when the deadline has passed (never for the zero deadline), and a
-// function that releases it.
-func (b Budget) signal(deadline time.Time) (<-chan struct{}, func()) {
+// deadlineReached returns a channel that is closed when the deadline has passed (never for the zero deadline),
+// and a function that releases it: what every wait for an LP within its budget selects on.
+func deadlineReached(deadline time.Time) (<-chan struct{}, func()) {
 	if deadline.IsZero() {
 		return nil, func() {}
 	}

@@ -115,7 +115,7 @@ func (lp LP) Improve(ctx context.Context, w *Window, incumbent <-chan *Assignmen
 	lpDone := make(chan lpResult, 1)
 	go func() { lpDone <- lp.run(w, deadline, slots) }()
 
-	timeout, release := lp.Budget().signal(deadline)
+	timeout, release := deadlineReached(deadline)
 	defer release()
 	var result lpResult
 	select {

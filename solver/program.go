@@ -144,9 +144,6 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 // where CLP's limit alone would let a solve by itself run on up to as many times the time left as there are
 // cores; the abandoned solve ends at that limit.
 func (p *program) solveWithin(deadline time.Time, what string) (lpSolution, error) {
-	if deadline.IsZero() {
-		return p.solve(deadline, what)
-	}
 	type answer struct {
 		solution lpSolution
 		err      error
@@ -156,7 +153,7 @@ func (p *program) solveWithin(deadline time.Time, what string) (lpSolution, erro
 		solution, err := p.solve(deadline, what)
 		answered <- answer{solution, err}
 	}()
-	reached, release := deadlineSignal(deadline)
+	reached, release := deadlineReached(deadline)
 	defer release()
 	select {
 	case a := <-answered:
