@@ -108,25 +108,18 @@ func (r *CapacityReport) names() []string {
 func (r *CapacityReport) NotInSets() string {
 	total := 0
 	var listed []string
-	regions := 0
 	for _, c := range r.Regions {
-		if c.ManagedSeedSet != "" {
-			continue
-		}
-		total += c.NewSeeds
-		if regions++; regions <= 3 {
+		if c.ManagedSeedSet == "" {
+			total += c.NewSeeds
 			listed = append(listed, fmt.Sprintf("%s %s (%d)", c.Provider, c.Region, c.NewSeeds))
 		}
 	}
 	if total == 0 {
 		return ""
 	}
-	if regions > 3 {
-		listed = append(listed, Counted(regions-3, "more region", "more regions"))
-	}
 	return fmt.Sprintf("%d of the %s %s to no ManagedSeedSet (%s), and -o name names only ManagedSeedSets: %s",
 		total, Counted(r.NewSeeds, "new seed", "new seeds"), agree(total, "belongs", "belong"),
-		agree(total, "its template is not a replica of one", "their templates are not replicas of one"), strings.Join(listed, ", "))
+		agree(total, "its template is not a replica of one", "their templates are not replicas of one"), firstThree(listed, "region", "regions"))
 }
 
 func (r *CapacityReport) printTable(w io.Writer, t table) error {

@@ -476,18 +476,22 @@ func SeedsNotHeld(shoots map[string]int) string {
 		return ""
 	}
 	names := slices.Sorted(maps.Keys(shoots))
-	var listed []string
+	listed := make([]string, len(names))
 	total := 0
 	for i, name := range names {
 		total += shoots[name]
-		if i < 3 {
-			listed = append(listed, fmt.Sprintf("%s (%s)", name, Counted(shoots[name], "shoot", "shoots")))
-		}
-	}
-	if len(names) > 3 {
-		listed = append(listed, Counted(len(names)-3, "more seed", "more seeds"))
+		listed[i] = fmt.Sprintf("%s (%s)", name, Counted(shoots[name], "shoot", "shoots"))
 	}
 	return fmt.Sprintf("%s on %s the landscape does not hold: %s; %s on no seed and %s nowhere",
-		Counted(total, "shoot is", "shoots are"), agree(len(names), "a seed", "seeds"), strings.Join(listed, ", "),
+		Counted(total, "shoot is", "shoots are"), agree(len(names), "a seed", "seeds"), firstThree(listed, "seed", "seeds"),
 		agree(total, "it counts", "they count"), agree(total, "moves", "move"))
+}
+
+// firstThree lists the first three items and counts the others ("…, 2 more seeds"): a warning names a few of
+// what it counts.
+func firstThree(items []string, one, many string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:3], ", ") + ", " + Counted(len(items)-3, "more "+one, "more "+many)
 }
