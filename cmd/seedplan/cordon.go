@@ -19,6 +19,7 @@ import (
 type cordonOptions struct {
 	flags    planFlags
 	selector string
+	matching labels.Selector // the selector parsed, by checkArgs
 	dryRun   bool
 	// visible is what the command sets spec.settings.scheduling.visible to (false: cordon); verb says it done.
 	visible bool
@@ -54,10 +55,17 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	return cmd
 }
 
-// checkArgs takes seed names or a selector, as kubectl cordon does.
+// checkArgs takes seed names or a selector that parses, as kubectl cordon does.
 func (o *cordonOptions) checkArgs(cmd *cobra.Command, seeds []string) error {
 	if o.selector != "" {
-		return operands(0, 0, "seed names or --selector, not both")(cmd, seeds)
+		if err := operands(0, 0, "seed names or --selector, not both")(cmd, seeds); err != nil {
+			return err
+		}
+		var err error
+		if o.matching, err = labels.Parse(o.selector); err != nil {
+			return fmt.Errorf("--selector %q: %w", o.selector, err)
+		}
+		return nil
 	}
 	if err := operands(1, -1, "one or more seed names, or --selector")(cmd, seeds); err != nil {
 		return err
@@ -88,23 +96,29 @@ func (o *cordonOptions) run(cmd *cobra.Command, seeds []string) error {
 	if err := announceGarden(cmd, c, what); err != nil {
 		return err
 	}
-	if o.dryRun {
-		return o.set(cmd, garden, seeds, true, o.verb+" (server dry run)")
-	}
-	if err := o.set(cmd, garden, seeds, true, ""); err != nil {
+	changed, err := o.set(cmd.Context(), garden, seeds, true)
+	state := o.verb + " (server dry run)"
+	switch {
+	case err != nil && !o.dryRun:
 		return fmt.Errorf("%w; no seed was %s", err, o.verb)
+	case err == nil && !o.dryRun:
+		changed, err = o.set(cmd.Context(), garden, seeds, false)
+		state = o.verb
 	}
-	return o.set(cmd, garden, seeds, false, o.verb)
+	for i, seed := range seeds[:len(changed)] { // as kubectl cordon prints them
+		if changed[i] {
+			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+		} else {
+			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s already %s\n", seed, state)
+		}
+	}
+	return err
 }
 
 // selected are the names of the garden's seeds the selector matches; none is an error, not a silent nothing.
 func (o *cordonOptions) selected(ctx context.Context, garden client.Client) ([]string, error) {
-	selector, err := labels.Parse(o.selector)
-	if err != nil {
-		return nil, fmt.Errorf("--selector %q: %w", o.selector, err)
-	}
 	var seeds gardencorev1beta1.SeedList
-	if err := garden.List(ctx, &seeds, client.MatchingLabelsSelector{Selector: selector}); err != nil {
+	if err := garden.List(ctx, &seeds, client.MatchingLabelsSelector{Selector: o.matching}); err != nil {
 		return nil, fmt.Errorf("listing the seeds of --selector %q: %w", o.selector, err)
 	}
 	if len(seeds.Items) == 0 {
@@ -117,22 +131,16 @@ func (o *cordonOptions) selected(ctx context.Context, garden client.Client) ([]s
 	return names, nil
 }
 
-// set sets the seeds' spec.settings.scheduling.visible, or with dryRun only sends the updates as a dry run, and
-// prints each seed as kubectl cordon does, with verb ("cordoned") or "already "+verb, when verb is not "".
-func (o *cordonOptions) set(cmd *cobra.Command, garden client.Client, seeds []string, dryRun bool, verb string) error {
+// set sets the seeds' spec.settings.scheduling.visible in turn, or with dryRun only sends the updates as a dry run,
+// until one fails: whether each seed set before the failure changed.
+func (o *cordonOptions) set(ctx context.Context, garden client.Client, seeds []string, dryRun bool) ([]bool, error) {
+	var changed []bool
 	for _, seed := range seeds {
-		changed, err := bind.SetSchedulingVisible(cmd.Context(), garden, seed, o.visible, dryRun)
+		c, err := bind.SetSchedulingVisible(ctx, garden, seed, o.visible, dryRun)
 		if err != nil {
-			return err
+			return changed, err
 		}
-		if verb == "" {
-			continue
-		}
-		state := verb
-		if !changed {
-			state = "already " + verb
-		}
-		fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+		changed = append(changed, c)
 	}
-	return nil
+	return changed, nil
 }

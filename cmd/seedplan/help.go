@@ -74,7 +74,7 @@ func commandExamples() map[string]string {
   seedplan cordon aws-eu-west-1-2 --kubeconfig garden.yaml
 
   # Close every seed with a label, as kubectl cordon -l does
-  seedplan cordon -l seed.gardener.cloud/eu-access=true --kubeconfig garden.yaml`,
+  seedplan cordon -l environment=staging --kubeconfig garden.yaml`,
 		"uncordon": `  # Open it again
   seedplan uncordon aws-eu-west-1-2 --kubeconfig garden.yaml`,
 		"generate": `  # A landscape of 500 seeds and 10,000 pending shoots under contention, as files
@@ -236,12 +236,10 @@ func (f *planFlags) completeShootNamespaces(cmd *cobra.Command, _ []string, toCo
 	}
 	var namespaces []string
 	for _, shoot := range snap.Pending(schedulerName) {
-		if !slices.Contains(namespaces, shoot.Namespace) {
-			namespaces = append(namespaces, shoot.Namespace)
-		}
+		namespaces = append(namespaces, shoot.Namespace)
 	}
 	slices.Sort(namespaces)
-	return matching(namespaces, toComplete), cobra.ShellCompDirectiveNoFileComp
+	return matching(slices.Compact(namespaces), toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.

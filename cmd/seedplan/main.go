@@ -619,9 +619,10 @@ func newRunCommand() *cobra.Command {
 // or as NAME with -n NAMESPACE, as kubectl takes it.
 func shootKey(arg, namespace string) (string, error) {
 	key := strings.TrimPrefix(arg, "shoot/")
+	if problems := validation.IsDNS1123Label(namespace); namespace != "" && len(problems) > 0 {
+		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(problems, "; "))
+	}
 	switch {
-	case namespace != "" && len(validation.IsDNS1123Label(namespace)) > 0:
-		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(validation.IsDNS1123Label(namespace), "; "))
 	case namespace != "" && strings.Contains(key, "/"):
 		return "", fmt.Errorf("%q: with --namespace %s, the shoot must be given as NAME", arg, namespace)
 	case namespace != "":
