@@ -26,7 +26,8 @@ type Reviewed struct {
 // Apply binds each placement only while its shoot still has the resourceVersion the plan recorded and is pending
 // for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed still passes every predicate and has room, counting the placements before it (model.Verify on a
 // fresh read); the binding carries that resourceVersion. Anything else is Skipped with the reason. A placement
-// without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded.
+// without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
+// Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
 	for _, pl := range placements {
 		if pl.ResourceVersion == "" {

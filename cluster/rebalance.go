@@ -58,7 +58,9 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // Gardener's refusal (those are results, not errors). With Pacing a move starts only while the migrations in
 // flight allow it, Apply waits for every migration it started, and a migration that does not finish in time stops
 // it: the moves not started are not in the results, and running the same moves again skips the finished ones (their
-// shoots are no longer where the moves start).
+// shoots are no longer where the moves start). With the Binder's DryRun each move is checked and sent as a dry run
+// (MoveAdmitted) against the garden as it is: the moves before it are not made, so none counts on its seeds and
+// nothing waits for a migration.
 func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.MoveResult, error) {
 	results := make([]model.MoveResult, 0, len(moves))
 	var failed []error
