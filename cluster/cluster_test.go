@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -349,7 +350,7 @@ func TestIdleLoopSaysItIsAlive(t *testing.T) {
 	}
 }
 
-// sample is the value of the sample named exactly so in the exposition text, and whether there is one.
+// sample is the value of the sample named exactly so in the exposition text, and whether there is one that parses.
 func sample(metrics, name string) (float64, bool) {
 	for line := range strings.SplitSeq(metrics, "\n") {
 		if value, ok := strings.CutPrefix(line, name+" "); ok {
@@ -394,17 +395,14 @@ func (l *runningLoop) stop(t testing.TB) {
 // metricValue is the value of the sample named exactly so in the exposition text.
 func metricValue(t testing.TB, metrics, name string) int {
 	t.Helper()
-	for line := range strings.SplitSeq(metrics, "\n") {
-		if value, ok := strings.CutPrefix(line, name+" "); ok {
-			n, err := strconv.Atoi(value)
-			if err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			return n
-		}
+	value, ok := sample(metrics, name)
+	if !ok {
+		t.Fatalf("no sample %s in the metrics", name)
 	}
-	t.Fatalf("no sample %s in the metrics", name)
-	return 0
+	if value != math.Trunc(value) {
+		t.Fatalf("%s %v: not a whole number", name, value)
+	}
+	return int(value)
 }
 
 func boundCount(t testing.TB, c client.Client, namespace string) int {
