@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"unsafe"
+
+	"github.com/seedplan/seedplan/internal/fixture"
 )
 
 // readAtMost reads the whole content whatever size it was told to expect — a file can grow or shrink between
@@ -48,8 +50,8 @@ func TestReadAtMost(t *testing.T) {
 		r    io.Reader
 		size int64
 	}{
-		{"a stream longer than its size", io.LimitReader(zeros{}, 2*MaxFileSize), 100},
-		{"a large file grown past the limit", io.NewSectionReader(zerosAt{}, 0, 2*MaxFileSize), largeFile},
+		{"a stream longer than its size", io.LimitReader(fixture.Zeros{}, 2*MaxFileSize), 100},
+		{"a large file grown past the limit", io.NewSectionReader(fixture.ZerosAt{}, 0, 2*MaxFileSize), largeFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := readAtMost(tc.r, tc.size)
@@ -61,22 +63,6 @@ func TestReadAtMost(t *testing.T) {
 			}
 		})
 	}
-}
-
-// zeros is an endless stream of zero bytes.
-type zeros struct{}
-
-func (zeros) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
-
-// zerosAt is endless zero bytes, read at any offset.
-type zerosAt struct{}
-
-func (zerosAt) ReadAt(p []byte, _ int64) (int, error) {
-	clear(p)
-	return len(p), nil
 }
 
 // fakeFault is a recovered memory fault at an address.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/seedplan/seedplan/internal/fixture"
 )
 
 // A reviewed plan is the output of schedule or of rebalance from a garden, in JSON or YAML, as they wrote it;
@@ -72,7 +74,7 @@ func TestApplyReadsStandardInput(t *testing.T) {
 		{"a plan made from files", strings.NewReader(fromFiles), "-f - (standard input): placement 1: shoot garden-data/data-api-11 has no resourceVersion"},
 		{"not a plan", strings.NewReader("apiVersion: v1\nkind: ConfigMap\n"), "-f - (standard input): neither the output of schedule -o json"},
 		{"nothing", strings.NewReader(""), "-f - (standard input): neither the output of schedule -o json"},
-		{"too much", io.LimitReader(zeros{}, maxReviewedBytes+1), fmt.Sprintf("-f - (standard input): more than the limit of %d bytes", maxReviewedBytes)},
+		{"too much", io.LimitReader(fixture.Zeros{}, maxReviewedBytes+1), fmt.Sprintf("-f - (standard input): more than the limit of %d bytes", maxReviewedBytes)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := runReading(t, tc.stdin, testLog{t}, "apply", "-f", "-", "--yes")
@@ -81,14 +83,6 @@ func TestApplyReadsStandardInput(t *testing.T) {
 			}
 		})
 	}
-}
-
-// zeros reads as an endless run of zero bytes.
-type zeros struct{}
-
-func (zeros) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
 }
 
 // FuzzParseReviewed: any file is a reviewed plan or an error, never a panic, within the input budget.
