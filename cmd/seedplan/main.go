@@ -643,7 +643,7 @@ func newExplainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:    "explain NAMESPACE/NAME | -n NAMESPACE NAME",
 		Short:  "Explain the decision for one pending shoot: why this seed, why not the others",
-		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME"),
+		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME or NAME with -n"),
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			shoot, err := shootKey(args[0], namespace)

@@ -219,8 +219,8 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	}{
 		{[]string{"schedule", "extra"}, `schedule takes no arguments; given 1: "extra" (see 'seedplan schedule --help')`},
 		{[]string{"rebalance", "a", "b c"}, `rebalance takes no arguments; given 2: "a" "b c" (see 'seedplan rebalance --help')`},
-		{[]string{"explain"}, `explain takes one shoot, NAMESPACE/NAME; given none (see 'seedplan explain --help')`},
-		{[]string{"explain", "a/b", "c/d"}, `explain takes one shoot, NAMESPACE/NAME; given 2: "a/b" "c/d" (see 'seedplan explain --help')`},
+		{[]string{"explain"}, `explain takes one shoot, NAMESPACE/NAME or NAME with -n; given none (see 'seedplan explain --help')`},
+		{[]string{"explain", "a/b", "c/d"}, `explain takes one shoot, NAMESPACE/NAME or NAME with -n; given 2: "a/b" "c/d" (see 'seedplan explain --help')`},
 		{[]string{"cordon"}, `cordon takes one or more seed names, or --selector; given none (see 'seedplan cordon --help')`},
 		{[]string{"uncordon"}, `uncordon takes one or more seed names, or --selector; given none (see 'seedplan uncordon --help')`},
 		{[]string{"schedule", "--foo"}, `unknown flag: --foo (see 'seedplan schedule --help')`},
