@@ -30,8 +30,8 @@ const (
 
 // TestLoopSoak runs seedplan's loop (seedplan run) on the real control plane while shoots are created at a
 // steady rate and deleted a few seconds after they are bound, so the landscape stays the same size: every shoot
-// must be bound, exactly once, and the heap (after GC, sampled every second) must stay flat. It logs the
-// scheduling latency from creation to binding and the loop's bind time per window.
+// must be bound, exactly once, and the heap (after GC) and the goroutines, sampled every second, must stay
+// flat. It logs the scheduling latency from creation to binding and the loop's bind time per window.
 func TestLoopSoak(t *testing.T) {
 	duration, rate := 20*time.Second, 10.0
 	if v := os.Getenv(soakDurationEnv); v != "" {
@@ -76,6 +76,7 @@ func TestLoopSoak(t *testing.T) {
 		deleted   = map[string]bool{}      // of those, the ones the test has deleted
 		everBound int
 		heap      = make([]float64, 0, int(duration/time.Second)+1) // MiB after GC, one sample per second
+		routines  = make([]float64, 0, cap(heap))                   // goroutines, sampled with the heap
 		creating  sync.WaitGroup
 		deleting  sync.WaitGroup
 	)
@@ -153,6 +154,7 @@ func TestLoopSoak(t *testing.T) {
 			var m runtime.MemStats
 			runtime.ReadMemStats(&m)
 			heap = append(heap, float64(m.HeapAlloc)/(1<<20))
+			routines = append(routines, float64(runtime.NumGoroutine()))
 		}
 	}
 	sample.Stop()
@@ -202,17 +204,16 @@ func TestLoopSoak(t *testing.T) {
 		t.Errorf("metrics: %q, want no shoot pending", got)
 	}
 
-	// The heap stays flat: the median of the last third of the samples is not above the middle third's (after a
-	// third to warm up) by more than a tenth and 1 MiB, several times what the medians of a flat heap differ by.
-	// A leak grows the heap by a third of all it leaks from one median to the next; a bound on the maxima, or one
-	// relative to the heap, would let a leak grow it to several times its size unnoticed.
-	third := len(heap) / 3
-	if third == 0 {
-		t.Fatalf("only %d heap samples; the soak was too short to tell", len(heap))
+	// The heap and the goroutines stay flat (thirds): the heap by a tenth and 1 MiB, the goroutines by a tenth
+	// and 20, several times what the medians of flat ones differ by. A leaked goroutine's stack is not in the
+	// heap, so the heap alone would not tell.
+	fromHeap, toHeap := thirds(t, heap)
+	if toHeap > fromHeap*1.1+1 {
+		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", fromHeap, toHeap, heap)
 	}
-	middle, last := bench.Quantile(heap[third:2*third], 0.5), bench.Quantile(heap[2*third:], 0.5)
-	if last > middle*1.1+1 {
-		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", middle, last, heap)
+	fromRoutines, toRoutines := thirds(t, routines)
+	if toRoutines > fromRoutines*1.1+20 {
+		t.Errorf("the goroutines grew from %.0f to %.0f (samples %v)", fromRoutines, toRoutines, routines)
 	}
 	if created == 0 {
 		t.Fatal("no shoot was created")
@@ -221,8 +222,20 @@ func TestLoopSoak(t *testing.T) {
 		return time.Duration(bench.Quantile(latencies, q) * float64(time.Second)).Round(time.Millisecond)
 	}
 	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one bound once; creation→binding p50 %s, p99 %s, max %s "+
-		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB (middle → last third, medians)\n%s",
-		duration, rate, float64(created)/createdIn.Seconds(), created, quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, middle, last,
+		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB, goroutines %.0f → %.0f (middle → last third, medians)\n%s",
+		duration, rate, float64(created)/createdIn.Seconds(), created, quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, fromHeap, toHeap, fromRoutines, toRoutines,
 		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total",
 			"seedplan_scheduling_duration_seconds_sum"))
+}
+
+// thirds returns the medians of the middle and the last third of samples taken through a soak, the first third
+// left to warm up. A leak draws them apart by a third of all it leaks; a bound on the maxima, or one relative to
+// what is sampled, would let a leak grow it to several times its size unnoticed.
+func thirds(t *testing.T, samples []float64) (middle, last float64) {
+	t.Helper()
+	third := len(samples) / 3
+	if third == 0 {
+		t.Fatalf("only %d samples; the soak was too short to tell", len(samples))
+	}
+	return bench.Quantile(samples[third:2*third], 0.5), bench.Quantile(samples[2*third:], 0.5)
 }
