@@ -439,6 +439,8 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 		}
 		landscape, err = ingest.LoadCluster(ctx, garden, ingest.ListPageSize)
 	case len(f.landscape) == 0:
+		// Said, because a forgotten flag would otherwise pass the example's answer off as the landscape's.
+		slog.InfoContext(ctx, "Reading the embedded example landscape: no --landscape, --kubeconfig or --cluster was given")
 		landscape, err = ingest.LoadFS(examples.Landscape, examples.LandscapeDir)
 	default:
 		landscape, err = interruptible(ctx, func() (*ingest.Landscape, error) { return ingest.LoadPaths(f.landscape) })

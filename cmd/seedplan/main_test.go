@@ -865,6 +865,36 @@ func TestScheduleLogsTheLoad(t *testing.T) {
 	}
 }
 
+// A command given neither --landscape nor a garden reads the embedded example and says so on standard error, so
+// that a forgotten flag does not pass the example's answer off as the landscape's; one given either says nothing
+// of it.
+func TestSaysWhenItReadsTheExample(t *testing.T) {
+	landscape := t.TempDir()
+	if _, err := run(t, "generate", "--seeds", "4", "--shoots", "10", "--dir", landscape); err != nil {
+		t.Fatal(err)
+	}
+	const says = "Reading the embedded example landscape: no --landscape, --kubeconfig or --cluster was given"
+	for _, tc := range []struct {
+		args    []string
+		example bool
+	}{
+		{[]string{"schedule", "-o", "name"}, true},
+		{[]string{"explain", "garden-data/data-api-11", "-o", "name"}, true},
+		{[]string{"rebalance", "-o", "name"}, true},
+		{[]string{"capacity", "-o", "name"}, true},
+		{[]string{"schedule", "-o", "name", "--landscape", landscape}, false},
+		{[]string{"capacity", "-o", "name", "--landscape", landscape}, false},
+	} {
+		out, logged, err := runLogged(t, tc.args...)
+		if err != nil || out == "" && tc.args[0] != "capacity" {
+			t.Fatalf("%v: %q, %v", tc.args, out, err)
+		}
+		if strings.Contains(logged, says) != tc.example || strings.Contains(out, says) {
+			t.Errorf("%v: logged\n%s\nsaying %q: %v, want %v", tc.args, logged, says, strings.Contains(logged, says), tc.example)
+		}
+	}
+}
+
 // Every flag that overrides the configuration exists on some command and names the field it sets as Validate
 // names fields, a path of the configuration's JSON names: an invalid value is then reported by its flag.
 func TestOverridesNameTheirFlagsAndFields(t *testing.T) {
