@@ -350,6 +350,54 @@ func TestIdleLoopSaysItIsAlive(t *testing.T) {
 	}
 }
 
+// A pending shoot deleted while it backs off leaves the queue at once: seedplan_pending_shoots drops to 0 without
+// waiting for the shoot's next retry or the loop's idle look.
+func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	namespace := cp.Landscape(t, "gone", []int64{10}, 0, "gone")
+	c := config.Default()
+	c.SchedulerName = "gone"
+	c.LeaderElection.ResourceName = "seedplan-gone"
+	loop := startLoop(t, cp.Config, c, "gone")
+	defer loop.stop(t)
+
+	shoot := gardentest.Shoot(namespace, "nowhere", "gone", "aws", "gone-1", "gone-1a")
+	shoot.Spec.SchedulerName = &c.SchedulerName
+	shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
+		MatchLabels: map[string]string{"seedplan.test/none": "true"}, // no seed has it
+	}}
+	if err := cp.Create(ctx, shoot); err != nil {
+		t.Fatal(err)
+	}
+	// After eleven failures the shoot's next retry is over 5 s away (retryDelay), the loop's idle look 30 s.
+	waitFor(t, time.Minute, "the shoot failed eleven times", func() bool {
+		var events eventsv1.EventList
+		if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
+			t.Fatal(err)
+		}
+		failed := 0
+		for _, e := range events.Items {
+			if e.Regarding.Name == shoot.Name && e.Reason == bind.ReasonSchedulingFailed {
+				failed++
+			}
+		}
+		return failed >= 11
+	})
+	if pending := metricValue(t, get(loop.address, "/metrics"), "seedplan_pending_shoots"); pending != 1 {
+		t.Fatalf("seedplan_pending_shoots %d before the deletion, want 1", pending)
+	}
+	if err := cp.Client.Delete(ctx, shoot); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 2*time.Second, "the deleted shoot is no longer pending", func() bool {
+		return metricValue(t, get(loop.address, "/metrics"), "seedplan_pending_shoots") == 0
+	})
+}
+
 // sample is the value of the sample named exactly so in the exposition text, and whether there is one that parses.
 func sample(metrics, name string) (float64, bool) {
 	for line := range strings.SplitSeq(metrics, "\n") {

@@ -277,6 +277,16 @@ func (w *windowLoop) Start(ctx context.Context) error {
 				w.poke()
 			}
 		},
+		DeleteFunc: func(obj any) {
+			// A pending shoot that is deleted leaves the queue now, not at its next retry or idle look, up to
+			// idleRecheck later: seedplan_pending_shoots stays true, and its backoff is forgotten.
+			if tombstone, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok && shoot.Spec.SeedName == nil {
+				w.poke()
+			}
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("watching shoots: %w", err)
