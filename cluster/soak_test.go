@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bench"
@@ -26,12 +28,18 @@ const (
 	soakDurationEnv = "SEEDPLAN_SOAK_DURATION" // default 20s
 	soakRateEnv     = "SEEDPLAN_SOAK_RATE"     // shoots created per second, default 10
 	soakLifetime    = 5 * time.Second          // a bound shoot is deleted this long after it was seen bound
+	// Every soakUnschedulableEvery-th shoot asks for a seed label no seed has: the loop's failure path, a
+	// SchedulingFailed event per attempt and retries with backoff, until the shoot is deleted soakLifetime
+	// after its creation.
+	soakUnschedulableEvery = 20
 )
 
 // TestLoopSoak runs seedplan's loop (seedplan run) on the real control plane while shoots are created at a
-// steady rate and deleted a few seconds after they are bound, so the landscape stays the same size: every shoot
-// must be bound, exactly once, and the heap (after GC) and the goroutines, sampled every second, must stay
-// flat. It logs the scheduling latency from creation to binding and the loop's bind time per window.
+// steady rate and deleted a few seconds after they are bound, so the landscape stays the same size; one in
+// soakUnschedulableEvery no seed may take, deleted a few seconds after it is created. Every other shoot must be
+// bound, exactly once, each unschedulable one reported and never bound, no shoot left pending, and the heap
+// (after GC) and the goroutines, sampled every second, must stay flat. It logs the scheduling latency from
+// creation to binding and the loop's bind time per window.
 func TestLoopSoak(t *testing.T) {
 	duration, rate := 20*time.Second, 10.0
 	if v := os.Getenv(soakDurationEnv); v != "" {
@@ -68,13 +76,23 @@ func TestLoopSoak(t *testing.T) {
 	// by itself, and hide a leak of the loop's of its size.
 	most := int(duration.Seconds()*rate) + 1
 	shootName := func(i int) string { return fmt.Sprintf("shoot-%d", i) }
+	shootNumber := func(name string) int {
+		i, err := strconv.Atoi(strings.TrimPrefix(name, "shoot-"))
+		if err != nil || i < 0 || i >= most {
+			t.Fatalf("shoot %s: not one the test created", name)
+		}
+		return i
+	}
+	unschedulable := func(i int) bool { return i%soakUnschedulableEvery == soakUnschedulableEvery-1 }
 	var (
 		mu        sync.Mutex
 		createdAt = make([]time.Time, most) // when shoot-N was created; zero if it was not
-		created   int
+		created   int                       // shoots created, and of them unschedulable ones
+		failing   int
 		bound     = map[string]time.Time{} // shoots the last listing held bound: when the test first saw them so
-		deleted   = map[string]bool{}      // of those, the ones the test has deleted
+		deleted   = map[string]bool{}      // shoots the last listing held that the test has deleted
 		everBound int
+		unbound   int                                               // shoots without a seed in the last listing
 		heap      = make([]float64, 0, int(duration/time.Second)+1) // MiB after GC, one sample per second
 		routines  = make([]float64, 0, cap(heap))                   // goroutines, sampled with the heap
 		creating  sync.WaitGroup
@@ -90,27 +108,33 @@ func TestLoopSoak(t *testing.T) {
 		var expired []*gardencorev1beta1.Shoot
 		listed := make(map[string]bool, len(shoots.Items))
 		mu.Lock()
+		unbound = 0
 		for i := range shoots.Items {
 			shoot := &shoots.Items[i]
-			if shoot.Spec.SeedName == nil {
-				continue
-			}
 			listed[shoot.Name] = true
-			if _, ok := bound[shoot.Name]; !ok {
+			since, seen := bound[shoot.Name]
+			switch number := shootNumber(shoot.Name); {
+			case shoot.Spec.SeedName == nil:
+				unbound++
+				if !unschedulable(number) || createdAt[number].IsZero() {
+					continue
+				}
+				since = createdAt[number]
+			case !seen:
+				if unschedulable(number) {
+					t.Errorf("shoot %s: bound to %s, which its seed selector rules out", shoot.Name, *shoot.Spec.SeedName)
+				}
+				since = now
 				bound[shoot.Name] = now
 				everBound++ // a shoot gone from the garden is never listed again
 			}
-			if now.Sub(bound[shoot.Name]) > soakLifetime && !deleted[shoot.Name] {
+			if now.Sub(since) > soakLifetime && !deleted[shoot.Name] {
 				deleted[shoot.Name] = true
 				expired = append(expired, shoot)
 			}
 		}
-		for name := range bound {
-			if !listed[name] {
-				delete(bound, name)
-				delete(deleted, name)
-			}
-		}
+		maps.DeleteFunc(bound, func(name string, _ time.Time) bool { return !listed[name] })
+		maps.DeleteFunc(deleted, func(name string, _ bool) bool { return !listed[name] })
 		mu.Unlock()
 		for _, shoot := range expired {
 			deleting.Go(func() { // off the polling, which must not lag
@@ -132,6 +156,11 @@ func TestLoopSoak(t *testing.T) {
 			creating.Go(func() { // a create can take longer than the interval
 				shoot := gardentest.Shoot(namespace, name, "soak", "aws", region, region+"a")
 				shoot.Spec.SchedulerName = &c.SchedulerName
+				if unschedulable(i) {
+					shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
+						MatchLabels: map[string]string{"seedplan.test/none": "true"},
+					}}
+				}
 				if err := cp.Create(ctx, shoot); err != nil {
 					t.Error(err)
 					return
@@ -139,6 +168,9 @@ func TestLoopSoak(t *testing.T) {
 				mu.Lock()
 				createdAt[i] = time.Now() // latency counts from when the API server has the shoot
 				created++
+				if unschedulable(i) {
+					failing++
+				}
 				mu.Unlock()
 			})
 		}
@@ -160,16 +192,20 @@ func TestLoopSoak(t *testing.T) {
 	sample.Stop()
 	creating.Wait()
 	createdIn := time.Since(start)
-	waitFor(t, 60*time.Second, "every shoot created is bound", func() bool {
+	waitFor(t, 60*time.Second, "every shoot created is bound, and every unschedulable one deleted", func() bool {
 		<-poll.C
 		observe()
 		mu.Lock()
 		defer mu.Unlock()
-		return everBound == created
+		return everBound == created-failing && unbound == 0
 	})
 	poll.Stop()
 	deleting.Wait()
-	metrics := get(loop.address, "/metrics")
+	var metrics string
+	waitFor(t, 5*time.Second, "no shoot is pending", func() bool {
+		metrics = get(loop.address, "/metrics")
+		return strings.Contains(metrics, "\nseedplan_pending_shoots 0\n")
+	})
 	loop.stop(t)
 
 	// Bound exactly once, by the loop.
@@ -177,31 +213,37 @@ func TestLoopSoak(t *testing.T) {
 	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
 		t.Fatal(err)
 	}
-	scheduled := map[string]int{}
+	scheduled, failed := map[string]int{}, map[string]int{}
 	boundAt := map[string]time.Time{} // the binding's event time
 	for _, e := range events.Items {
-		if e.Reason == bind.ReasonSchedulingSuccessful {
+		switch e.Reason {
+		case bind.ReasonSchedulingSuccessful:
 			scheduled[e.Regarding.Name]++
 			boundAt[e.Regarding.Name] = e.EventTime.Time
+		case bind.ReasonSchedulingFailed:
+			failed[e.Regarding.Name]++
 		}
 	}
 	var latencies []float64
+	failures := 0
 	for i, at := range createdAt {
-		if at.IsZero() {
-			continue
-		}
 		name := shootName(i)
-		if scheduled[name] != 1 {
+		switch {
+		case at.IsZero():
+		case unschedulable(i):
+			if scheduled[name] != 0 || failed[name] == 0 {
+				t.Errorf("shoot %s: %d SchedulingSuccessful and %d SchedulingFailed events, want none and some", name, scheduled[name], failed[name])
+			}
+			failures += failed[name]
+		case scheduled[name] != 1:
 			t.Errorf("shoot %s: %d SchedulingSuccessful events, want 1", name, scheduled[name])
+		default:
+			latencies = append(latencies, boundAt[name].Sub(at).Seconds())
 		}
-		latencies = append(latencies, boundAt[name].Sub(at).Seconds())
 	}
-	// The loop timed every binding once, and nothing is left pending.
-	if got, want := grep(metrics, "seedplan_scheduling_duration_seconds_count"), fmt.Sprintf("seedplan_scheduling_duration_seconds_count %d", created); got != want {
+	// The loop timed every binding once.
+	if got, want := grep(metrics, "seedplan_scheduling_duration_seconds_count"), fmt.Sprintf("seedplan_scheduling_duration_seconds_count %d", created-failing); got != want {
 		t.Errorf("metrics: %q, want %q", got, want)
-	}
-	if got := grep(metrics, "seedplan_pending_shoots"); !strings.HasSuffix(got, "seedplan_pending_shoots 0") {
-		t.Errorf("metrics: %q, want no shoot pending", got)
 	}
 
 	// The heap and the goroutines stay flat (thirds): the heap by a tenth and 1 MiB, the goroutines by a tenth
@@ -221,9 +263,11 @@ func TestLoopSoak(t *testing.T) {
 	quantile := func(q float64) time.Duration {
 		return time.Duration(bench.Quantile(latencies, q) * float64(time.Second)).Round(time.Millisecond)
 	}
-	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one bound once; creation→binding p50 %s, p99 %s, max %s "+
+	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one of the %d schedulable bound once, the %d others "+
+		"never (%d SchedulingFailed events); creation→binding p50 %s, p99 %s, max %s "+
 		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB, goroutines %.0f → %.0f (middle → last third, medians)\n%s",
-		duration, rate, float64(created)/createdIn.Seconds(), created, quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, fromHeap, toHeap, fromRoutines, toRoutines,
+		duration, rate, float64(created)/createdIn.Seconds(), created, created-failing, failing, failures,
+		quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, fromHeap, toHeap, fromRoutines, toRoutines,
 		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total",
 			"seedplan_scheduling_duration_seconds_sum"))
 }
