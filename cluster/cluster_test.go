@@ -365,11 +365,8 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 	loop := startLoop(t, cp.Config, c, "gone")
 	defer loop.stop(t)
 
-	shoot := gardentest.Shoot(namespace, "nowhere", "gone", "aws", "gone-1", "gone-1a")
+	shoot := gardentest.Unschedulable(gardentest.Shoot(namespace, "nowhere", "gone", "aws", "gone-1", "gone-1a"))
 	shoot.Spec.SchedulerName = &c.SchedulerName
-	shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
-		MatchLabels: map[string]string{"seedplan.test/none": "true"}, // no seed has it
-	}}
 	if err := cp.Create(ctx, shoot); err != nil {
 		t.Fatal(err)
 	}

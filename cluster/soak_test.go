@@ -14,7 +14,6 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	eventsv1 "k8s.io/api/events/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bench"
@@ -157,9 +156,7 @@ func TestLoopSoak(t *testing.T) {
 				shoot := gardentest.Shoot(namespace, name, "soak", "aws", region, region+"a")
 				shoot.Spec.SchedulerName = &c.SchedulerName
 				if unschedulable(i) {
-					shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
-						MatchLabels: map[string]string{"seedplan.test/none": "true"},
-					}}
+					gardentest.Unschedulable(shoot)
 				}
 				if err := cp.Create(ctx, shoot); err != nil {
 					t.Error(err)

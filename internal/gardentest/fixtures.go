@@ -154,6 +154,15 @@ func Shoot(namespace, name, cloudProfile, providerType, region string, zones ...
 	}
 }
 
+// Unschedulable makes the shoot ask for a seed label no seed of these fixtures has: no seed passes its
+// seed selector, so it stays pending and fails every attempt to schedule it.
+func Unschedulable(shoot *gardencorev1beta1.Shoot) *gardencorev1beta1.Shoot {
+	shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
+		MatchLabels: map[string]string{"seedplan.test/none": "true"},
+	}}
+	return shoot
+}
+
 // CreateMigratableSeed creates a healthy seed (CreateSeed) between which and every other seed of the same domain
 // a shoot's control plane may move: it has backup with ready buckets, and the internal domain
 // internal.<domain>.example.com, which a migration keeps.
