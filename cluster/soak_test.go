@@ -86,10 +86,10 @@ func TestLoopSoak(t *testing.T) {
 	var (
 		mu        sync.Mutex
 		createdAt = make([]time.Time, most) // when shoot-N was created; zero if it was not
-		created   int                       // shoots created, and of them unschedulable ones
-		failing   int
-		bound     = map[string]time.Time{} // shoots the last listing held bound: when the test first saw them so
-		deleted   = map[string]bool{}      // shoots the last listing held that the test has deleted
+		created   int                       // shoots created
+		failing   int                       // of them, the unschedulable ones
+		bound     = map[string]time.Time{}  // shoots the last listing held bound: when the test first saw them so
+		deleted   = map[string]bool{}       // shoots the last listing held that the test has deleted
 		everBound int
 		unbound   int                                               // shoots without a seed in the last listing
 		heap      = make([]float64, 0, int(duration/time.Second)+1) // MiB after GC, one sample per second
