@@ -28,14 +28,14 @@ const (
 	soakRateEnv     = "SEEDPLAN_SOAK_RATE"     // shoots created per second, default 10
 	soakLifetime    = 5 * time.Second          // a bound shoot is deleted this long after it was seen bound
 	// Every soakUnschedulableEvery-th shoot asks for a seed label no seed has: the loop's failure path, a
-	// SchedulingFailed event per attempt and retries with backoff, until the shoot is deleted soakLifetime
-	// after its creation.
+	// SchedulingFailed event and lastOperation per attempt and retries with backoff, until the shoot is deleted
+	// soakLifetime after the test saw it reported.
 	soakUnschedulableEvery = 20
 )
 
 // TestLoopSoak runs seedplan's loop (seedplan run) on the real control plane while shoots are created at a
 // steady rate and deleted a few seconds after they are bound, so the landscape stays the same size; one in
-// soakUnschedulableEvery no seed may take, deleted a few seconds after it is created. Every other shoot must be
+// soakUnschedulableEvery no seed may take, deleted a few seconds after it is reported. Every other shoot must be
 // bound, exactly once, each unschedulable one reported and never bound, no shoot left pending, and the heap
 // (after GC) and the goroutines, sampled every second, must stay flat. It logs the scheduling latency from
 // creation to binding and the loop's bind time per window.
@@ -88,7 +88,7 @@ func TestLoopSoak(t *testing.T) {
 		createdAt = make([]time.Time, most) // when shoot-N was created; zero if it was not
 		created   int                       // shoots created
 		failing   int                       // of them, the unschedulable ones
-		bound     = map[string]time.Time{}  // shoots the last listing held bound: when the test first saw them so
+		settled   = map[string]time.Time{}  // shoots the last listing held bound, or reported unschedulable: since when
 		deleted   = map[string]bool{}       // shoots the last listing held that the test has deleted
 		everBound int
 		unbound   int                                               // shoots without a seed in the last listing
@@ -111,28 +111,30 @@ func TestLoopSoak(t *testing.T) {
 		for i := range shoots.Items {
 			shoot := &shoots.Items[i]
 			listed[shoot.Name] = true
-			since, seen := bound[shoot.Name]
-			switch number := shootNumber(shoot.Name); {
-			case shoot.Spec.SeedName == nil:
+			number, pending := shootNumber(shoot.Name), shoot.Spec.SeedName == nil
+			if pending {
 				unbound++
-				if !unschedulable(number) || createdAt[number].IsZero() {
-					continue
+				if !unschedulable(number) || shoot.Status.LastOperation == nil {
+					continue // not bound yet, or not reported yet (a loaded loop can take seconds to try it)
 				}
-				since = createdAt[number]
-			case !seen:
-				if unschedulable(number) {
-					t.Errorf("shoot %s: bound to %s, which its seed selector rules out", shoot.Name, *shoot.Spec.SeedName)
-				}
+			}
+			since, seen := settled[shoot.Name]
+			if !seen {
 				since = now
-				bound[shoot.Name] = now
-				everBound++ // a shoot gone from the garden is never listed again
+				settled[shoot.Name] = now
+				if !pending {
+					if unschedulable(number) {
+						t.Errorf("shoot %s: bound to %s, which its seed selector rules out", shoot.Name, *shoot.Spec.SeedName)
+					}
+					everBound++ // a shoot gone from the garden is never listed again
+				}
 			}
 			if now.Sub(since) > soakLifetime && !deleted[shoot.Name] {
 				deleted[shoot.Name] = true
 				expired = append(expired, shoot)
 			}
 		}
-		maps.DeleteFunc(bound, func(name string, _ time.Time) bool { return !listed[name] })
+		maps.DeleteFunc(settled, func(name string, _ time.Time) bool { return !listed[name] })
 		maps.DeleteFunc(deleted, func(name string, _ bool) bool { return !listed[name] })
 		mu.Unlock()
 		for _, shoot := range expired {
