@@ -413,7 +413,12 @@ func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Sho
 	patched.Status.LastOperation.State = gardencorev1beta1.LastOperationStatePending
 	patched.Status.LastOperation.LastUpdateTime = now
 	patched.Status.LastOperation.Description = description
-	if err := retryTransient(ctx, func() error { return b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)) }); err != nil {
+	err := retryTransient(ctx, func() error { return b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)) })
+	switch {
+	case apierrors.IsNotFound(err):
+		// Deleted since the window read it: no shoot is left to carry the failure, which is no error.
+		slog.DebugContext(ctx, "Shoot gone before its failure was recorded", "shoot", client.ObjectKeyFromObject(shoot).String())
+	case err != nil:
 		slog.ErrorContext(ctx, "Could not update the shoot's last operation", "shoot", client.ObjectKeyFromObject(shoot).String(), "error", err)
 	}
 }

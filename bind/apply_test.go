@@ -1,9 +1,11 @@
 package bind_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"strings"
@@ -226,6 +228,33 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	}
 	if n := len(eventsOf(t, cp.Client, namespace, "shoot-0")); n != 0 {
 		t.Fatalf("shoot-0: %d events written about a shoot seedplan did not bind", n)
+	}
+}
+
+// A shoot deleted after the window read it, which the window found unschedulable, is no error: its failure event
+// is still written, its lastOperation cannot be, and nothing is logged as an error.
+func TestApplyReportsAGoneShootsFailureQuietly(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace, read, _ := placedLandscape(t, cp, "quiet", 1)
+	key := namespace + "/shoot-0"
+	if err := cp.Client.Delete(ctx, read[key].DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+	binder := &bind.Binder{Client: cp.Client}
+	p := &model.Plan{Unschedulable: []model.Unschedulable{{Shoot: key, Message: "0/2 seeds are available", Reason: "Capacity"}}}
+	if _, err := binder.Apply(ctx, read, p); err != nil {
+		t.Fatal(err)
+	}
+	binder.Flush()
+	if strings.Contains(logged.String(), "level=ERROR") {
+		t.Errorf("a gone shoot's failure logged as an error:\n%s", logged.String())
+	}
+	if events := eventsOf(t, cp.Client, namespace, "shoot-0"); len(events) != 1 || events[0].Reason != bind.ReasonSchedulingFailed {
+		t.Errorf("events %v, want one SchedulingFailed", events)
 	}
 }
 
