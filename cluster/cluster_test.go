@@ -372,17 +372,7 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 	}
 	// After eleven failures the shoot's next retry is over 5 s away (retryDelay), the loop's idle look 30 s.
 	waitFor(t, time.Minute, "the shoot failed eleven times", func() bool {
-		var events eventsv1.EventList
-		if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
-			t.Fatal(err)
-		}
-		failed := 0
-		for _, e := range events.Items {
-			if e.Regarding.Name == shoot.Name && e.Reason == bind.ReasonSchedulingFailed {
-				failed++
-			}
-		}
-		return failed >= 11
+		return eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)[shoot.Name] >= 11
 	})
 	if pending := metricValue(t, get(loop.address, "/metrics"), "seedplan_pending_shoots"); pending != 1 {
 		t.Fatalf("seedplan_pending_shoots %d before the deletion, want 1", pending)
@@ -557,17 +547,7 @@ func TestLoopPlansWhileBinding(t *testing.T) {
 	if got := verifyBindings(t, cp.Client, before, namespace); got != 3 {
 		t.Fatalf("%d shoots bound, want 3", got)
 	}
-	var events eventsv1.EventList
-	if err := cp.Client.List(ctx, &events, client.InNamespace(namespace)); err != nil {
-		t.Fatal(err)
-	}
-	boundTimes := map[string]int{}
-	for _, e := range events.Items {
-		if e.Reason == bind.ReasonSchedulingSuccessful {
-			boundTimes[e.Regarding.Name]++
-		}
-	}
-	for shoot, n := range boundTimes {
+	for shoot, n := range eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingSuccessful) {
 		if n != 1 {
 			t.Errorf("%s bound %d times", shoot, n)
 		}

@@ -65,17 +65,27 @@ func checkAfterFault(t *testing.T, c client.Client, before *model.Snapshot, name
 // successEvents counts the namespace's SchedulingSuccessful events.
 func successEvents(t *testing.T, c client.Client, namespace string) int {
 	t.Helper()
+	n := 0
+	for _, count := range eventsByShoot(t, c, namespace, bind.ReasonSchedulingSuccessful) {
+		n += count
+	}
+	return n
+}
+
+// eventsByShoot counts the namespace's events of the reason, by the name of the shoot they are about.
+func eventsByShoot(t testing.TB, c client.Client, namespace, reason string) map[string]int {
+	t.Helper()
 	var events eventsv1.EventList
 	if err := c.List(context.Background(), &events, client.InNamespace(namespace)); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	counts := map[string]int{}
 	for _, e := range events.Items {
-		if e.Reason == bind.ReasonSchedulingSuccessful {
-			n++
+		if e.Reason == reason {
+			counts[e.Regarding.Name]++
 		}
 	}
-	return n
+	return counts
 }
 
 // afterReadingShoots is a reader for the scheduler that runs change once, right after the first window has
