@@ -11,11 +11,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -34,6 +32,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -722,101 +721,18 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 // strictDecode decodes into the typed object. Wrong types are errors naming the field; unknown or duplicate
 // fields are warnings (a newer Gardener may have fields this version does not know).
 func (l *Landscape) strictDecode(where, object string, data []byte, into any) error {
-	strictErrs, err := kjson.UnmarshalStrict(data, into)
+	strictErrs, err := config.DecodeStrict(data, into)
+	var refused *config.DecodeError
+	if errors.As(err, &refused) && refused.Field != "" {
+		return fmt.Errorf("%s: %s: field %s: %s", where, object, refused.Field, refused.Problem)
+	}
 	if err != nil {
-		if path, text, ok := typeError(err); ok {
-			return fmt.Errorf("%s: %s: field %s: %s", where, object, path, text)
-		}
-		if path := refusedField(data, into); path != "" {
-			return fmt.Errorf("%s: %s: field %s: %v", where, object, path, err)
-		}
-		return fmt.Errorf("%s: %s: %v", where, object, err)
+		return fmt.Errorf("%s: %s: %w", where, object, err)
 	}
 	for _, e := range strictErrs {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("%s: %s: ignoring %v", where, object, e))
 	}
 	return nil
-}
-
-// typeError reads the field path and the types of a JSON type error ("cannot unmarshal string into []string").
-// The decoder's error type is internal to sigs.k8s.io/json; its exported fields Field, Value and Type are read by
-// reflection.
-func typeError(err error) (path, text string, ok bool) {
-	v := reflect.ValueOf(err)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return "", "", false
-	}
-	e := v.Elem()
-	field, value, typ := e.FieldByName("Field"), e.FieldByName("Value"), e.FieldByName("Type")
-	if !field.IsValid() || field.Kind() != reflect.String || field.String() == "" || !value.IsValid() || !typ.IsValid() {
-		return "", "", false
-	}
-	goType, isType := typ.Interface().(reflect.Type)
-	if !isType || goType == nil {
-		return "", "", false
-	}
-	return field.String(), fmt.Sprintf("cannot unmarshal %s into %s", value.String(), goType), true
-}
-
-// refusedField finds the field whose value the decoder refuses when its error does not say (a timestamp, a
-// quantity, base64 data, a duration): it takes the object apart, field by field, until the rest decodes, and
-// returns the path of the innermost field without which it does, or "" — also when that takes more than
-// maxFieldSearch decodes, so that a hostile object costs bounded time.
-func refusedField(data []byte, into any) string {
-	var root map[string]any
-	if json.Unmarshal(data, &root) != nil {
-		return ""
-	}
-	tries := 0
-	decodes := func() bool {
-		if tries++; tries > maxFieldSearch {
-			return false
-		}
-		again, err := json.Marshal(root)
-		if err != nil {
-			return false
-		}
-		fresh := reflect.New(reflect.TypeOf(into).Elem()).Interface()
-		_, err = kjson.UnmarshalStrict(again, fresh)
-		return err == nil
-	}
-	return refusedWithin(root, "", decodes)
-}
-
-// maxFieldSearch bounds the decodes refusedField makes.
-const maxFieldSearch = 1000
-
-// refusedWithin is refusedField below node, found at path.
-func refusedWithin(node any, path string, decodes func() bool) string {
-	try := func(child any, childPath string, remove, restore func()) string {
-		remove()
-		found := decodes()
-		restore()
-		if !found {
-			return ""
-		}
-		if deeper := refusedWithin(child, childPath, decodes); deeper != "" {
-			return deeper
-		}
-		return childPath
-	}
-	switch n := node.(type) {
-	case map[string]any:
-		keys := slices.Sorted(maps.Keys(n))
-		for _, k := range keys {
-			v := n[k]
-			if found := try(v, strings.TrimPrefix(path+"."+k, "."), func() { delete(n, k) }, func() { n[k] = v }); found != "" {
-				return found
-			}
-		}
-	case []any:
-		for i, v := range n {
-			if found := try(v, fmt.Sprintf("%s[%d]", path, i), func() { n[i] = nil }, func() { n[i] = v }); found != "" {
-				return found
-			}
-		}
-	}
-	return ""
 }
 
 func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {

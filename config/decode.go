@@ -1,0 +1,158 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	kjson "sigs.k8s.io/json"
+)
+
+// DecodeError is a value the strict decoder refused, named by its field.
+type DecodeError struct {
+	// Field is the path of the refused value from the document's root (spec.provider.zones[1],
+	// rebalance.pacing.timeout), "" when it cannot be told.
+	Field string
+	// Problem says what is wrong with the value: "cannot unmarshal string into bool", or the decoder's error.
+	Problem string
+	// Err is the decoder's error.
+	Err error
+}
+
+// Error is the field's path and the problem.
+func (e *DecodeError) Error() string {
+	if e.Field == "" {
+		return e.Problem
+	}
+	return e.Field + ": " + e.Problem
+}
+
+// Unwrap is the decoder's error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// DecodeStrict decodes JSON data into the value into points to, as sigs.k8s.io/json's UnmarshalStrict does: the
+// unknown and duplicate fields are the strict errors it returns. A value the decoder refuses is a *DecodeError
+// that names the field, where the decoder's own error does not (a timestamp, a quantity, a duration) or names it
+// without the index of a list's item.
+func DecodeStrict(data []byte, into any) (strict []error, err error) {
+	strict, err = kjson.UnmarshalStrict(data, into)
+	if err == nil {
+		return strict, nil
+	}
+	refused := &DecodeError{Field: refusedField(data, into, err), Problem: err.Error(), Err: err}
+	if field, problem, ok := typeError(err); ok {
+		refused.Problem = problem
+		if refused.Field == "" {
+			refused.Field = field
+		}
+	}
+	return nil, refused
+}
+
+// typeError reads the field path and the types of a JSON type error ("cannot unmarshal string into []string").
+// The decoder's error type is internal to sigs.k8s.io/json; its exported fields Field, Value and Type are read by
+// reflection.
+func typeError(err error) (path, problem string, ok bool) {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return "", "", false
+	}
+	e := v.Elem()
+	field, value, typ := e.FieldByName("Field"), e.FieldByName("Value"), e.FieldByName("Type")
+	if !field.IsValid() || field.Kind() != reflect.String || field.String() == "" || !value.IsValid() || !typ.IsValid() {
+		return "", "", false
+	}
+	goType, isType := typ.Interface().(reflect.Type)
+	if !isType || goType == nil {
+		return "", "", false
+	}
+	return field.String(), fmt.Sprintf("cannot unmarshal %s into %s", value.String(), goType), true
+}
+
+// maxFieldSearch bounds the decodes refusedField makes, so that a hostile document costs bounded time.
+const maxFieldSearch = 1000
+
+// refusedField finds the field whose value the decoder refused with the error refused: the innermost field that,
+// decoded alone — a document of it and its parents only, a list's other items null — is refused with the same
+// error, and without which its parent alone is not. Of several refused fields it finds the one the error is
+// about, whichever comes first in the document. A node's children are searched by halves, so that an item of a
+// List of thousands costs a few decodes. It is the innermost field found within maxFieldSearch decodes, "" when
+// none is (a refusal of the document as a whole).
+func refusedField(data []byte, into any, refused error) string {
+	decoder := json.NewDecoder(bytes.NewReader(data))
+	decoder.UseNumber() // numbers written back as they were, so that a refusal of one is worded the same
+	var root any
+	if decoder.Decode(&root) != nil {
+		return ""
+	}
+	tries := 0
+	refuses := func(alone any) bool {
+		if tries++; tries > maxFieldSearch {
+			return false
+		}
+		again, err := json.Marshal(alone)
+		if err != nil {
+			return false
+		}
+		_, err = kjson.UnmarshalStrict(again, reflect.New(reflect.TypeOf(into).Elem()).Interface())
+		return err != nil && err.Error() == refused.Error()
+	}
+	return refusedWithin(root, "", func(v any) any { return v }, refuses)
+}
+
+// refusedWithin is refusedField below node, found at path; alone puts a value where node is, in a document of
+// nothing else.
+func refusedWithin(node any, path string, alone func(any) any, refuses func(any) bool) string {
+	members, isObject := node.(map[string]any)
+	items, isList := node.([]any)
+	if !isObject && !isList {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(members))
+	count := max(len(keys), len(items))
+	value := func(i int) any {
+		if isObject {
+			return members[keys[i]]
+		}
+		return items[i]
+	}
+	// keep is the node with only its children from up to to, child i holding value(i).
+	keep := func(from, to int, value func(i int) any) any {
+		if isObject {
+			kept := make(map[string]any, to-from)
+			for i := from; i < to; i++ {
+				kept[keys[i]] = value(i)
+			}
+			return kept
+		}
+		kept := make([]any, len(items))
+		for i := from; i < to; i++ {
+			kept[i] = value(i)
+		}
+		return kept
+	}
+	from, to := 0, count
+	for to-from > 1 {
+		if half := (from + to) / 2; refuses(alone(keep(from, half, value))) {
+			to = half
+		} else {
+			from = half
+		}
+	}
+	if count == 0 || !refuses(alone(keep(from, to, value))) || refuses(alone(keep(from, from, value))) {
+		return "" // no child alone is refused as node is, or node is without it too (a list for a string)
+	}
+	childPath := fmt.Sprintf("%s[%d]", path, from)
+	if isObject {
+		childPath = strings.TrimPrefix(path+"."+keys[from], ".")
+	}
+	aloneChild := func(v any) any { return alone(keep(from, from+1, func(int) any { return v })) }
+	if deeper := refusedWithin(value(from), childPath, aloneChild, refuses); deeper != "" {
+		return deeper
+	}
+	return childPath
+}

@@ -1,0 +1,139 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// decoded is a document of the kinds of values operators' files hold: values that decode themselves (timestamps,
+// durations), lists, lists of objects, maps and numbers.
+type decoded struct {
+	Name   string            `json:"name"`
+	Every  metav1.Duration   `json:"every"`
+	Zones  []string          `json:"zones"`
+	Items  []decodedItem     `json:"items"`
+	Labels map[string]string `json:"labels"`
+	Count  int64             `json:"count"`
+}
+
+type decodedItem struct {
+	Name string      `json:"name"`
+	At   metav1.Time `json:"at"`
+}
+
+// items is a list of n items, the one at bad with a timestamp that is none.
+func items(n, bad int) string {
+	list := make([]string, n)
+	for i := range list {
+		at := "2026-11-28T08:00:00Z"
+		if i == bad {
+			at = "soon"
+		}
+		list[i] = fmt.Sprintf(`{"name": "item-%d", "at": %q}`, i, at)
+	}
+	return "[" + strings.Join(list, ", ") + "]"
+}
+
+// A value the decoder refuses is named by the path of its field, with list indexes, whether the decoder's error
+// names it (a wrong type) or not (a value that decodes itself).
+func TestDecodeStrictNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, field, problem string
+	}{
+		{"a timestamp in a list's item", `{"items": ` + items(3, 2) + `}`, "items[2].at", `parsing time "soon"`},
+		{"a duration", `{"name": "a", "every": "soon"}`, "every", `time: invalid duration "soon"`},
+		{"a wrong type in a list", `{"zones": ["a", 5]}`, "zones[1]", "cannot unmarshal number into string"},
+		{"a map's value", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels.c.d/e", "cannot unmarshal number into string"},
+		{"a list for a string: the field, not its item", `{"name": ["a"]}`, "name", "cannot unmarshal array into string"},
+		{"a number beyond int64, as written", `{"count": 9223372036854775808}`, "count", "cannot unmarshal number 9223372036854775808 into int64"},
+		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + items(5, 3) + `}`, "every", `time: invalid duration "soon"`},
+		{"of two refused values, the first in the document, reversed", `{"items": ` + items(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
+		{"an item far into a long list, by halves", `{"items": ` + items(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
+		{"a document that is no object", `[1, 2]`, "", "json: cannot unmarshal array into Go value of type config.decoded"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeStrict([]byte(tc.data), &decoded{})
+			var refused *DecodeError
+			if !errors.As(err, &refused) {
+				t.Fatalf("error %v, want a *DecodeError", err)
+			}
+			if refused.Field != tc.field || !strings.HasPrefix(refused.Problem, tc.problem) || refused.Unwrap() == nil {
+				t.Fatalf("field %q, problem %q, want %q, %q…", refused.Field, refused.Problem, tc.field, tc.problem)
+			}
+		})
+	}
+}
+
+// A document the decoder takes is decoded; unknown and duplicate fields are the strict errors, not a refusal.
+func TestDecodeStrictTakesAGoodDocument(t *testing.T) {
+	var d decoded
+	strict, err := DecodeStrict([]byte(`{"name": "a", "every": "5s", "items": `+items(2, -1)+`, "nmae": "b", "count": 1, "count": 2}`), &d)
+	if err != nil || len(strict) != 2 {
+		t.Fatalf("strict errors %v, error %v, want two strict errors", strict, err)
+	}
+	if d.Name != "a" || d.Every.Duration.Seconds() != 5 || len(d.Items) != 2 || d.Count != 2 {
+		t.Fatalf("decoded %+v", d)
+	}
+}
+
+// FuzzDecodeStrict: any input decodes or is a *DecodeError, never a panic; a field it names is a path of the
+// document (listed by the checker's own walk), the same on a second decode.
+func FuzzDecodeStrict(f *testing.F) {
+	f.Add(`{"items": ` + items(3, 1) + `}`)
+	f.Add(`{"name": ["a"], "zones": ["a", {"b": 1}], "labels": {"x": [1]}}`)
+	f.Add(`{"every": 5, "count": 1.5}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		_, err := DecodeStrict([]byte(data), &decoded{})
+		if err == nil {
+			return
+		}
+		var refused *DecodeError
+		if !errors.As(err, &refused) {
+			t.Fatalf("error %v is not a *DecodeError", err)
+		}
+		if refused.Field == "" {
+			return
+		}
+		var root any
+		if json.Unmarshal([]byte(data), &root) != nil {
+			t.Fatalf("field %q named in a document that is no JSON", refused.Field)
+		}
+		if !hasPath(root, "", refused.Field) {
+			t.Fatalf("field %q is not in the document", refused.Field)
+		}
+		if _, again := DecodeStrict([]byte(data), &decoded{}); again.Error() != err.Error() {
+			t.Fatalf("decoded twice: %v, then %v", err, again)
+		}
+	})
+}
+
+// hasPath reports whether the document below node, at path, has a member or item at want.
+func hasPath(node any, path, want string) bool {
+	if path == want {
+		return true
+	}
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			child := k
+			if path != "" {
+				child = path + "." + k
+			}
+			if hasPath(v, child, want) {
+				return true
+			}
+		}
+	case []any:
+		for i, v := range n {
+			if hasPath(v, fmt.Sprintf("%s[%d]", path, i), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
