@@ -24,7 +24,6 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/model"
@@ -407,7 +406,7 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 		if err := json.Unmarshal(jsonData, &typeMeta); err != nil || typeMeta.APIVersion != APIVersion || typeMeta.Kind != Kind {
 			return nil, fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", typeMeta.APIVersion, typeMeta.Kind, APIVersion, Kind)
 		}
-		strictErrs, err := kjson.UnmarshalStrict(jsonData, c)
+		strictErrs, err := DecodeStrict(jsonData, c)
 		if err != nil {
 			return nil, err
 		}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,7 +90,7 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 		return nil, fmt.Errorf("not YAML or JSON: %w", err)
 	}
 	plan := &reviewedPlan{}
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(plan); err != nil {
+	if _, err := config.DecodeStrict(data, plan); err != nil { // the plan's other fields are the report's, not apply's
 		return nil, err
 	}
 	if (plan.Window == nil) == (plan.LowerBound == nil) {

@@ -43,6 +43,8 @@ func TestParseReviewed(t *testing.T) {
 		{"moves without target", `{"strategy": "SameRegion", "lowerBound": 1, "moves": [` + moved + `]}`, "targetUtilization: target utilization 0 is not in (0, 1]"},
 		{"moves above full", rebalance("1.5", moved), "targetUtilization: target utilization 1.5 is not in (0, 1]"},
 		{"placements with moves", `{"window": {"strategy": "SameRegion"}, "placements": [], "moves": [` + moved + `]}`, "the output of schedule (window) with moves"},
+		{"a seed that is no string", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": 5, "resourceVersion": "8"}`), "placements[1].seed: cannot unmarshal number into string"},
+		{"a bound that is no number", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": "one", "moves": []}`, "lowerBound: cannot unmarshal string into int"},
 		{"moves with placements", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": 1, "placements": [` + placed + `]}`, "the output of rebalance (lowerBound) with placements"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
