@@ -44,8 +44,11 @@ func DecodeStrict(data []byte, into any) (strict []error, err error) {
 		return strict, nil
 	}
 	refused := &DecodeError{Field: refusedField(data, into, err), Problem: err.Error(), Err: err}
-	if field, problem, ok := typeError(err); ok {
-		refused.Problem = problem
+	if field, value, goType, ok := typeError(err); ok {
+		refused.Problem = fmt.Sprintf("cannot unmarshal %s into %s", value, goType)
+		if field == "" && goType == reflect.TypeOf(into).Elem() { // its Go type means nothing to whoever wrote it
+			refused.Problem = "the document must be an object; it is a JSON " + value
+		}
 		if refused.Field == "" {
 			refused.Field = field
 		}
@@ -53,24 +56,24 @@ func DecodeStrict(data []byte, into any) (strict []error, err error) {
 	return nil, refused
 }
 
-// typeError reads the field path and the types of a JSON type error ("cannot unmarshal string into []string").
-// The decoder's error type is internal to sigs.k8s.io/json; its exported fields Field, Value and Type are read by
-// reflection.
-func typeError(err error) (path, problem string, ok bool) {
+// typeError reads the field path, the JSON value and the Go type of a JSON type error; the path is "" for the
+// document itself. The decoder's error type is internal to sigs.k8s.io/json; its exported fields Field, Value and
+// Type are read by reflection.
+func typeError(err error) (path, value string, goType reflect.Type, ok bool) {
 	v := reflect.ValueOf(err)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return "", "", false
+		return "", "", nil, false
 	}
 	e := v.Elem()
-	field, value, typ := e.FieldByName("Field"), e.FieldByName("Value"), e.FieldByName("Type")
-	if !field.IsValid() || field.Kind() != reflect.String || field.String() == "" || !value.IsValid() || !typ.IsValid() {
-		return "", "", false
+	field, jsonValue, typ := e.FieldByName("Field"), e.FieldByName("Value"), e.FieldByName("Type")
+	if !field.IsValid() || field.Kind() != reflect.String || !jsonValue.IsValid() || jsonValue.Kind() != reflect.String || !typ.IsValid() {
+		return "", "", nil, false
 	}
 	goType, isType := typ.Interface().(reflect.Type)
 	if !isType || goType == nil {
-		return "", "", false
+		return "", "", nil, false
 	}
-	return field.String(), fmt.Sprintf("cannot unmarshal %s into %s", value.String(), goType), true
+	return field.String(), jsonValue.String(), goType, true
 }
 
 // maxFieldSearch bounds the decodes refusedField makes, so that a hostile document costs bounded time.

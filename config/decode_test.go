@@ -54,7 +54,7 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + items(5, 3) + `}`, "every", `time: invalid duration "soon"`},
 		{"of two refused values, the first in the document, reversed", `{"items": ` + items(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
 		{"an item far into a long list, by halves", `{"items": ` + items(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
-		{"a document that is no object", `[1, 2]`, "", "json: cannot unmarshal array into Go value of type config.decoded"},
+		{"a document that is no object", `[1, 2]`, "", "the document must be an object; it is a JSON array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeStrict([]byte(tc.data), &decoded{})

@@ -32,6 +32,7 @@ func TestParseReviewed(t *testing.T) {
 		{"a landscape", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: s}\n", "neither the output of schedule"},
 		{"both at once", `{"window": {}, "lowerBound": 0}`, "neither the output of schedule"},
 		{"not YAML", "{[", "not YAML or JSON"},
+		{"a list", "- shoot: a/b\n", "the document must be an object; it is a JSON array"},
 		{"placements made from files", schedule("SameRegion", `{"shoot": "a/b", "seed": "s"}`), "placement 1: shoot a/b has no resourceVersion: apply plans made from the garden"},
 		{"moves made from files", rebalance("0.8", `{"shoot": "a/b", "from": "s", "to": "t"}`), "move 1: shoot a/b has no resourceVersion"},
 		{"a shoot placed twice", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": "s", "resourceVersion": "8"}`, `{"shoot": "a/b", "seed": "t", "resourceVersion": "7"}`), "placement 3: shoot a/b is in the plan twice (placement 1)"},
