@@ -26,8 +26,8 @@ type decodedItem struct {
 	At   metav1.Time `json:"at"`
 }
 
-// items is a list of n items, the one at bad with a timestamp that is none.
-func items(n, bad int) string {
+// itemsJSON is a list of n items, the one at bad with a timestamp that is none.
+func itemsJSON(n, bad int) string {
 	list := make([]string, n)
 	for i := range list {
 		at := "2026-11-28T08:00:00Z"
@@ -45,15 +45,15 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, field, problem string
 	}{
-		{"a timestamp in a list's item", `{"items": ` + items(3, 2) + `}`, "items[2].at", `parsing time "soon"`},
+		{"a timestamp in a list's item", `{"items": ` + itemsJSON(3, 2) + `}`, "items[2].at", `parsing time "soon"`},
 		{"a duration", `{"name": "a", "every": "soon"}`, "every", `time: invalid duration "soon"`},
 		{"a wrong type in a list", `{"zones": ["a", 5]}`, "zones[1]", "cannot unmarshal number into string"},
 		{"a map's value", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels.c.d/e", "cannot unmarshal number into string"},
 		{"a list for a string: the field, not its item", `{"name": ["a"]}`, "name", "cannot unmarshal array into string"},
 		{"a number beyond int64, as written", `{"count": 9223372036854775808}`, "count", "cannot unmarshal number 9223372036854775808 into int64"},
-		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + items(5, 3) + `}`, "every", `time: invalid duration "soon"`},
-		{"of two refused values, the first in the document, reversed", `{"items": ` + items(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
-		{"an item far into a long list, by halves", `{"items": ` + items(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
+		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + itemsJSON(5, 3) + `}`, "every", `time: invalid duration "soon"`},
+		{"of two refused values, the first in the document, reversed", `{"items": ` + itemsJSON(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
+		{"an item far into a long list, by halves", `{"items": ` + itemsJSON(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
 		{"a document that is no object", `[1, 2]`, "", "the document must be an object; it is a JSON array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 // A document the decoder takes is decoded; unknown and duplicate fields are the strict errors, not a refusal.
 func TestDecodeStrictTakesAGoodDocument(t *testing.T) {
 	var d decoded
-	strict, err := DecodeStrict([]byte(`{"name": "a", "every": "5s", "items": `+items(2, -1)+`, "nmae": "b", "count": 1, "count": 2}`), &d)
+	strict, err := DecodeStrict([]byte(`{"name": "a", "every": "5s", "items": `+itemsJSON(2, -1)+`, "nmae": "b", "count": 1, "count": 2}`), &d)
 	if err != nil || len(strict) != 2 {
 		t.Fatalf("strict errors %v, error %v, want two strict errors", strict, err)
 	}
@@ -84,7 +84,7 @@ func TestDecodeStrictTakesAGoodDocument(t *testing.T) {
 // FuzzDecodeStrict: any input decodes or is a *DecodeError, never a panic; a field it names is a path of the
 // document (listed by the checker's own walk), the same on a second decode.
 func FuzzDecodeStrict(f *testing.F) {
-	f.Add(`{"items": ` + items(3, 1) + `}`)
+	f.Add(`{"items": ` + itemsJSON(3, 1) + `}`)
 	f.Add(`{"name": ["a"], "zones": ["a", {"b": 1}], "labels": {"x": [1]}}`)
 	f.Add(`{"every": 5, "count": 1.5}`)
 	f.Fuzz(func(t *testing.T, data string) {
