@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ type DecodeError struct {
 	// Field is the path of the refused value from the document's root (spec.provider.zones[1],
 	// rebalance.pacing.timeout), "" when it cannot be told.
 	Field string
-	// Problem says what is wrong with the value: "cannot unmarshal string into bool", or the decoder's error.
+	// Problem says what is wrong with the value: "must be a list, not a string", or the decoder's error.
 	Problem string
 	// Err is the decoder's error.
 	Err error
@@ -45,9 +46,9 @@ func DecodeStrict(data []byte, into any) (strict []error, err error) {
 	}
 	refused := &DecodeError{Field: refusedField(data, into, err), Problem: err.Error(), Err: err}
 	if field, value, goType, ok := typeError(err); ok {
-		refused.Problem = fmt.Sprintf("cannot unmarshal %s into %s", value, goType)
-		if field == "" && goType == reflect.TypeOf(into).Elem() { // its Go type means nothing to whoever wrote it
-			refused.Problem = "the document must be an object; it is a JSON " + value
+		refused.Problem = typeProblem(value, goType)
+		if field == "" && goType == reflect.TypeOf(into).Elem() {
+			refused.Problem = "the document " + refused.Problem
 		}
 		if refused.Field == "" {
 			refused.Field = field
@@ -74,6 +75,56 @@ func typeError(err error) (path, value string, goType reflect.Type, ok bool) {
 		return "", "", nil, false
 	}
 	return field.String(), jsonValue.String(), goType, true
+}
+
+// typeProblem words a type error in the terms of JSON and YAML, which the value was written in, rather than Go's:
+// "must be a list, not a string", "must be a whole number from 0 to 255, not 256".
+func typeProblem(value string, goType reflect.Type) string {
+	got := map[string]string{"array": "a list", "object": "an object", "string": "a string", "number": "a number", "bool": "a boolean"}[value]
+	literal, isLiteral := strings.CutPrefix(value, "number ")
+	if isLiteral {
+		got = literal // the number itself: one out of the type's range, or a fraction for a whole number
+	}
+	if got == "" {
+		got = value
+	}
+	want := jsonKind(goType)
+	if isLiteral && !strings.ContainsAny(literal, ".eE") {
+		switch goType.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			want = fmt.Sprintf("a whole number from %d to %d", math.MinInt64>>(64-goType.Bits()), math.MaxInt64>>(64-goType.Bits()))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			want = fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64)>>(64-goType.Bits()))
+		}
+	}
+	return "must be " + want + ", not " + got
+}
+
+// jsonKind is what a value of the Go type is written as in JSON or YAML.
+func jsonKind(goType reflect.Type) string {
+	switch goType.Kind() {
+	case reflect.Pointer:
+		return jsonKind(goType.Elem())
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		if goType.Elem().Kind() == reflect.Uint8 {
+			return "a base64 string"
+		}
+		return "a list"
+	case reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return goType.String()
 }
 
 // maxFieldSearch bounds the decodes refusedField makes, so that a hostile document costs bounded time.

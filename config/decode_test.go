@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -47,14 +48,14 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 	}{
 		{"a timestamp in a list's item", `{"items": ` + itemsJSON(3, 2) + `}`, "items[2].at", `parsing time "soon"`},
 		{"a duration", `{"name": "a", "every": "soon"}`, "every", `time: invalid duration "soon"`},
-		{"a wrong type in a list", `{"zones": ["a", 5]}`, "zones[1]", "cannot unmarshal number into string"},
-		{"a map's value", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels.c.d/e", "cannot unmarshal number into string"},
-		{"a list for a string: the field, not its item", `{"name": ["a"]}`, "name", "cannot unmarshal array into string"},
-		{"a number beyond int64, as written", `{"count": 9223372036854775808}`, "count", "cannot unmarshal number 9223372036854775808 into int64"},
+		{"a wrong type in a list", `{"zones": ["a", 5]}`, "zones[1]", "must be a string, not a number"},
+		{"a map's value", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels.c.d/e", "must be a string, not a number"},
+		{"a list for a string: the field, not its item", `{"name": ["a"]}`, "name", "must be a string, not a list"},
+		{"a number beyond int64, as written", `{"count": 9223372036854775808}`, "count", "must be a whole number from -9223372036854775808 to 9223372036854775807, not 9223372036854775808"},
 		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + itemsJSON(5, 3) + `}`, "every", `time: invalid duration "soon"`},
 		{"of two refused values, the first in the document, reversed", `{"items": ` + itemsJSON(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
 		{"an item far into a long list, by halves", `{"items": ` + itemsJSON(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
-		{"a document that is no object", `[1, 2]`, "", "the document must be an object; it is a JSON array"},
+		{"a document that is no object", `[1, 2]`, "", "the document must be an object, not a list"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeStrict([]byte(tc.data), &decoded{})
@@ -66,6 +67,33 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 				t.Fatalf("field %q, problem %q, want %q, %q…", refused.Field, refused.Problem, tc.field, tc.problem)
 			}
 		})
+	}
+}
+
+// A type error is worded in the terms the value was written in, JSON's and YAML's, never in Go's.
+func TestTypeProblem(t *testing.T) {
+	type object struct{}
+	for _, tc := range []struct {
+		value  string
+		goType reflect.Type
+		want   string
+	}{
+		{"string", reflect.TypeFor[bool](), "must be true or false, not a string"},
+		{"bool", reflect.TypeFor[string](), "must be a string, not a boolean"},
+		{"object", reflect.TypeFor[[]string](), "must be a list, not an object"},
+		{"array", reflect.TypeFor[*object](), "must be an object, not a list"},
+		{"array", reflect.TypeFor[map[string]int](), "must be an object, not a list"},
+		{"string", reflect.TypeFor[float64](), "must be a number, not a string"},
+		{"number 1.5", reflect.TypeFor[int32](), "must be a whole number, not 1.5"},
+		{"number 1e3", reflect.TypeFor[int](), "must be a whole number, not 1e3"},
+		{"number 256", reflect.TypeFor[uint8](), "must be a whole number from 0 to 255, not 256"},
+		{"number -1", reflect.TypeFor[uint64](), "must be a whole number from 0 to 18446744073709551615, not -1"},
+		{"number 40000", reflect.TypeFor[int16](), "must be a whole number from -32768 to 32767, not 40000"},
+		{"number", reflect.TypeFor[[]byte](), "must be a base64 string, not a number"},
+	} {
+		if got := typeProblem(tc.value, tc.goType); got != tc.want {
+			t.Errorf("%s into %v: %q, want %q", tc.value, tc.goType, got, tc.want)
+		}
 	}
 }
 

@@ -780,7 +780,7 @@ func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 			`in.yaml: document 1: List item 0: Project dev: ignoring unknown field "Spec"`, ""},
 		{"a wrong type in a ShootList item, JSON",
 			`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"s","namespace":"garden-dev"},"spec":{"region":"r","provider":{"type":"aws","workers":"x"}}}]}`,
-			"", "in.yaml: document 1: ShootList item 0: Shoot garden-dev/s: field spec.provider.workers: cannot unmarshal string into []v1beta1.Worker"},
+			"", "in.yaml: document 1: ShootList item 0: Shoot garden-dev/s: field spec.provider.workers: must be a list, not a string"},
 		{"a null item of a typed List (it crashed every version before)",
 			"apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n-", "", "in.yaml: document 1: SeedList item 0: object without kind"},
 		{"a duplicate key",

@@ -141,9 +141,9 @@ var laughs = func() string {
 // file, document, object and field. FuzzDecode starts from them.
 var hostileDocuments = []struct{ name, data, want string }{
 	{name: "wrong type", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: eu-central-1a", 1),
-		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"},
+		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: must be a list, not a string"},
 	{name: "wrong type in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Shoot\n  metadata: {name: web, namespace: dev}\n  spec: {region: 5}\n",
-		want: "in.yaml: document 1: List item 0: Shoot dev/web: field spec.region: cannot unmarshal number into string"},
+		want: "in.yaml: document 1: List item 0: Shoot dev/web: field spec.region: must be a string, not a number"},
 	{name: "unparsable quantity", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "lots"`, 1),
 		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: quantities must match the regular expression"},
 	{name: "negative allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "-3"`, 1),
@@ -194,7 +194,7 @@ var hostileDocuments = []struct{ name, data, want string }{
 	{name: "of two timestamps, the one the error is about", data: strings.Replace(seedYAML, "  name: aws-eu1\n", "  name: aws-eu1\n  creationTimestamp: yesterday\n  deletionTimestamp: tomorrow\n", 1),
 		want: `in.yaml: document 1: Seed aws-eu1: field metadata.creationTimestamp: parsing time "yesterday"`},
 	{name: "a wrong type in a list's item", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: [eu-central-1a, 5]", 1),
-		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones[1]: cannot unmarshal number into string"},
+		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones[1]: must be a string, not a number"},
 	{name: "base64 data", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: garden}\nbinaryData: {x: '!!!'}\n",
 		want: "in.yaml: document 1: ConfigMap garden/a: field binaryData.x: illegal base64 data"},
 	{name: "a duration", data: strings.Replace(shootYAML, "spec:\n", "spec:\n  kubernetes: {kubeControllerManager: {nodeMonitorGracePeriod: soon}}\n", 1),
@@ -762,7 +762,7 @@ func TestTranscodedDocumentsKeepTheirJSON(t *testing.T) {
 		{name: "a field of a newer Gardener", second: "  region: eu-central-1\n  fromANewerGardener: 1\n",
 			warning: `in.yaml: document 2: Shoot garden-dev/web-1: ignoring unknown field "spec.fromANewerGardener"`},
 		{name: "a field of the wrong type", second: "  region:\n  - eu-central-1\n",
-			err: "in.yaml: document 2: Shoot garden-dev/web-1: field spec.region: cannot unmarshal array into"},
+			err: "in.yaml: document 2: Shoot garden-dev/web-1: field spec.region: must be a string, not a list"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &ingest.Landscape{}

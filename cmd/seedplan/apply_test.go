@@ -32,7 +32,7 @@ func TestParseReviewed(t *testing.T) {
 		{"a landscape", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: s}\n", "neither the output of schedule"},
 		{"both at once", `{"window": {}, "lowerBound": 0}`, "neither the output of schedule"},
 		{"not YAML", "{[", "not YAML or JSON"},
-		{"a list", "- shoot: a/b\n", "the document must be an object; it is a JSON array"},
+		{"a list", "- shoot: a/b\n", "the document must be an object, not a list"},
 		{"placements made from files", schedule("SameRegion", `{"shoot": "a/b", "seed": "s"}`), "placement 1: shoot a/b has no resourceVersion: apply plans made from the garden"},
 		{"moves made from files", rebalance("0.8", `{"shoot": "a/b", "from": "s", "to": "t"}`), "move 1: shoot a/b has no resourceVersion"},
 		{"a shoot placed twice", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": "s", "resourceVersion": "8"}`, `{"shoot": "a/b", "seed": "t", "resourceVersion": "7"}`), "placement 3: shoot a/b is in the plan twice (placement 1)"},
@@ -44,8 +44,8 @@ func TestParseReviewed(t *testing.T) {
 		{"moves without target", `{"strategy": "SameRegion", "lowerBound": 1, "moves": [` + moved + `]}`, "targetUtilization: target utilization 0 is not in (0, 1]"},
 		{"moves above full", rebalance("1.5", moved), "targetUtilization: target utilization 1.5 is not in (0, 1]"},
 		{"placements with moves", `{"window": {"strategy": "SameRegion"}, "placements": [], "moves": [` + moved + `]}`, "the output of schedule (window) with moves"},
-		{"a seed that is no string", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": 5, "resourceVersion": "8"}`), "placements[1].seed: cannot unmarshal number into string"},
-		{"a bound that is no number", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": "one", "moves": []}`, "lowerBound: cannot unmarshal string into int"},
+		{"a seed that is no string", schedule("SameRegion", placed, `{"shoot": "a/c", "seed": 5, "resourceVersion": "8"}`), "placements[1].seed: must be a string, not a number"},
+		{"a bound that is no number", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": "one", "moves": []}`, "lowerBound: must be a whole number, not a string"},
 		{"moves with placements", `{"targetUtilization": 0.8, "strategy": "SameRegion", "lowerBound": 1, "placements": [` + placed + `]}`, "the output of rebalance (lowerBound) with placements"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

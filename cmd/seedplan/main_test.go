@@ -377,7 +377,7 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	if err == nil {
 		t.Fatalf("want an error, got output:\n%s", out)
 	}
-	want := "loading the landscape (nothing was scheduled): " + file + ": document 1: Seed aws-eu1: field spec.provider.zones: cannot unmarshal string into []string"
+	want := "loading the landscape (nothing was scheduled): " + file + ": document 1: Seed aws-eu1: field spec.provider.zones: must be a list, not a string"
 	if err.Error() != want || out != "" {
 		t.Fatalf("error = %q\nwant    %q (and no output, got %q)", err, want, out)
 	}
