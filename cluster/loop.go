@@ -223,8 +223,8 @@ type arrivals struct {
 // record notes the shoot's arrival now, unless an earlier one is still untaken, and reports whether it arrived
 // without a seed: only such a shoot gives the loop work (a binding arriving, its own or another's, gives none).
 func (a *arrivals) record(obj any) bool {
-	shoot, ok := obj.(*gardencorev1beta1.Shoot)
-	if !ok || shoot.Spec.SeedName != nil {
+	shoot, ok := withoutSeed(obj)
+	if !ok {
 		return false
 	}
 	key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
@@ -234,6 +234,13 @@ func (a *arrivals) record(obj any) bool {
 		a.at[key] = time.Now()
 	}
 	return true
+}
+
+// withoutSeed is the informer's object as a shoot that has no seed yet, one the loop places; ok is false for any
+// other.
+func withoutSeed(obj any) (shoot *gardencorev1beta1.Shoot, ok bool) {
+	shoot, ok = obj.(*gardencorev1beta1.Shoot)
+	return shoot, ok && shoot.Spec.SeedName == nil
 }
 
 // take returns every arrival recorded since the last take.
@@ -283,7 +290,7 @@ func (w *windowLoop) Start(ctx context.Context) error {
 			if tombstone, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 				obj = tombstone.Obj
 			}
-			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok && shoot.Spec.SeedName == nil {
+			if _, ok := withoutSeed(obj); ok {
 				w.poke()
 			}
 		},
