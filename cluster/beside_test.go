@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
-	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 )
 
@@ -147,12 +146,7 @@ func TestBesideGardenerScheduler(t *testing.T) {
 			t.Logf("gardener-scheduler's log:\n%s", log)
 		}
 	}()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil { // of the leader Lease
-		t.Fatal(err)
-	}
-	c := config.Default()
-	c.SchedulerName = name
-	c.LeaderElection.ResourceName = "seedplan-" + name
+	c := loopConfig(t, cp, name)
 	loop := startLoop(t, cp.Config, c, name)
 
 	// Both schedulers' shoots arrive interleaved, six of each at a time.

@@ -301,15 +301,9 @@ func TestLoopLeaderElection(t *testing.T) {
 // bound in at least three windows, oldest first, and the loop's latency histogram times each binding once.
 func TestLoopCapsWindows(t *testing.T) {
 	cp := garden.Get(t)
-	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "capped", []int64{100, 100}, 5, "capped")
-	c := config.Default()
-	c.SchedulerName = "capped"
+	c := loopConfig(t, cp, "capped")
 	c.Window.MaxShoots = 2
-	c.LeaderElection.ResourceName = "seedplan-capped"
 	loop := startLoop(t, cp.Config, c, "capped")
 	waitFor(t, 60*time.Second, "the loop binds the five shoots", func() bool { return boundCount(t, cp.Client, namespace) == 5 })
 	// A binding lands before the loop has its answer and times it: the metrics are read once all five are timed.
@@ -330,12 +324,7 @@ func TestLoopCapsWindows(t *testing.T) {
 // watches, advances with its looks for due shoots (at least every 30 s), not only with windows planned.
 func TestIdleLoopSaysItIsAlive(t *testing.T) {
 	cp := garden.Get(t)
-	if err := cp.EnsureNamespace(context.Background(), "garden"); err != nil {
-		t.Fatal(err)
-	}
-	c := config.Default()
-	c.SchedulerName = "idle" // no shoot asks for it
-	c.LeaderElection.ResourceName = "seedplan-idle"
+	c := loopConfig(t, cp, "idle") // no shoot asks for it
 	started := float64(time.Now().Unix())
 	loop := startLoop(t, cp.Config, c, "idle")
 	defer loop.stop(t)
@@ -355,13 +344,8 @@ func TestIdleLoopSaysItIsAlive(t *testing.T) {
 func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "gone", []int64{10}, 0, "gone")
-	c := config.Default()
-	c.SchedulerName = "gone"
-	c.LeaderElection.ResourceName = "seedplan-gone"
+	c := loopConfig(t, cp, "gone")
 	loop := startLoop(t, cp.Config, c, "gone")
 	defer loop.stop(t)
 
@@ -416,6 +400,20 @@ func startLoop(t testing.TB, rest *rest.Config, c *config.SeedPlanConfiguration,
 		loop.done <- (&cluster.Loop{Config: c, REST: rest, Identity: identity, Listener: listener}).Run(ctx)
 	}()
 	return loop
+}
+
+// loopConfig is the configuration of a loop test's own scheduler, name: it places the shoots that ask for name and
+// leads under the Lease seedplan-<name> in namespace garden, which it makes sure exists, so that no two loop tests
+// take each other's shoots or Lease.
+func loopConfig(t testing.TB, cp *gardentest.ControlPlane, name string) *config.SeedPlanConfiguration {
+	t.Helper()
+	if err := cp.EnsureNamespace(context.Background(), "garden"); err != nil {
+		t.Fatal(err)
+	}
+	c := config.Default()
+	c.SchedulerName = name
+	c.LeaderElection.ResourceName = "seedplan-" + name
+	return c
 }
 
 // stop stops the loop gracefully; an error of the loop fails the test.
@@ -502,9 +500,6 @@ func grep(text string, prefixes ...string) string {
 func TestLoopPlansWhileBinding(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "pipelined", []int64{3}, 0, "pipelined")
 	for i := range 4 {
 		shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), "pipelined", "aws", "pipelined-1", "pipelined-1a")
@@ -524,10 +519,8 @@ func TestLoopPlansWhileBinding(t *testing.T) {
 			return next.RoundTrip(req)
 		})
 	}
-	c := config.Default()
-	c.SchedulerName = "pipelined"
+	c := loopConfig(t, cp, "pipelined")
 	c.Window.MaxShoots = 2
-	c.LeaderElection.ResourceName = "seedplan-pipelined"
 	loop := startLoop(t, held, c, "pipelined")
 	seedShoots := `seedplan_seed_shoots{provider="aws",region="pipelined-1",seed="pipelined-seed0"}`
 	var metrics string

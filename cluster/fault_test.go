@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/seedplan/seedplan/bind"
-	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
@@ -339,14 +338,9 @@ func TestJobRespectsAllocatableLoweredBeforeBinding(t *testing.T) {
 func TestLoopSurvivesKubeAPIServerRestart(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "loopcrash", []int64{20, 20}, 10, "loopcrash")
 	before := snapshot(t, cp.Client)
-	c := config.Default()
-	c.SchedulerName = "loopcrash"
-	c.LeaderElection.ResourceName = "seedplan-loopcrash"
+	c := loopConfig(t, cp, "loopcrash")
 	loop := startLoop(t, cp.Config, c, "loopcrash")
 	waitFor(t, 60*time.Second, "the loop binds the first ten shoots", func() bool { return boundCount(t, cp.Client, namespace) == 10 })
 	args, err := cp.Crash(gardentest.KubeAPIServer)

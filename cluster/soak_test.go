@@ -18,7 +18,6 @@ import (
 
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bind"
-	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/gardentest"
 )
 
@@ -60,14 +59,8 @@ func TestLoopSoak(t *testing.T) {
 	}
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "soak", []int64{1000, 1000, 1000, 1000}, 0, "soak")
-
-	c := config.Default()
-	c.SchedulerName = "soak"
-	c.LeaderElection.ResourceName = "seedplan-soak"
+	c := loopConfig(t, cp, "soak")
 	loop := startLoop(t, cp.Config, c, "soak")
 
 	// The heap sampled is the test's as well as the loop's, so what the test keeps is sized before the soak starts
