@@ -38,11 +38,14 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // DecodeStrict decodes JSON data into the value into points to, as sigs.k8s.io/json's UnmarshalStrict does: the
 // unknown and duplicate fields are the strict errors it returns. A value the decoder refuses is a *DecodeError
 // that names the field, where the decoder's own error does not (a timestamp, a quantity, a duration) or names it
-// without the index of a list's item.
+// without the index of a list's item. Given no pointer, it returns the decoder's error as it is.
 func DecodeStrict(data []byte, into any) (strict []error, err error) {
 	strict, err = kjson.UnmarshalStrict(data, into)
 	if err == nil {
 		return strict, nil
+	}
+	if target := reflect.TypeOf(into); target == nil || target.Kind() != reflect.Pointer {
+		return nil, err // the caller's mistake, which the decoder words (json: Unmarshal(non-pointer …))
 	}
 	refused := &DecodeError{Field: refusedField(data, into, err), Problem: err.Error(), Err: err}
 	if field, value, goType, ok := typeError(err); ok {

@@ -97,6 +97,16 @@ func TestTypeProblem(t *testing.T) {
 	}
 }
 
+// A target that is no pointer is the caller's mistake, returned in the decoder's words as json.Unmarshal returns
+// it, not a panic of the field search.
+func TestDecodeStrictWantsAPointer(t *testing.T) {
+	for _, into := range []any{decoded{}, nil} {
+		if _, err := DecodeStrict([]byte(`{"name": 5}`), into); err == nil || !strings.Contains(err.Error(), "json: Unmarshal(") {
+			t.Errorf("%T: error %v, want the decoder's", into, err)
+		}
+	}
+}
+
 // A document the decoder takes is decoded; unknown and duplicate fields are the strict errors, not a refusal.
 func TestDecodeStrictTakesAGoodDocument(t *testing.T) {
 	var d decoded
