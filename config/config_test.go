@@ -105,7 +105,7 @@ var refusedConfigurations = []struct {
 	{"a purpose twice", header + "placement:\n  priority: {purposes: [production, production]}\n", "placement.priority.purposes: production: listed twice"},
 	{"a trigger twice", header + "rebalance:\n  triggers: [overloaded, overloaded]\n", "rebalance.triggers: overloaded: listed twice"},
 	{"bad duration", header + "solver:\n  timeout: soon\n", `solver.timeout: time: invalid duration "soon"`},
-	{"a duration as a number", header + "window:\n  maxWait: 5\n", "window.maxWait: must be a string, not a number"},
+	{"a duration as a number", header + "window:\n  maxWait: 5\n", `window.maxWait: must be a duration such as "1m30s", not a number`},
 	{"two bad durations", header + "rebalance:\n  unusableGrace: \"-\"\n  pacing: {timeout: soon}\n", `rebalance.pacing.timeout: time: invalid duration "soon"`},
 	{"a purpose that is no word", header + "placement:\n  priority: {purposes: [production, 5]}\n", "placement.priority.purposes[1]: must be a string, not a number"},
 	{"negative timeout", header + "solver:\n  timeout: -1s\n", "solver.timeout: -1s: must be positive"},

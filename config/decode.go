@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	kjson "sigs.k8s.io/json"
 )
 
@@ -47,8 +50,14 @@ func DecodeStrict(data []byte, into any) (strict []error, err error) {
 	if target := reflect.TypeOf(into); target == nil || target.Kind() != reflect.Pointer {
 		return nil, err // the caller's mistake, which the decoder words (json: Unmarshal(non-pointer …))
 	}
-	refused := &DecodeError{Field: refusedField(data, into, err), Problem: err.Error(), Err: err}
+	path, fieldType := refusedField(data, into, err)
+	refused := &DecodeError{Field: path, Problem: err.Error(), Err: err}
 	if field, value, goType, ok := typeError(err); ok {
+		if writtenAs(fieldType) != "" && !strings.HasPrefix(value, "number ") {
+			// A value that decodes itself: its own words, not those of the string or number it decodes first —
+			// but for a number itself, out of range or a fraction, the number's are the more exact.
+			goType = fieldType
+		}
 		refused.Problem = typeProblem(value, goType)
 		if field == "" && goType == reflect.TypeOf(into).Elem() {
 			refused.Problem = "the document " + refused.Problem
@@ -103,8 +112,24 @@ func typeProblem(value string, goType reflect.Type) string {
 	return "must be " + want + ", not " + got
 }
 
+// writtenAs is how a value of the Go types that decode themselves from text is written, "" for other types.
+func writtenAs(goType reflect.Type) string {
+	switch indirect(goType) {
+	case reflect.TypeFor[metav1.Duration]():
+		return `a duration such as "1m30s"`
+	case reflect.TypeFor[metav1.Time](), reflect.TypeFor[metav1.MicroTime]():
+		return `a time such as "2026-01-31T12:00:00Z"`
+	case reflect.TypeFor[intstr.IntOrString]():
+		return `a whole number or a string such as "25%"`
+	}
+	return ""
+}
+
 // jsonKind is what a value of the Go type is written as in JSON or YAML.
 func jsonKind(goType reflect.Type) string {
+	if words := writtenAs(goType); words != "" {
+		return words
+	}
 	switch goType.Kind() {
 	case reflect.Pointer:
 		return jsonKind(goType.Elem())
@@ -138,13 +163,13 @@ const maxFieldSearch = 1000
 // error, and without which its parent alone is not. Of several refused fields it finds the one the error is
 // about, whichever comes first in the document. A node's children are searched by halves, so that an item of a
 // List of thousands costs a few decodes. It is the innermost field found within maxFieldSearch decodes, "" when
-// none is (a refusal of the document as a whole).
-func refusedField(data []byte, into any, refused error) string {
+// none is (a refusal of the document as a whole), with the Go type the field decodes into (nil when unknown).
+func refusedField(data []byte, into any, refused error) (string, reflect.Type) {
 	decoder := json.NewDecoder(bytes.NewReader(data))
 	decoder.UseNumber() // numbers written back as they were, so that a refusal of one is worded the same
 	var root any
 	if decoder.Decode(&root) != nil {
-		return ""
+		return "", nil
 	}
 	tries := 0
 	refuses := func(alone any) bool {
@@ -158,16 +183,16 @@ func refusedField(data []byte, into any, refused error) string {
 		_, err = kjson.UnmarshalStrict(again, reflect.New(reflect.TypeOf(into).Elem()).Interface())
 		return err != nil && err.Error() == refused.Error()
 	}
-	return refusedWithin(root, "", func(v any) any { return v }, refuses)
+	return refusedWithin(root, reflect.TypeOf(into).Elem(), "", func(v any) any { return v }, refuses)
 }
 
-// refusedWithin is refusedField below node, found at path; alone puts a value where node is, in a document of
-// nothing else.
-func refusedWithin(node any, path string, alone func(any) any, refuses func(any) bool) string {
+// refusedWithin is refusedField below node, found at path and decoded into goType; alone puts a value where node
+// is, in a document of nothing else.
+func refusedWithin(node any, goType reflect.Type, path string, alone func(any) any, refuses func(any) bool) (string, reflect.Type) {
 	members, isObject := node.(map[string]any)
 	items, isList := node.([]any)
 	if !isObject && !isList {
-		return ""
+		return "", nil
 	}
 	keys := slices.Sorted(maps.Keys(members))
 	count := max(len(keys), len(items))
@@ -201,15 +226,61 @@ func refusedWithin(node any, path string, alone func(any) any, refuses func(any)
 		}
 	}
 	if count == 0 || !refuses(alone(keep(from, to, value))) || refuses(alone(keep(from, from, value))) {
-		return "" // no child alone is refused as node is, or node is without it too (a list for a string)
+		return "", nil // no child alone is refused as node is, or node is without it too (a list for a string)
 	}
-	childPath := fmt.Sprintf("%s[%d]", path, from)
+	childPath, childType := fmt.Sprintf("%s[%d]", path, from), elemType(goType)
 	if isObject {
-		childPath = strings.TrimPrefix(path+"."+keys[from], ".")
+		childPath, childType = strings.TrimPrefix(path+"."+keys[from], "."), memberType(goType, keys[from])
 	}
 	aloneChild := func(v any) any { return alone(keep(from, from+1, func(int) any { return v })) }
-	if deeper := refusedWithin(value(from), childPath, aloneChild, refuses); deeper != "" {
-		return deeper
+	if deeper, deeperType := refusedWithin(value(from), childType, childPath, aloneChild, refuses); deeper != "" {
+		return deeper, deeperType
 	}
-	return childPath
+	return childPath, childType
+}
+
+// elemType is the Go type of the items of a list of goType, nil when goType is no list or unknown.
+func elemType(goType reflect.Type) reflect.Type {
+	if goType = indirect(goType); goType == nil || goType.Kind() != reflect.Slice && goType.Kind() != reflect.Array {
+		return nil
+	}
+	return goType.Elem()
+}
+
+// memberType is the Go type a member of an object decodes into: a struct's field of that JSON name — its own
+// before those of the structs it inlines, as the decoder finds them — or a map's values; nil when unknown.
+func memberType(goType reflect.Type, name string) reflect.Type {
+	switch goType = indirect(goType); {
+	case goType == nil:
+		return nil
+	case goType.Kind() == reflect.Map:
+		return goType.Elem()
+	case goType.Kind() != reflect.Struct:
+		return nil
+	}
+	var inlined []reflect.Type
+	for field := range goType.Fields() {
+		tag, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		switch {
+		case tag == "-" || !field.IsExported() && !field.Anonymous:
+		case field.Anonymous && tag == "" && indirect(field.Type).Kind() == reflect.Struct:
+			inlined = append(inlined, field.Type)
+		case cmp.Or(tag, field.Name) == name:
+			return field.Type
+		}
+	}
+	for _, inner := range inlined {
+		if found := memberType(inner, name); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// indirect is the type a pointer type points to, through every pointer; other types as they are.
+func indirect(goType reflect.Type) reflect.Type {
+	for goType != nil && goType.Kind() == reflect.Pointer {
+		goType = goType.Elem()
+	}
+	return goType
 }

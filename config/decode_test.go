@@ -9,17 +9,26 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // decoded is a document of the kinds of values operators' files hold: values that decode themselves (timestamps,
 // durations), lists, lists of objects, maps and numbers.
 type decoded struct {
-	Name   string            `json:"name"`
-	Every  metav1.Duration   `json:"every"`
-	Zones  []string          `json:"zones"`
-	Items  []decodedItem     `json:"items"`
-	Labels map[string]string `json:"labels"`
-	Count  int64             `json:"count"`
+	decodedMeta `json:",inline"`
+	Name        string                     `json:"name"`
+	Every       metav1.Duration            `json:"every"`
+	Zones       []string                   `json:"zones"`
+	Items       []decodedItem              `json:"items"`
+	Labels      map[string]string          `json:"labels"`
+	Count       int64                      `json:"count"`
+	Surge       *intstr.IntOrString        `json:"surge"`
+	Timeouts    map[string]metav1.Duration `json:"timeouts"`
+}
+
+// decodedMeta is inlined, as Kubernetes objects inline their TypeMeta.
+type decodedMeta struct {
+	Since *metav1.Time `json:"since"`
 }
 
 type decodedItem struct {
@@ -56,6 +65,12 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 		{"of two refused values, the first in the document, reversed", `{"items": ` + itemsJSON(5, 3) + `, "every": "soon"}`, "items[3].at", `parsing time "soon"`},
 		{"an item far into a long list, by halves", `{"items": ` + itemsJSON(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
 		{"a document that is no object", `[1, 2]`, "", "the document must be an object, not a list"},
+		{"a duration as a number", `{"every": 5}`, "every", `must be a duration such as "1m30s", not a number`},
+		{"a duration under a key with dots", `{"timeouts": {"a.b/c": 5}}`, "timeouts.a.b/c", `must be a duration such as "1m30s", not a number`},
+		{"a time in a list's item", `{"items": [{"at": true}]}`, "items[0].at", `must be a time such as "2026-01-31T12:00:00Z", not a boolean`},
+		{"a time of an inlined struct", `{"since": 1}`, "since", `must be a time such as "2026-01-31T12:00:00Z", not a number`},
+		{"a number or string given a list", `{"surge": ["a"]}`, "surge", `must be a whole number or a string such as "25%", not a list`},
+		{"a number or string given a fraction: the number's words", `{"surge": 1.5}`, "surge", "must be a whole number, not 1.5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeStrict([]byte(tc.data), &decoded{})
@@ -90,9 +105,47 @@ func TestTypeProblem(t *testing.T) {
 		{"number -1", reflect.TypeFor[uint64](), "must be a whole number from 0 to 18446744073709551615, not -1"},
 		{"number 40000", reflect.TypeFor[int16](), "must be a whole number from -32768 to 32767, not 40000"},
 		{"number", reflect.TypeFor[[]byte](), "must be a base64 string, not a number"},
+		{"number", reflect.TypeFor[*metav1.Duration](), `must be a duration such as "1m30s", not a number`},
+		{"array", reflect.TypeFor[intstr.IntOrString](), `must be a whole number or a string such as "25%", not a list`},
+		{"object", reflect.TypeFor[metav1.MicroTime](), `must be a time such as "2026-01-31T12:00:00Z", not an object`},
 	} {
 		if got := typeProblem(tc.value, tc.goType); got != tc.want {
 			t.Errorf("%s into %v: %q, want %q", tc.value, tc.goType, got, tc.want)
+		}
+	}
+}
+
+// A member's Go type is found as the decoder finds it: a struct's own field before an inlined one's, never a field
+// the decoder skips, a map's values whatever their key.
+func TestMemberType(t *testing.T) {
+	type inner struct {
+		Name int    `json:"name"`
+		Deep string `json:"deep"`
+	}
+	type outer struct {
+		inner    `json:",inline"`
+		Name     string         `json:"name"`
+		Skipped  bool           `json:"-"`
+		Untagged float64        // named by its Go name, as the decoder names it
+		Values   map[string]int `json:"values"`
+	}
+	for _, tc := range []struct {
+		goType reflect.Type
+		member string
+		want   reflect.Type
+	}{
+		{reflect.TypeFor[*outer](), "name", reflect.TypeFor[string]()},
+		{reflect.TypeFor[outer](), "deep", reflect.TypeFor[string]()},
+		{reflect.TypeFor[outer](), "Untagged", reflect.TypeFor[float64]()},
+		{reflect.TypeFor[outer](), "-", nil},
+		{reflect.TypeFor[outer](), "Skipped", nil},
+		{reflect.TypeFor[outer](), "unknown", nil},
+		{reflect.TypeFor[map[string]*metav1.Duration](), "a.b", reflect.TypeFor[*metav1.Duration]()},
+		{reflect.TypeFor[[]string](), "a", nil}, // an object given for a list has no members of a type
+		{nil, "a", nil},
+	} {
+		if got := memberType(tc.goType, tc.member); got != tc.want {
+			t.Errorf("member %q of %v: %v, want %v", tc.member, tc.goType, got, tc.want)
 		}
 	}
 }
