@@ -144,6 +144,9 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 // where CLP's limit alone would let a solve by itself run on up to as many times the time left as there are
 // cores; the abandoned solve ends at that limit.
 func (p *program) solveWithin(deadline time.Time, what string) (lpSolution, error) {
+	if deadline.IsZero() {
+		return p.solve(deadline, what) // nothing to stop waiting at
+	}
 	type answer struct {
 		solution lpSolution
 		err      error
