@@ -130,9 +130,7 @@ func jsonKind(goType reflect.Type) string {
 	if words := writtenAs(goType); words != "" {
 		return words
 	}
-	switch goType.Kind() {
-	case reflect.Pointer:
-		return jsonKind(goType.Elem())
+	switch goType = indirect(goType); goType.Kind() {
 	case reflect.Bool:
 		return "true or false"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
