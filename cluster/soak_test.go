@@ -196,7 +196,7 @@ func TestLoopSoak(t *testing.T) {
 	var metrics string
 	waitFor(t, 5*time.Second, "no shoot is pending", func() bool {
 		metrics = get(loop.address, "/metrics")
-		return strings.Contains(metrics, "\nseedplan_pending_shoots 0\n")
+		return metricValue(t, metrics, "seedplan_pending_shoots") == 0
 	})
 	loop.stop(t)
 
