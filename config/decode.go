@@ -259,9 +259,10 @@ func memberType(goType reflect.Type, name string) reflect.Type {
 	var inlined []reflect.Type
 	for field := range goType.Fields() {
 		tag, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+		embeddedStruct := field.Anonymous && indirect(field.Type).Kind() == reflect.Struct
 		switch {
-		case tag == "-" || !field.IsExported() && !field.Anonymous:
-		case field.Anonymous && tag == "" && indirect(field.Type).Kind() == reflect.Struct:
+		case tag == "-" || !field.IsExported() && !embeddedStruct: // the decoder skips these, unexported embedded non-structs too
+		case embeddedStruct && tag == "":
 			inlined = append(inlined, field.Type)
 		case cmp.Or(tag, field.Name) == name:
 			return field.Type

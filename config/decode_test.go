@@ -122,8 +122,10 @@ func TestMemberType(t *testing.T) {
 		Name int    `json:"name"`
 		Deep string `json:"deep"`
 	}
+	type word string
 	type outer struct {
 		inner    `json:",inline"`
+		word                    // unexported, embedded and no struct: the decoder skips it
 		Name     string         `json:"name"`
 		Skipped  bool           `json:"-"`
 		Untagged float64        // named by its Go name, as the decoder names it
@@ -139,6 +141,7 @@ func TestMemberType(t *testing.T) {
 		{reflect.TypeFor[outer](), "Untagged", reflect.TypeFor[float64]()},
 		{reflect.TypeFor[outer](), "-", nil},
 		{reflect.TypeFor[outer](), "Skipped", nil},
+		{reflect.TypeFor[outer](), "word", nil},
 		{reflect.TypeFor[outer](), "unknown", nil},
 		{reflect.TypeFor[map[string]*metav1.Duration](), "a.b", reflect.TypeFor[*metav1.Duration]()},
 		{reflect.TypeFor[[]string](), "a", nil}, // an object given for a list has no members of a type
@@ -147,6 +150,10 @@ func TestMemberType(t *testing.T) {
 		if got := memberType(tc.goType, tc.member); got != tc.want {
 			t.Errorf("member %q of %v: %v, want %v", tc.member, tc.goType, got, tc.want)
 		}
+	}
+	var skips outer
+	if strict, err := DecodeStrict([]byte(`{"word": "a"}`), &skips); err != nil || len(strict) != 1 || skips.word != "" {
+		t.Errorf("the decoder took the unexported embedded word: %q, strict errors %v, error %v", skips.word, strict, err)
 	}
 }
 
