@@ -310,7 +310,8 @@ func TestLoopCapsWindows(t *testing.T) {
 	var metrics string
 	waitUntil(10*time.Second, func() bool {
 		metrics = get(loop.address, "/metrics")
-		return strings.Contains(metrics, "\nseedplan_scheduling_duration_seconds_count 5\n")
+		timed, ok := sample(metrics, "seedplan_scheduling_duration_seconds_count")
+		return ok && timed == 5
 	})
 	loop.stop(t)
 	sum, count := metricValue(t, metrics, "seedplan_window_shoots_sum"), metricValue(t, metrics, "seedplan_window_shoots_count")
