@@ -47,8 +47,8 @@ test-race: control-plane
 
 # The soak test of the run loop on the real control plane: shoots created at SOAK_RATE per second for
 # SOAK_DURATION, each deleted 5 s after it is bound (one in 20 no seed may take, deleted 5 s after it is
-# reported); every other shoot bound once, those never, the heap and the goroutines flat (make test runs 20 s at
-# 10/s).
+# reported); every other shoot bound once, those never, the heap flat and the goroutines back where they began
+# (make test runs 20 s at 10/s).
 SOAK_DURATION ?= 5m
 SOAK_RATE     ?= 20
 soak: control-plane
