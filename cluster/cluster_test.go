@@ -212,9 +212,6 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 func TestLoopLeaderElection(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
 	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
 
 	type instance struct {
@@ -224,8 +221,7 @@ func TestLoopLeaderElection(t *testing.T) {
 		address string
 	}
 	start := func(name string) *instance {
-		c := config.Default()
-		c.SchedulerName = "loop"
+		c := loopConfig(t, cp, "loop") // both replicas under one Lease
 		c.LeaderElection.LeaseDuration = metav1.Duration{Duration: 4 * time.Second}
 		c.LeaderElection.RenewDeadline = metav1.Duration{Duration: 3 * time.Second}
 		c.LeaderElection.RetryPeriod = metav1.Duration{Duration: 500 * time.Millisecond}
