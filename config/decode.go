@@ -245,8 +245,10 @@ func elemType(goType reflect.Type) reflect.Type {
 	return goType.Elem()
 }
 
-// memberType is the Go type a member of an object decodes into: a struct's field of that JSON name — its own
-// before those of the structs it inlines, as the decoder finds them — or a map's values; nil when unknown.
+// memberType is the Go type a member of an object decodes into: a struct's field of that JSON name, or a map's
+// values; nil when unknown. A struct's fields are searched as the decoder finds them, level by level: its own,
+// then those of the structs it inlines, then of the structs those inline, so that a shallower field hides a deeper
+// one of the same name.
 func memberType(goType reflect.Type, name string) reflect.Type {
 	switch goType = indirect(goType); {
 	case goType == nil:
@@ -256,22 +258,26 @@ func memberType(goType reflect.Type, name string) reflect.Type {
 	case goType.Kind() != reflect.Struct:
 		return nil
 	}
-	var inlined []reflect.Type
-	for field := range goType.Fields() {
-		tag, _, _ := strings.Cut(field.Tag.Get("json"), ",")
-		embeddedStruct := field.Anonymous && indirect(field.Type).Kind() == reflect.Struct
-		switch {
-		case tag == "-" || !field.IsExported() && !embeddedStruct: // the decoder skips these, unexported embedded non-structs too
-		case embeddedStruct && tag == "":
-			inlined = append(inlined, field.Type)
-		case cmp.Or(tag, field.Name) == name:
-			return field.Type
+	seen := map[reflect.Type]bool{goType: true} // a struct inlining itself through a pointer is searched once
+	for level := []reflect.Type{goType}; len(level) > 0; {
+		var inlined []reflect.Type
+		for _, structType := range level {
+			for field := range structType.Fields() {
+				tag, _, _ := strings.Cut(field.Tag.Get("json"), ",")
+				embeddedStruct := field.Anonymous && indirect(field.Type).Kind() == reflect.Struct
+				switch {
+				case tag == "-" || !field.IsExported() && !embeddedStruct: // the decoder skips these, unexported embedded non-structs too
+				case embeddedStruct && tag == "":
+					if inner := indirect(field.Type); !seen[inner] {
+						seen[inner] = true
+						inlined = append(inlined, inner)
+					}
+				case cmp.Or(tag, field.Name) == name:
+					return field.Type
+				}
+			}
 		}
-	}
-	for _, inner := range inlined {
-		if found := memberType(inner, name); found != nil {
-			return found
-		}
+		level = inlined
 	}
 	return nil
 }

@@ -115,17 +115,30 @@ func TestTypeProblem(t *testing.T) {
 	}
 }
 
-// A member's Go type is found as the decoder finds it: a struct's own field before an inlined one's, never a field
-// the decoder skips, a map's values whatever their key.
+// A member's Go type is found as the decoder finds it: a struct's own field before an inlined one's, a shallower
+// inlined field before a deeper one, never a field the decoder skips, a map's values whatever their key.
 func TestMemberType(t *testing.T) {
 	type inner struct {
 		Name int    `json:"name"`
 		Deep string `json:"deep"`
 	}
 	type word string
+	type deepest struct {
+		Hidden bool `json:"hidden"`
+	}
+	type nested struct{ deepest } // its hidden two levels below outer
+	type shallow struct {
+		Hidden string `json:"hidden"` // one level below outer: this one is decoded
+	}
+	type looped struct {
+		*looped
+		N int `json:"n"`
+	}
 	type outer struct {
-		inner    `json:",inline"`
-		word                    // unexported, embedded and no struct: the decoder skips it
+		inner `json:",inline"`
+		word  // unexported, embedded and no struct: the decoder skips it
+		nested
+		shallow
 		Name     string         `json:"name"`
 		Skipped  bool           `json:"-"`
 		Untagged float64        // named by its Go name, as the decoder names it
@@ -143,6 +156,9 @@ func TestMemberType(t *testing.T) {
 		{reflect.TypeFor[outer](), "Skipped", nil},
 		{reflect.TypeFor[outer](), "word", nil},
 		{reflect.TypeFor[outer](), "unknown", nil},
+		{reflect.TypeFor[outer](), "hidden", reflect.TypeFor[string]()},
+		{reflect.TypeFor[looped](), "n", reflect.TypeFor[int]()},
+		{reflect.TypeFor[looped](), "unknown", nil}, // searched once, not forever
 		{reflect.TypeFor[map[string]*metav1.Duration](), "a.b", reflect.TypeFor[*metav1.Duration]()},
 		{reflect.TypeFor[[]string](), "a", nil}, // an object given for a list has no members of a type
 		{nil, "a", nil},
@@ -154,6 +170,10 @@ func TestMemberType(t *testing.T) {
 	var skips outer
 	if strict, err := DecodeStrict([]byte(`{"word": "a"}`), &skips); err != nil || len(strict) != 1 || skips.word != "" {
 		t.Errorf("the decoder took the unexported embedded word: %q, strict errors %v, error %v", skips.word, strict, err)
+	}
+	var hides outer
+	if strict, err := DecodeStrict([]byte(`{"hidden": "x"}`), &hides); err != nil || len(strict) != 0 || hides.shallow.Hidden != "x" {
+		t.Errorf("the decoder did not take the shallower hidden: %q, strict errors %v, error %v", hides.shallow.Hidden, strict, err)
 	}
 }
 
