@@ -175,6 +175,10 @@ func TestMemberType(t *testing.T) {
 	if strict, err := DecodeStrict([]byte(`{"hidden": "x"}`), &hides); err != nil || len(strict) != 0 || hides.shallow.Hidden != "x" {
 		t.Errorf("the decoder did not take the shallower hidden: %q, strict errors %v, error %v", hides.shallow.Hidden, strict, err)
 	}
+	var loops looped
+	if _, err := DecodeStrict([]byte(`{"n": 1}`), &loops); err != nil || loops.N != 1 || loops.looped != nil {
+		t.Errorf("the decoder read a struct inlining itself as %+v, error %v", loops, err)
+	}
 }
 
 // A target that is no pointer is the caller's mistake, returned in the decoder's words as json.Unmarshal returns
