@@ -120,7 +120,7 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
 	simplex.SetOptimizationDirection(clp.Minimize)
 	if !deadline.IsZero() {
-		simplex.SetMaxSeconds(max(time.Until(deadline).Seconds(), 0.001) * float64(runtime.GOMAXPROCS(0)))
+		simplex.SetMaxSeconds(clpSeconds(time.Until(deadline), runtime.GOMAXPROCS(0)))
 	}
 	simplexMethod := simplex.Dual
 	if p.primal {
@@ -138,6 +138,12 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 		return lpSolution{}, fmt.Errorf("CLP ended with status %d (secondary %d) on %s", status, simplex.SecondaryStatus(), what)
 	}
 	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), duals: simplex.DualRowSolution(), objective: simplex.ObjectiveValue()}, nil
+}
+
+// clpSeconds is CLP's budget for a solve with left to its deadline on as many processors: CLP's clock is the
+// process's CPU time, which every processor advances, and a budget of nothing would be none at all.
+func clpSeconds(left time.Duration, processors int) float64 {
+	return max(left.Seconds(), 0.001) * float64(processors)
 }
 
 // solveWithin is solve for a caller that waits for it: it answers lpStopped at the deadline by the wall clock,
