@@ -10,6 +10,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -405,21 +406,51 @@ type Shared struct {
 }
 
 // Get returns the package's control plane, starting it on the first call; a failed start fails the test.
+//
+// Under -count above 1 each call gets a control plane of its own instead, stopped when its test ends: the tests
+// give their objects fixed names, which the same test's next round would find taken in a shared one, and a
+// flake is hunted by running a test again and again.
 func (s *Shared) Get(t testing.TB) *ControlPlane {
 	t.Helper()
-	s.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute) // includes a first build
-		defer cancel()
-		start := time.Now()
-		s.cp, s.err = Start(ctx)
-		if s.err == nil {
-			fmt.Fprintf(os.Stderr, "gardentest: garden control plane up in %.1fs\n", time.Since(start).Seconds())
+	if testCount() > 1 {
+		cp, err := startLogged()
+		if err != nil {
+			t.Fatalf("starting the garden control plane: %v", err)
 		}
-	})
+		t.Cleanup(func() {
+			if err := cp.Stop(); err != nil {
+				t.Errorf("stopping the garden control plane: %v", err)
+			}
+		})
+		return cp
+	}
+	s.once.Do(func() { s.cp, s.err = startLogged() })
 	if s.err != nil {
 		t.Fatalf("starting the garden control plane: %v", s.err)
 	}
 	return s.cp
+}
+
+// startLogged starts a control plane and says how long it took.
+func startLogged() (*ControlPlane, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute) // includes a first build
+	defer cancel()
+	start := time.Now()
+	cp, err := Start(ctx)
+	if err == nil {
+		fmt.Fprintf(os.Stderr, "gardentest: garden control plane up in %.1fs\n", time.Since(start).Seconds())
+	}
+	return cp, err
+}
+
+// testCount is go test's -count: how many times each test runs in this process.
+func testCount() uint {
+	f := flag.Lookup("test.count")
+	if f == nil {
+		return 1
+	}
+	count, _ := f.Value.(flag.Getter).Get().(uint)
+	return count
 }
 
 // Run is a test package's TestMain: it runs the tests, stops the control plane if one was started, and exits.
