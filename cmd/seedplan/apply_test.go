@@ -80,7 +80,7 @@ func TestApplyReadsStandardInput(t *testing.T) {
 		{"too much", io.LimitReader(fixture.Zeros{}, maxReviewedBytes+1), fmt.Sprintf("-f - (standard input): more than the limit of %d bytes", maxReviewedBytes)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := runReading(t, tc.stdin, testLog{t}, "apply", "-f", "-", "--yes")
+			out, err := runReading(t, tc.stdin, newTestLog(t), "apply", "-f", "-", "--yes")
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || out != "" {
 				t.Fatalf("apply -f -: %q, %v; want an error starting %q", out, err, tc.want)
 			}

@@ -131,12 +131,16 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	cp.CreateShoots(t, namespace, "cli", 8, 9, "seedplan")
 	cp.Landscape(t, "clirun", []int64{5}, 1, "seedplan")
 	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	done := make(chan error, 1)
+	// The loop and the schedules below each set the process-wide logger, in turns no one orders: whichever a
+	// schedule restores, the test leaves the logger it found.
+	defer slog.SetDefault(slog.Default())
+	loopLog := newTestLog(t)
 	go func() {
-		defer slog.SetDefault(slog.Default())
 		cmd := newRootCommand()
-		cmd.SetOut(testLog{t})
-		cmd.SetErr(testLog{t})
+		cmd.SetOut(loopLog)
+		cmd.SetErr(loopLog)
 		cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
 		done <- cmd.ExecuteContext(runCtx)
 	}()
@@ -720,7 +724,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 		t.Fatalf("apply as another scheduler skipped %d of the 3 unchanged placements for their scheduler name:\n%s", n, other)
 	}
 	// The plan piped in, as kubectl apply -f - takes it.
-	out, err := runReading(t, strings.NewReader(planned), testLog{t}, "apply", "-f", "-", "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
+	out, err := runReading(t, strings.NewReader(planned), newTestLog(t), "apply", "-f", "-", "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
 	if err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -27,7 +28,7 @@ import (
 // test's log. The process-wide logger the command sets up is restored afterwards.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	return runTo(t, testLog{t}, args...)
+	return runTo(t, newTestLog(t), args...)
 }
 
 // runLogged is run with what the command logged returned beside its output.
@@ -90,11 +91,36 @@ func runCombined(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// testLog writes to the test's log; it is safe for concurrent use, as the process-wide logger needs.
-type testLog struct{ t *testing.T }
+// testLog writes to the test's log while the test runs, and to standard error, naming the test, once it has
+// ended: a command's goroutines may outlive the test that ran it — client-go's and controller-runtime's log through
+// the process-wide logger a command sets — and a test's log panics when written after it ends. It is safe for
+// concurrent use, as the process-wide logger needs.
+type testLog struct {
+	t     *testing.T
+	mu    sync.Mutex
+	ended bool
+}
 
-func (l testLog) Write(p []byte) (int, error) {
-	l.t.Log(strings.TrimSuffix(string(p), "\n"))
+// newTestLog is a testLog for t.
+func newTestLog(t *testing.T) *testLog {
+	l := &testLog{t: t}
+	t.Cleanup(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.ended = true
+	})
+	return l
+}
+
+func (l *testLog) Write(p []byte) (int, error) {
+	line := strings.TrimSuffix(string(p), "\n")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		fmt.Fprintf(os.Stderr, "%s, after it ended: %s\n", l.t.Name(), line)
+	} else {
+		l.t.Log(line)
+	}
 	return len(p), nil
 }
 
