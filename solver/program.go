@@ -115,20 +115,13 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	if err := p.checkCosts(); err != nil {
 		return lpSolution{}, fmt.Errorf("%w on %s", err, what)
 	}
-	matrix := p.matrix()
-	simplex := clp.NewSimplex()
-	simplex.LoadProblem(matrix, p.columns, p.costs, p.rows, nil)
-	simplex.SetOptimizationDirection(clp.Minimize)
-	if !deadline.IsZero() {
-		simplex.SetMaxSeconds(clpSeconds(time.Until(deadline), runtime.GOMAXPROCS(0)))
-	}
+	simplex := p.loaded(deadline)
 	simplexMethod := simplex.Dual
 	if p.primal {
 		simplexMethod = simplex.Primal
 	}
 	status := simplexMethod(clp.NoValuesPass, clp.NoStartFinishOptions)
-	defer runtime.KeepAlive(matrix)
-	defer runtime.KeepAlive(simplex)
+	defer runtime.KeepAlive(simplex) // and the matrix it holds
 	switch {
 	case status == clp.SimplexStatus(3) && simplex.SecondaryStatus() == clp.SecondaryStoppedOnTime:
 		return lpSolution{status: lpStopped}, nil
@@ -140,8 +133,20 @@ func (p *program) solve(deadline time.Time, what string) (lpSolution, error) {
 	return lpSolution{status: lpOptimal, values: simplex.PrimalColumnSolution(), duals: simplex.DualRowSolution(), objective: simplex.ObjectiveValue()}, nil
 }
 
+// loaded is CLP's simplex of the program, to be minimised within the budget of deadline (none for the zero time).
+func (p *program) loaded(deadline time.Time) *clp.Simplex {
+	simplex := clp.NewSimplex()
+	simplex.LoadProblem(p.matrix(), p.columns, p.costs, p.rows, nil)
+	simplex.SetOptimizationDirection(clp.Minimize)
+	if !deadline.IsZero() {
+		simplex.SetMaxSeconds(clpSeconds(time.Until(deadline), runtime.GOMAXPROCS(0)))
+	}
+	return simplex
+}
+
 // clpSeconds is CLP's budget for a solve with left to its deadline on as many processors: CLP's clock is the
-// process's CPU time, which every processor advances, and a budget of nothing would be none at all.
+// process's user CPU time, which every processor advances (CLP stops when it reaches the time at which the budget
+// was set plus the budget), and a budget of nothing would be none at all.
 func clpSeconds(left time.Duration, processors int) float64 {
 	return max(left.Seconds(), 0.001) * float64(processors)
 }

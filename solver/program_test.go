@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lanl/clp"
+	"golang.org/x/sys/unix"
 )
 
 // A program whose costs CLP cannot take is refused before CLP sees it: from 1e15 CLP takes a cost for infinite,
@@ -76,6 +77,42 @@ func TestCLPSecondsAreTheTimeLeftOnEveryProcessor(t *testing.T) {
 			t.Errorf("%v left on %d processors: %g s, want %g s", tc.left, tc.processors, got, tc.want)
 		}
 	}
+}
+
+// solve hands CLP the time left on every processor, not the wall clock's: with 64 processors and a second left,
+// about 64 s of process CPU time; without a deadline, no limit (CLP's -1). CLP keeps its limit as the process's
+// user CPU time at which to stop, so the budget is that less the time the process had used.
+func TestSolveBudgetsTheTimeLeftOnEveryProcessor(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	for _, tc := range []struct {
+		name string
+		left time.Duration
+	}{
+		{"a second left", time.Second},
+		{"a millisecond left", time.Millisecond},
+		{"deadline passed", -time.Second},
+	} {
+		start, used := time.Now(), userCPU(t)
+		limit := transportation(3).loaded(start.Add(tc.left)).MaxSeconds()
+		elapsed, usedMeanwhile := time.Since(start), userCPU(t)-used
+		least, most := clpSeconds(tc.left-elapsed, 64), clpSeconds(tc.left, 64)+usedMeanwhile
+		if budget := limit - used; budget < least-1e-6 || budget > most+1e-6 {
+			t.Errorf("%s: CLP's budget %g s, want %g to %g", tc.name, budget, least, most)
+		}
+	}
+	if limit := transportation(3).loaded(time.Time{}).MaxSeconds(); limit != -1 {
+		t.Errorf("no deadline: CLP's limit %g, want none (-1)", limit)
+	}
+}
+
+// userCPU is the process's user CPU time in seconds, CLP's clock.
+func userCPU(t *testing.T) float64 {
+	t.Helper()
+	var usage unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &usage); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(usage.Utime.Nano()).Seconds()
 }
 
 // solveWithin keeps the deadline by the wall clock, where solve's limit is CLP's budget of process CPU time: with
