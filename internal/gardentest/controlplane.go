@@ -443,13 +443,16 @@ func startLogged() (*ControlPlane, error) {
 	return cp, err
 }
 
-// testCount is go test's -count: how many times each test runs in this process.
-func testCount() uint {
+// testCount is go test's -count: how many times each test runs in this process (1 outside go test).
+func testCount() uint64 {
 	f := flag.Lookup("test.count")
 	if f == nil {
 		return 1
 	}
-	count, _ := f.Value.(flag.Getter).Get().(uint)
+	count, err := strconv.ParseUint(f.Value.String(), 10, 64)
+	if err != nil {
+		return 1
+	}
 	return count
 }
 
