@@ -8,6 +8,8 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,11 +210,14 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 }
 
 // Two run loops with leader election: only the leader binds; when it stops (releasing the Lease), the other takes
-// over and binds what comes next. Every shoot is bound exactly once.
+// over and binds what comes next. Every shoot is bound exactly once, and neither graceful stop logs an error.
 func TestLoopLeaderElection(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
+	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), messages: new([]string), mu: new(sync.Mutex)}
+	defer slog.SetDefault(slog.Default()) // the loops log to the default logger, as the seedplan command sets it
+	slog.SetDefault(slog.New(logged))
 
 	type instance struct {
 		name    string
@@ -268,6 +273,10 @@ func TestLoopLeaderElection(t *testing.T) {
 	second.cancel() // a stopping loop writes the events of its last window before it returns
 	if err := <-second.done; err != nil {
 		t.Fatalf("second replica: %v", err)
+	}
+
+	if errs := logged.errors(); len(errs) > 0 {
+		t.Errorf("the replicas logged errors: %q", errs)
 	}
 
 	// Who bound what, from the events: the first replica shoot-0..9, the second shoot-10..13, each shoot once.
@@ -448,6 +457,40 @@ func boundCount(t testing.TB, c client.Client, namespace string) int {
 		}
 	}
 	return n
+}
+
+// errorLog hands every record to its Handler and keeps the messages of the errors among them.
+type errorLog struct {
+	slog.Handler
+	mu       *sync.Mutex
+	messages *[]string
+}
+
+// Handle keeps an error's message and hands the record on.
+func (l *errorLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError {
+		l.mu.Lock()
+		*l.messages = append(*l.messages, r.Message)
+		l.mu.Unlock()
+	}
+	return l.Handler.Handle(ctx, r)
+}
+
+// WithAttrs keeps the errors of records with attrs in the same list.
+func (l *errorLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &errorLog{Handler: l.Handler.WithAttrs(attrs), mu: l.mu, messages: l.messages}
+}
+
+// WithGroup keeps the errors of records in the group in the same list.
+func (l *errorLog) WithGroup(name string) slog.Handler {
+	return &errorLog{Handler: l.Handler.WithGroup(name), mu: l.mu, messages: l.messages}
+}
+
+// errors are the messages of the errors logged so far.
+func (l *errorLog) errors() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(*l.messages)
 }
 
 func waitFor(t testing.TB, timeout time.Duration, what string, condition func() bool) {

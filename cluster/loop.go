@@ -101,7 +101,8 @@ func (l *Loop) Run(ctx context.Context) error {
 
 // newManager is the controller-runtime manager the loop runs in: its cache holds what a window reads, and it
 // elects the leader as configured. Its watches last minutes by design: the request timeout bounds the binder's
-// requests, never the informers'.
+// requests, never the informers'. It logs to the default logger, a graceful stop's end of leading as information
+// (stopSequenceHandler).
 func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	scheme, err := ingest.Scheme()
 	if err != nil {
@@ -112,7 +113,7 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	le := l.Config.LeaderElection
 	mgr, err := manager.New(watching, manager.Options{
 		Scheme: scheme,
-		Logger: logr.FromSlogHandler(slog.Default().Handler()),
+		Logger: logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
 			// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
 			&corev1.ConfigMap{}: {
