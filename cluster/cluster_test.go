@@ -18,9 +18,12 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/go-logr/logr"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -299,6 +302,46 @@ func TestLoopLeaderElection(t *testing.T) {
 		if got := boundBy[name]; len(got) != 1 || got[0] != want {
 			t.Errorf("%s bound by %v, want once by %s", name, got, want)
 		}
+	}
+}
+
+// A leader whose Lease another replica holds — taken over while this one could not renew it, for as long as the
+// renew deadline — stops with an error, unlike a graceful stop: the process must exit, not bind beside the new
+// leader.
+func TestLoopEndsInAnErrorWhenItLosesTheLease(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	c := loopConfig(t, cp, "usurped")
+	c.LeaderElection.LeaseDuration = metav1.Duration{Duration: 4 * time.Second}
+	c.LeaderElection.RenewDeadline = metav1.Duration{Duration: 2 * time.Second}
+	c.LeaderElection.RetryPeriod = metav1.Duration{Duration: 500 * time.Millisecond}
+	loop := startLoop(t, cp.Config, c, "usurped")
+	defer loop.cancel()
+	key := client.ObjectKey{Namespace: "garden", Name: c.LeaderElection.ResourceName}
+	waitFor(t, 30*time.Second, "the loop leads", func() bool {
+		var lease coordinationv1.Lease
+		return cp.Client.Get(ctx, key, &lease) == nil && ptr.Deref(lease.Spec.HolderIdentity, "") != "" // the only candidate
+	})
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error { // the leader renews it meanwhile
+		var lease coordinationv1.Lease
+		if err := cp.Client.Get(ctx, key, &lease); err != nil {
+			return err
+		}
+		lease.Spec.HolderIdentity = ptr.To("usurper")
+		lease.Spec.LeaseDurationSeconds = ptr.To[int32](600)
+		lease.Spec.RenewTime = &metav1.MicroTime{Time: time.Now()}
+		return cp.Client.Update(ctx, &lease)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-loop.done:
+		if err == nil || !strings.Contains(err.Error(), "leader election lost") {
+			t.Fatalf("the loop ended with %v, want leader election lost", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop runs on, 30 s after its Lease was taken")
 	}
 }
 
