@@ -5,9 +5,9 @@ import (
 	"log/slog"
 )
 
-// What controller-runtime's manager logs, as an error, when its own stop sequence releases the Lease: the
-// elector reports every end of leading as "leader election lost", a graceful stop's too
-// (kubernetes-sigs/controller-runtime#3535).
+// What controller-runtime's manager logs, as an error, when its own stop sequence ends the leader election: the
+// elector reports every end of it as "leader election lost" — a graceful stop's too, and a standby's that never
+// led (kubernetes-sigs/controller-runtime#3535).
 const (
 	stopSequenceMessage = "error received after stop sequence was engaged"
 	leaderElectionLost  = "leader election lost"
@@ -16,9 +16,9 @@ const (
 )
 
 // stopSequenceHandler hands the manager's records to next, but logs its "leader election lost" after the stop
-// sequence as information, "Stopped leading": a graceful stop — every rollout of the Deployment — is no error to
-// page an operator for. A Lease lost while the loop runs is still one: the manager's Start returns it, and Run
-// returns it wrapped.
+// sequence as information, "Left the leader election": a graceful stop — every rollout of the Deployment — is no
+// error to page an operator for. A Lease lost while the loop runs is still one: the manager's Start returns it,
+// and Run returns it wrapped.
 type stopSequenceHandler struct{ next slog.Handler }
 
 // Enabled asks next.
@@ -34,7 +34,7 @@ func (h stopSequenceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if !h.next.Enabled(ctx, slog.LevelInfo) {
 		return nil
 	}
-	info := slog.NewRecord(r.Time, slog.LevelInfo, "Stopped leading", r.PC)
+	info := slog.NewRecord(r.Time, slog.LevelInfo, "Left the leader election", r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key != errKey {
 			info.AddAttrs(a) // the logger's name, which logr's bridge adds to the record

@@ -23,13 +23,13 @@ func TestStopSequenceHandler(t *testing.T) {
 			name:  "the Lease released on a graceful stop",
 			level: slog.LevelInfo,
 			log:   func(l logr.Logger) { l.Error(lost, stopSequenceMessage) },
-			want:  "level=INFO msg=\"Stopped leading\"\n",
+			want:  "level=INFO msg=\"Left the leader election\"\n",
 		},
 		{
 			name:  "the same, from a named logger with values",
 			level: slog.LevelInfo,
 			log:   func(l logr.Logger) { l.WithName("manager").WithValues("id", "a").Error(lost, stopSequenceMessage) },
-			want:  "level=INFO msg=\"Stopped leading\" id=a logger=manager\n",
+			want:  "level=INFO msg=\"Left the leader election\" id=a logger=manager\n",
 		},
 		{
 			name:  "the same, to a logger of errors only",
