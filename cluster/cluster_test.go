@@ -213,7 +213,8 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 }
 
 // Two run loops with leader election: only the leader binds; when it stops (releasing the Lease), the other takes
-// over and binds what comes next. Every shoot is bound exactly once, and neither graceful stop logs an error.
+// over and binds what comes next. Every shoot is bound exactly once, and no graceful stop, a standby's or a
+// leader's, logs an error.
 func TestLoopLeaderElection(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -266,6 +267,16 @@ func TestLoopLeaderElection(t *testing.T) {
 	// More shoots while both run: the leader binds them, the standby nothing.
 	cp.CreateShoots(t, namespace, "loop", 6, 10, "loop")
 	waitFor(t, 60*time.Second, "the leader binds the new shoots", func() bool { return boundCount(t, cp.Client, namespace) == 10 })
+
+	// A third replica stands by and stops (a rollout's surplus pod): no error either.
+	third := start("replica-c")
+	waitFor(t, 30*time.Second, "the third replica's informers are synced (/readyz)", func() bool {
+		return get(third.address, "/readyz") == "ok"
+	})
+	third.cancel()
+	if err := <-third.done; err != nil {
+		t.Fatalf("third replica: %v", err)
+	}
 
 	first.cancel()
 	if err := <-first.done; err != nil {
