@@ -26,7 +26,7 @@ func (h stopSequenceHandler) Enabled(ctx context.Context, level slog.Level) bool
 	return h.next.Enabled(ctx, level)
 }
 
-// Handle hands the record to next, the end of leading on a stop as information, if next logs that.
+// Handle hands the record to next, the election's end on a stop as information, if next logs that.
 func (h stopSequenceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if !stoppedLeading(r) {
 		return h.next.Handle(ctx, r)
@@ -54,8 +54,8 @@ func (h stopSequenceHandler) WithGroup(name string) slog.Handler {
 	return stopSequenceHandler{next: h.next.WithGroup(name)}
 }
 
-// stoppedLeading reports whether r is the manager's error record of the elector's end after the stop sequence
-// began.
+// stoppedLeading reports whether r is the manager's error record of the elector's OnStoppedLeading after the
+// stop sequence began.
 func stoppedLeading(r slog.Record) bool {
 	if r.Level != slog.LevelError || r.Message != stopSequenceMessage {
 		return false
