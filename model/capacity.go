@@ -249,9 +249,12 @@ func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error)
 func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 	ev, shoot := q.Window.Evaluations[i], q.Window.Shoots[i]
 	u := Unschedulable{Shoot: q.Window.Keys[i], Reason: PredicateStrategy}
+	var invalidSelector *selectorError
 	switch {
 	case ev.Request == nil:
 		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; no kind of seed takes the shoot while its reference is missing"
+	case errors.As(ev.Err, &invalidSelector):
+		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; no kind of seed takes the shoot while the "+invalidSelector.kind+"'s seed selector is invalid"
 	case ev.Err != nil:
 		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; "+q.missingKind(shoot, ev)
 	case ev.StrategyErr != nil:

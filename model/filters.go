@@ -262,15 +262,36 @@ func (f labelFilter) AppendKey(key []byte, req *Request) []byte {
 	return append(key, '-')
 }
 
-// Filter implements Filter with the predicate of the request's selector, if it has one; a selector that does not
-// convert is the error.
+// Filter implements Filter with the predicate of the request's selector, if it has one. A selector that does not
+// convert is the error, and excludes every seed for that reason: explanations, rejection counts and capacity's
+// answer name it for each seed, as they name a predicate that leaves no seed.
 func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words bool) ([]*gardencorev1beta1.Seed, map[string]Rejection, error) {
 	p, err := f.predicate(req, len(seeds))
-	if p == nil || err != nil {
-		return seeds, nil, err
+	if err != nil {
+		var rejected map[string]Rejection
+		if words {
+			rejected = make(map[string]Rejection, len(seeds))
+			for _, seed := range seeds {
+				rejected[seed.Name] = Rejection{Predicate: f.name, Reason: err.Error()}
+			}
+		}
+		return nil, rejected, err
+	}
+	if p == nil {
+		return seeds, nil, nil
 	}
 	return p.Filter(req, seeds, words)
 }
+
+// selectorError is a seed selector that does not convert, worded as Gardener words it: no seed, existing or new,
+// passes it, whatever its labels.
+type selectorError struct {
+	kind string // Shoot or CloudProfile, whose selector it is
+	err  error
+}
+
+func (e *selectorError) Error() string { return e.err.Error() }
+func (e *selectorError) Unwrap() error { return e.err }
 
 // predicate is the request's selector as a predicate on the given number of seeds; nil without a selector.
 func (f labelFilter) predicate(req *Request, seeds int) (*seedPredicate, error) {
@@ -280,7 +301,7 @@ func (f labelFilter) predicate(req *Request, seeds int) (*seedPredicate, error) 
 	}
 	selector, err := metav1.LabelSelectorAsSelector(&seedSelector.LabelSelector)
 	if err != nil {
-		return nil, fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)
+		return nil, &selectorError{kind: f.kind, err: fmt.Errorf("label selector conversion failed: %v for seedSelector: %w", seedSelector.LabelSelector, err)}
 	}
 	mismatch := fmt.Sprintf("seed labels do not match the seed selector of the %s (selector: '%s')", f.kind, selector)
 	// The selector is matched once per label set, not once per seed: when the sets are no more than the seeds,

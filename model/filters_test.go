@@ -39,6 +39,15 @@ func runFilterCases(t *testing.T, filter Filter, cases []filterCase) {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("error = %v\nwant    %s", err, tc.wantErr)
 				}
+				// The chain stops here: the filter keeps no seed, and says for each why.
+				if len(kept) > 0 {
+					t.Fatalf("kept %v beside the error", names(kept))
+				}
+				for _, seed := range snap.Seeds {
+					if r := rejected[seed.Name]; r.Predicate != filter.Name() || r.Reason == "" {
+						t.Fatalf("seed %s: rejection %+v, want one by %s with a reason", seed.Name, r, filter.Name())
+					}
+				}
 				return
 			}
 			if err != nil {
@@ -85,6 +94,8 @@ func TestUsableFilter(t *testing.T) {
 // Spec §2.2 and §2.3: label selectors of the CloudProfile and of the Shoot.
 func TestSeedSelectorFilters(t *testing.T) {
 	prod, staging := testSeed("prod"), testSeed("staging", func(s *gardencorev1beta1.Seed) { s.Labels["env"] = "staging" })
+	invalid := &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+		{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
 	deprecated := &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 		{Key: "env", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"staging"}}}}}
 	runFilterCases(t, CloudProfileSeedSelectorFilter(), []filterCase{
@@ -93,6 +104,8 @@ func TestSeedSelectorFilters(t *testing.T) {
 		{name: "expression selects", seeds: []*gardencorev1beta1.Seed{prod, staging}, profile: deprecated, want: []string{"prod"}},
 		{name: "nothing matches", seeds: []*gardencorev1beta1.Seed{staging}, profile: deprecated,
 			wantErr: "none out of the 1 seeds has the matching labels required by seed selector of 'CloudProfile' (selector: 'env notin (staging)')"},
+		{name: "a selector that does not convert excludes every seed", seeds: []*gardencorev1beta1.Seed{prod, staging}, profile: invalid,
+			wantErr: `label selector conversion failed: {map[] [{env Likes [prod]}]} for seedSelector: "Likes" is not a valid label selector operator`},
 	})
 	selecting := func(labels map[string]string, providerTypes ...string) *gardencorev1beta1.Shoot {
 		return testShoot("s", func(s *gardencorev1beta1.Shoot) {
@@ -104,6 +117,8 @@ func TestSeedSelectorFilters(t *testing.T) {
 		{name: "the shoot's providerTypes are ignored", seeds: []*gardencorev1beta1.Seed{prod}, shoot: selecting(nil, "gcp"), want: []string{"prod"}},
 		{name: "nothing matches", seeds: []*gardencorev1beta1.Seed{prod}, shoot: selecting(map[string]string{"env": "dev"}),
 			wantErr: "none out of the 1 seeds has the matching labels required by seed selector of 'Shoot' (selector: 'env=dev')"},
+		{name: "a selector that does not convert excludes every seed", seeds: []*gardencorev1beta1.Seed{prod, staging}, shoot: selecting(map[string]string{"env/": "prod"}),
+			wantErr: `label selector conversion failed: {map[env/:prod] []} for seedSelector: key: Invalid value: "env/": name part must be non-empty; name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
 	})
 }
 

@@ -148,11 +148,15 @@ func TestCapacityUnplaceableCountsTheSeedsInWords(t *testing.T) {
 }
 
 // Each unplaceable shoot is told about the kind of seed its own region lacks, also when shoots of several regions
-// fail their filters alike and so share one evaluation; a shoot whose cloud profile is missing is told that no
-// kind of seed helps.
+// fail their filters alike and so share one evaluation; a shoot whose cloud profile is missing, or whose seed
+// selector does not convert, is told that no kind of seed helps.
 func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 	selectingNothing := func(s *gardencorev1beta1.Shoot) {
 		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"absent": "label"}}}
+	}
+	selectingInvalidly := func(s *gardencorev1beta1.Shoot) {
+		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+			{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
 	}
 	profileGone := func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile.Name = "gone" }
 	seeds := []*gardencorev1beta1.Seed{
@@ -163,6 +167,7 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 		Shoot("in-eu", selectingNothing),
 		Shoot("in-us", selectingNothing, Region("us-east-1"), func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Zones = []string{"us-east-1a"} }),
 		Shoot("unresolved", profileGone),
+		Shoot("invalid", selectingInvalidly),
 	}
 	answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, seeds, shoots), plan.Policy{Target: 0.8})
 	if err != nil {
@@ -172,6 +177,7 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 		"garden-dev/in-eu":      "it needs a new kind of seed (provider aws, region eu-central-1): new seeds like eu would fail ShootSeedSelector",
 		"garden-dev/in-us":      "it needs a new kind of seed (provider aws, region us-east-1): new seeds like us would fail ShootSeedSelector",
 		"garden-dev/unresolved": `cloudprofiles.core.gardener.cloud "gone" not found; no kind of seed takes the shoot while its reference is missing`,
+		"garden-dev/invalid":    `"Likes" is not a valid label selector operator; no kind of seed takes the shoot while the Shoot's seed selector is invalid`,
 	}
 	if len(answer.Unplaceable) != len(want) {
 		t.Fatalf("unplaceable %+v, want %d shoots", answer.Unplaceable, len(want))
