@@ -19,7 +19,8 @@ import (
 
 // Every unschedulable shoot's rejections account for every seed of the landscape once, most first, and the
 // seeds counted as Capacity are exactly those an independent check (model.Verifier: every predicate and the
-// strategy, evaluated afresh) admits the shoot to: the shoot was left out for room alone there.
+// strategy, evaluated afresh) admits the shoot to: the shoot was left out for room alone there. Every other seed
+// has its rejection, a predicate and a reason, as explain shows it.
 func TestRejectionsCountEverySeed(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
@@ -36,11 +37,13 @@ func TestRejectionsCountEverySeed(t *testing.T) {
 				}
 				verifier := model.NewVerifier(snap, opts)
 				for _, u := range outcome.Plan.Unschedulable {
-					shoot := snap.Shoot(u.Shoot)
+					shoot, ev := snap.Shoot(u.Shoot), outcome.Window.Evaluations[slices.Index(outcome.Window.Keys, u.Shoot)]
 					admitting := 0
 					for _, s := range snap.Seeds {
 						if verifier.Placement(shoot, s) == nil {
 							admitting++
+						} else if r, ok := ev.Rejection(s.Name); !ok || r.Predicate == "" || r.Reason == "" {
+							t.Fatalf("%s: seed %s is neither admitting nor rejected with a predicate and a reason: %+v", u.Shoot, s.Name, r)
 						}
 					}
 					total, capacity := 0, 0
