@@ -115,8 +115,8 @@ func FuzzParseTaintEffects(f *testing.F) {
 }
 
 // FuzzShootSeedSelector: a shoot's seed selector, however malformed, either fails the shoot with Gardener's
-// "label selector conversion failed" error exactly when Kubernetes cannot convert it, or admits exactly the
-// seeds whose labels it matches — never a panic.
+// "label selector conversion failed" error exactly when Kubernetes cannot convert it, and every seed rejected for
+// it, or admits exactly the seeds whose labels it matches — never a panic.
 func FuzzShootSeedSelector(f *testing.F) {
 	for _, seed := range [][5]string{{"env", "In", "prod", "", ""}, {"env", "NotIn", "prod", "tier", "gold"}, {"env", "Exists", "", "", ""},
 		{"env", "DoesNotExist", "", "", ""}, {"env", "Foo", "x", "", ""}, {"", "In", "", "", ""}, {"e nv", "In", "pr od", "a/b/c", "-"}} {
@@ -154,6 +154,11 @@ func FuzzShootSeedSelector(f *testing.F) {
 		if convertErr != nil {
 			if ev.Err == nil || !strings.Contains(ev.Err.Error(), "label selector conversion failed") {
 				t.Fatalf("selector %v does not convert (%v), but the shoot got %v", selector, convertErr, ev.Err)
+			}
+			for _, seed := range snap.Seeds {
+				if r, ok := ev.Rejection(seed.Name); !ok || r != (Rejection{Predicate: PredicateShootSeedSelector, Reason: ev.Err.Error()}) {
+					t.Fatalf("selector %v does not convert, but seed %s is rejected with %+v (%v)", selector, seed.Name, r, ok)
+				}
 			}
 			return
 		}
