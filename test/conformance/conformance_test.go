@@ -104,8 +104,7 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 // Seed selectors that do not convert — shoots' own, of every kind Kubernetes refuses, and one cloud profile's —
 // fail their shoots with the same message in the real gardener-scheduler and in seedplan's greedy solver, and the
 // landscape's other shoots are decided alike. The generator writes no such selector, so the landscapes above never
-// have one; a garden can: Gardener's validation admits an invalid label value in a seed selector
-// (AllowInvalidLabelValueInSelector), which the scheduler then fails to convert.
+// have one, and the gardener-apiserver refuses them; a landscape's files can hold them.
 func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 	invalid := []metav1.LabelSelector{
 		{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "environment", Operator: "Likes", Values: []string{"prod"}}}},
@@ -113,6 +112,7 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 		{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "environment", Operator: metav1.LabelSelectorOpExists, Values: []string{"prod"}}}},
 		{MatchLabels: map[string]string{"environment/": "prod"}},
 		{MatchLabels: map[string]string{"environment": "not a value"}},
+		{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "environment", Operator: metav1.LabelSelectorOpIn, Values: []string{"not a value"}}}},
 	}
 	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 		t.Run(string(strategy), func(t *testing.T) {
