@@ -270,10 +270,7 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words
 	if err != nil {
 		var rejected map[string]Rejection
 		if words {
-			rejected = make(map[string]Rejection, len(seeds))
-			for _, seed := range seeds {
-				rejected[seed.Name] = Rejection{Predicate: f.name, Reason: err.Error()}
-			}
+			rejected = rejectingAll(seeds, Rejection{Predicate: f.name, Reason: err.Error()})
 		}
 		return nil, rejected, err
 	}
@@ -281,6 +278,15 @@ func (f labelFilter) Filter(req *Request, seeds []*gardencorev1beta1.Seed, words
 		return seeds, nil, nil
 	}
 	return p.Filter(req, seeds, words)
+}
+
+// rejectingAll rejects every one of the seeds for the same reason: a step that fails whatever the seeds are.
+func rejectingAll(seeds []*gardencorev1beta1.Seed, r Rejection) map[string]Rejection {
+	rejected := make(map[string]Rejection, len(seeds))
+	for _, seed := range seeds {
+		rejected[seed.Name] = r
+	}
+	return rejected
 }
 
 // selectorError is a seed selector that does not convert, worded as Gardener words it: no seed, existing or new,

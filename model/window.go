@@ -351,10 +351,8 @@ func (e *evaluator) unresolved(err error) *Evaluation {
 	if ev, ok := e.failed[err.Error()]; ok {
 		return ev
 	}
-	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences, rejections: map[string]Rejection{}}
-	for _, seed := range e.snap.Seeds {
-		ev.rejections[seed.Name] = Rejection{Predicate: PredicateReferences, Reason: err.Error()}
-	}
+	ev := &Evaluation{Err: err, ErrPredicate: PredicateReferences,
+		rejections: rejectingAll(e.snap.Seeds, Rejection{Predicate: PredicateReferences, Reason: err.Error()})}
 	e.failed[err.Error()] = ev
 	return ev
 }
