@@ -219,7 +219,7 @@ func TestLoopLeaderElection(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
-	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), messages: new([]string), mu: new(sync.Mutex)}
+	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
 	defer slog.SetDefault(slog.Default()) // the loops log to the default logger, as the seedplan command sets it
 	slog.SetDefault(slog.New(logged))
 
@@ -513,38 +513,43 @@ func boundCount(t testing.TB, c client.Client, namespace string) int {
 	return n
 }
 
-// errorLog hands every record to its Handler and keeps the messages of the errors among them.
+// errorLog hands every record to its Handler and keeps the messages of the errors among them, in one list for
+// every handler derived from it.
 type errorLog struct {
 	slog.Handler
-	mu       *sync.Mutex
-	messages *[]string
+	list *errorMessages
+}
+
+type errorMessages struct {
+	mu       sync.Mutex
+	messages []string
 }
 
 // Handle keeps an error's message and hands the record on.
 func (l *errorLog) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelError {
-		l.mu.Lock()
-		*l.messages = append(*l.messages, r.Message)
-		l.mu.Unlock()
+		l.list.mu.Lock()
+		l.list.messages = append(l.list.messages, r.Message)
+		l.list.mu.Unlock()
 	}
 	return l.Handler.Handle(ctx, r)
 }
 
 // WithAttrs keeps the errors of records with attrs in the same list.
 func (l *errorLog) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &errorLog{Handler: l.Handler.WithAttrs(attrs), mu: l.mu, messages: l.messages}
+	return &errorLog{Handler: l.Handler.WithAttrs(attrs), list: l.list}
 }
 
 // WithGroup keeps the errors of records in the group in the same list.
 func (l *errorLog) WithGroup(name string) slog.Handler {
-	return &errorLog{Handler: l.Handler.WithGroup(name), mu: l.mu, messages: l.messages}
+	return &errorLog{Handler: l.Handler.WithGroup(name), list: l.list}
 }
 
 // errors are the messages of the errors logged so far.
 func (l *errorLog) errors() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(*l.messages)
+	l.list.mu.Lock()
+	defer l.list.mu.Unlock()
+	return slices.Clone(l.list.messages)
 }
 
 func waitFor(t testing.TB, timeout time.Duration, what string, condition func() bool) {
