@@ -236,7 +236,7 @@ func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOpti
 	case seed.DeletionTimestamp != nil && target.triggers(LeaveUnusable):
 		load.Drain = Leave{Reason: LeaveUnusable, Detail: "seed is being deleted"}
 	case reason != "" && (target.Now.IsZero() || target.Now.Sub(since) >= target.UnusableGrace):
-		load.Drain = Leave{Reason: LeaveUnusable, Detail: fmt.Sprintf("%s since %s", reason, since.UTC().Format(time.RFC3339))}
+		load.Drain = Leave{Reason: LeaveUnusable, Detail: unusableDetail(reason, since)}
 	case reason != "":
 		load.Grace = &SeedGrace{Reason: reason, Since: since, Left: target.UnusableGrace - target.Now.Sub(since)}
 	}
@@ -253,6 +253,15 @@ func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOpti
 		load.Room = max(load.Limit-load.Load, 0)
 	}
 	return load
+}
+
+// unusableDetail says what is wrong with an unhealthy seed and since when, if that is known: a seed read from a
+// file may carry neither a condition's transition time nor its own creation.
+func unusableDetail(reason string, since time.Time) string {
+	if since.IsZero() {
+		return reason
+	}
+	return reason + " since " + since.UTC().Format(time.RFC3339)
 }
 
 // addDestinations sets where each movable shoot (given in the order of r.Shoots) may go: the chain and the

@@ -213,6 +213,10 @@ func TestUnusableGrace(t *testing.T) {
 		{"not ready for ten minutes: evacuated", notReady(10 * time.Minute),
 			"seed condition GardenletReady is not True since " + now.Add(-10*time.Minute).UTC().Format(time.RFC3339), 0},
 		{"brand new, no lastOperation yet: inside the grace", neverReported(30 * time.Second), "", 4*time.Minute + 30*time.Second},
+		{"no lastOperation and no creation time (a file's seed): evacuated, since when unknown", func(s *gardencorev1beta1.Seed) {
+			s.Status = gardencorev1beta1.SeedStatus{Allocatable: s.Status.Allocatable}
+			s.CreationTimestamp = metav1.Time{}
+		}, "seed has no status.lastOperation yet", 0},
 		{"being deleted: at once", testobjects.Deleting(), "seed is being deleted", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
