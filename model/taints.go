@@ -89,6 +89,12 @@ func (s *Snapshot) SoftViolations(seed int, shoot *gardencorev1beta1.Shoot) int 
 	return n
 }
 
+// NoExecuteTaints are the spec.taints entries of the seed (by index) that the taint-effects annotation gives
+// effect NoExecute.
+func (s *Snapshot) NoExecuteTaints(seed int) []gardencorev1beta1.SeedTaint {
+	return s.taints[seed].NoExecute
+}
+
 // NoExecuteReason says why a bound shoot must leave its seed because of a NoExecute taint it does not tolerate,
 // or "" when it need not.
 func (s *Snapshot) NoExecuteReason(shoot *gardencorev1beta1.Shoot) string {

@@ -1,11 +1,15 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -61,6 +65,42 @@ type SeedChange struct {
 	Allocatable *int64 `json:"allocatable,omitempty"`
 	// Limit is the most shoots at the target utilization (0 for a drained seed), omitted without allocatable.
 	Limit *int `json:"limit,omitempty"`
+	// Reasons say why the seed sheds shoots, in the words of a move off it: drain or unusable (every shoot must
+	// leave), else overloaded and NoExecute; none for a seed listed only because moves reach it.
+	Reasons []SeedReason `json:"reasons,omitempty"`
+}
+
+// SeedReason is one reason a seed sheds shoots and what exactly: which condition since when, how far the seed is
+// above its target, which NoExecute taints how many of its shoots do not tolerate.
+type SeedReason struct {
+	Reason model.LeaveReason `json:"reason"`
+	Detail string            `json:"detail"`
+}
+
+// seedReasons says why a seed sheds shoots: its drain, or else its overload and the noExecute shoots that do not
+// tolerate its NoExecute taints.
+func seedReasons(l model.SeedLoad, noExecute int, taints []gardencorev1beta1.SeedTaint) []SeedReason {
+	if l.Drain.Required() {
+		return []SeedReason{{Reason: l.Drain.Reason, Detail: l.Drain.Detail}}
+	}
+	var reasons []SeedReason
+	if l.Excess() > 0 {
+		reasons = append(reasons, SeedReason{Reason: model.LeaveOverloaded, Detail: overloadDetail(l)})
+	}
+	if noExecute > 0 {
+		keys := make([]string, len(taints))
+		for i, t := range taints {
+			keys[i] = strconv.Quote(t.Key)
+		}
+		reasons = append(reasons, SeedReason{Reason: model.LeaveNoExecute, Detail: fmt.Sprintf("%s %s not tolerate its NoExecute %s %s",
+			Counted(noExecute, "shoot", "shoots"), agree(noExecute, "does", "do"), agree(len(keys), "taint", "taints"), strings.Join(keys, ", "))})
+	}
+	return reasons
+}
+
+// overloadDetail says how far an overloaded seed is above its target.
+func overloadDetail(l model.SeedLoad) string {
+	return fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Load, "shoot", "shoots"), l.Excess(), l.Limit)
 }
 
 // movesDetailed is a copy of the moves in which each move off an overloaded seed says how far that seed is above its
@@ -74,7 +114,7 @@ func movesDetailed(r *model.Rebalancing, moves []model.Move) []model.Move {
 	detailed := make([]model.Move, len(moves))
 	for i, m := range moves {
 		if l := seeds[m.From]; m.Reason == model.LeaveOverloaded {
-			m.Detail = fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Load, "shoot", "shoots"), l.Excess(), l.Limit)
+			m.Detail = overloadDetail(l)
 		}
 		detailed[i] = m
 	}
@@ -108,13 +148,20 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 	for _, p := range plan.Problems {
 		unresolved[p.Seed] = true
 	}
+	noExecute := make([]int, len(r.Seeds))
+	for _, b := range r.Shoots {
+		if b.Leave.Reason == model.LeaveNoExecute {
+			noExecute[b.Seed]++
+		}
+	}
 	for i, seed := range r.Snapshot.Seeds {
 		l := r.Seeds[i]
 		d, touched := delta[seed.Name]
 		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
-		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Load + d}
+		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Load + d,
+			Reasons: seedReasons(l, noExecute[i], r.Snapshot.NoExecuteTaints(i))}
 		if allocatable, ok := model.Allocatable(seed); ok {
 			change.Allocatable, change.Limit = &allocatable, &l.Limit
 		}
@@ -157,13 +204,18 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	}
 	if len(r.Seeds) > 0 {
 		sec.next()
-		t.header(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE")
+		t.header(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE\tREASON"+t.wideColumns("\tDETAIL"))
 		for _, s := range r.Seeds {
 			limit, allocatable := "-", "-"
 			if s.Allocatable != nil {
 				limit, allocatable = fmt.Sprint(*s.Limit), fmt.Sprint(*s.Allocatable)
 			}
-			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Before, s.After, limit, allocatable)
+			reasons, details := []string{}, []string{}
+			for _, why := range s.Reasons {
+				reasons, details = append(reasons, string(why.Reason)), append(details, why.Detail)
+			}
+			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\t%s%s\n", s.Name, s.Before, s.After, limit, allocatable,
+				cmp.Or(strings.Join(reasons, ","), "-"), t.wideColumns("\t"+cmp.Or(strings.Join(details, "; "), "-")))
 		}
 	}
 	if len(r.InGrace) > 0 {

@@ -1,11 +1,17 @@
 package report_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
@@ -41,6 +47,88 @@ func TestRebalanceReportSeeds(t *testing.T) {
 	}
 	if fmt.Sprint(names) != "[full retiring room]" || got.Complete {
 		t.Fatalf("seeds %v, complete %v, message %q; want full, retiring and room, incomplete", names, got.Complete, got.Message)
+	}
+}
+
+// Every seed that sheds shoots says why, moves off it or not, in the words of a move off it: what drains it, how
+// far it is above its target, how many of its shoots which NoExecute taints send away. A seed listed only because
+// moves reach it gives no reason. The table shows the reasons, and -o wide their detail.
+func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
+	noExecute := func(key string) []SeedOption {
+		return []SeedOption{Tainted(key), Annotated(model.AnnotationTaintEffects, key+"=NoExecute")}
+	}
+	notReady := func(s *gardencorev1beta1.Seed) {
+		s.Status.Conditions[0] = gardencorev1beta1.Condition{Type: gardencorev1beta1.GardenletReady, Status: gardencorev1beta1.ConditionFalse,
+			LastTransitionTime: metav1.NewTime(Created)}
+	}
+	seeds := []*gardencorev1beta1.Seed{
+		Seed("overloaded", Allocatable(10), WithBackup()),
+		Seed("retiring", append(noExecute("retire"), Allocatable(10), WithBackup())...),
+		Seed("both", append(noExecute("gpu"), Allocatable(10), WithBackup())...),
+		Seed("sick", Allocatable(10), WithBackup(), notReady),
+		Seed("deleted", Allocatable(10), WithBackup(), Deleting()),
+		Seed("drained", Allocatable(10), WithBackup()),
+		Seed("room", Allocatable(100), WithBackup()),
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	add := func(seed string, n int, opts ...ShootOption) {
+		for i := range n {
+			name := fmt.Sprintf("on-%s-%d-%d", seed, len(opts), i)
+			shoots = append(shoots, Shoot(name, append([]ShootOption{BoundTo(seed), Running()}, opts...)...))
+		}
+	}
+	add("overloaded", 10)
+	add("retiring", 2)
+	add("both", 7, Tolerating("gpu"))
+	add("both", 3)
+	add("sick", 1)
+	add("deleted", 1)
+	add("drained", 1)
+	got := rebalanceReport(t, seeds, shoots, model.RebalanceOptions{TargetUtilization: 0.9, Drain: []string{"drained"}})
+	overloaded := report.SeedReason{Reason: model.LeaveOverloaded, Detail: "the seed hosts 10 shoots, 1 above its target of 9"}
+	want := map[string][]report.SeedReason{
+		"overloaded": {overloaded},
+		"retiring":   {{Reason: model.LeaveNoExecute, Detail: `2 shoots do not tolerate its NoExecute taint "retire"`}},
+		"both":       {overloaded, {Reason: model.LeaveNoExecute, Detail: `3 shoots do not tolerate its NoExecute taint "gpu"`}},
+		"sick": {{Reason: model.LeaveUnusable,
+			Detail: "seed condition GardenletReady is not True since " + Created.UTC().Format(time.RFC3339)}},
+		"deleted": {{Reason: model.LeaveUnusable, Detail: "seed is being deleted"}},
+		"drained": {{Reason: model.LeaveDrain, Detail: "the seed is drained (--drain)"}},
+		"room":    nil,
+	}
+	if len(got.Seeds) != len(want) {
+		t.Fatalf("seeds %+v, want one of each of %v", got.Seeds, slices.Sorted(maps.Keys(want)))
+	}
+	for _, s := range got.Seeds {
+		if w, ok := want[s.Name]; !ok || !slices.Equal(s.Reasons, w) {
+			t.Errorf("seed %s gives reasons %+v, want %+v", s.Name, s.Reasons, w)
+		}
+	}
+	for _, tc := range []struct {
+		format string
+		row    map[string]string // what follows ALLOCATABLE in the seed's row
+	}{
+		{"table", map[string]string{"both": "overloaded,NoExecute", "sick": "unusable", "room": "-"}},
+		{"wide", map[string]string{
+			"both": `overloaded,NoExecute the seed hosts 10 shoots, 1 above its target of 9; 3 shoots do not tolerate its NoExecute taint "gpu"`,
+			"room": "- -",
+		}},
+	} {
+		var out bytes.Buffer
+		if err := got.Print(&out, report.Output{Format: tc.format}); err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string]string{}
+		for line := range strings.SplitSeq(out.String(), "\n") {
+			if fields := strings.Fields(line); len(fields) > 5 {
+				rows[fields[0]] = strings.Join(fields[5:], " ")
+			}
+		}
+		for seed, w := range tc.row {
+			if rows[seed] != w {
+				t.Errorf("-o %s: the row of seed %s ends with %q, want %q:\n%s", tc.format, seed, rows[seed], w, out.String())
+			}
+		}
 	}
 }
 
