@@ -48,6 +48,9 @@ type CapacityPlanning struct {
 	Room []int
 	// candidates are the snapshot indexes of every candidate seed, template or not.
 	candidates []int
+	// landscapeErrs are Gardener's errors as the landscape without the candidates gives them, by the evaluation
+	// of the shoots whose filters leave no seed (landscapeErrors).
+	landscapeErrs map[*Evaluation]error
 }
 
 // CandidateSuffix ends the name of the candidate seed that stands for new seeds like a template.
@@ -94,6 +97,9 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 		}
 	}
 	if c.Window, err = NewWindow(extended, opts, extended.Pending(opts.SchedulerName)); err != nil {
+		return nil, err
+	}
+	if c.landscapeErrs, err = landscapeErrors(snap, opts, c.Window); err != nil {
 		return nil, err
 	}
 	c.Templates = usefulTemplates(c.Window, all)
@@ -225,6 +231,35 @@ func (s *Snapshot) ManagedSeedSetOf(seedName string) *seedmanagementv1alpha1.Man
 	return nil
 }
 
+// landscapeErrors are, by evaluation, Gardener's errors for the window's shoots whose filters leave no seed, as the
+// landscape without the candidates gives them. A candidate passes and fails every filter as its template does, so
+// the same filter fails there; but Gardener's message counts the seeds it saw, which are the landscape's.
+func landscapeErrors(snap *Snapshot, opts Options, w *Window) (map[*Evaluation]error, error) {
+	var shoots []*gardencorev1beta1.Shoot
+	var evaluations []*Evaluation
+	seen := map[*Evaluation]bool{}
+	for i, ev := range w.Evaluations {
+		if ev.Err != nil && ev.Request != nil && !seen[ev] {
+			seen[ev] = true
+			shoots, evaluations = append(shoots, w.Shoots[i]), append(evaluations, ev)
+		}
+	}
+	if len(shoots) == 0 {
+		return nil, nil
+	}
+	landscape, err := NewWindow(snap, opts, shoots)
+	if err != nil {
+		return nil, err
+	}
+	errs := make(map[*Evaluation]error, len(evaluations))
+	for i, ev := range evaluations {
+		if own := landscape.Evaluations[i]; own.Err != nil && own.ErrPredicate == ev.ErrPredicate {
+			errs[ev] = own.Err
+		}
+	}
+	return errs, nil
+}
+
 // withSeeds is the snapshot's landscape with more seeds.
 func (s *Snapshot) withSeeds(seeds []*gardencorev1beta1.Seed) (*Snapshot, error) {
 	objs := Objects{
@@ -256,7 +291,11 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 	case errors.As(ev.Err, &invalidSelector):
 		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; no kind of seed takes the shoot while the "+invalidSelector.kind+"'s seed selector is invalid"
 	case ev.Err != nil:
-		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; "+q.missingKind(shoot, ev)
+		err := ev.Err
+		if own, ok := q.landscapeErrs[ev]; ok {
+			err = own
+		}
+		u.Reason, u.Message = ev.ErrPredicate, err.Error()+"; "+q.missingKind(shoot, ev)
 	case ev.StrategyErr != nil:
 		u.Message = ev.StrategyErr.Error()
 	case len(ev.Arcs) == 0:

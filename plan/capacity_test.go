@@ -189,6 +189,48 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 	}
 }
 
+// A shoot whose filters leave no seed, new seeds like the existing ones included, is told Gardener's error as the
+// landscape gives it, as schedule tells it: the seeds Gardener's message counts are the landscape's, not also the
+// candidates that stand for new seeds.
+func TestCapacityUnplaceableGivesGardenersErrorForTheLandscape(t *testing.T) {
+	twoZones := func(s *gardencorev1beta1.Seed) { s.Spec.Provider.Zones = s.Spec.Provider.Zones[:2] }
+	seeds := []*gardencorev1beta1.Seed{
+		Seed("eu-a", Allocatable(10), twoZones), Seed("eu-b", Allocatable(10), twoZones),
+		Seed("us", Allocatable(10), InRegion("aws", "us-east-1"), twoZones),
+	}
+	shoots := []*gardencorev1beta1.Shoot{
+		Shoot("selecting-nothing", func(s *gardencorev1beta1.Shoot) {
+			s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"absent": "label"}}}
+		}),
+		Shoot("zonal", func(s *gardencorev1beta1.Shoot) {
+			s.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{HighAvailability: &gardencorev1beta1.HighAvailability{
+				FailureTolerance: gardencorev1beta1.FailureTolerance{Type: gardencorev1beta1.FailureToleranceTypeZone}}}
+		}),
+		Shoot("of-another-provider", func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Type = "gcp" }),
+	}
+	snap := fixture.Landscape(t, seeds, shoots)
+	scheduled, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Solver: solver.Greedy{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := plan.Capacity(context.Background(), snap, plan.Policy{Target: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gardeners := map[string]string{}
+	for _, u := range scheduled.Plan.Unschedulable {
+		gardeners[u.Shoot] = u.Message
+	}
+	if len(answer.Unplaceable) != len(shoots) || len(gardeners) != len(shoots) {
+		t.Fatalf("unplaceable %+v, unschedulable %v; want every shoot in both", answer.Unplaceable, gardeners)
+	}
+	for _, u := range answer.Unplaceable {
+		if message, _, _ := strings.Cut(u.Message, "; "); message != gardeners[u.Shoot] {
+			t.Errorf("%s: capacity says %q, want Gardener's error as schedule gives it, %q", u.Shoot, u.Message, gardeners[u.Shoot])
+		}
+	}
+}
+
 // New seeds like a replica of a ManagedSeedSet (<set>-<ordinal> in namespace garden) are replicas to add to the
 // set; seeds named like a set elsewhere, or with no ordinal, are not its replicas.
 func TestCapacityManagedSeedSetReplicas(t *testing.T) {
