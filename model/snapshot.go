@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strings"
 
@@ -325,6 +326,47 @@ func (s *Snapshot) SeedsNotHeld() map[string]int {
 		}
 	}
 	return missing
+}
+
+// MalformedRegionEntry is an entry of a region ConfigMap that Gardener cannot parse.
+type MalformedRegionEntry struct {
+	// ConfigMap is the ConfigMap's namespace/name, Region the entry's key.
+	ConfigMap, Region string
+	// Err is why the entry does not parse.
+	Err error
+}
+
+// MalformedRegionEntries are the entries of the region ConfigMaps Gardener cannot parse, by ConfigMap and region.
+// Nothing tells of one before a shoot of its region meets it: the MinimalDistance strategy then refuses every
+// such shoot whose cloud profile the ConfigMap names.
+func (s *Snapshot) MalformedRegionEntries() []MalformedRegionEntry {
+	var entries []MalformedRegionEntry
+	for _, cm := range s.RegionConfigs {
+		byRegion := s.regionDistances[cm.Name]
+		for _, region := range slices.Sorted(maps.Keys(byRegion)) {
+			if byRegion[region].err != nil {
+				_, err := ParseRegionDistances(cm.Data[region], region)
+				entries = append(entries, MalformedRegionEntry{ConfigMap: cm.Namespace + "/" + cm.Name, Region: region, Err: err})
+			}
+		}
+	}
+	return entries
+}
+
+// ProfilesOfSeveralRegionConfigs are the cloud profiles that more than one region ConfigMap names, each with the
+// names of those ConfigMaps in order (the first is the one the snapshot uses; the gardener-scheduler uses
+// whichever its cache lists first).
+func (s *Snapshot) ProfilesOfSeveralRegionConfigs() map[string][]string {
+	named := map[string][]string{}
+	for _, cm := range s.RegionConfigs {
+		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
+			if name = strings.TrimSpace(name); name != "" && !slices.Contains(named[name], cm.Name) {
+				named[name] = append(named[name], cm.Name)
+			}
+		}
+	}
+	maps.DeleteFunc(named, func(_ string, configMaps []string) bool { return len(configMaps) < 2 })
+	return named
 }
 
 // Seed returns the seed with the given name, or nil.

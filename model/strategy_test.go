@@ -52,15 +52,49 @@ func TestSplitOrientation(t *testing.T) {
 }
 
 func regionConfig(profiles string, data map[string]string) func(*Objects) {
+	return namedRegionConfig("garden", "region-config", profiles, data)
+}
+
+// namedRegionConfig adds a ConfigMap labelled as a region config, in the namespace, for the profiles.
+func namedRegionConfig(namespace, name, profiles string, data map[string]string) func(*Objects) {
 	return func(o *Objects) {
 		o.ConfigMaps = append(o.ConfigMaps, &corev1.ConfigMap{
 			ObjectMeta: metav1.ObjectMeta{
-				Name: "region-config", Namespace: "garden",
+				Name: name, Namespace: namespace,
 				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
 				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": profiles},
 			},
 			Data: data,
 		})
+	}
+}
+
+// What is wrong with the region ConfigMaps is found when they are read, before any shoot meets it: every entry
+// Gardener cannot parse (the well-formed, the empty and the negative are not), and every cloud profile that more
+// than one ConfigMap of namespace garden names, with those ConfigMaps in the order the snapshot takes them. A
+// ConfigMap elsewhere is none of Gardener's region configs.
+func TestRegionConfigProblems(t *testing.T) {
+	snap := testLandscape(nil, nil,
+		namedRegionConfig("garden", "b-regions", "aws, gcp", map[string]string{
+			"eu-central-1": "eu-west-1: 10", "eu-west-1": "eu-central-1: -3", "us-east-1": "", "ap-south-1": "eu-west-1: far",
+		}),
+		namedRegionConfig("garden", "a-regions", "aws", map[string]string{"eu-west-1": "[1, 2]"}),
+		namedRegionConfig("garden", "c-regions", "gcp,, azure", nil),
+		namedRegionConfig("elsewhere", "d-regions", "aws", map[string]string{"eu-west-1": "not: [a map"}),
+	)
+	var malformed []string
+	for _, e := range snap.MalformedRegionEntries() {
+		if e.Err == nil {
+			t.Errorf("%s %s: malformed without an error", e.ConfigMap, e.Region)
+		}
+		malformed = append(malformed, e.ConfigMap+" "+e.Region)
+	}
+	if want := []string{"garden/a-regions eu-west-1", "garden/b-regions ap-south-1"}; !slices.Equal(malformed, want) {
+		t.Errorf("malformed entries %q, want %q", malformed, want)
+	}
+	want := map[string][]string{"aws": {"a-regions", "b-regions"}, "gcp": {"b-regions", "c-regions"}}
+	if got := snap.ProfilesOfSeveralRegionConfigs(); !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("profiles of several region configs %v, want %v", got, want)
 	}
 }
 

@@ -487,6 +487,23 @@ func SeedsNotHeld(shoots map[string]int) string {
 		agree(total, "it counts", "they count"), agree(total, "moves", "move"))
 }
 
+// RegionConfigWarnings say, one line each, what is wrong with the region ConfigMaps that nothing else tells of
+// before a shoot meets it: entries Gardener cannot parse, and cloud profiles that several ConfigMaps name (each
+// with the names of those ConfigMaps, in the order the snapshot takes them).
+func RegionConfigWarnings(malformed []model.MalformedRegionEntry, profiles map[string][]string) []string {
+	var lines []string
+	for _, e := range malformed {
+		lines = append(lines, fmt.Sprintf("region ConfigMap %s: entry %q does not parse (%v): under MinimalDistance, the shoots of region %s "+
+			"whose cloud profile the ConfigMap names are unschedulable, as in Gardener", e.ConfigMap, e.Region, e.Err, e.Region))
+	}
+	for _, profile := range slices.Sorted(maps.Keys(profiles)) {
+		configMaps := profiles[profile]
+		lines = append(lines, fmt.Sprintf("cloud profile %s is named by %d region ConfigMaps (%s): seedplan uses %s, the first by name; "+
+			"the gardener-scheduler uses whichever its cache lists first", profile, len(configMaps), strings.Join(configMaps, ", "), configMaps[0]))
+	}
+	return lines
+}
+
 // firstThree lists the first three items and counts the others ("…, 2 more seeds"): a warning names a few of
 // what it counts.
 func firstThree(items []string, one, many string) string {

@@ -3,7 +3,9 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -341,6 +343,25 @@ func TestSeedsNotHeldWarning(t *testing.T) {
 		if got := report.SeedsNotHeld(tc.shoots); got != tc.want {
 			t.Errorf("SeedsNotHeld(%v) =\n%q, want\n%q", tc.shoots, got, tc.want)
 		}
+	}
+}
+
+// The warnings of region ConfigMaps name the ConfigMap, the entry and why it does not parse, and what Gardener then
+// does; a profile named by several ConfigMaps names them all and the one used. Profiles come in name order.
+func TestRegionConfigWarnings(t *testing.T) {
+	malformed := []model.MalformedRegionEntry{{ConfigMap: "garden/aws-regions", Region: "eu-west-1", Err: errors.New("not a map")}}
+	profiles := map[string][]string{"gcp": {"b", "c"}, "aws": {"a", "b", "c"}}
+	want := []string{
+		`region ConfigMap garden/aws-regions: entry "eu-west-1" does not parse (not a map): under MinimalDistance, the shoots of ` +
+			`region eu-west-1 whose cloud profile the ConfigMap names are unschedulable, as in Gardener`,
+		"cloud profile aws is named by 3 region ConfigMaps (a, b, c): seedplan uses a, the first by name; the gardener-scheduler uses whichever its cache lists first",
+		"cloud profile gcp is named by 2 region ConfigMaps (b, c): seedplan uses b, the first by name; the gardener-scheduler uses whichever its cache lists first",
+	}
+	if got := report.RegionConfigWarnings(malformed, profiles); !slices.Equal(got, want) {
+		t.Errorf("RegionConfigWarnings =\n%q, want\n%q", got, want)
+	}
+	if got := report.RegionConfigWarnings(nil, nil); len(got) != 0 {
+		t.Errorf("RegionConfigWarnings of nothing = %q, want none", got)
 	}
 }
 

@@ -458,13 +458,16 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 	return snap, nil
 }
 
-// warnOf logs what the load skipped or found lacking, and the shoots on seeds the landscape does not hold (when
-// it holds some: one without any seed is warned of as such).
+// warnOf logs what the load skipped or found lacking, the shoots on seeds the landscape does not hold (when it
+// holds some: one without any seed is warned of as such), and what is wrong with its region ConfigMaps.
 func warnOf(ctx context.Context, landscape *ingest.Landscape, snap *model.Snapshot) {
 	for _, w := range landscape.Warnings {
 		slog.WarnContext(ctx, w)
 	}
 	if w := report.SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
+		slog.WarnContext(ctx, w)
+	}
+	for _, w := range report.RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs()) {
 		slog.WarnContext(ctx, w)
 	}
 }

@@ -891,6 +891,43 @@ func TestScheduleLogsTheLoad(t *testing.T) {
 	}
 }
 
+// What is wrong with a landscape's region ConfigMaps is warned of as it is read, before a shoot meets it: an entry
+// Gardener cannot parse, a cloud profile that two ConfigMaps name. A landscape without either is not warned of.
+func TestWarnsOfRegionConfigProblems(t *testing.T) {
+	landscape := t.TempDir()
+	if _, err := run(t, "generate", "--seeds", "4", "--shoots", "10", "--dir", landscape); err != nil {
+		t.Fatal(err)
+	}
+	if _, logged, err := runLogged(t, "schedule", "-o", "name", "--landscape", landscape); err != nil || strings.Contains(logged, "ConfigMap") {
+		t.Fatalf("a generated landscape: %v, logged\n%s", err, logged)
+	}
+	broken := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: zz-aws-regions
+  namespace: garden
+  labels: {scheduling.gardener.cloud/purpose: region-config}
+  annotations: {scheduling.gardener.cloud/cloudprofiles: aws}
+data:
+  eu-west-1: "eu-central-1: near"
+`
+	if err := os.WriteFile(filepath.Join(landscape, "zz-broken.yaml"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, logged, err := runLogged(t, "schedule", "-o", "name", "--landscape", landscape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`region ConfigMap garden/zz-aws-regions: entry \"eu-west-1\" does not parse`,
+		"cloud profile aws is named by 2 region ConfigMaps (aws-region-config, zz-aws-regions): seedplan uses aws-region-config",
+	} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("logged\n%s\nwithout %q", logged, want)
+		}
+	}
+}
+
 // A command given neither --landscape nor a garden reads the embedded example and says so on standard error, so
 // that a forgotten flag does not pass the example's answer off as the landscape's; one given either says nothing
 // of it.
