@@ -48,9 +48,9 @@ type CapacityPlanning struct {
 	Room []int
 	// candidates are the snapshot indexes of every candidate seed, template or not.
 	candidates []int
-	// landscapeErrs are Gardener's errors as the landscape without the candidates gives them, by the evaluation
-	// of the shoots whose filters leave no seed (landscapeErrors).
-	landscapeErrs map[*Evaluation]error
+	// onLandscape is, for each evaluation of the window that leaves its shoots no seed, their evaluation on the
+	// landscape without the candidates (landscapeEvaluations).
+	onLandscape map[*Evaluation]*Evaluation
 }
 
 // CandidateSuffix ends the name of the candidate seed that stands for new seeds like a template.
@@ -99,7 +99,7 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 	if c.Window, err = NewWindow(extended, opts, extended.Pending(opts.SchedulerName)); err != nil {
 		return nil, err
 	}
-	if c.landscapeErrs, err = landscapeErrors(snap, opts, c.Window); err != nil {
+	if c.onLandscape, err = landscapeEvaluations(snap, opts, c.Window); err != nil {
 		return nil, err
 	}
 	c.Templates = usefulTemplates(c.Window, all)
@@ -231,15 +231,16 @@ func (s *Snapshot) ManagedSeedSetOf(seedName string) *seedmanagementv1alpha1.Man
 	return nil
 }
 
-// landscapeErrors are, by evaluation, Gardener's errors for the window's shoots whose filters leave no seed, as the
-// landscape without the candidates gives them. A candidate passes and fails every filter as its template does, so
-// the same filter fails there; but Gardener's message counts the seeds it saw, which are the landscape's.
-func landscapeErrors(snap *Snapshot, opts Options, w *Window) (map[*Evaluation]error, error) {
+// landscapeEvaluations evaluates on the landscape without the candidates the window's shoots that no seed takes,
+// new seeds included, once per distinct evaluation: their reason and Gardener's message are the landscape's, as
+// schedule gives them. A candidate passes and fails every predicate as its template does, so the same predicates
+// fail there; but Gardener's message counts the seeds it saw, and which predicate failed most seeds may differ.
+func landscapeEvaluations(snap *Snapshot, opts Options, w *Window) (map[*Evaluation]*Evaluation, error) {
 	var shoots []*gardencorev1beta1.Shoot
 	var evaluations []*Evaluation
 	seen := map[*Evaluation]bool{}
 	for i, ev := range w.Evaluations {
-		if ev.Err != nil && ev.Request != nil && !seen[ev] {
+		if ev.Request != nil && len(ev.Arcs) == 0 && !seen[ev] {
 			seen[ev] = true
 			shoots, evaluations = append(shoots, w.Shoots[i]), append(evaluations, ev)
 		}
@@ -251,13 +252,11 @@ func landscapeErrors(snap *Snapshot, opts Options, w *Window) (map[*Evaluation]e
 	if err != nil {
 		return nil, err
 	}
-	errs := make(map[*Evaluation]error, len(evaluations))
+	own := make(map[*Evaluation]*Evaluation, len(evaluations))
 	for i, ev := range evaluations {
-		if own := landscape.Evaluations[i]; own.Err != nil && own.ErrPredicate == ev.ErrPredicate {
-			errs[ev] = own.Err
-		}
+		own[ev] = landscape.Evaluations[i]
 	}
-	return errs, nil
+	return own, nil
 }
 
 // withSeeds is the snapshot's landscape with more seeds.
@@ -292,13 +291,16 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 		u.Reason, u.Message = ev.ErrPredicate, ev.Err.Error()+"; no kind of seed takes the shoot while the "+invalidSelector.kind+"'s seed selector is invalid"
 	case ev.Err != nil:
 		err := ev.Err
-		if own, ok := q.landscapeErrs[ev]; ok {
-			err = own
+		if own := q.onLandscape[ev]; own.Err != nil && own.ErrPredicate == ev.ErrPredicate {
+			err = own.Err
 		}
 		u.Reason, u.Message = ev.ErrPredicate, err.Error()+"; "+q.missingKind(shoot, ev)
 	case ev.StrategyErr != nil:
 		u.Message = ev.StrategyErr.Error()
 	case len(ev.Arcs) == 0:
+		if own := q.onLandscape[ev]; len(own.Candidates) == 0 && len(own.CandidateFailures) > 0 {
+			u.Reason = dominantReason(own, false) // every seed failed §2.10's networks or taints
+		}
 		u.Message = "no seed, and no new seed like an existing usable one, passes the shoot's predicates and strategy; " + q.missingKind(shoot, ev)
 	default:
 		u.Reason = PredicateCapacity

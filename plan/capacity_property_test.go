@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,50 @@ func TestCapacityAddsUp(t *testing.T) {
 			}
 			if answers[0] != answers[1] {
 				t.Fatalf("the answer depends on the budget:\n%s\n%s", answers[0], answers[1])
+			}
+		})
+	}
+}
+
+// Capacity names what schedule names: on random landscapes that exercise every predicate, a shoot no seed takes,
+// new seeds included, is unplaceable for the predicate schedule gives it (unless schedule's is Capacity, which new
+// seeds answer), and where a filter leaves it no seed, with Gardener's error as schedule words it.
+func TestCapacityNamesWhatScheduleNames(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
+		t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
+			snap := generatedSnapshot(t, generator.Config{
+				Seeds: 25, Shoots: 200, Existing: 100, Contention: 1, Seed: seed, Mix: generator.StressMix(),
+			})
+			opts := model.Options{Strategy: strategy}
+			scheduled, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Options: opts, Solver: solver.Greedy{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			schedule := map[string]model.Unschedulable{}
+			for _, u := range scheduled.Plan.Unschedulable {
+				schedule[u.Shoot] = u
+			}
+			answer, err := plan.Capacity(context.Background(), snap, plan.Policy{Options: opts, Target: 0.8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compared := 0
+			for _, u := range answer.Unplaceable {
+				s, ok := schedule[u.Shoot]
+				if !ok || s.Reason == model.PredicateCapacity || u.Reason == model.PredicateCapacity {
+					continue
+				}
+				compared++
+				if u.Reason != s.Reason {
+					t.Errorf("%s: capacity names %s (%q), schedule %s (%q)", u.Shoot, u.Reason, u.Message, s.Reason, s.Message)
+				}
+				if gardeners, _, _ := strings.Cut(u.Message, "; "); !strings.HasPrefix(u.Message, "no seed,") && gardeners != s.Message {
+					t.Errorf("%s: capacity says %q, schedule %q", u.Shoot, u.Message, s.Message)
+				}
+			}
+			if compared == 0 {
+				t.Fatal("no shoot unplaceable for a reason schedule gives too: the landscape tests nothing")
 			}
 		})
 	}
