@@ -92,8 +92,9 @@ func seedReasons(l model.SeedLoad, noExecute int, taints []gardencorev1beta1.See
 		for i, t := range taints {
 			keys[i] = strconv.Quote(t.Key)
 		}
-		reasons = append(reasons, SeedReason{Reason: model.LeaveNoExecute, Detail: fmt.Sprintf("%s %s not tolerate its NoExecute %s %s",
-			Counted(noExecute, "shoot", "shoots"), agree(noExecute, "does", "do"), agree(len(keys), "taint", "taints"), strings.Join(keys, ", "))})
+		reasons = append(reasons, SeedReason{Reason: model.LeaveNoExecute, Detail: fmt.Sprintf("%s %s not tolerate %s %s",
+			Counted(noExecute, "shoot", "shoots"), agree(noExecute, "does", "do"), agree(len(keys), "its NoExecute taint", "all of its NoExecute taints"),
+			strings.Join(keys, ", "))})
 	}
 	return reasons
 }

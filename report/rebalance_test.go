@@ -65,6 +65,7 @@ func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
 		Seed("overloaded", Allocatable(10), WithBackup()),
 		Seed("retiring", append(noExecute("retire"), Allocatable(10), WithBackup())...),
 		Seed("both", append(noExecute("gpu"), Allocatable(10), WithBackup())...),
+		Seed("twice", Tainted("a"), Tainted("b"), Annotated(model.AnnotationTaintEffects, "a=NoExecute,b=NoExecute"), Allocatable(10), WithBackup()),
 		Seed("sick", Allocatable(10), WithBackup(), notReady),
 		Seed("deleted", Allocatable(10), WithBackup(), Deleting()),
 		Seed("drained", Allocatable(10), WithBackup()),
@@ -81,6 +82,7 @@ func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
 	add("retiring", 2)
 	add("both", 7, Tolerating("gpu"))
 	add("both", 3)
+	add("twice", 2, Tolerating("a"))
 	add("sick", 1)
 	add("deleted", 1)
 	add("drained", 1)
@@ -90,6 +92,7 @@ func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
 		"overloaded": {overloaded},
 		"retiring":   {{Reason: model.LeaveNoExecute, Detail: `2 shoots do not tolerate its NoExecute taint "retire"`}},
 		"both":       {overloaded, {Reason: model.LeaveNoExecute, Detail: `3 shoots do not tolerate its NoExecute taint "gpu"`}},
+		"twice":      {{Reason: model.LeaveNoExecute, Detail: `2 shoots do not tolerate all of its NoExecute taints "a", "b"`}},
 		"sick": {{Reason: model.LeaveUnusable,
 			Detail: "seed condition GardenletReady is not True since " + Created.UTC().Format(time.RFC3339)}},
 		"deleted": {{Reason: model.LeaveUnusable, Detail: "seed is being deleted"}},
