@@ -43,7 +43,7 @@ func newRebalanceCommand() *cobra.Command {
 			"at most the target: each moved shoot goes to a seed that passes every predicate of the gardener-scheduler and " +
 			"the gardener-apiserver's migration rules and ends at most at the target; near moves first, then balance. It " +
 			"prints the moves with when each may start (its shoot's maintenance window), every affected seed before and " +
-			"after, and the lower bound on the number of moves. With --apply --yes on a cluster it cordons the seeds to " +
+			"after with why it sheds shoots, and the lower bound on the number of moves. With --apply --yes on a cluster it cordons the seeds to " +
 			"drain and starts the moves whose window is open, paced (--max-in-flight, --max-in-flight-per-seed), each a " +
 			"control plane migration re-checked against a fresh read first, and waits for each to finish on its new seed.",
 		Args:   noArguments,
