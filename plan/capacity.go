@@ -34,6 +34,9 @@ type CapacityAnswer struct {
 	// (the template's name with model.CandidateSuffix) standing for a template's new seeds. With Unplaceable they
 	// account for every pending shoot once.
 	Placements []model.Placement
+	// PendingForOthers counts, when no shoot is pending, the pending shoots of other schedulers by
+	// spec.schedulerName (model.Snapshot.PendingForOthers), as Outcome does.
+	PendingForOthers map[string]int
 }
 
 // SetReplicas is a ManagedSeedSet that new seeds belong to.
@@ -108,6 +111,9 @@ func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capa
 		newSeeds[tmpl.Template] = plan.NewSeeds[t]
 	}
 	answer.ManagedSeedSets = setReplicas(q, plan.NewSeeds)
+	if pending == 0 {
+		answer.PendingForOthers = q.Snapshot.PendingForOthers(q.Window.Options.SchedulerName)
+	}
 	if err := model.VerifyCapacity(q, answer.Placements, newSeeds, unplaceable); err != nil {
 		return nil, fmt.Errorf("capacity produced an answer that fails verification, refusing it: %w", err)
 	}

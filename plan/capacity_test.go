@@ -231,6 +231,28 @@ func TestCapacityUnplaceableGivesGardenersErrorForTheLandscape(t *testing.T) {
 	}
 }
 
+// Capacity under a scheduler name no shoot waits for counts the shoots pending for the other names, as schedule
+// does; under the name they wait for it counts none.
+func TestCapacityCountsShootsPendingForOtherSchedulers(t *testing.T) {
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("eu", Allocatable(10))},
+		append(pending("mine", 2), pending("theirs", 3, ScheduledBy("their-scheduler"))...))
+	for _, tc := range []struct {
+		scheduler string
+		want      map[string]int
+	}{
+		{"default-scheduler", nil},
+		{"nobody", map[string]int{"default-scheduler": 2, "their-scheduler": 3}},
+	} {
+		answer, err := plan.Capacity(context.Background(), snap, plan.Policy{Options: model.Options{SchedulerName: tc.scheduler}, Target: 0.8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(answer.PendingForOthers) != fmt.Sprint(tc.want) {
+			t.Errorf("scheduler %s: pending for others %v, want %v", tc.scheduler, answer.PendingForOthers, tc.want)
+		}
+	}
+}
+
 // New seeds like a replica of a ManagedSeedSet (<set>-<ordinal> in namespace garden) are replicas to add to the
 // set; seeds named like a set elsewhere, or with no ordinal, are not its replicas.
 func TestCapacityManagedSeedSetReplicas(t *testing.T) {

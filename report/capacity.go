@@ -33,6 +33,9 @@ type CapacityReport struct {
 	Unplaceable []model.Unschedulable `json:"unplaceable"`
 	// ManagedSeedSets are the sets whose replicas new seeds are: the replicas to add to each.
 	ManagedSeedSets []SetCapacity `json:"managedSeedSets"`
+	// PendingForOthers counts, when no shoot is pending, the shoots pending for other schedulers by
+	// spec.schedulerName, as schedule's report does.
+	PendingForOthers map[string]int `json:"pendingForOtherSchedulers,omitempty"`
 }
 
 // SetCapacity is the replicas to add to one ManagedSeedSet.
@@ -64,7 +67,7 @@ func NewCapacityReport(plan *plan.CapacityAnswer) *CapacityReport {
 	report := &CapacityReport{
 		TargetUtilization: q.Target, Pending: len(q.Window.Shoots), OnExisting: plan.OnExisting, OnNew: plan.OnNew(),
 		NewSeeds: plan.Total(), LowerBound: plan.LowerBound, Optimal: plan.Optimal, Fallback: plan.Fallback,
-		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable, ManagedSeedSets: []SetCapacity{},
+		Regions: []RegionCapacity{}, Unplaceable: plan.Unplaceable, ManagedSeedSets: []SetCapacity{}, PendingForOthers: plan.PendingForOthers,
 	}
 	for _, set := range plan.ManagedSeedSets {
 		namespace, name, _ := strings.Cut(set.Set, "/")
@@ -171,7 +174,11 @@ func (r *CapacityReport) proof() string {
 // summary counts where the pending shoots go, which adds up to them: at or below where on existing seeds, on the
 // new seeds (their count qualified by proof), on no kind of seed.
 func (r *CapacityReport) summary(where, proof string) string {
-	return fmt.Sprintf("%s: %d fit on existing seeds at or below %s, %d on the %s needed%s, %d on no kind of seed",
+	summary := fmt.Sprintf("%s: %d fit on existing seeds at or below %s, %d on the %s needed%s, %d on no kind of seed",
 		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, where, r.OnNew, Counted(r.NewSeeds, "new seed", "new seeds"),
 		proof, len(r.Unplaceable))
+	if others := pendingForOthers(r.Pending, r.PendingForOthers); others != "" {
+		summary += ". " + strings.TrimSuffix(others, ".") // the summary's last stop is the page's
+	}
+	return summary
 }

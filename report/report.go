@@ -440,11 +440,19 @@ func (r *Report) writeBindings(b *strings.Builder) {
 
 // writePendingForOthers says, when nothing was pending for this scheduler name, which names shoots wait for.
 func (r *Report) writePendingForOthers(b *strings.Builder) {
-	if r.Window.Pending > 0 || len(r.PendingForOthers) == 0 {
-		return
+	if others := pendingForOthers(r.Window.Pending, r.PendingForOthers); others != "" {
+		b.WriteString(" " + others)
 	}
-	fmt.Fprintf(b, " Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).",
-		countsByName(r.PendingForOthers, "%[2]d for %[1]q"))
+}
+
+// pendingForOthers is the sentence that, when nothing was pending for this scheduler name, says which names the
+// pending shoots wait for: the hint for a scheduler name set wrong. It is "" otherwise.
+func pendingForOthers(pending int, others map[string]int) string {
+	if pending > 0 || len(others) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).",
+		countsByName(others, "%[2]d for %[1]q"))
 }
 
 // countsByName lists counts in the order of their names, each written by format from its name and count.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -287,6 +288,27 @@ func TestCapacitySummarySaysHowFarTheCountIsProven(t *testing.T) {
 			checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary,
 				"30 pending shoots: 10 fit on existing seeds at or below 0.80 utilization, 20 on the 3 new seeds needed ("+tc.proof+"), 0 on no kind of seed\n",
 				"30 pending shoots: 10 fit on existing seeds at or below the target, 20 on the 3 new seeds needed ("+tc.proof+"), 0 on no kind of seed.")
+		})
+	}
+}
+
+// When nothing is pending for the scheduler name, capacity says which names shoots are pending for, as schedule
+// does, in the table and on the page; when something is, or nothing is pending at all, it says nothing of it.
+func TestCapacitySummarySaysWhoShootsArePendingFor(t *testing.T) {
+	const none = "0 pending shoots: 0 fit on existing seeds at or below %s, 0 on the 0 new seeds needed (minimal), 0 on no kind of seed"
+	for _, tc := range []struct {
+		name       string
+		others     map[string]int
+		want, page string
+	}{
+		{"pending for others", map[string]int{"z": 1, "a": 12},
+			fmt.Sprintf(none, "0.80 utilization") + `. Nothing is pending for this scheduler name, but shoots are pending for others: 12 for "a", 1 for "z" (--scheduler-name, schedulerName)` + "\n",
+			fmt.Sprintf(none, "the target") + `. Nothing is pending for this scheduler name, but shoots are pending for others: 12 for "a", 1 for "z" (--scheduler-name, schedulerName).`},
+		{"pending for nobody", nil, fmt.Sprintf(none, "0.80 utilization") + "\n", fmt.Sprintf(none, "the target") + "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &report.CapacityReport{TargetUtilization: 0.8, Optimal: true, PendingForOthers: tc.others}
+			checkSummaries(t, "capacity", r.Print, report.CapacityPage(r).Summary, tc.want, tc.page)
 		})
 	}
 }
