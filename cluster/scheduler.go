@@ -178,7 +178,16 @@ func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*report.Report, err
 		retry func(*gardencorev1beta1.Shoot) bool // nil: every pending shoot
 	)
 	for round := 1; ; round++ {
-		w, err := s.Window(ctx, retry, nil)
+		planned, err := s.Plan(ctx, retry, nil)
+		if err != nil {
+			return first, err
+		}
+		if first == nil { // once a run, as a command that reads files warns of them
+			for _, warning := range report.SnapshotWarnings(planned.outcome.Window.Snapshot) {
+				slog.WarnContext(ctx, warning)
+			}
+		}
+		w, err := s.Bind(ctx, planned)
 		if err != nil {
 			return first, err
 		}

@@ -495,6 +495,17 @@ func SeedsNotHeld(shoots map[string]int) string {
 		agree(total, "it counts", "they count"), agree(total, "moves", "move"))
 }
 
+// SnapshotWarnings say, one line each, what is wrong with a landscape that no shoot's outcome tells: shoots on
+// seeds it does not hold (when it holds seeds: one without any is warned of as such when it is read), and its
+// region ConfigMaps' problems (RegionConfigWarnings).
+func SnapshotWarnings(snap *model.Snapshot) []string {
+	var warnings []string
+	if w := SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
+		warnings = append(warnings, w)
+	}
+	return append(warnings, RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs())...)
+}
+
 // RegionConfigWarnings say, one line each, what is wrong with the region ConfigMaps that nothing else tells of
 // before a shoot meets it: entries Gardener cannot parse, and cloud profiles that several ConfigMaps name (each
 // with the names of those ConfigMaps, in the order the snapshot takes them).

@@ -23,6 +23,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -330,6 +331,43 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	names, logged, err := runLogged(t, "capacity", "--kubeconfig", serviceAccountKubeconfig(t, cp, "garden", "seedplan"), "-o", "name")
 	if err != nil || names != "managedseedset/garden/edge\n" || strings.Contains(logged, "ManagedSeedSet") {
 		t.Fatalf("capacity -o name: %q, %v, logging\n%s\nwant managedseedset/garden/edge and no warning", names, err, logged)
+	}
+}
+
+// The batch job warns, once a run, of what is wrong with the garden's region ConfigMaps, as a command reading
+// files does: here an entry Gardener cannot parse, in a ConfigMap the deployed RBAC lets it read.
+func TestScheduleJobWarnsOfRegionConfigProblems(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	cp.Landscape(t, "rcwarn", []int64{2}, 2, "rcwarn")
+	regions := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "rcwarn-regions",
+			Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
+			Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "rcwarn-profile"}},
+		Data: map[string]string{"rcwarn-1": "rcwarn-2: far"},
+	}
+	if err := cp.Client.Create(ctx, regions); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cp.Client.Delete(context.Background(), regions); err != nil {
+			t.Error(err)
+		}
+	})
+	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
+	for _, args := range [][]string{{"--dry-run"}, {}} {
+		out, logged, err := runLogged(t, append([]string{"schedule", "--kubeconfig", kubeconfig, "--scheduler-name", "rcwarn", "-o", "name"}, args...)...)
+		if err != nil || out == "" {
+			t.Fatalf("schedule %v: %v\n%s", args, err, out)
+		}
+		const want = `region ConfigMap garden/rcwarn-regions: entry \"rcwarn-1\" does not parse`
+		if n := strings.Count(logged, want); n != 1 {
+			t.Errorf("schedule %v warned %d times of the malformed entry, want once:\n%s", args, n, logged)
+		}
 	}
 }
 

@@ -458,16 +458,10 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 	return snap, nil
 }
 
-// warnOf logs what the load skipped or found lacking, the shoots on seeds the landscape does not hold (when it
-// holds some: one without any seed is warned of as such), and what is wrong with its region ConfigMaps.
+// warnOf logs what the load skipped or found lacking, and what is wrong with the landscape that no shoot's
+// outcome tells (report.SnapshotWarnings).
 func warnOf(ctx context.Context, landscape *ingest.Landscape, snap *model.Snapshot) {
-	for _, w := range landscape.Warnings {
-		slog.WarnContext(ctx, w)
-	}
-	if w := report.SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
-		slog.WarnContext(ctx, w)
-	}
-	for _, w := range report.RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs()) {
+	for _, w := range slices.Concat(landscape.Warnings, report.SnapshotWarnings(snap)) {
 		slog.WarnContext(ctx, w)
 	}
 }
