@@ -36,6 +36,7 @@ import (
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Loop is the run mode: informers keep the landscape, and while this replica holds the leader Lease windows are
@@ -205,6 +206,26 @@ type windowLoop struct {
 	binding bool
 	bound   chan []bind.Result
 	next    *Planned
+	warned  warnings
+}
+
+// warnings are the landscape's warnings (report.SnapshotWarnings) the loop has logged and that still hold: the
+// loop reads the landscape for every window, and the same warning every window would bury the rest of its log.
+type warnings map[string]bool
+
+// fresh returns the warnings that did not hold the last time, and remembers these: one that goes away and comes
+// back is fresh again.
+func (w *warnings) fresh(now []string) []string {
+	var fresh []string
+	holding := make(warnings, len(now))
+	for _, warning := range now {
+		if !(*w)[warning] && !holding[warning] {
+			fresh = append(fresh, warning)
+		}
+		holding[warning] = true
+	}
+	*w = holding
+	return fresh
 }
 
 // idleRecheck is how long the loop waits without any event before it lists the pending shoots again;
@@ -487,6 +508,9 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 	}, bound)
 	if err != nil {
 		return nil, err
+	}
+	for _, warning := range w.warned.fresh(report.SnapshotWarnings(planned.outcome.Window.Snapshot)) {
+		slog.WarnContext(ctx, warning)
 	}
 	for _, pl := range planned.Plan().Placements {
 		if state := w.shoots[parseKey(pl.Shoot)]; state != nil {

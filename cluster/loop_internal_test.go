@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -21,6 +22,26 @@ func TestRetryDelay(t *testing.T) {
 	for _, tc := range cases {
 		if got := retryDelay(tc.failures); got != tc.want {
 			t.Errorf("retryDelay(%d) = %s, want %s", tc.failures, got, tc.want)
+		}
+	}
+}
+
+// The loop logs a warning of the landscape when it first holds, not again every window while it holds, and again
+// when it comes back after it went away.
+func TestWarningsAreFreshOnce(t *testing.T) {
+	var w warnings
+	for _, step := range []struct {
+		now, fresh []string
+	}{
+		{nil, nil},
+		{[]string{"a", "b"}, []string{"a", "b"}},
+		{[]string{"b", "a"}, nil},
+		{[]string{"a", "c", "c"}, []string{"c"}},
+		{nil, nil},
+		{[]string{"a"}, []string{"a"}},
+	} {
+		if got := w.fresh(step.now); !slices.Equal(got, step.fresh) {
+			t.Fatalf("after %v: fresh %v, want %v", step.now, got, step.fresh)
 		}
 	}
 }
