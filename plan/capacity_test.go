@@ -154,10 +154,7 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 	selectingNothing := func(s *gardencorev1beta1.Shoot) {
 		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"absent": "label"}}}
 	}
-	selectingInvalidly := func(s *gardencorev1beta1.Shoot) {
-		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-			{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
-	}
+	selectingInvalidly := func(s *gardencorev1beta1.Shoot) { s.Spec.SeedSelector = InvalidSeedSelector() }
 	profileGone := func(s *gardencorev1beta1.Shoot) { s.Spec.CloudProfile.Name = "gone" }
 	seeds := []*gardencorev1beta1.Seed{
 		Seed("eu", Allocatable(10)),

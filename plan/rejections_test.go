@@ -6,9 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
@@ -68,31 +65,21 @@ func TestRejectionsCountEverySeed(t *testing.T) {
 // Gardener's error, and excludes every seed of the landscape for that error: the rejections count them all, and
 // each seed's rejection (what explain shows) names the selector's predicate and the error.
 func TestRejectionsOfASelectorThatDoesNotConvert(t *testing.T) {
-	invalid := &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-		{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
-	const message = `label selector conversion failed: {map[] [{env Likes [prod]}]} for seedSelector: "Likes" is not a valid label selector operator`
-	for _, tc := range []struct {
-		predicate string
-		shoot     ShootOption
-		profile   func(*model.Objects)
-	}{
-		{model.PredicateShootSeedSelector, func(s *gardencorev1beta1.Shoot) { s.Spec.SeedSelector = invalid }, func(*model.Objects) {}},
-		{model.PredicateCloudProfileSeedSelector, func(*gardencorev1beta1.Shoot) {}, func(o *model.Objects) { o.CloudProfiles[0].Spec.SeedSelector = invalid }},
-	} {
-		t.Run(tc.predicate, func(t *testing.T) {
-			seeds := []*gardencorev1beta1.Seed{Seed("a"), Seed("b"), Seed("c", InRegion("aws", "us-east-1"))}
-			snap := fixture.Landscape(t, seeds, []*gardencorev1beta1.Shoot{Shoot("s", tc.shoot)}, tc.profile)
+	message := InvalidSeedSelectorError
+	for _, tc := range fixture.InvalidSelectors(t) {
+		t.Run(tc.Predicate, func(t *testing.T) {
+			seeds, snap := tc.Seeds, tc.Snapshot
 			outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Solver: solver.Greedy{}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []model.SeedCount{{Predicate: tc.predicate, Seeds: len(seeds)}}
-			if u := outcome.Plan.Unschedulable; len(u) != 1 || u[0].Reason != tc.predicate || u[0].Message != message || !slices.Equal(u[0].Rejections, want) {
-				t.Fatalf("unschedulable %+v, want one for %s, %q, rejections %v", u, tc.predicate, message, want)
+			want := []model.SeedCount{{Predicate: tc.Predicate, Seeds: len(seeds)}}
+			if u := outcome.Plan.Unschedulable; len(u) != 1 || u[0].Reason != tc.Predicate || u[0].Message != message || !slices.Equal(u[0].Rejections, want) {
+				t.Fatalf("unschedulable %+v, want one for %s, %q, rejections %v", u, tc.Predicate, message, want)
 			}
 			for _, seed := range seeds {
-				if r, ok := outcome.Window.Evaluations[0].Rejection(seed.Name); !ok || r != (model.Rejection{Predicate: tc.predicate, Reason: message}) {
-					t.Errorf("seed %s: rejection %+v, %v; want %s's, for the error", seed.Name, r, ok, tc.predicate)
+				if r, ok := outcome.Window.Evaluations[0].Rejection(seed.Name); !ok || r != (model.Rejection{Predicate: tc.Predicate, Reason: message}) {
+					t.Errorf("seed %s: rejection %+v, %v; want %s's, for the error", seed.Name, r, ok, tc.Predicate)
 				}
 			}
 		})

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/fixture"
@@ -148,20 +147,10 @@ func TestNotPendingWording(t *testing.T) {
 // error: explain names the selector's predicate and the error for each seed, counts them all under it, and gives
 // the error as its decision.
 func TestExplainNamesASelectorThatDoesNotConvertForEverySeed(t *testing.T) {
-	invalid := &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-		{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
-	const message = `label selector conversion failed: {map[] [{env Likes [prod]}]} for seedSelector: "Likes" is not a valid label selector operator`
-	for _, tc := range []struct {
-		predicate string
-		shoot     ShootOption
-		profile   func(*model.Objects)
-	}{
-		{model.PredicateShootSeedSelector, func(s *gardencorev1beta1.Shoot) { s.Spec.SeedSelector = invalid }, func(*model.Objects) {}},
-		{model.PredicateCloudProfileSeedSelector, func(*gardencorev1beta1.Shoot) {}, func(o *model.Objects) { o.CloudProfiles[0].Spec.SeedSelector = invalid }},
-	} {
-		t.Run(tc.predicate, func(t *testing.T) {
-			seeds := []*gardencorev1beta1.Seed{Seed("a"), Seed("b"), Seed("c", InRegion("aws", "us-east-1"))}
-			snap := fixture.Landscape(t, seeds, []*gardencorev1beta1.Shoot{Shoot("s", tc.shoot)}, tc.profile)
+	message := InvalidSeedSelectorError
+	for _, tc := range fixture.InvalidSelectors(t) {
+		t.Run(tc.Predicate, func(t *testing.T) {
+			seeds, snap := tc.Seeds, tc.Snapshot
 			p, err := plan.NewPolicy(config.Default())
 			if err != nil {
 				t.Fatal(err)
@@ -175,9 +164,9 @@ func TestExplainNamesASelectorThatDoesNotConvertForEverySeed(t *testing.T) {
 				t.Fatal(err)
 			}
 			if e.Seed != "" || e.Message != message || e.Feasible != 0 ||
-				!slices.Equal(e.Rejections, []model.SeedCount{{Predicate: tc.predicate, Seeds: len(seeds)}}) {
+				!slices.Equal(e.Rejections, []model.SeedCount{{Predicate: tc.Predicate, Seeds: len(seeds)}}) {
 				t.Errorf("explanation: seed %q, message %q, %d feasible, rejections %v; want none, %q, 0, all %d by %s",
-					e.Seed, e.Message, e.Feasible, e.Rejections, message, len(seeds), tc.predicate)
+					e.Seed, e.Message, e.Feasible, e.Rejections, message, len(seeds), tc.Predicate)
 			}
 			var out bytes.Buffer
 			if err := e.Print(&out, report.Output{Format: "table"}); err != nil {
@@ -190,7 +179,7 @@ func TestExplainNamesASelectorThatDoesNotConvertForEverySeed(t *testing.T) {
 				}
 			}
 			for _, seed := range seeds {
-				if want := "rejected by " + tc.predicate + " " + message; rows[seed.Name] != want {
+				if want := "rejected by " + tc.Predicate + " " + message; rows[seed.Name] != want {
 					t.Errorf("explain's row of seed %s is %q, want %q:\n%s", seed.Name, rows[seed.Name], want, out.String())
 				}
 			}

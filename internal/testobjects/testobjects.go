@@ -157,3 +157,13 @@ func SelfHosted() ShootOption {
 		s.Spec.Provider.Workers[0].ControlPlane = &gardencorev1beta1.WorkerControlPlane{}
 	}
 }
+
+// InvalidSeedSelector is a seed selector with an operator Kubernetes does not know: it does not convert to a
+// label selector, and Gardener's error for it is InvalidSeedSelectorError.
+func InvalidSeedSelector() *gardencorev1beta1.SeedSelector {
+	return &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+		{Key: "env", Operator: "Likes", Values: []string{"prod"}}}}}
+}
+
+// InvalidSeedSelectorError is Gardener's error for InvalidSeedSelector, the shoot's or its cloud profile's.
+const InvalidSeedSelectorError = `label selector conversion failed: {map[] [{env Likes [prod]}]} for seedSelector: "Likes" is not a valid label selector operator`
