@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -253,7 +254,7 @@ func TestLoopSoak(t *testing.T) {
 		t.Errorf("seedplan_scheduling_duration_seconds_count %d, want %d", timed, created-failing)
 	}
 
-	// The heap stays flat (thirds): by a tenth and 1 MiB, several times what the medians of a flat one differ by.
+	// The heap stays flat (thirds): by a tenth and 1 MiB, several times what the floors of a flat one differ by.
 	fromHeap, toHeap := thirds(t, heap)
 	if toHeap > fromHeap*1.1+1 {
 		t.Errorf("the heap grew from %.1f MiB to %.1f MiB (samples %v)", fromHeap, toHeap, heap)
@@ -266,21 +267,24 @@ func TestLoopSoak(t *testing.T) {
 	}
 	t.Logf("soak: %s at %.0f shoots/s (%.1f/s achieved): %d shoots created, every one of the %d schedulable bound once, the %d others "+
 		"never (%d SchedulingFailed events); creation→binding p50 %s, p99 %s, max %s "+
-		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB (middle → last third, medians), goroutines %d → %d (before the first shoot → after the last)\n%s",
+		"(window maxWait %s: 0 means closed by work); heap after GC %.1f → %.1f MiB (middle → last third, floors), goroutines %d → %d (before the first shoot → after the last)\n%s",
 		duration, rate, float64(created)/createdIn.Seconds(), created, created-failing, failing, failures,
 		quantile(0.5), quantile(0.99), quantile(1), c.Window.MaxWait.Duration, fromHeap, toHeap, routinesBefore, routinesAfter,
 		grep(metrics, "seedplan_bind_duration_seconds_sum", "seedplan_model_duration_seconds_sum", "seedplan_solve_duration_seconds_sum", "seedplan_window_shoots_sum", "seedplan_window_shoots_count", "seedplan_bindings_total",
 			"seedplan_scheduling_duration_seconds_sum"))
 }
 
-// thirds returns the medians of the middle and the last third of samples taken through a soak, the first third
-// left to warm up. A leak draws them apart by a third of all it leaks; a bound on the maxima, or one relative to
-// what is sampled, would let a leak grow it to several times its size unnoticed.
+// thirds returns the floors (the least samples) of the middle and the last third of samples taken through a
+// soak, the first third left to warm up. A leak lifts the floor: it draws them apart by a third of all it leaks.
+// What is in flight at a sample — a window, a burst of events, the work of the package's other tests in the same
+// process — lifts single samples by a few MiB, and medians with them when a third happens to catch more of it
+// (10.8 → 12.9 MiB, nothing leaked, in a race run of the whole package). A bound on the maxima, or one relative
+// to what is sampled, would let a leak grow the heap to several times its size unnoticed.
 func thirds(t *testing.T, samples []float64) (middle, last float64) {
 	t.Helper()
 	third := len(samples) / 3
 	if third == 0 {
 		t.Fatalf("only %d samples; the soak was too short to tell", len(samples))
 	}
-	return bench.Quantile(samples[third:2*third], 0.5), bench.Quantile(samples[2*third:], 0.5)
+	return slices.Min(samples[third : 2*third]), slices.Min(samples[2*third:])
 }
