@@ -297,9 +297,23 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 	}
 	c, err := Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("configuration %s: %w", path, err)
+		return nil, EachPrefixed("configuration "+path, err)
 	}
 	return c, nil
+}
+
+// EachPrefixed is err with prefix before each error it joins (Validate's field errors, the strict decoder's), so
+// that every line of a report of several says where it is; a single error is prefixed as fmt.Errorf would.
+func EachPrefixed(prefix string, err error) error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return fmt.Errorf("%s: %w", prefix, err)
+	}
+	var each []error
+	for _, e := range joined.Unwrap() {
+		each = append(each, fmt.Errorf("%s: %w", prefix, e))
+	}
+	return errors.Join(each...)
 }
 
 // ReadRegularFile reads an operator's file — a configuration, a reviewed plan — of at most limit bytes. It must

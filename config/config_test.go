@@ -220,6 +220,39 @@ func TestLoadNamesTheFile(t *testing.T) {
 	}
 }
 
+// Every line of a report of several errors names the file: each invalid value, each unknown field.
+func TestLoadNamesTheFileOnEveryLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		lines      []string
+	}{
+		{"two invalid values", "strategy: Nearest\nwindow:\n  maxShoots: -3\n",
+			[]string{"strategy: Nearest: must be SameRegion or MinimalDistance", "window.maxShoots: -3: must be at least 1"}},
+		{"two unknown fields", "bogus: 1\nwindow:\n  maxShots: 5\n", []string{`unknown field "bogus"`, `unknown field "window.maxShots"`}},
+		{"one", "logLevel: loud\n", []string{"logLevel: loud"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"+tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			lines := strings.Split(err.Error(), "\n")
+			if len(lines) != len(tc.lines) {
+				t.Fatalf("error:\n%v\nwant %d lines", err, len(tc.lines))
+			}
+			for i, want := range tc.lines {
+				if !strings.HasPrefix(lines[i], "configuration "+path+": "+want) {
+					t.Errorf("line %d: %q, want it to start with the file and %q", i+1, lines[i], want)
+				}
+			}
+		})
+	}
+}
+
 // FuzzParse: any input is either a valid configuration or an error, never a panic; a valid one validates.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nwindow:\n  maxShoots: 3\n"))

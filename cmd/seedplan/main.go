@@ -219,7 +219,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if f.configFile != "" {
 		var err error
 		if c, err = config.Load(f.configFile); err != nil {
-			return nil, fmt.Errorf("--config: %w", err)
+			return nil, config.EachPrefixed("--config", err)
 		}
 	}
 	changed := cmd.Flags().Changed
@@ -255,7 +255,7 @@ func (f *planFlags) invalid(err error, overrides []override, changed func(flag s
 		}
 	}
 	if len(inFile) > 0 && f.configFile != "" {
-		return errors.Join(append(byFlag, fmt.Errorf("--config %s: %w", f.configFile, errors.Join(inFile...)))...)
+		return errors.Join(append(byFlag, config.EachPrefixed("--config: configuration "+f.configFile, errors.Join(inFile...)))...)
 	}
 	return errors.Join(append(byFlag, inFile...)...)
 }

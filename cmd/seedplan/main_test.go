@@ -1011,6 +1011,29 @@ func TestInvalidFlagsAreReportedTogether(t *testing.T) {
 	}
 }
 
+// A configuration file's errors are reported together, each line naming the flag and the file, as the flags' own
+// errors each name their flag.
+func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\nwindow:\n  maxShoots: -3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, "schedule", "--config", path)
+	if err == nil {
+		t.Fatal("an invalid configuration was accepted")
+	}
+	want := []string{"strategy: Nearest: must be SameRegion or MinimalDistance", "window.maxShoots: -3: must be at least 1"}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("error:\n%v\nwant %d lines", err, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], "--config: configuration "+path+": "+w) {
+			t.Errorf("line %d: %q, want it to name the flag, the file and %q", i+1, lines[i], w)
+		}
+	}
+}
+
 // cordon and uncordon refuse a name no seed can have, or one given twice, before they reach for a garden (here
 // there is none), each such name with its reason.
 func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
