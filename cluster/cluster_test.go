@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/go-logr/logr"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
@@ -209,6 +209,63 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 	}
 	if n := verifyBindings(t, cp.Client, before, namespace); n != 3 {
 		t.Fatalf("%d shoots bound, want 3", n)
+	}
+}
+
+// The loop warns of a malformed region ConfigMap entry when it first meets it, not again for every window while it
+// holds, and again when it comes back after it was gone.
+func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "lwarn", []int64{100, 100}, 1, "lwarn") // a seed in each of the shoots' two regions
+	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(logged))
+	regions := func() *corev1.ConfigMap {
+		return &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "lwarn-regions",
+				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
+				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "lwarn-profile"}},
+			Data: map[string]string{"lwarn-1": "lwarn-2: far"},
+		}
+	}
+	c := loopConfig(t, cp, "lwarn") // makes sure namespace garden exists
+	if err := cp.Client.Create(ctx, regions()); err != nil {
+		t.Fatal(err)
+	}
+	loop := startLoop(t, cp.Config, c, "lwarn")
+	defer loop.stop(t)
+	warned := func() int {
+		n := 0
+		for _, w := range logged.warnings() {
+			if strings.Contains(w, "region ConfigMap garden/lwarn-regions") {
+				n++
+			}
+		}
+		return n
+	}
+	bind := func(from, to int) { // a window for each shoot: the loop plans them as they come
+		for i := from; i < to; i++ {
+			cp.CreateShoots(t, namespace, "lwarn", i, i+1, "lwarn")
+			waitFor(t, 60*time.Second, fmt.Sprintf("the loop binds shoot %d", i), func() bool { return boundCount(t, cp.Client, namespace) == i+1 })
+		}
+	}
+	waitFor(t, 60*time.Second, "the loop binds the first shoot", func() bool { return boundCount(t, cp.Client, namespace) == 1 })
+	bind(1, 4)
+	if n := warned(); n != 1 {
+		t.Fatalf("warned %d times over 4 windows, want once:\n%q", n, logged.warnings())
+	}
+	if err := cp.Client.Delete(ctx, regions()); err != nil {
+		t.Fatal(err)
+	}
+	bind(4, 6) // the cache may show the deletion a window late
+	if err := cp.Client.Create(ctx, regions()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cp.Client.Delete(context.Background(), regions()) })
+	bind(6, 8)
+	if n := warned(); n != 2 {
+		t.Fatalf("warned %d times, want again once the entry came back:\n%q", n, logged.warnings())
 	}
 }
 
@@ -513,8 +570,8 @@ func boundCount(t testing.TB, c client.Client, namespace string) int {
 	return n
 }
 
-// errorLog hands every record to its Handler and keeps the messages of the errors among them, in one list for
-// every handler derived from it.
+// errorLog hands every record to its Handler and keeps the messages of the warnings and errors among them, in
+// one list for every handler derived from it.
 type errorLog struct {
 	slog.Handler
 	list *errorMessages
@@ -523,13 +580,14 @@ type errorLog struct {
 type errorMessages struct {
 	mu       sync.Mutex
 	messages []string
+	levels   []slog.Level
 }
 
-// Handle keeps an error's message and hands the record on.
+// Handle keeps a warning's or an error's message and hands the record on.
 func (l *errorLog) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level >= slog.LevelError {
+	if r.Level >= slog.LevelWarn {
 		l.list.mu.Lock()
-		l.list.messages = append(l.list.messages, r.Message)
+		l.list.messages, l.list.levels = append(l.list.messages, r.Message), append(l.list.levels, r.Level)
 		l.list.mu.Unlock()
 	}
 	return l.Handler.Handle(ctx, r)
@@ -547,9 +605,25 @@ func (l *errorLog) WithGroup(name string) slog.Handler {
 
 // errors are the messages of the errors logged so far.
 func (l *errorLog) errors() []string {
+	return l.logged(func(level slog.Level) bool { return level >= slog.LevelError })
+}
+
+// warnings are the messages of the warnings logged so far.
+func (l *errorLog) warnings() []string {
+	return l.logged(func(level slog.Level) bool { return level == slog.LevelWarn })
+}
+
+// logged are the messages kept so far whose level is one of those wanted.
+func (l *errorLog) logged(wanted func(slog.Level) bool) []string {
 	l.list.mu.Lock()
 	defer l.list.mu.Unlock()
-	return slices.Clone(l.list.messages)
+	var messages []string
+	for i, m := range l.list.messages {
+		if wanted(l.list.levels[i]) {
+			messages = append(messages, m)
+		}
+	}
+	return messages
 }
 
 func waitFor(t testing.TB, timeout time.Duration, what string, condition func() bool) {
