@@ -137,7 +137,10 @@ func (s *Snapshot) NewRequest(shoot *gardencorev1beta1.Shoot, opts Options) (*Re
 // RegionConfig returns the first region ConfigMap whose annotation scheduling.gardener.cloud/cloudprofiles lists
 // the profile name (spec §3.1), or nil.
 func (s *Snapshot) RegionConfig(cloudProfileName string) *corev1.ConfigMap {
-	return s.regionConfigByProfile[cloudProfileName]
+	if configMaps := s.regionConfigsByProfile[cloudProfileName]; len(configMaps) > 0 {
+		return configMaps[0]
+	}
+	return nil
 }
 
 // cloudProfileReference returns the kind and name of the shoot's cloud profile: spec.cloudProfile wins over the

@@ -5,6 +5,7 @@ package model
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -86,8 +87,9 @@ type Snapshot struct {
 	usage   map[string]int
 	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
 	modeZones map[string]bool
-	// regionConfigByProfile is the region ConfigMap of each cloud profile name (RegionConfig).
-	regionConfigByProfile map[string]*corev1.ConfigMap
+	// regionConfigsByProfile are the region ConfigMaps that name each cloud profile, by name: RegionConfig is the
+	// first, the others are ProfilesOfSeveralRegionConfigs'.
+	regionConfigsByProfile map[string][]*corev1.ConfigMap
 	// regionDistances holds every region ConfigMap entry parsed once, by ConfigMap name and shoot region.
 	regionDistances map[string]map[string]parsedRegion
 	// signatureSeed hashes the keys of requests into their signatures (preparer.prepare), the same for every
@@ -95,7 +97,8 @@ type Snapshot struct {
 	signatureSeed maphash.Seed
 }
 
-// parsedRegion is one parsed region ConfigMap entry, or Gardener's error for a malformed one.
+// parsedRegion is one parsed region ConfigMap entry, or Gardener's error for a malformed one, which wraps the
+// parser's error (parseRegionConfig).
 type parsedRegion struct {
 	distances map[string]int
 	err       error
@@ -258,11 +261,11 @@ func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, o
 	}
 	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
 	snap.regionDistances = map[string]map[string]parsedRegion{}
-	snap.regionConfigByProfile = map[string]*corev1.ConfigMap{}
+	snap.regionConfigsByProfile = map[string][]*corev1.ConfigMap{}
 	for _, cm := range snap.RegionConfigs {
 		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
-			if name = strings.TrimSpace(name); snap.regionConfigByProfile[name] == nil {
-				snap.regionConfigByProfile[name] = cm // the first, by name
+			if name = strings.TrimSpace(name); !slices.Contains(snap.regionConfigsByProfile[name], cm) {
+				snap.regionConfigsByProfile[name] = append(snap.regionConfigsByProfile[name], cm) // by name
 			}
 		}
 		byRegion := map[string]parsedRegion{}
@@ -344,9 +347,8 @@ func (s *Snapshot) MalformedRegionEntries() []MalformedRegionEntry {
 	for _, cm := range s.RegionConfigs {
 		byRegion := s.regionDistances[cm.Name]
 		for _, region := range slices.Sorted(maps.Keys(byRegion)) {
-			if byRegion[region].err != nil {
-				_, err := ParseRegionDistances(cm.Data[region], region)
-				entries = append(entries, MalformedRegionEntry{ConfigMap: cm.Namespace + "/" + cm.Name, Region: region, Err: err})
+			if err := byRegion[region].err; err != nil { // Gardener's words around the cause (parseRegionConfig)
+				entries = append(entries, MalformedRegionEntry{ConfigMap: cm.Namespace + "/" + cm.Name, Region: region, Err: errors.Unwrap(err)})
 			}
 		}
 	}
@@ -358,14 +360,13 @@ func (s *Snapshot) MalformedRegionEntries() []MalformedRegionEntry {
 // whichever its cache lists first).
 func (s *Snapshot) ProfilesOfSeveralRegionConfigs() map[string][]string {
 	named := map[string][]string{}
-	for _, cm := range s.RegionConfigs {
-		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
-			if name = strings.TrimSpace(name); name != "" && !slices.Contains(named[name], cm.Name) {
-				named[name] = append(named[name], cm.Name)
+	for profile, configMaps := range s.regionConfigsByProfile {
+		if profile != "" && len(configMaps) > 1 {
+			for _, cm := range configMaps {
+				named[profile] = append(named[profile], cm.Name)
 			}
 		}
 	}
-	maps.DeleteFunc(named, func(_ string, configMaps []string) bool { return len(configMaps) < 2 })
 	return named
 }
 

@@ -47,7 +47,8 @@ func ParseRegionDistances(data, shootRegion string) (map[string]int, error) {
 }
 
 // parseRegionConfig returns the distances from the shoot's region, or nil when no region config applies or it
-// has no entry for the region. A malformed entry is Gardener's hard error (no fallback).
+// has no entry for the region. A malformed entry is Gardener's hard error (no fallback), wrapping the parser's
+// error once: MalformedRegionEntries unwraps it.
 func parseRegionConfig(cm *corev1.ConfigMap, shootRegion string) (map[string]int, error) {
 	if cm == nil || cm.Data[shootRegion] == "" {
 		return nil, nil
