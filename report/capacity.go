@@ -178,7 +178,7 @@ func (r *CapacityReport) summary(where, proof string) string {
 		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, where, r.OnNew, Counted(r.NewSeeds, "new seed", "new seeds"),
 		proof, len(r.Unplaceable))
 	if others := pendingForOthers(r.Pending, r.PendingForOthers); others != "" {
-		summary += ". " + strings.TrimSuffix(others, ".") // the summary's last stop is the page's
+		summary += ". " + others
 	}
 	return summary
 }

@@ -441,17 +441,17 @@ func (r *Report) writeBindings(b *strings.Builder) {
 // writePendingForOthers says, when nothing was pending for this scheduler name, which names shoots wait for.
 func (r *Report) writePendingForOthers(b *strings.Builder) {
 	if others := pendingForOthers(r.Window.Pending, r.PendingForOthers); others != "" {
-		b.WriteString(" " + others)
+		b.WriteString(" " + others + ".")
 	}
 }
 
-// pendingForOthers is the sentence that, when nothing was pending for this scheduler name, says which names the
-// pending shoots wait for: the hint for a scheduler name set wrong. It is "" otherwise.
+// pendingForOthers is the sentence, without its stop, that says when nothing was pending for this scheduler name
+// which names the pending shoots wait for: the hint for a scheduler name set wrong. It is "" otherwise.
 func pendingForOthers(pending int, others map[string]int) string {
 	if pending > 0 || len(others) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName).",
+	return fmt.Sprintf("Nothing is pending for this scheduler name, but shoots are pending for others: %s (--scheduler-name, schedulerName)",
 		countsByName(others, "%[2]d for %[1]q"))
 }
 
