@@ -297,21 +297,25 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 	}
 	c, err := Parse(data)
 	if err != nil {
-		return nil, EachPrefixed("configuration "+path, err)
+		return nil, EachPrefixed("configuration "+path, Each(err))
 	}
 	return c, nil
 }
 
-// EachPrefixed is err with prefix before each error it joins (Validate's field errors, the strict decoder's), so
-// that every line of a report of several says where it is; a single error is prefixed as fmt.Errorf would.
-func EachPrefixed(prefix string, err error) error {
-	joined, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return fmt.Errorf("%s: %w", prefix, err)
+// Each is the errors err joins (Validate's field errors, the strict decoder's), or err alone.
+func Each(err error) []error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		return joined.Unwrap()
 	}
-	var each []error
-	for _, e := range joined.Unwrap() {
-		each = append(each, fmt.Errorf("%s: %w", prefix, e))
+	return []error{err}
+}
+
+// EachPrefixed joins the errors with prefix before each, so that every line of a report of several says where it
+// is.
+func EachPrefixed(prefix string, errs []error) error {
+	each := make([]error, len(errs))
+	for i, e := range errs {
+		each[i] = fmt.Errorf("%s: %w", prefix, e)
 	}
 	return errors.Join(each...)
 }

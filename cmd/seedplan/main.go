@@ -219,7 +219,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	if f.configFile != "" {
 		var err error
 		if c, err = config.Load(f.configFile); err != nil {
-			return nil, config.EachPrefixed("--config", err)
+			return nil, config.EachPrefixed("--config", config.Each(err))
 		}
 	}
 	changed := cmd.Flags().Changed
@@ -242,12 +242,8 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 // invalid words every invalid field of a configuration at once: a field a flag set by the flag, the others as
 // the configuration file's.
 func (f *planFlags) invalid(err error, overrides []override, changed func(flag string) bool) error {
-	fieldErrs := []error{err}
-	if joined, ok := err.(interface{ Unwrap() []error }); ok { // Validate joins one *config.FieldError per field
-		fieldErrs = joined.Unwrap()
-	}
 	var byFlag, inFile []error
-	for _, e := range fieldErrs {
+	for _, e := range config.Each(err) { // Validate joins one *config.FieldError per field
 		if flag, fieldErr, ok := setByFlag(e, overrides, changed); ok {
 			byFlag = append(byFlag, flagError(flag, fieldErr.Value, fieldErr.Problem))
 		} else {
@@ -255,7 +251,7 @@ func (f *planFlags) invalid(err error, overrides []override, changed func(flag s
 		}
 	}
 	if len(inFile) > 0 && f.configFile != "" {
-		return errors.Join(append(byFlag, config.EachPrefixed("--config: configuration "+f.configFile, errors.Join(inFile...)))...)
+		return errors.Join(append(byFlag, config.EachPrefixed("--config: configuration "+f.configFile, inFile))...)
 	}
 	return errors.Join(append(byFlag, inFile...)...)
 }
