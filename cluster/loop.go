@@ -36,7 +36,6 @@ import (
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
-	"github.com/seedplan/seedplan/report"
 )
 
 // Loop is the run mode: informers keep the landscape, and while this replica holds the leader Lease windows are
@@ -209,7 +208,7 @@ type windowLoop struct {
 	warned  warnings
 }
 
-// warnings are the landscape's warnings (report.SnapshotWarnings) the loop has logged and that still hold: the
+// warnings are the landscape's warnings (Planned.Warnings) the loop has logged and that still hold: the
 // loop reads the landscape for every window, and the same warning every window would bury the rest of its log.
 type warnings map[string]bool
 
@@ -509,7 +508,7 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 	if err != nil {
 		return nil, err
 	}
-	for _, warning := range w.warned.fresh(report.SnapshotWarnings(planned.outcome.Window.Snapshot)) {
+	for _, warning := range w.warned.fresh(planned.Warnings()) {
 		slog.WarnContext(ctx, warning)
 	}
 	for _, pl := range planned.Plan().Placements {

@@ -71,6 +71,10 @@ type Planned struct {
 // Plan returns the window's verified plan.
 func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
 
+// Warnings say what is wrong with the landscape the window read that no shoot's outcome tells
+// (report.SnapshotWarnings).
+func (p *Planned) Warnings() []string { return report.SnapshotWarnings(p.outcome.Window.Snapshot) }
+
 // Window reads the landscape, plans the pending shoots that include admits (all when include is nil), verifies
 // the plan and, unless DryRun, binds it. bound holds shoots bound by earlier windows that the reader may not show
 // as bound yet (a cache lags behind its own writes): they count as bound to the given seed.
@@ -183,7 +187,7 @@ func (s *Scheduler) RunJob(ctx context.Context, rounds int) (*report.Report, err
 			return first, err
 		}
 		if first == nil { // once a run, as a command that reads files warns of them
-			for _, warning := range report.SnapshotWarnings(planned.outcome.Window.Snapshot) {
+			for _, warning := range planned.Warnings() {
 				slog.WarnContext(ctx, warning)
 			}
 		}
