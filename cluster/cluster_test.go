@@ -222,12 +222,7 @@ func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(logged))
 	regions := func() *corev1.ConfigMap {
-		return &corev1.ConfigMap{
-			ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "lwarn-regions",
-				Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
-				Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "lwarn-profile"}},
-			Data: map[string]string{"lwarn-1": "lwarn-2: far"},
-		}
+		return gardentest.RegionConfig("lwarn-regions", "lwarn-profile", map[string]string{"lwarn-1": "lwarn-2: far"})
 	}
 	c := loopConfig(t, cp, "lwarn") // makes sure namespace garden exists
 	if err := cp.Client.Create(ctx, regions()); err != nil {

@@ -23,7 +23,6 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,10 +50,7 @@ func TestMain(m *testing.M) {
 func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
-	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	deployRBAC(t, cp)
 	namespace := cp.Landscape(t, "cli", []int64{3, 3}, 8, "seedplan") // 3 + 3 slots, 4 + 4 shoots
 	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
 	pushgateway := startPushgateway(t, cp.Binaries)
@@ -165,6 +161,15 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
 	}
+}
+
+// deployRBAC applies examples/deploy/rbac.yaml, namespace garden first, as an operator deploys seedplan.
+func deployRBAC(t *testing.T, cp *gardentest.ControlPlane) {
+	t.Helper()
+	if err := cp.EnsureNamespace(context.Background(), "garden"); err != nil {
+		t.Fatal(err)
+	}
+	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
 }
 
 // applyManifests creates every object of a multi-document YAML file.
@@ -281,10 +286,7 @@ func grepLines(text, prefix string) string {
 func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
-	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	deployRBAC(t, cp)
 	if err := cp.Client.Create(ctx, gardentest.CloudProfile("edge", "aws", map[string][]string{"edge-1": {"edge-1a"}})); err != nil {
 		t.Fatal(err)
 	}
@@ -339,17 +341,9 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 func TestScheduleJobWarnsOfRegionConfigProblems(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
-		t.Fatal(err)
-	}
-	applyManifests(t, cp, "../../examples/deploy/rbac.yaml")
+	deployRBAC(t, cp)
 	cp.Landscape(t, "rcwarn", []int64{2}, 2, "rcwarn")
-	regions := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "garden", Name: "rcwarn-regions",
-			Labels:      map[string]string{"scheduling.gardener.cloud/purpose": "region-config"},
-			Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "rcwarn-profile"}},
-		Data: map[string]string{"rcwarn-1": "rcwarn-2: far"},
-	}
+	regions := gardentest.RegionConfig("rcwarn-regions", "rcwarn-profile", map[string]string{"rcwarn-1": "rcwarn-2: far"})
 	if err := cp.Client.Create(ctx, regions); err != nil {
 		t.Fatal(err)
 	}

@@ -124,6 +124,18 @@ func ManagedSeedSet(name string, replicas int32, seed *gardencorev1beta1.Seed, s
 	return set, nil
 }
 
+// RegionConfig returns a region ConfigMap in namespace garden, as the gardener-scheduler finds them (label
+// scheduling.gardener.cloud/purpose: region-config), for the cloud profiles named (comma-separated), with the
+// distances from each region as data.
+func RegionConfig(name, profiles string, data map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: v1beta1constants.GardenNamespace, Name: name,
+			Labels:      map[string]string{v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig},
+			Annotations: map[string]string{v1beta1constants.AnnotationSchedulingCloudProfiles: profiles}},
+		Data: data,
+	}
+}
+
 // Project returns a project owning namespace garden-<name>.
 func Project(name string) *gardencorev1beta1.Project {
 	return &gardencorev1beta1.Project{
