@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/utils/ptr"
 
@@ -18,7 +19,7 @@ import (
 // Page is a plan as one self-contained HTML page (--report FILE.html): inline SVG, no scripts, no external assets,
 // to look at before applying it. Per region and seed it shows utilization before and after against allocatable
 // and the target; rebalancing's moves as from → to with counts; unschedulable shoots by reason; capacity's new
-// seeds per provider and region.
+// seeds per provider and region; and in words what the table says beside its counts (Lists).
 type Page struct {
 	Title   string
 	Summary string
@@ -28,6 +29,15 @@ type Page struct {
 	Moves    []PageBar
 	Reasons  []PageBar
 	NewSeeds []PageBar
+	// Lists are the plan's sentences, in the table output's words: why seeds shed shoots, which unhealthy seeds
+	// are still in their grace period, why the plan leaves seeds above their target.
+	Lists []PageList
+}
+
+// PageList is a titled list of sentences; a list without items is not shown.
+type PageList struct {
+	Title, ID string
+	Items     []string
 }
 
 // PageRegion is the seeds of one provider and region.
@@ -79,7 +89,29 @@ func RebalancePage(r *RebalanceReport) *Page {
 		moves[m.From+" → "+m.To]++
 	}
 	p.Moves = bars(moves)
+	p.Lists = rebalanceLists(r)
 	return p
+}
+
+// rebalanceLists says in words what a rebalancing's table says beside its counts: each reason a seed sheds shoots
+// with its detail, the seeds in their grace period, and the incomplete plan's lines.
+func rebalanceLists(r *RebalanceReport) []PageList {
+	shed := PageList{Title: "Why seeds shed shoots", ID: "seed-reasons"}
+	for _, s := range r.Seeds {
+		for _, why := range s.Reasons {
+			shed.Items = append(shed.Items, fmt.Sprintf("%s: %s, %s", s.Name, why.Reason, why.Detail))
+		}
+	}
+	grace := PageList{Title: "Unhealthy seeds in their grace period", ID: "in-grace"}
+	for _, g := range r.InGrace {
+		grace.Items = append(grace.Items, fmt.Sprintf("%s: %s since %s; its shoots must leave in %s", g.Name, g.Reason,
+			g.Since.Format(time.RFC3339), g.left()))
+	}
+	unresolved := PageList{Title: "Incomplete", ID: "incomplete"}
+	if !r.Complete {
+		unresolved.Items = strings.Split(r.Message, "\n")
+	}
+	return []PageList{shed, grace, unresolved}
 }
 
 // CapacityPage is the page of a capacity answer: new seeds per provider and region.

@@ -53,6 +53,11 @@ type SeedInGrace struct {
 	LeftSeconds float64 `json:"leftSeconds"`
 }
 
+// left is the time until the seed's shoots must leave, to the second.
+func (g SeedInGrace) left() time.Duration {
+	return time.Duration(g.LeftSeconds * float64(time.Second)).Round(time.Second)
+}
+
 // SeedChange is a seed's number of shoots before and after the moves (after their migrations completed).
 type SeedChange struct {
 	Name string `json:"name"`
@@ -223,7 +228,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 		sec.next()
 		t.header(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
 		for _, g := range r.InGrace {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), time.Duration(g.LeftSeconds*float64(time.Second)).Round(time.Second))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), g.left())
 		}
 	}
 	if len(r.Applied) > 0 {

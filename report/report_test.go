@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
@@ -346,6 +348,64 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
 			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback}
 		checkSummaries(t, "rebalance", r.Print, report.RebalancePage(r).Summary, tc.want, tc.page)
+	}
+}
+
+// The rebalance page says in words what the table says beside its counts: every reason a seed sheds shoots with
+// its detail, the seeds in their grace period and when their shoots must leave, and each line of an incomplete
+// plan; a complete plan with neither has no lists to show.
+func TestRebalancePageSaysWhatTheTableSays(t *testing.T) {
+	since := time.Date(2026, 10, 31, 8, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		report report.RebalanceReport
+		want   map[string][]string
+	}{
+		{name: "complete, nothing to say", report: report.RebalanceReport{Complete: true, Seeds: []report.SeedChange{{Name: "reached"}}},
+			want: map[string][]string{}},
+		{name: "every reason of every seed", report: report.RebalanceReport{Complete: true, Seeds: []report.SeedChange{
+			{Name: "a", Reasons: []report.SeedReason{{Reason: model.LeaveOverloaded, Detail: "the seed hosts 9 shoots, 2 above its target of 7"},
+				{Reason: model.LeaveNoExecute, Detail: `1 shoot does not tolerate its NoExecute taint "t"`}}},
+			{Name: "b"},
+			{Name: "c", Reasons: []report.SeedReason{{Reason: model.LeaveUnusable, Detail: "seed condition GardenletReady is not True"}}},
+		}}, want: map[string][]string{"seed-reasons": {
+			"a: overloaded, the seed hosts 9 shoots, 2 above its target of 7",
+			`a: NoExecute, 1 shoot does not tolerate its NoExecute taint "t"`,
+			"c: unusable, seed condition GardenletReady is not True",
+		}}},
+		{name: "in grace and incomplete", report: report.RebalanceReport{
+			InGrace: []report.SeedInGrace{{Name: "d", Reason: "seed condition GardenletReady is not True", Since: since, LeftSeconds: 299.6}},
+			Message: "seed e keeps 2 shoots that must leave: x\nseed f stays 1 above its limit of 4: y",
+		}, want: map[string][]string{
+			"in-grace":   {"d: seed condition GardenletReady is not True since 2026-10-31T08:00:00Z; its shoots must leave in 5m0s"},
+			"incomplete": {"seed e keeps 2 shoots that must leave: x", "seed f stays 1 above its limit of 4: y"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[string][]string{}
+			for _, l := range report.RebalancePage(&tc.report).Lists {
+				if len(l.Items) > 0 {
+					got[l.ID] = l.Items
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("lists %q, want %q", got, tc.want)
+			}
+			var html bytes.Buffer
+			if err := report.RebalancePage(&tc.report).Write(&html); err != nil {
+				t.Fatal(err)
+			}
+			if lists := strings.Count(html.String(), "<ul data-list="); lists != len(tc.want) {
+				t.Errorf("the page shows %d lists, want %d", lists, len(tc.want))
+			}
+			for id, items := range tc.want {
+				_, list, _ := strings.Cut(html.String(), `<ul data-list="`+id+`">`)
+				list, _, _ = strings.Cut(list, "</ul>")
+				if n := strings.Count(list, "<li>"); n != len(items) {
+					t.Errorf("the page's list %s shows %d items, want %d:\n%s", id, n, len(items), html.String())
+				}
+			}
+		})
 	}
 }
 

@@ -54,9 +54,17 @@ func data(dom, attribute string) (count, sum int) {
 	return count, sum
 }
 
+// listItems counts the items of the page's list of that ID.
+func listItems(dom, id string) int {
+	_, list, _ := strings.Cut(dom, `<ul data-list="`+id+`">`)
+	list, _, _ = strings.Cut(list, "</ul>")
+	return strings.Count(list, "<li>")
+}
+
 // --report writes one self-contained page per plan, which a real Chromium renders without console messages and
-// which shows what the plan says: every seed before and after (schedule), the moves (rebalance), the new seeds
-// per region (capacity), and the unschedulable shoots by reason.
+// which shows what the plan says: every seed before and after (schedule), the moves and in words why seeds shed
+// shoots and why the plan is incomplete (rebalance), the new seeds per region (capacity), and the unschedulable
+// shoots by reason.
 func TestReportPagesRenderInChromium(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -78,6 +86,19 @@ func TestReportPagesRenderInChromium(t *testing.T) {
 			_, moves := data(dom, "data-count")
 			if moves != len(plan["moves"].([]any)) || moves == 0 || !strings.Contains(dom, `data-chart="moves"`) {
 				t.Errorf("page shows %d moves, the plan has %d", moves, len(plan["moves"].([]any)))
+			}
+			reasons := 0
+			for _, seed := range plan["seeds"].([]any) {
+				if why, ok := seed.(map[string]any)["reasons"].([]any); ok {
+					reasons += len(why)
+				}
+			}
+			incomplete := len(strings.Split(plan["message"].(string), "\n"))
+			if got := listItems(dom, "seed-reasons"); got != reasons || reasons == 0 {
+				t.Errorf("page says why seeds shed shoots %d times, the plan %d", got, reasons)
+			}
+			if got := listItems(dom, "incomplete"); got != incomplete || plan["complete"].(bool) {
+				t.Errorf("page says why the plan is incomplete in %d lines, the plan in %d", got, incomplete)
 			}
 		}},
 		{command: "capacity", check: func(t *testing.T, dom string, plan map[string]any) {
