@@ -739,7 +739,7 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	if err := requireName(where, object, seed.ObjectMeta, false); err != nil {
 		return err
 	}
-	if err := labelLength(where, object, "metadata.name", seed.Name); err != nil {
+	if err := dnsLabel(where, object, "metadata.name", seed.Name); err != nil {
 		return err
 	}
 	if err := regionLength(where, object, "spec.provider.region", seed.Spec.Provider.Region); err != nil {
@@ -779,10 +779,10 @@ func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
 	if err := requireName(where, object, shoot.ObjectMeta, true); err != nil {
 		return err
 	}
-	if err := labelLength(where, object, "metadata.name", shoot.Name); err != nil {
+	if err := dnsLabel(where, object, "metadata.name", shoot.Name); err != nil {
 		return err
 	}
-	if err := labelLength(where, object, "metadata.namespace", shoot.Namespace); err != nil {
+	if err := dnsLabel(where, object, "metadata.namespace", shoot.Namespace); err != nil {
 		return err
 	}
 	if err := regionLength(where, object, "spec.region", shoot.Spec.Region); err != nil {
@@ -797,14 +797,33 @@ func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
 	return nil
 }
 
-// labelLength refuses a name longer than a DNS label: the gardener-apiserver validates seed and shoot names, and
-// Kubernetes namespaces, as DNS labels, so no garden holds a longer one.
-func labelLength(where, object, field, value string) error {
+// dnsLabel refuses a name that is no DNS label: the gardener-apiserver validates seed and shoot names, and
+// Kubernetes namespaces, as DNS labels, so no garden holds another, and a plan naming one could never be bound.
+// The check by hand keeps loading fast; Kubernetes' own validation words what it refuses.
+func dnsLabel(where, object, field, value string) error {
 	if len(value) > validation.DNS1123LabelMaxLength {
 		return fmt.Errorf("%s: %s: field %s: must be no more than %d characters (a DNS label, as Gardener validates it), is %d",
 			where, object, field, validation.DNS1123LabelMaxLength, len(value))
 	}
-	return nil
+	if isDNSLabel(value) {
+		return nil
+	}
+	return fmt.Errorf("%s: %s: field %s: invalid value %q: %s", where, object, field, value, strings.Join(validation.IsDNS1123Label(value), "; "))
+}
+
+// isDNSLabel reports whether a name of at most 63 bytes is a lowercase RFC 1123 label: lowercase letters, digits
+// and '-', beginning and ending with a letter or digit.
+func isDNSLabel(name string) bool {
+	alphanumeric := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+	if name == "" || !alphanumeric(name[0]) || !alphanumeric(name[len(name)-1]) {
+		return false
+	}
+	for i := 1; i < len(name)-1; i++ {
+		if !alphanumeric(name[i]) && name[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // regionLength refuses a region longer than a ConfigMap key may be: Gardener's region ConfigMaps hold regions as

@@ -1,0 +1,51 @@
+package ingest
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// isDNSLabel is the DNS label rule Kubernetes applies to seed and shoot names and namespaces, checked by hand.
+func TestIsDNSLabel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"aws-eu1", true},
+		{"a", true},
+		{"0", true},
+		{"123-abc", true},
+		{"a--b", true},
+		{"", false},
+		{"Bad Name", false},
+		{"Upper", false},
+		{"-lead", false},
+		{"trail-", false},
+		{"-", false},
+		{"dot.ted", false},
+		{"under_score", false},
+		{"ümlaut", false},
+		{"tab\t", false},
+	} {
+		if got := isDNSLabel(tc.name); got != tc.want {
+			t.Errorf("isDNSLabel(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzDNSLabel holds the check by hand to Kubernetes' own validation of a DNS label, for names of the length
+// dnsLabel lets through to it.
+func FuzzDNSLabel(f *testing.F) {
+	for _, seed := range []string{"aws-eu1", "Bad Name", "-", "a-", "0a", "a.b", "\xff"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if len(name) > validation.DNS1123LabelMaxLength {
+			return
+		}
+		if got, want := isDNSLabel(name), len(validation.IsDNS1123Label(name)) == 0; got != want {
+			t.Errorf("isDNSLabel(%q) = %v, Kubernetes says %v (%q)", name, got, want, validation.IsDNS1123Label(name))
+		}
+	})
+}
