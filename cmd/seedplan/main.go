@@ -144,7 +144,13 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 // registerGarden adds --context, which picks the garden cluster's kubeconfig context.
 func (f *planFlags) registerGarden(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeContext, "context", "", "the kubeconfig context of the garden cluster (default: the kubeconfig's current context)")
-	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, "how long to wait for the answer to one request, the garden's or the Pushgateway's, before failing it (0: wait forever; never bounds the run loop's watches)")
+	cmd.Flags().DurationVar(&f.requestTimeout, "request-timeout", config.DefaultRequestTimeout, requestTimeoutUsage("the garden's", ""))
+}
+
+// requestTimeoutUsage is --request-timeout's help, naming whose answers it waits for and, where it matters, what
+// it does not bound: each command's help names only what the command does.
+func requestTimeoutUsage(whose, unbounded string) string {
+	return "how long to wait for " + whose + " answer to one request before failing it (0: wait forever" + unbounded + ")"
 }
 
 // registerOutput adds -o, one of formats, and --no-headers, as kubectl's.
@@ -161,6 +167,7 @@ func registerPage(cmd *cobra.Command, out *report.Output) {
 // registerPushgateway adds --pushgateway, saying what the command pushes.
 func (f *planFlags) registerPushgateway(cmd *cobra.Command, what string) {
 	cmd.Flags().StringVar(&f.pushgateway, "pushgateway", "", "push "+what+" to this Prometheus Pushgateway URL")
+	cmd.Flags().Lookup("request-timeout").Usage = requestTimeoutUsage("the garden's or the Pushgateway's", "")
 }
 
 // pusher is what a command pushes: the batch job's metrics, or a capacity or rebalance answer.
@@ -606,6 +613,7 @@ func newRunCommand() *cobra.Command {
 		},
 	}
 	flags.register(cmd, false, "watch it and bind in it")
+	cmd.Flags().Lookup("request-timeout").Usage = requestTimeoutUsage("the garden's", "; it does not bound the loop's watches")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	return cmd
 }
