@@ -6,45 +6,56 @@ import (
 	"testing"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
 )
 
 // An outcome's figures add up: its region distance is the sum of its placements' distances, and the greedy
-// figures an LP outcome sets beside its own are those of the greedy solver's outcome of the same window (without
-// purposes, the LP's greedy fallback decides in the gardener-scheduler's order).
+// figures an LP outcome sets beside its own are those of the greedy solver's outcome of the same window — what
+// --solver greedy prints — also where the LP's fallback decides by the purposes' priority first.
 func TestOutcomeFiguresAddUp(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
-			t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
-				snap := generatedSnapshot(t, generator.Config{
-					Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: seed, Mix: generator.StressMix(),
+			for _, purposes := range [][]string{nil, config.DefaultPurposes()} {
+				t.Run(fmt.Sprintf("seed=%d/%s/purposes=%d", seed, strategy, len(purposes)), func(t *testing.T) {
+					snap := generatedSnapshot(t, generator.Config{
+						Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: seed, Mix: generator.StressMix(),
+					})
+					outcome := func(s solver.Solver) *plan.Outcome {
+						o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{
+							Options: model.Options{Strategy: strategy}, Solver: s, Weights: solver.DefaultWeights(), Target: 0.8, Purposes: purposes})
+						if err != nil {
+							t.Fatal(err)
+						}
+						return o
+					}
+					figuresAddUp(t, outcome(solver.LP{Weights: solver.DefaultWeights()}), outcome(solver.Greedy{}))
 				})
-				outcome := func(s solver.Solver) *plan.Outcome {
-					o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"),
-						plan.Policy{Options: model.Options{Strategy: strategy}, Solver: s, Weights: solver.DefaultWeights(), Target: 0.8})
-					if err != nil {
-						t.Fatal(err)
-					}
-					return o
-				}
-				lp, greedy := outcome(solver.LP{Weights: solver.DefaultWeights()}), outcome(solver.Greedy{})
-				for _, o := range []*plan.Outcome{lp, greedy} {
-					if sum := placementDistances(o.Plan); o.Distance != sum {
-						t.Errorf("%s: distance %d, its placements' distances sum to %d", o.Solver, o.Distance, sum)
-					}
-				}
-				got := [3]int{lp.GreedyPlaced, lp.GreedyDistance, lp.GreedyAboveTarget}
-				want := [3]int{len(greedy.Plan.Placements), greedy.Distance, greedy.AboveTarget}
-				if got != want {
-					t.Errorf("the LP's greedy figures (placed, distance, above target) are %v, the greedy solver's %v", got, want)
-				}
-				if len(lp.Plan.Placements) < lp.GreedyPlaced {
-					t.Errorf("the LP placed %d, greedy %d", len(lp.Plan.Placements), lp.GreedyPlaced)
-				}
-			})
+			}
 		}
+	}
+}
+
+// figuresAddUp checks an LP outcome's figures against its own placements and the greedy solver's outcome.
+func figuresAddUp(t *testing.T, lp, greedy *plan.Outcome) {
+	t.Helper()
+	for _, o := range []*plan.Outcome{lp, greedy} {
+		if sum := placementDistances(o.Plan); o.Distance != sum {
+			t.Errorf("%s: distance %d, its placements' distances sum to %d", o.Solver, o.Distance, sum)
+		}
+	}
+	got := [3]int{lp.GreedyPlaced, lp.GreedyDistance, lp.GreedyAboveTarget}
+	want := [3]int{len(greedy.Plan.Placements), greedy.Distance, greedy.AboveTarget}
+	if got != want {
+		t.Errorf("the LP's greedy figures (placed, distance, above target) are %v, the greedy solver's %v", got, want)
+	}
+	if lp.GreedyObjective != greedy.Objective {
+		t.Errorf("the LP's greedy objective is %v, the greedy solver's %v", lp.GreedyObjective, greedy.Objective)
+	}
+	if len(lp.Plan.Placements) < lp.GreedyPlaced {
+		t.Errorf("the LP placed %d, greedy %d", len(lp.Plan.Placements), lp.GreedyPlaced)
 	}
 }
 

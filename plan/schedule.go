@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -164,8 +165,11 @@ type Solution struct {
 	Optimal  bool
 	Fallback string
 
-	problem            *solver.Window
-	assignment, greedy *solver.Assignment
+	problem    *solver.Window
+	assignment *solver.Assignment
+	// greedy is the gardener-scheduler's plan of the same window, in window order as it decides (what --solver
+	// greedy plans): the plan the figures compare with. nil until GreedyCost makes it.
+	greedy *solver.Assignment
 }
 
 // Solve solves a built window with the policy's solver, its target utilization as the seeds' placement target,
@@ -223,8 +227,17 @@ func improve(ctx context.Context, w *model.Window, problem *solver.Window, impro
 	if solution.Fallback == "" {
 		plan = windowPlan(w, &solution.Assignment, failures)
 	}
-	return &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback,
-		problem: problem, assignment: &solution.Assignment, greedy: &greedy.Assignment}, nil
+	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, problem: problem, assignment: &solution.Assignment}
+	if inWindowOrder(problem) { // deciding by priority first decided as the gardener-scheduler does
+		improved.greedy = &greedy.Assignment
+	}
+	return improved, nil
+}
+
+// inWindowOrder reports whether the window's shoots come in priority order already, so that the greedy rule by
+// priority first decides them in window order.
+func inWindowOrder(problem *solver.Window) bool {
+	return slices.IsSortedFunc(problem.Shoots, func(a, b int) int { return problem.Groups[a].Priority - problem.Groups[b].Priority })
 }
 
 // Cost is the plan's objective under the weights (solver.PlanCost).
@@ -238,7 +251,9 @@ func (s *Solution) PlacementCost(weights solver.Weights, arc model.Arc, n int) C
 	return solver.PlacementCost(s.problem, weights, solverArc(arc, solver.Rank{}), n)
 }
 
-// GreedyCost is the objective of the greedy plan of the same window under the weights, for comparison.
+// GreedyCost is the objective of the gardener-scheduler's plan of the same window under the weights, for
+// comparison. The LP's fallback decides shoots by priority first; the comparison is with the rule in window order,
+// as the gardener-scheduler and --solver greedy decide, so that the figures beside the LP's are theirs.
 func (s *Solution) GreedyCost(ctx context.Context, weights solver.Weights) (float64, error) {
 	if s.greedy == nil {
 		g, err := (solver.Greedy{}).Solve(ctx, s.problem)

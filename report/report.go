@@ -49,8 +49,8 @@ type WindowReport struct {
 	Fallback  string         `json:"fallback"`
 	Optimal   bool           `json:"optimal"`
 	Objective float64        `json:"objective"`
-	// GreedyObjective is the objective of the greedy plan of the same window: the gardener-scheduler's rule, in
-	// the policy's priority order where the solver is the LP (its fallback).
+	// GreedyObjective is the objective of the greedy plan of the same window: the gardener-scheduler's rule in
+	// window order, as --solver greedy plans it (the LP's fallback decides by the policy's priorities first).
 	GreedyObjective float64 `json:"greedyObjective"`
 	// TargetUtilization is the policy's target (0: none); AboveTarget the shoots the plan places above their
 	// seed's target, GreedyAboveTarget those the greedy plan would.
