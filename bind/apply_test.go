@@ -23,6 +23,7 @@ import (
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -242,7 +243,7 @@ func TestApplyReportsAGoneShootsFailureQuietly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged bytes.Buffer
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
 	binder := &bind.Binder{Client: cp.Client}
 	p := &model.Plan{Unschedulable: []model.Unschedulable{{Shoot: key, Message: "0/2 seeds are available", Reason: "Capacity"}}}

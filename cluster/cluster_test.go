@@ -32,6 +32,7 @@ import (
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
@@ -219,7 +220,7 @@ func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "lwarn", []int64{100, 100}, 1, "lwarn") // a seed in each of the shoots' two regions
 	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	slog.SetDefault(slog.New(logged))
 	regions := func() *corev1.ConfigMap {
 		return gardentest.RegionConfig("lwarn-regions", "lwarn-profile", map[string]string{"lwarn-1": "lwarn-2: far"})
@@ -272,7 +273,7 @@ func TestLoopLeaderElection(t *testing.T) {
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
 	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
-	defer slog.SetDefault(slog.Default()) // the loops log to the default logger, as the seedplan command sets it
+	defer fixture.RestoreLogging()() // the loops log to the default logger, as the seedplan command sets it
 	slog.SetDefault(slog.New(logged))
 
 	type instance struct {

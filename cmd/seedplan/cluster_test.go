@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -33,6 +32,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/internal/image"
 	"github.com/seedplan/seedplan/model"
@@ -132,7 +132,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	done := make(chan error, 1)
 	// The loop and the schedules below each set the process-wide logger, in turns no one orders: whichever a
 	// schedule restores, the test leaves the logger it found.
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	loopLog := newTestLog(t)
 	go func() {
 		cmd := newRootCommand()

@@ -9,13 +9,15 @@ import (
 
 	"k8s.io/klog/v2"
 	crlog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/seedplan/seedplan/internal/fixture"
 )
 
 // client-go (klog) and controller-runtime write where seedplan does, in its format and at its level: a JSON log
 // holds only JSON records, and the run loop's cache and leader election are not silent. Both libraries take a
 // logger once per process (TestMain, as main); their records follow the logger of the command that runs now.
 func TestLibrariesLogThroughSeedplansLogger(t *testing.T) {
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	cache := crlog.Log.WithName("cache").WithValues("kind", "Shoot")
 	for _, command := range []string{"first", "second"} {
 		var out bytes.Buffer

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,7 +48,7 @@ func runTo(t *testing.T, stderr io.Writer, args ...string) (string, error) {
 // runReading is runTo with stdin as the command's standard input.
 func runReading(t *testing.T, stdin io.Reader, stderr io.Writer, args ...string) (string, error) {
 	t.Helper()
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetIn(stdin)
@@ -81,7 +80,7 @@ func checkRefused(t *testing.T, command []string, refusals []refusal) {
 // runCombined is run with standard error in the output too: what a command says before it writes.
 func runCombined(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	defer slog.SetDefault(slog.Default())
+	defer fixture.RestoreLogging()()
 	cmd := newRootCommand()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
