@@ -48,15 +48,21 @@ func runTo(t *testing.T, stderr io.Writer, args ...string) (string, error) {
 // runReading is runTo with stdin as the command's standard input.
 func runReading(t *testing.T, stdin io.Reader, stderr io.Writer, args ...string) (string, error) {
 	t.Helper()
+	var out bytes.Buffer
+	err := execute(stdin, &out, stderr, args...)
+	return out.String(), err
+}
+
+// execute runs seedplan with the arguments on the given standard streams, and leaves the process-wide logger the
+// command sets as it found it.
+func execute(stdin io.Reader, stdout, stderr io.Writer, args ...string) error {
 	defer fixture.RestoreLogging()()
 	cmd := newRootCommand()
-	var out bytes.Buffer
 	cmd.SetIn(stdin)
-	cmd.SetOut(&out)
+	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
-	return out.String(), err
+	return cmd.ExecuteContext(context.Background())
 }
 
 // refusal is arguments a command must refuse, and what its error must say.
@@ -80,13 +86,8 @@ func checkRefused(t *testing.T, command []string, refusals []refusal) {
 // runCombined is run with standard error in the output too: what a command says before it writes.
 func runCombined(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	defer fixture.RestoreLogging()()
-	cmd := newRootCommand()
 	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
+	err := execute(strings.NewReader(""), &out, &out, args...)
 	return out.String(), err
 }
 
