@@ -671,7 +671,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		return fmt.Errorf("%s: not a Kubernetes object (expected a mapping with apiVersion and kind)", where)
 	}
 	if h.Kind == "" {
-		return fmt.Errorf("%s: object without kind", where)
+		return fmt.Errorf("%s: object without kind%s", where, seedplanAnswer(data))
 	}
 	if h.Kind == "List" || (strings.HasSuffix(h.Kind, "List") && h.Items != nil) {
 		var items []json.RawMessage
@@ -844,6 +844,38 @@ func requireName(where, object string, meta metav1.ObjectMeta, namespaced bool) 
 		return fmt.Errorf("%s: %s: field metadata.namespace: required", where, object)
 	}
 	return nil
+}
+
+// seedplanAnswer says, of a document without kind that is one of seedplan's own JSON answers, which command wrote
+// it, or is "": a plan written into the landscape directory it was planned from (schedule -o json > dir/plan.json)
+// is read as part of the landscape the next time.
+func seedplanAnswer(data []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil {
+		return ""
+	}
+	has := func(keys ...string) bool {
+		for _, k := range keys {
+			if _, ok := fields[k]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for _, answer := range []struct {
+		command string
+		keys    []string
+	}{
+		{"schedule", []string{"window", "placements"}},
+		{"rebalance", []string{"moves", "lowerBound"}},
+		{"capacity", []string{"newSeeds", "unplaceable"}},
+		{"explain", []string{"shoot", "rejections"}},
+	} {
+		if has(answer.keys...) {
+			return fmt.Sprintf(": it is the output of seedplan %s, not a manifest; keep it out of the landscape's files and directories", answer.command)
+		}
+	}
+	return ""
 }
 
 // objectName is kind namespace/name as messages print it; a name or namespace beyond any Kubernetes name is cut,

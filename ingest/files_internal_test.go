@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -48,4 +49,25 @@ func FuzzDNSLabel(f *testing.F) {
 			t.Errorf("isDNSLabel(%q) = %v, Kubernetes says %v (%q)", name, got, want, validation.IsDNS1123Label(name))
 		}
 	})
+}
+
+// A document without kind is named as seedplan's own answer only when it has the fields that answer always has.
+func TestSeedplanAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		document, want string
+	}{
+		{`{"window": {}, "placements": [], "seeds": []}`, "schedule"},
+		{`{"moves": [], "lowerBound": 0, "complete": true}`, "rebalance"},
+		{`{"newSeeds": 2, "unplaceable": []}`, "capacity"},
+		{`{"shoot": "garden-dev/web", "rejections": []}`, "explain"},
+		{`{"moves": []}`, ""},
+		{`{"metadata": {"name": "a"}, "placements": []}`, ""},
+		{`[1, 2]`, ""},
+		{`not json`, ""},
+	} {
+		got := seedplanAnswer([]byte(tc.document))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, "seedplan "+tc.want+",") {
+			t.Errorf("seedplanAnswer(%s) = %q, want it to name %q", tc.document, got, tc.want)
+		}
+	}
 }
