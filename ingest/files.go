@@ -109,23 +109,13 @@ func LoadFS(fsys fs.FS, dir string) (*Landscape, error) {
 }
 
 func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string, small *sync.Pool) error {
-	var files []string
-	err := fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && isManifest(path) {
-			files = append(files, path)
-		}
-		return nil
-	})
+	files, err := ManifestFiles(fsys, dir)
 	if err != nil {
 		return fmt.Errorf("landscape %s: %w", displayRoot, err)
 	}
 	if len(files) == 0 {
 		return fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot)
 	}
-	slices.Sort(files)
 	display := func(f string) string {
 		if rel, err := filepath.Rel(dir, f); err == nil {
 			return filepath.Join(displayRoot, rel)
@@ -138,6 +128,23 @@ func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string, small *sync.Poo
 	// file decodes on every processor itself, beside the small files of its batch: in a turn of its own it waited
 	// for the batch's last small file on one processor while the other idled.
 	return inBatches(len(files), func(i int) *decodedFile { return decodeFile(fsys, files[i], display(files[i]), small) }, l.addFile)
+}
+
+// ManifestFiles are the files a landscape directory is read from, in the order they are read: every .yaml, .yml
+// and .json file in dir and below it.
+func ManifestFiles(fsys fs.FS, dir string) ([]string, error) {
+	var files []string
+	err := fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifest(path) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	return files, err
 }
 
 // inBatches decodes n things on every processor, a batch at a time so that a failure stops the work soon, and

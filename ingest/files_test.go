@@ -693,7 +693,7 @@ func generated(t *testing.T, cfg generator.Config, format string) (string, model
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := generator.Write(dir, objs, format); err != nil {
+	if _, err := generator.Write(dir, objs, format); err != nil {
 		t.Fatal(err)
 	}
 	return dir, objs

@@ -87,7 +87,7 @@ func writeKubectlStyle(b *testing.B) string {
 		}
 	}
 	dir := b.TempDir()
-	if err := generator.Write(dir, objs, "yaml"); err != nil {
+	if _, err := generator.Write(dir, objs, "yaml"); err != nil {
 		b.Fatal(err)
 	}
 	return dir
@@ -110,7 +110,7 @@ func writeLandscapes(b *testing.B, formats ...string) map[string]string {
 	dirs := map[string]string{}
 	for _, format := range formats {
 		dirs[format] = b.TempDir()
-		if err := generator.Write(dirs[format], objs, format); err != nil {
+		if _, err := generator.Write(dirs[format], objs, format); err != nil {
 			b.Fatal(err)
 		}
 	}

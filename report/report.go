@@ -523,6 +523,14 @@ func RegionConfigWarnings(malformed []model.MalformedRegionEntry, profiles map[s
 	return lines
 }
 
+// OtherManifestsWarning is generate's warning that the directory it wrote a landscape into holds other manifests,
+// which seedplan --landscape reads with it: the same objects in the other format are duplicates, any others join
+// the landscape unnoticed.
+func OtherManifestsWarning(dir string, others []string) string {
+	return fmt.Sprintf("--dir %s holds %s besides the landscape written, and seedplan --landscape %s reads them with it: %s",
+		dir, Counted(len(others), "other manifest", "other manifests"), dir, firstThree(others, "file", "files"))
+}
+
 // firstThree lists the first three items and counts the others ("…, 2 more seeds"): a warning names a few of
 // what it counts.
 func firstThree(items []string, one, many string) string {

@@ -65,22 +65,24 @@ func encode(l list, format string) ([]byte, error) {
 }
 
 // Write stores the landscape in dir as one List file per kind (kinds.yaml or kinds.json), the way `kubectl get -o
-// yaml|json` prints them, so any tool can read it and `seedplan --landscape dir` loads it back.
-func Write(dir string, objs model.Objects, format string) error {
+// yaml|json` prints them, so any tool can read it and `seedplan --landscape dir` loads it back. written are the
+// names of the files it wrote, in dir.
+func Write(dir string, objs model.Objects, format string) (written []string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
 	for _, l := range lists(objs) {
 		name := l.name + "." + format
 		data, err := encode(l.list, format)
 		if err != nil {
-			return fmt.Errorf("encoding %s: %w", name, err)
+			return written, fmt.Errorf("encoding %s: %w", name, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
+			return written, fmt.Errorf("writing %s: %w", name, err)
 		}
+		written = append(written, name)
 	}
-	return nil
+	return written, nil
 }
 
 // Encode writes the landscape to w as one stream: YAML documents separated by ---, or a stream of JSON Lists;

@@ -519,6 +519,48 @@ func TestGenerateThenSchedule(t *testing.T) {
 	})
 }
 
+// generate --dir warns when the directory holds manifests it did not just write — the landscape in the other
+// format, an operator's own file below it — since seedplan --landscape DIR reads them too; rewriting its own files
+// is no cause.
+func TestGenerateWarnsOfOtherManifestsInItsDir(t *testing.T) {
+	dir := t.TempDir()
+	generate := []string{"generate", "--seeds", "4", "--shoots", "8", "--dir", dir}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		before func()
+		want   string // "": no warning
+	}{
+		{name: "into an empty directory", want: ""},
+		{name: "again, in YAML", want: ""},
+		{name: "in JSON beside YAML", args: []string{"-o", "json"},
+			want: "holds 6 other manifests besides the landscape written, and seedplan --landscape " + dir + " reads them with it: cloudprofiles.yaml, namespacedcloudprofiles.yaml, projects.yaml, 3 more files"},
+		{name: "beside an operator's file below it", args: []string{"-o", "json"}, before: func() {
+			_ = os.Remove(filepath.Join(dir, "seeds.yaml"))
+			for _, f := range []string{"cloudprofiles", "namespacedcloudprofiles", "projects", "region-configs", "shoots"} {
+				_ = os.Remove(filepath.Join(dir, f+".yaml"))
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "mine"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "mine", "seed.yml"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "holds 1 other manifest besides the landscape written, and seedplan --landscape " + dir + " reads them with it: mine/seed.yml"},
+	} {
+		if tc.before != nil {
+			tc.before()
+		}
+		_, logged, err := runLogged(t, append(slices.Clone(generate), tc.args...)...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if warned := strings.Contains(logged, "level=WARN"); warned != (tc.want != "") || !strings.Contains(logged, tc.want) {
+			t.Errorf("%s: logged\n%s\nwant a warning %q", tc.name, logged, tc.want)
+		}
+	}
+}
+
 // bench runs window and rebalancing scenarios together: two tables, and each kind's files and plots.
 func TestBenchWindowsAndRebalancing(t *testing.T) {
 	dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,10 +74,25 @@ func (o *generateOptions) run(cmd *cobra.Command, _ []string) error {
 	if o.dir == "" {
 		return generator.Encode(cmd.OutOrStdout(), objs, o.output)
 	}
-	if err := generator.Write(o.dir, objs, o.output); err != nil {
+	written, err := generator.Write(o.dir, objs, o.output)
+	if err != nil {
 		return err
 	}
 	slog.InfoContext(cmd.Context(), "landscape written", "dir", o.dir, "seeds", len(objs.Seeds), "shoots", len(objs.Shoots))
+	return warnOfOtherManifests(cmd.Context(), o.dir, written)
+}
+
+// warnOfOtherManifests warns when dir holds manifests generate did not just write — a landscape of the other
+// format, an operator's own files — which seedplan --landscape DIR would read with the one written: the same
+// objects twice are refused as duplicates, other objects join the landscape unnoticed.
+func warnOfOtherManifests(ctx context.Context, dir string, written []string) error {
+	files, err := ingest.ManifestFiles(os.DirFS(dir), ".")
+	if err != nil {
+		return fmt.Errorf("--dir %s: %w", dir, err)
+	}
+	if others := slices.DeleteFunc(files, func(f string) bool { return slices.Contains(written, f) }); len(others) > 0 {
+		slog.WarnContext(ctx, report.OtherManifestsWarning(dir, others))
+	}
 	return nil
 }
 

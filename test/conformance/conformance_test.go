@@ -167,7 +167,7 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 func roundTrip(t *testing.T, objs model.Objects) model.Objects {
 	t.Helper()
 	dir := t.TempDir()
-	if err := generator.Write(dir, objs, "yaml"); err != nil {
+	if _, err := generator.Write(dir, objs, "yaml"); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ingest.LoadPaths([]string{dir})
