@@ -59,6 +59,30 @@ func figuresAddUp(t *testing.T, lp, greedy *plan.Outcome) {
 	}
 }
 
+// The comparison with the gardener-scheduler's plan is made even after the context has ended, as it may while a
+// window is verified: a plan solved and verified is not lost to the figures it is compared with.
+func TestGreedyCostOutlivesTheContext(t *testing.T) {
+	snap := generatedSnapshot(t, generator.Config{Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: 1, Mix: generator.StressMix()})
+	w, err := model.NewWindow(snap, model.Options{}, snap.Pending("default-scheduler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := solver.DefaultWeights()
+	ctx, cancel := context.WithCancel(context.Background())
+	lp, err := plan.Solve(ctx, w, plan.Policy{Solver: solver.LP{Weights: weights}, Weights: weights, Purposes: config.DefaultPurposes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	greedy, err := plan.Solve(context.Background(), w, plan.Policy{Solver: solver.Greedy{}, Weights: weights})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lp.GreedyCost(ctx, weights); err != nil || got != greedy.Cost(weights) {
+		t.Errorf("after the context ended: greedy cost %v, %v; want %v", got, err, greedy.Cost(weights))
+	}
+}
+
 // placementDistances is the sum of the region distances of a plan's placements.
 func placementDistances(p *model.Plan) int {
 	sum := 0

@@ -253,10 +253,12 @@ func (s *Solution) PlacementCost(weights solver.Weights, arc model.Arc, n int) C
 
 // GreedyCost is the objective of the gardener-scheduler's plan of the same window under the weights, for
 // comparison. The LP's fallback decides shoots by priority first; the comparison is with the rule in window order,
-// as the gardener-scheduler and --solver greedy decide, so that the figures beside the LP's are theirs.
+// as the gardener-scheduler and --solver greedy decide, so that the figures beside the LP's are theirs. Making it
+// is bounded work, a greedy pass, that ctx's end does not stop: a plan solved and verified is not lost to the
+// figures it is compared with.
 func (s *Solution) GreedyCost(ctx context.Context, weights solver.Weights) (float64, error) {
 	if s.greedy == nil {
-		g, err := (solver.Greedy{}).Solve(ctx, s.problem)
+		g, err := (solver.Greedy{}).Solve(context.WithoutCancel(ctx), s.problem)
 		if err != nil {
 			return 0, err
 		}
