@@ -228,13 +228,27 @@ func refusedWithin(node any, goType reflect.Type, path string, alone func(any) a
 	}
 	childPath, childType := fmt.Sprintf("%s[%d]", path, from), elemType(goType)
 	if isObject {
-		childPath, childType = strings.TrimPrefix(path+"."+keys[from], "."), memberType(goType, keys[from])
+		childPath, childType = MemberPath(path, keys[from]), memberType(goType, keys[from])
 	}
 	aloneChild := func(v any) any { return alone(keep(from, from+1, func(int) any { return v })) }
 	if deeper, deeperType := refusedWithin(value(from), childType, childPath, aloneChild, refuses); deeper != "" {
 		return deeper, deeperType
 	}
 	return childPath, childType
+}
+
+// MemberPath is the field path of an object's member below path ("" for the document): path.name, or for a key
+// with dots — a map's, a label's or an annotation's, as no field of the API types has a dot in its name —
+// path[key], as Kubernetes' field paths write keys: metadata.labels[seed.gardener.cloud/provider], not a path of
+// four fields.
+func MemberPath(path, name string) string {
+	if strings.Contains(name, ".") {
+		return path + "[" + name + "]"
+	}
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 // elemType is the Go type of the items of a list of goType, nil when goType is no list or unknown.

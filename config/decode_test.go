@@ -49,8 +49,8 @@ func itemsJSON(n, bad int) string {
 	return "[" + strings.Join(list, ", ") + "]"
 }
 
-// A value the decoder refuses is named by the path of its field, with list indexes, whether the decoder's error
-// names it (a wrong type) or not (a value that decodes itself).
+// A value the decoder refuses is named by the path of its field, with list indexes and a map's keys with dots in
+// brackets, whether the decoder's error names it (a wrong type) or not (a value that decodes itself).
 func TestDecodeStrictNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, field, problem string
@@ -58,7 +58,8 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 		{"a timestamp in a list's item", `{"items": ` + itemsJSON(3, 2) + `}`, "items[2].at", `parsing time "soon"`},
 		{"a duration", `{"name": "a", "every": "soon"}`, "every", `time: invalid duration "soon"`},
 		{"a wrong type in a list", `{"zones": ["a", 5]}`, "zones[1]", "must be a string, not a number"},
-		{"a map's value", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels.c.d/e", "must be a string, not a number"},
+		{"a map's value under a key with dots, in brackets", `{"labels": {"a": "b", "c.d/e": 1}}`, "labels[c.d/e]", "must be a string, not a number"},
+		{"a map's value under a plain key", `{"labels": {"a": "b", "cd": 1}}`, "labels.cd", "must be a string, not a number"},
 		{"a list for a string: the field, not its item", `{"name": ["a"]}`, "name", "must be a string, not a list"},
 		{"a number beyond int64, as written", `{"count": 9223372036854775808}`, "count", "must be a whole number from -9223372036854775808 to 9223372036854775807, not 9223372036854775808"},
 		{"of two refused values, the first in the document", `{"every": "soon", "items": ` + itemsJSON(5, 3) + `}`, "every", `time: invalid duration "soon"`},
@@ -66,7 +67,7 @@ func TestDecodeStrictNamesTheField(t *testing.T) {
 		{"an item far into a long list, by halves", `{"items": ` + itemsJSON(5000, 4321) + `}`, "items[4321].at", `parsing time "soon"`},
 		{"a document that is no object", `[1, 2]`, "", "the document must be an object, not a list"},
 		{"a duration as a number", `{"every": 5}`, "every", `must be a duration such as "1m30s", not a number`},
-		{"a duration under a key with dots", `{"timeouts": {"a.b/c": 5}}`, "timeouts.a.b/c", `must be a duration such as "1m30s", not a number`},
+		{"a duration under a key with dots", `{"timeouts": {"a.b/c": 5}}`, "timeouts[a.b/c]", `must be a duration such as "1m30s", not a number`},
 		{"a time in a list's item", `{"items": [{"at": true}]}`, "items[0].at", `must be a time such as "2026-01-31T12:00:00Z", not a boolean`},
 		{"a time of an inlined struct", `{"since": 1}`, "since", `must be a time such as "2026-01-31T12:00:00Z", not a number`},
 		{"a number or string given a list", `{"surge": ["a"]}`, "surge", `must be a whole number or a string such as "25%", not a list`},
@@ -234,6 +235,22 @@ func FuzzDecodeStrict(f *testing.F) {
 	})
 }
 
+// A member's path is dotted, but a key with a dot — a label's, an annotation's — is in brackets, as Kubernetes
+// writes keys, so that the path cannot be read as one of more fields.
+func TestMemberPath(t *testing.T) {
+	for _, tc := range []struct{ path, name, want string }{
+		{"", "spec", "spec"},
+		{"spec", "provider", "spec.provider"},
+		{"metadata.labels", "environment", "metadata.labels.environment"},
+		{"metadata.labels", "seed.gardener.cloud/provider", "metadata.labels[seed.gardener.cloud/provider]"},
+		{"", "a.b", "[a.b]"},
+	} {
+		if got := MemberPath(tc.path, tc.name); got != tc.want {
+			t.Errorf("MemberPath(%q, %q) = %q, want %q", tc.path, tc.name, got, tc.want)
+		}
+	}
+}
+
 // hasPath reports whether the document below node, at path, has a member or item at want.
 func hasPath(node any, path, want string) bool {
 	if path == want {
@@ -246,7 +263,7 @@ func hasPath(node any, path, want string) bool {
 			if path != "" {
 				child = path + "." + k
 			}
-			if hasPath(v, child, want) {
+			if hasPath(v, child, want) || hasPath(v, path+"["+k+"]", want) { // a map's key with dots in brackets
 				return true
 			}
 		}

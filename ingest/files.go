@@ -1014,11 +1014,11 @@ func notANumber(document []byte) string {
 		case yaml3.ScalarNode:
 			value := strings.ToLower(n.Value)
 			if n.Tag == "!!float" && (strings.HasSuffix(value, "nan") || strings.HasSuffix(value, "inf")) {
-				return strings.TrimPrefix(path, ".")
+				return path
 			}
 		case yaml3.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				if found := find(n.Content[i+1], path+"."+n.Content[i].Value); found != "" {
+				if found := find(n.Content[i+1], config.MemberPath(path, n.Content[i].Value)); found != "" {
 					return found
 				}
 			}
