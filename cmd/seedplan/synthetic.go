@@ -79,21 +79,22 @@ func (o *generateOptions) run(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	slog.InfoContext(cmd.Context(), "landscape written", "dir", o.dir, "seeds", len(objs.Seeds), "shoots", len(objs.Shoots))
-	return warnOfOtherManifests(cmd.Context(), o.dir, written)
+	warnOfOtherManifests(cmd.Context(), o.dir, written)
+	return nil
 }
 
 // warnOfOtherManifests warns when dir holds manifests generate did not just write — a landscape of the other
 // format, an operator's own files — which seedplan --landscape DIR would read with the one written: the same
-// objects twice are refused as duplicates, other objects join the landscape unnoticed.
-func warnOfOtherManifests(ctx context.Context, dir string, written []string) error {
+// objects twice are refused as duplicates, other objects join the landscape unnoticed. A directory it cannot walk
+// is warned of too: the landscape is written, and reading it back would fail the same way.
+func warnOfOtherManifests(ctx context.Context, dir string, written []string) {
 	files, err := ingest.ManifestFiles(os.DirFS(dir), ".")
 	if err != nil {
-		return fmt.Errorf("--dir %s: %w", dir, err)
+		slog.WarnContext(ctx, "The directory written to cannot be read whole, as seedplan --landscape reads it", "dir", dir, "error", err)
 	}
 	if others := slices.DeleteFunc(files, func(f string) bool { return slices.Contains(written, f) }); len(others) > 0 {
 		slog.WarnContext(ctx, report.OtherManifestsWarning(dir, others))
 	}
-	return nil
 }
 
 // config is the generator's configuration the flags ask for; the generator checks the numbers itself.
