@@ -314,20 +314,40 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 }
 
 // missingKind says which kind of seed the shoot lacks: one of its own provider and region, and why new seeds like
-// the usable seeds there would not take it. The shoot is passed on its own: shoots whose filters fail alike share
-// one evaluation whatever their regions, and its request is the first of them.
+// the usable seeds there would not take it — of several kinds, the one the chain rejects last, which came closest
+// (ties: the first by name). The shoot is passed on its own: shoots whose filters fail alike share one evaluation
+// whatever their regions, and its request is the first of them.
 func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evaluation) string {
 	need := fmt.Sprintf("it needs a new kind of seed (provider %s, region %s): ", shoot.Spec.Provider.Type, shoot.Spec.Region)
+	step := chainSteps()
+	closest, closestRejection := "", Rejection{}
 	for _, c := range q.candidates {
 		seed := q.Snapshot.Seeds[c]
 		if seed.Spec.Provider.Type != shoot.Spec.Provider.Type || seed.Spec.Provider.Region != shoot.Spec.Region {
 			continue
 		}
-		if r, ok := ev.Rejection(seed.Name); ok {
-			return need + fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(seed.Name, CandidateSuffix), r.Predicate, r.Reason)
+		if r, ok := ev.Rejection(seed.Name); ok && (closest == "" || step(r.Predicate) > step(closestRejection.Predicate)) {
+			closest, closestRejection = seed.Name, r
 		}
 	}
-	return need + "the region has no usable seed with room at the target to copy"
+	if closest == "" {
+		return need + "the region has no usable seed with room at the target to copy"
+	}
+	return need + fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(closest, CandidateSuffix), closestRejection.Predicate, closestRejection.Reason)
+}
+
+// chainSteps is the position of a predicate in the gardener-scheduler's chain: the static filters in their order,
+// then capacity and the strategy.
+func chainSteps() func(predicate string) int {
+	filters := StaticFilters()
+	return func(predicate string) int {
+		for i, f := range filters {
+			if f.Name() == predicate {
+				return i
+			}
+		}
+		return len(filters)
+	}
 }
 
 // VerifyCapacity checks a capacity answer against the question independently of its window and of any solver:

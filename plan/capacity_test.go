@@ -186,6 +186,27 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 	}
 }
 
+// Of several kinds of seed in the shoot's region, the advice names the one the filter chain rejects last, which
+// came closest to taking the shoot — here the one that fails Gardener's error's own filter, not the first by name
+// that fails the seed selector before it.
+func TestCapacityUnplaceableNamesTheClosestKind(t *testing.T) {
+	prod := func(s *gardencorev1beta1.Seed) { s.Labels = map[string]string{"environment": "prod"} }
+	seeds := []*gardencorev1beta1.Seed{Seed("eu-a", Allocatable(10)), Seed("eu-b", Allocatable(10), prod)}
+	shoot := Shoot("restricted", func(s *gardencorev1beta1.Shoot) {
+		s.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"environment": "prod"}}}
+		s.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: "eu-access-only"}}}
+	})
+	answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, seeds, []*gardencorev1beta1.Shoot{shoot}), plan.Policy{Target: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "none of the 1 seeds supports the access restrictions configured in the shoot specification; " +
+		"it needs a new kind of seed (provider aws, region eu-central-1): new seeds like eu-b would fail AccessRestrictions"
+	if len(answer.Unplaceable) != 1 || !strings.HasPrefix(answer.Unplaceable[0].Message, want) {
+		t.Errorf("unplaceable %+v, want one whose message starts %q", answer.Unplaceable, want)
+	}
+}
+
 // A shoot whose filters leave no seed, new seeds like the existing ones included, is told Gardener's error as the
 // landscape gives it, as schedule tells it: the seeds Gardener's message counts are the landscape's, not also the
 // candidates that stand for new seeds.
