@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
-	"slices"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -228,16 +227,10 @@ func improve(ctx context.Context, w *model.Window, problem *solver.Window, impro
 		plan = windowPlan(w, &solution.Assignment, failures)
 	}
 	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, problem: problem, assignment: &solution.Assignment}
-	if inWindowOrder(problem) { // deciding by priority first decided as the gardener-scheduler does
+	if problem.InPriorityOrder() { // the fallback, deciding by priority first, decided as the gardener-scheduler does
 		improved.greedy = &greedy.Assignment
 	}
 	return improved, nil
-}
-
-// inWindowOrder reports whether the window's shoots come in priority order already, so that the greedy rule by
-// priority first decides them in window order.
-func inWindowOrder(problem *solver.Window) bool {
-	return slices.IsSortedFunc(problem.Shoots, func(a, b int) int { return problem.Groups[a].Priority - problem.Groups[b].Priority })
 }
 
 // Cost is the plan's objective under the weights (solver.PlanCost).

@@ -79,7 +79,7 @@ func greedy(ctx context.Context, w *Window, byPriority bool) (*Assignment, error
 		order[i] = i
 	}
 	if byPriority {
-		slices.SortStableFunc(order, func(a, b int) int { return w.Groups[w.Shoots[a]].Priority - w.Groups[w.Shoots[b]].Priority })
+		slices.SortStableFunc(order, w.byPriority)
 	}
 	a := &Assignment{Seed: make([]int, len(w.Shoots)), Cause: make([]Cause, len(w.Shoots))}
 	for n, i := range order {

@@ -73,3 +73,37 @@ func TestGreedyByPriority(t *testing.T) {
 		}
 	}
 }
+
+// A window whose shoots come in priority order already is decided alike by priority first and in window order; one
+// that does not is not in priority order.
+func TestInPriorityOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		priorities []int // of each shoot's group, in window order
+		want       bool
+	}{
+		{"no shoots", nil, true},
+		{"one shoot", []int{4}, true},
+		{"equal priorities", []int{2, 2, 2}, true},
+		{"rising", []int{0, 1, 1, 3}, true},
+		{"a later shoot first", []int{1, 0}, false},
+		{"out of order at the end", []int{0, 2, 1}, false},
+	} {
+		w := &Window{Seeds: []Seed{{Free: 1, Allocatable: 1, Limited: true}}}
+		for i, p := range tc.priorities {
+			w.Groups = append(w.Groups, Group{Candidates: []int{0}, Arcs: []Arc{{Seed: 0}}, Priority: p})
+			w.Shoots = append(w.Shoots, i)
+		}
+		if got := w.InPriorityOrder(); got != tc.want {
+			t.Errorf("%s: InPriorityOrder() = %v, want %v", tc.name, got, tc.want)
+		}
+		if !tc.want {
+			continue
+		}
+		byPriority, _ := (Greedy{ByPriority: true}).Solve(context.Background(), w)
+		inOrder, _ := (Greedy{}).Solve(context.Background(), w)
+		if fmt.Sprint(byPriority.Seed) != fmt.Sprint(inOrder.Seed) {
+			t.Errorf("%s: by priority %v, in window order %v", tc.name, byPriority.Seed, inOrder.Seed)
+		}
+	}
+}

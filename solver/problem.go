@@ -80,6 +80,22 @@ type Window struct {
 	Shoots []int
 }
 
+// byPriority compares the window's a-th and b-th shoots by their groups' priorities, lowest first.
+func (w *Window) byPriority(a, b int) int {
+	return w.Groups[w.Shoots[a]].Priority - w.Groups[w.Shoots[b]].Priority
+}
+
+// InPriorityOrder reports whether the shoots come in priority order already: the greedy rule by priority first
+// (Greedy.ByPriority) then decides them in window order, as the gardener-scheduler does.
+func (w *Window) InPriorityOrder() bool {
+	for i := 1; i < len(w.Shoots); i++ {
+		if w.byPriority(i-1, i) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // arc returns the group's arc to the seed, or the zero Arc.
 func (g *Group) arc(seed int) Arc {
 	i, found := slices.BinarySearchFunc(g.Arcs, seed, func(a Arc, seed int) int { return a.Seed - seed })
