@@ -519,6 +519,28 @@ func TestGenerateThenSchedule(t *testing.T) {
 	})
 }
 
+// A command's own answer, saved where a landscape is read from, is refused as that command's output, not as an
+// object without kind: the loader recognizes the answers these commands print today, in JSON and in YAML.
+func TestAnAnswerReadAsALandscapeIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, command := range [][]string{{"schedule"}, {"rebalance"}, {"capacity"}, {"explain", "garden-data/data-api-11"}} {
+		for _, format := range []string{"json", "yaml"} {
+			answer, err := run(t, append(slices.Clone(command), "-o", format)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved := filepath.Join(dir, command[0]+"."+format)
+			if err := os.WriteFile(saved, []byte(answer), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err = run(t, "schedule", "--landscape", saved)
+			if want := "object without kind: it is the output of seedplan " + command[0] + ", not a manifest"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s -o %s read as a landscape: %v, want %q", command[0], format, err, want)
+			}
+		}
+	}
+}
+
 // generate --dir warns when the directory holds manifests it did not just write — the landscape in the other
 // format, an operator's own file below it — since seedplan --landscape DIR reads them too; rewriting its own files
 // is no cause.
