@@ -619,11 +619,14 @@ func newRunCommand() *cobra.Command {
 }
 
 // shootKey is the shoot explain is given as NAMESPACE/NAME: given so, as -o name prints it (shoot/NAMESPACE/NAME),
-// or as NAME with -n NAMESPACE, as kubectl takes it.
+// or as NAME or TYPE/NAME with -n NAMESPACE, as kubectl takes it (TYPE: shoot, shoots or either's full name).
 func shootKey(arg, namespace string) (string, error) {
-	key := strings.TrimPrefix(arg, "shoot/")
 	if problems := validation.IsDNS1123Label(namespace); namespace != "" && len(problems) > 0 {
 		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(problems, "; "))
+	}
+	key := arg
+	if resource, rest, typed := strings.Cut(arg, "/"); typed && isShootResource(resource) {
+		key = rest
 	}
 	switch {
 	case namespace != "" && strings.Contains(key, "/"):
@@ -634,6 +637,15 @@ func shootKey(arg, namespace string) (string, error) {
 		return "", fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE", arg)
 	}
 	return key, model.CheckShootKey(key)
+}
+
+// isShootResource reports whether kubectl would read s as the shoot resource in TYPE/NAME.
+func isShootResource(s string) bool {
+	switch s {
+	case "shoot", "shoots", "shoot.core.gardener.cloud", "shoots.core.gardener.cloud":
+		return true
+	}
+	return false
 }
 
 func newExplainCommand() *cobra.Command {

@@ -289,7 +289,7 @@ func TestEveryCommandWordsAWrongCountOfArguments(t *testing.T) {
 // else before it plans.
 func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
 	const want = ": the shoot must be given as NAMESPACE/NAME"
-	for _, arg := range []string{"data-api-11", "/data-api-11", "garden-data/", "garden-data/data-api-11/x", "shoot/data-api-11", "/"} {
+	for _, arg := range []string{"data-api-11", "/data-api-11", "garden-data/", "garden-data/data-api-11/x", "shoot/data-api-11", "shoots/data-api-11", "seed/garden-data/data-api-11", "/"} {
 		checkRefused(t, []string{"explain", arg}, []refusal{{nil, want}})
 	}
 	for _, tc := range []struct {
@@ -302,6 +302,28 @@ func TestExplainRefusesWhatNamesNoShoot(t *testing.T) {
 		{[]string{"", "-n", "garden-data"}, `"garden-data/": the shoot must be given as NAMESPACE/NAME`},
 	} {
 		checkRefused(t, []string{"explain"}, []refusal{{tc.args, tc.want}})
+	}
+}
+
+// explain takes a shoot in every form kubectl takes one: NAMESPACE/NAME as -o name prints it after its type, and
+// NAME or TYPE/NAME with -n, the type given as kubectl knows the resource.
+func TestShootKeyTakesKubectlsForms(t *testing.T) {
+	for _, tc := range []struct {
+		arg, namespace string
+	}{
+		{"garden-data/data-api-11", ""},
+		{"shoot/garden-data/data-api-11", ""},
+		{"shoots/garden-data/data-api-11", ""},
+		{"shoot.core.gardener.cloud/garden-data/data-api-11", ""},
+		{"data-api-11", "garden-data"},
+		{"shoot/data-api-11", "garden-data"},
+		{"shoots/data-api-11", "garden-data"},
+		{"shoots.core.gardener.cloud/data-api-11", "garden-data"},
+	} {
+		key, err := shootKey(tc.arg, tc.namespace)
+		if err != nil || key != "garden-data/data-api-11" {
+			t.Errorf("shootKey(%q, -n %q) = %q, %v; want garden-data/data-api-11", tc.arg, tc.namespace, key, err)
+		}
 	}
 }
 
