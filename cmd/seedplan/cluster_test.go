@@ -616,7 +616,8 @@ func TestCordon(t *testing.T) {
 	if out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "already cordoned") {
 		t.Fatalf("cordon again: %v\n%s", err, out)
 	}
-	if out, err := runCombined(t, "uncordon", "cordon-seed0", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "uncordoned") {
+	// as explain -o name prints the seed
+	if out, err := runCombined(t, "uncordon", "seed/cordon-seed0", "--kubeconfig", kubeconfig); err != nil || !strings.Contains(out, "seed/cordon-seed0 uncordoned") {
 		t.Fatalf("uncordon: %v\n%s", err, out)
 	}
 	if !visible() || placedOnSeed0() != 2 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
@@ -20,6 +21,7 @@ type cordonOptions struct {
 	flags    planFlags
 	selector string
 	matching labels.Selector // the selector parsed, by checkArgs
+	seeds    []string        // the seeds' names, without kubectl's TYPE/, by checkArgs
 	dryRun   bool
 	// visible is what the command sets spec.settings.scheduling.visible to (false: cordon); verb says it done.
 	visible bool
@@ -55,7 +57,8 @@ func newCordonCommand(cordon bool) *cobra.Command {
 	return cmd
 }
 
-// checkArgs takes seed names or a selector that parses, as kubectl cordon does.
+// checkArgs takes seed names (NAME or TYPE/NAME: seed/NAME as -o name prints it) or a selector that parses, as
+// kubectl cordon does.
 func (o *cordonOptions) checkArgs(cmd *cobra.Command, seeds []string) error {
 	if o.selector != "" {
 		if err := operands(0, 0, "seed names or --selector, not both")(cmd, seeds); err != nil {
@@ -70,12 +73,29 @@ func (o *cordonOptions) checkArgs(cmd *cobra.Command, seeds []string) error {
 	if err := operands(1, -1, "one or more seed names, or --selector")(cmd, seeds); err != nil {
 		return err
 	}
-	return checkSeedNames(seeds)
+	o.seeds = make([]string, len(seeds))
+	for i, seed := range seeds {
+		o.seeds[i] = seed
+		if resource, name, typed := strings.Cut(seed, "/"); typed && isSeedResource(resource) {
+			o.seeds[i] = name
+		}
+	}
+	return checkSeedNames(o.seeds)
+}
+
+// isSeedResource reports whether kubectl would read s as the seed resource in TYPE/NAME.
+func isSeedResource(s string) bool {
+	switch s {
+	case "seed", "seeds", "seed.core.gardener.cloud", "seeds.core.gardener.cloud":
+		return true
+	}
+	return false
 }
 
 // run announces the garden and the change, sends every seed's update as a dry run, and then, unless --dry-run,
 // makes them.
-func (o *cordonOptions) run(cmd *cobra.Command, seeds []string) error {
+func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
+	seeds := o.seeds
 	c, err := o.flags.configuration(cmd)
 	if err != nil {
 		return err

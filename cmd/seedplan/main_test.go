@@ -1136,3 +1136,26 @@ func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
 		t.Fatalf("two names no seed can have: %v, want both refused", err)
 	}
 }
+
+// cordon and uncordon take a seed as kubectl takes one, NAME or TYPE/NAME, so explain's -o name (seed/NAME) can be
+// handed to them; the type only strips, the name is checked as any other and counts as the same seed.
+func TestCordonTakesKubectlsForms(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"aws-eu1"}, []string{"aws-eu1"}},
+		{[]string{"seed/aws-eu1", "seeds/aws-eu2"}, []string{"aws-eu1", "aws-eu2"}},
+		{[]string{"seed.core.gardener.cloud/aws-eu1", "seeds.core.gardener.cloud/aws-eu2"}, []string{"aws-eu1", "aws-eu2"}},
+	} {
+		o := &cordonOptions{}
+		if err := o.checkArgs(newCordonCommand(true), tc.args); err != nil || !slices.Equal(o.seeds, tc.want) {
+			t.Errorf("cordon %q: seeds %q, %v; want %q", tc.args, o.seeds, err, tc.want)
+		}
+	}
+	checkRefused(t, []string{"cordon"}, []refusal{
+		{[]string{"seed/aws-eu1", "aws-eu1"}, `seed "aws-eu1" is given twice`},
+		{[]string{"shoot/aws-eu1"}, `seed "shoot/aws-eu1": not a seed's name`},
+		{[]string{"seed/"}, `seed "": not a seed's name`},
+	})
+}
