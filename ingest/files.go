@@ -55,9 +55,8 @@ type Landscape struct {
 // recursively, in lexical order), and standard input for "-", which may be given once. Any malformed object fails
 // the whole load: nothing is returned from a landscape that did not load completely.
 func LoadPaths(paths []string) (*Landscape, error) {
-	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
-		// Standard input can be read once: a second "-" would silently add nothing.
-		return nil, errors.New(`landscape: "-" (standard input) is given more than once`)
+	if err := givenOnce(paths); err != nil {
+		return nil, err
 	}
 	l, small := &Landscape{}, smallFileArenas()
 	for _, root := range paths {
@@ -83,6 +82,64 @@ func LoadPaths(paths []string) (*Landscape, error) {
 	}
 	l.warnIfIncomplete()
 	return l, nil
+}
+
+// givenOnce refuses paths that would read something twice, before anything is read: standard input given again
+// would silently add nothing, and a file read twice — given again in another spelling or through a link, or inside
+// a directory also given — would be refused object by object as a duplicate of itself.
+func givenOnce(paths []string) error {
+	resolved := make([]string, len(paths))
+	for i, path := range paths {
+		resolved[i] = resolvedPath(path)
+		for j, before := range paths[:i] {
+			switch {
+			case path == "-" && before == "-":
+				return errors.New(`landscape: "-" (standard input) is given more than once`)
+			case path == "-" || before == "-":
+			case resolved[i] == resolved[j] && kindOf(path) != "":
+				return fmt.Errorf("landscape: %s and %s are the same %s: it would be read twice", before, path, kindOf(path))
+			case holds(before, resolved[j], path, resolved[i]):
+				return fmt.Errorf("landscape: %s is inside %s, given before it: it would be read twice", path, before)
+			case holds(path, resolved[i], before, resolved[j]):
+				return fmt.Errorf("landscape: %s, given before %s, is inside it: it would be read twice", before, path)
+			}
+		}
+	}
+	return nil
+}
+
+// resolvedPath is path absolute, cleaned and, where it exists, with its links followed, so that two spellings of
+// one file compare equal.
+func resolvedPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// holds reports whether reading the directory dir reads path too (each also given resolved): path lies below it
+// and is a directory or a manifest file.
+func holds(dir, resolvedDir, path, resolvedPath string) bool {
+	rel, err := filepath.Rel(resolvedDir, resolvedPath)
+	below := err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	kind := kindOf(path)
+	return below && kindOf(dir) == "directory" && (kind == "directory" || kind == "file" && isManifest(path))
+}
+
+// kindOf says whether path is a directory or a file (whatever other kind it is), or "" when it cannot be found.
+func kindOf(path string) string {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return ""
+	case info.IsDir():
+		return "directory"
+	}
+	return "file"
 }
 
 // warnIfIncomplete warns when the landscape lacks what every placement needs, so that "placed 0 of 0" is never

@@ -406,17 +406,51 @@ func TestLoadPathsReadsStandardInput(t *testing.T) {
 	}
 }
 
-// Standard input can be read once: "-" given twice is refused before anything is read, rather than the second
-// adding nothing.
-func TestLoadPathsRefusesStandardInputTwice(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "seeds.yaml")
-	if err := os.WriteFile(path, []byte(seedYAML), 0o644); err != nil {
+// A file read twice would be refused object by object as a duplicate of itself, naming the same place twice: a
+// path given again in another spelling or through a link, or inside a directory also given, is refused before
+// anything is read, naming both. What reading a directory leaves out may be given beside it.
+func TestLoadPathsRefusesWhatWouldBeReadTwice(t *testing.T) {
+	dir := t.TempDir()
+	landscape := filepath.Join(dir, "landscape")
+	seeds := filepath.Join(landscape, "seeds.yaml")
+	notes := filepath.Join(landscape, "seeds.txt")
+	link := filepath.Join(dir, "link.yaml")
+	nested := filepath.Join(landscape, "more")
+	for path, content := range map[string]string{seeds: seedYAML, notes: seedYAML, filepath.Join(nested, "shoots.yaml"): shootYAML} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(seeds, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, paths := range [][]string{{"-", "-"}, {"-", path, "-"}} {
-		if _, err := ingest.LoadPaths(paths); err == nil || !strings.Contains(err.Error(), `"-" (standard input) is given more than once`) {
-			t.Errorf("%q: error %v, want one saying standard input is given twice", paths, err)
+	for _, tc := range []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{seeds, seeds}, seeds + " and " + seeds + " are the same file: it would be read twice"},
+		{[]string{seeds, landscape + "/./seeds.yaml"}, " are the same file"},
+		{[]string{link, seeds}, link + " and " + seeds + " are the same file"},
+		{[]string{landscape, landscape + "/"}, " are the same directory"},
+		{[]string{landscape, seeds}, seeds + " is inside " + landscape + ", given before it: it would be read twice"},
+		{[]string{nested, landscape}, nested + ", given before " + landscape + ", is inside it: it would be read twice"},
+		{[]string{"-", "-"}, `"-" (standard input) is given more than once`},
+		{[]string{"-", seeds, "-"}, `"-" (standard input) is given more than once`},
+	} {
+		if _, err := ingest.LoadPaths(tc.paths); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one saying %q", tc.paths, err, tc.want)
 		}
+	}
+	// A file the directory's reading skips, and a path that is not there, are no second reading.
+	if _, err := ingest.LoadPaths([]string{landscape, notes}); err == nil || !strings.Contains(err.Error(), "duplicate object") {
+		t.Errorf("the directory and a .txt file in it: %v, want them read, each once (their seed is a duplicate)", err)
+	}
+	missing := filepath.Join(landscape, "missing.yaml")
+	if _, err := ingest.LoadPaths([]string{landscape, missing}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("a missing file in a given directory: %v, want it named as missing", err)
 	}
 }
 
