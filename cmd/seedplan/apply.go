@@ -206,7 +206,8 @@ func (o *applyOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
 	cmd.Flags().StringVar(&o.flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)")
+	registerDryRun(cmd, &o.dryRun, dryRunServer, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)",
+		"use --dry-run=server, which checks what a client-side one would, adds the API server's admission of each binding, and writes nothing either")
 	cmd.Flags().BoolVar(&o.ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
 	o.flags.registerPacing(cmd)
 	registerOutput(cmd, &o.output, report.Formats())

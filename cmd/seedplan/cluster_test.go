@@ -571,7 +571,7 @@ func TestCordon(t *testing.T) {
 		t.Fatal("before cordoning, the seed is visible and takes the two shoots of its region")
 	}
 	// A dry run says what would change, and the gardener-apiserver stores nothing.
-	out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig, "--dry-run")
+	out, err := runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig, "--dry-run=server") // as kubectl takes it
 	if err != nil || !strings.Contains(out, "seed/cordon-seed0 cordoned (server dry run)") || !strings.Contains(out, "(server dry run: nothing is stored) in garden https://") {
 		t.Fatalf("cordon --dry-run: %v\n%s", err, out)
 	}
@@ -729,7 +729,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 	}
 	// A dry run checks each placement as apply does and sends its binding as a server-side dry run: the changed
 	// shoot is skipped, the others admitted, and nothing is bound or reported on the shoots.
-	dry, err := runCombined(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--dry-run")
+	dry, err := runCombined(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--dry-run=server")
 	if err != nil || !strings.Contains(dry, "Binding 4 reviewed placements (server dry run: nothing is stored) in garden") ||
 		!strings.Contains(dry, "4 reviewed placements: admitted 3, skipped 1") {
 		t.Fatalf("apply --dry-run: %v\n%s", err, dry)

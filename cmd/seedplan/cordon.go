@@ -49,7 +49,8 @@ func newCordonCommand(cordon bool) *cobra.Command {
 		RunE: o.run,
 	}
 	cmd.Flags().StringVarP(&o.selector, "selector", "l", "", "the seeds whose labels match this selector (e.g. -l env=prod,provider=aws), instead of names")
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "send each update as a server-side dry run and print what would change; nothing is stored")
+	registerDryRun(cmd, &o.dryRun, dryRunServer, "send each update as a server-side dry run and print what would change; nothing is stored",
+		"use --dry-run=server, which writes nothing either: the API server checks each update and stores none")
 	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	o.flags.registerGarden(cmd)
 	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")

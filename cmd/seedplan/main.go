@@ -514,7 +514,8 @@ func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
 	o.flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &o.output, report.Formats())
 	registerPage(cmd, &o.output)
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "read the cluster and print the plan without writing anything")
+	registerDryRun(cmd, &o.dryRun, dryRunClient, "read the cluster and print the plan without writing anything",
+		"save the plan (--dry-run -o json > plan.json) and run seedplan apply -f plan.json --dry-run=server, which sends each binding as one")
 	o.flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
 }
 

@@ -468,8 +468,12 @@ func TestEmptyFlagValuesAreRefused(t *testing.T) {
 	args := map[string][]string{"explain": {"garden/shoot"}, "cordon": {"seed"}, "uncordon": {"seed"}} // as their Args want
 	for _, cmd := range newRootCommand().Commands() {
 		cmd.Flags().VisitAll(func(flag *pflag.Flag) {
+			empty := []string{"--" + flag.Name, ""}
+			if flag.NoOptDefVal != "" { // given bare, it takes no value but from "="
+				empty = []string{"--" + flag.Name + "="}
+			}
 			if typ := flag.Value.Type(); typ == "string" || typ == "stringSlice" {
-				checkRefused(t, append([]string{cmd.Name()}, args[cmd.Name()]...), []refusal{{[]string{"--" + flag.Name, ""}, `--` + flag.Name + `" flag: empty: leave the flag out for its default`}})
+				checkRefused(t, append([]string{cmd.Name()}, args[cmd.Name()]...), []refusal{{empty, `--` + flag.Name + `" flag: empty: leave the flag out for its default`}})
 			}
 		})
 	}
