@@ -95,7 +95,7 @@ func givenOnce(paths []string) error {
 			switch {
 			case path == "-" && before == "-":
 				return errors.New(`landscape: "-" (standard input) is given more than once`)
-			case path == "-" || before == "-":
+			case path == "-" || before == "-": // standard input and a path: nothing to compare
 			case resolved[i] == resolved[j] && kindOf(path) != "":
 				return fmt.Errorf("landscape: %s and %s are the same %s: it would be read twice", before, path, kindOf(path))
 			case holds(before, resolved[j], path, resolved[i]):
