@@ -206,17 +206,41 @@ func (f *planFlags) registerSolver(cmd *cobra.Command, names ...string) {
 			cmd.Flags().StringVar(&f.solver, "solver", defaults.Solver.Name, "solver: lp (global optimum on COIN-OR CLP) or greedy (the gardener-scheduler's decision rule)")
 		case "solver-timeout":
 			cmd.Flags().DurationVar(&f.solverTimeout, "solver-timeout", defaults.Solver.Timeout.Duration,
-				"time budget of the LP; when it runs out, schedule uses the greedy plan, rebalance finds the moves greedily, capacity gives its best count unproven")
+				"time budget of the LP; when it runs out, "+solverFallback(cmd.Name()))
 		case "weights":
 			cmd.Flags().StringVar(&f.weights, "weights", defaults.Placement.Weights.Preset,
 				"objective weights: compat (nearest region first: a shoot leaves it only for room at or below the target its region lacks; then the emptiest seed) or balanced (distance traded against utilization)")
 		case "target-utilization":
 			cmd.Flags().Float64Var(&f.target, "target-utilization", defaults.Placement.TargetUtilization,
-				"highest shoots/allocatable a seed should end at, in (0, 1]: schedule goes above it only where no seed a shoot may use has room below it; rebalance and capacity aim at it")
+				"highest shoots/allocatable a seed should end at, in (0, 1]: "+targetUse(cmd.Name()))
 		default:
 			panic("unknown solver flag " + name)
 		}
 	}
+}
+
+// solverFallback is what the command does when the LP's time budget runs out.
+func solverFallback(command string) string {
+	switch command {
+	case "rebalance":
+		return "the moves are found greedily"
+	case "capacity":
+		return "the best count found is given, unproven"
+	case "explain":
+		return "the gardener-scheduler's greedy rule decides (shoots of earlier priority purposes first) and is explained"
+	}
+	return "the window is placed by the gardener-scheduler's greedy rule, shoots of earlier priority purposes first"
+}
+
+// targetUse is what the command does with the target utilization.
+func targetUse(command string) string {
+	switch command {
+	case "rebalance":
+		return "moves take shoots off seeds above it and onto seeds only up to it"
+	case "capacity":
+		return "new seeds are counted for every pending shoot to be placed at or below it"
+	}
+	return "a shoot is placed above it only where no seed it may use has room below it"
 }
 
 // configuration reads the configuration file (or takes the defaults), applies the flags that were given, and
