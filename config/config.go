@@ -341,13 +341,48 @@ func CheckRegularFile(path string, limit int64) error {
 	if err != nil {
 		return withPath(path, err)
 	}
+	return CheckFileInfo(path, info, limit)
+}
+
+// CheckFileInfo refuses, naming it as display, a file that is not regular (or a link to one) or is larger than
+// limit bytes: the one wording of every file seedplan reads.
+func CheckFileInfo(display string, info fs.FileInfo, limit int64) error {
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s); refusing to read it", path, info.Mode().Type())
+		return fmt.Errorf("%s: not a regular file but %s; refusing to read it", display, fileKind(info.Mode()))
 	}
 	if info.Size() > limit {
-		return fmt.Errorf("%s: %d bytes, more than the limit of %d", path, info.Size(), limit)
+		return fmt.Errorf("%s: %d bytes, more than the limit of %d (%s)", display, info.Size(), limit, sizeInUnits(limit))
 	}
 	return nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "an irregular file (" + mode.Type().String() + ")"
+	}
+}
+
+// sizeInUnits is a limit of bytes in the largest binary unit that divides it.
+func sizeInUnits(bytes int64) string {
+	switch {
+	case bytes >= 1<<20 && bytes%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", bytes>>20)
+	case bytes >= 1<<10 && bytes%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", bytes>>10)
+	}
+	return fmt.Sprintf("%d bytes", bytes)
 }
 
 // withPath starts err with path, once: an *fs.PathError already names it ("stat PATH: …"), so only its cause is

@@ -221,6 +221,37 @@ func TestLoadNamesTheFile(t *testing.T) {
 }
 
 // Every line of a report of several errors names the file: each invalid value, each unknown field.
+// Every file seedplan reads is refused in the same words when it is no regular file or too large, naming what it
+// is instead.
+func TestCheckRegularFileSaysWhatTheFileIs(t *testing.T) {
+	dir := t.TempDir()
+	pipe, small := filepath.Join(dir, "pipe"), filepath.Join(dir, "small.yaml")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(small, make([]byte, 3000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path  string
+		limit int64
+		want  string
+	}{
+		{small, 3000, ""},
+		{small, 2048, small + ": 3000 bytes, more than the limit of 2048 (2 KiB)"},
+		{small, 2 << 20, ""},
+		{small, 2000, small + ": 3000 bytes, more than the limit of 2000 (2000 bytes)"},
+		{dir, 1 << 20, dir + ": not a regular file but a directory; refusing to read it"},
+		{pipe, 1 << 20, pipe + ": not a regular file but a named pipe (FIFO); refusing to read it"},
+		{"/dev/null", 1 << 20, "/dev/null: not a regular file but a character device; refusing to read it"},
+	} {
+		err := CheckRegularFile(tc.path, tc.limit)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%s within %d bytes: %v, want %q", tc.path, tc.limit, err, tc.want)
+		}
+	}
+}
+
 func TestLoadNamesTheFileOnEveryLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml string

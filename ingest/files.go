@@ -304,24 +304,6 @@ func readsKind(kind string) bool {
 	return false
 }
 
-// fileKind names what a file that is not regular is.
-func fileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeCharDevice != 0:
-		return "a character device"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	default:
-		return "an irregular file (" + mode.Type().String() + ")"
-	}
-}
-
 func isManifest(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
@@ -337,11 +319,8 @@ func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", display, err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s: not a regular file but %s; refusing to read it", display, fileKind(info.Mode()))
-	}
-	if info.Size() > MaxFileSize {
-		return nil, 0, fmt.Errorf("%s: file is %d bytes, more than the limit of %d (%d MiB)", display, info.Size(), MaxFileSize, MaxFileSize>>20)
+	if err := config.CheckFileInfo(display, info, MaxFileSize); err != nil {
+		return nil, 0, err
 	}
 	f, err := fsys.Open(path)
 	if err != nil {

@@ -306,7 +306,7 @@ func TestLoadPathsRefusesOversizedFile(t *testing.T) {
 	if err == nil || l != nil {
 		t.Fatalf("want an error and no landscape, got %v and %v", err, l)
 	}
-	if want := huge + ": file is 209715200 bytes, more than the limit of 134217728 (128 MiB)"; err.Error() != want {
+	if want := huge + ": 209715200 bytes, more than the limit of 134217728 (128 MiB)"; err.Error() != want {
 		t.Fatalf("error %q, want %q", err, want)
 	}
 }
