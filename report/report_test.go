@@ -458,3 +458,27 @@ func TestCountedAgrees(t *testing.T) {
 		}
 	}
 }
+
+// Data is printed as kubectl prints it: JSON indented by two spaces, YAML in block style; nothing else is data.
+func TestPrintData(t *testing.T) {
+	v := struct {
+		Name  string   `json:"name"`
+		Zones []string `json:"zones"`
+	}{"aws-eu1", []string{"a", "b"}}
+	for _, tc := range []struct{ format, want string }{
+		{"json", "{\n  \"name\": \"aws-eu1\",\n  \"zones\": [\n    \"a\",\n    \"b\"\n  ]\n}\n"},
+		{"yaml", "name: aws-eu1\nzones:\n- a\n- b\n"},
+		{"table", `unknown data format "table" (json or yaml)`},
+	} {
+		var out bytes.Buffer
+		var got string
+		if err := report.PrintData(&out, tc.format, v); err != nil {
+			got = err.Error()
+		} else {
+			got = out.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.format, got, tc.want)
+		}
+	}
+}

@@ -106,8 +106,9 @@ func TestVersion(t *testing.T) {
 	if err != nil || !strings.HasPrefix(out, "seedplan ") || !strings.Contains(out, "Gardener API v1.150.0") {
 		t.Fatalf("version: %v\n%s", err, out)
 	}
+	// JSON indented as kubectl version -o json, and as every command's -o json, prints it.
 	out, err = run(t, "version", "-o", "json")
-	if err != nil || !strings.Contains(out, `"gardener":"v1.150.0"`) {
+	if err != nil || !strings.HasPrefix(out, "{\n  \"") || !strings.Contains(out, "\n  \"gardener\": \"v1.150.0\"") {
 		t.Fatalf("version -o json: %v\n%s", err, out)
 	}
 	// Worded as every command words an unknown output format.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/internal/buildinfo"
 	"github.com/seedplan/seedplan/report"
@@ -35,16 +34,7 @@ func newVersionCommand() *cobra.Command {
 				_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine(info))
 				return err
 			}
-			data, err := yaml.Marshal(info)
-			if err == nil && output == "json" {
-				data, err = yaml.YAMLToJSON(data)
-				data = append(data, '\n')
-			}
-			if err != nil {
-				return err
-			}
-			_, err = cmd.OutOrStdout().Write(data)
-			return err
+			return report.PrintData(cmd.OutOrStdout(), output, info)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(formats, ", "))
