@@ -202,6 +202,15 @@ func (e *Explanation) names() []string {
 	return []string{"seed/" + e.Seed}
 }
 
+// NoSeed says, for -o name, why the decision names no seed, or "" when it names one: a script reading the seed
+// would otherwise read nothing without a word.
+func (e *Explanation) NoSeed() string {
+	if e.Seed != "" {
+		return ""
+	}
+	return fmt.Sprintf("shoot %s is unschedulable, and -o name names no seed: %s", e.Shoot, e.Message)
+}
+
 func (e *Explanation) printTable(out io.Writer, t table) error {
 	if t.headers {
 		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s%s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver,

@@ -710,6 +710,9 @@ func newExplainCommand() *cobra.Command {
 					return fmt.Errorf("--seed: %w", err)
 				}
 			}
+			if w := explanation.NoSeed(); w != "" && output.Format == "name" {
+				slog.WarnContext(cmd.Context(), w)
+			}
 			return explanation.Print(cmd.OutOrStdout(), output)
 		},
 	}

@@ -790,6 +790,11 @@ func TestOutputNameAndNoHeaders(t *testing.T) {
 	if chosen, err := run(t, "explain", lines[0], "-o", "name"); err != nil || chosen != "seed/"+plan.Placements[0].Seed+"\n" {
 		t.Fatalf("explain %s -o name = %q, %v; want seed/%s", lines[0], chosen, err, plan.Placements[0].Seed)
 	}
+	// An unschedulable shoot's decision names no seed, and says why on stderr.
+	none, logged, err := runLogged(t, "explain", "garden-web/web-web-205", "-o", "name")
+	if want := "shoot garden-web/web-web-205 is unschedulable, and -o name names no seed: none of the 8 seeds supports the access restrictions"; err != nil || none != "" || !strings.Contains(logged, want) {
+		t.Fatalf("explain -o name of an unschedulable shoot: %q, %v, logging\n%s\nwant nothing, and a warning %q", none, err, logged, want)
+	}
 	moves, err := run(t, "rebalance", "-o", "name")
 	if err != nil || !strings.HasPrefix(moves, "shoot/") {
 		t.Fatalf("rebalance -o name: %q, %v", moves, err)
