@@ -3,10 +3,13 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -161,20 +164,67 @@ func (r *Report) Print(w io.Writer, out Output) error {
 	return printAs(w, out, Formats(), r, r.names, func(t table) error { return r.printTable(Inert(w), t) })
 }
 
+// Check says whether out can be printed, before the command does any work — a garden written to and then a page
+// that cannot be would be a failed run after the fact: the format is one of formats (a JSONPath template one that
+// parses), and the page's file, if one is asked for, can be written.
+func (out Output) Check(formats []string) error {
+	if err := CheckFormat(out.Format, formats); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	if out.Page == "" {
+		return nil
+	}
+	f, err := out.pageFile()
+	if err != nil {
+		return err
+	}
+	_ = f.Close()
+	return os.Remove(f.Name())
+}
+
+// pageFile is a new file beside the page's (through a link, beside the file it links to) that the page is written
+// to and then renamed to be the page's file (pagePath): a run that ends while writing leaves no half page.
+func (out Output) pageFile() (*os.File, error) {
+	path := out.pagePath()
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("--report %s: is a directory", out.Page)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+		return nil, fmt.Errorf("--report %s: cannot write a file into %s: %w", out.Page, filepath.Dir(path), pathErr.Err)
+	}
+	return f, err
+}
+
+// pagePath is the file the page is written to: out.Page, or the file it links to.
+func (out Output) pagePath() string {
+	if target, err := filepath.EvalSymlinks(out.Page); err == nil {
+		return target
+	}
+	return out.Page
+}
+
 // writePage writes the report's page to out.Page, when one is asked for.
 func (out Output) writePage(page func() *Page) error {
 	if out.Page == "" {
 		return nil
 	}
-	f, err := os.Create(out.Page)
+	f, err := out.pageFile()
 	if err != nil {
-		return fmt.Errorf("--report: %w", err)
+		return err
 	}
-	if err := page().Write(f); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("--report %s: %w", out.Page, err)
+	err = page().Write(f)
+	if err == nil {
+		err = f.Chmod(0o644) // a page to look at, as os.Create would make it; CreateTemp's is 0600
 	}
-	if err := f.Close(); err != nil {
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), out.pagePath())
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
 		return fmt.Errorf("--report %s: %w", out.Page, err)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -480,5 +482,42 @@ func TestPrintData(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.format, got, tc.want)
 		}
+	}
+}
+
+// A page that cannot be written is refused before the command does any work (Check), and one that is written
+// appears whole or not at all, beside nothing else; through a link, the file linked to is written.
+func TestPageIsCheckedFirstAndWrittenWhole(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ page, want string }{
+		{filepath.Join(dir, "missing", "p.html"), "--report " + filepath.Join(dir, "missing", "p.html") + ": cannot write a file into " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{dir, "--report " + dir + ": is a directory"},
+		{filepath.Join(dir, "p.html"), ""},
+	} {
+		if err := (report.Output{Format: "table", Page: tc.page}).Check(report.Formats()); fmt.Sprint(err) != tc.want && (err != nil || tc.want != "") {
+			t.Errorf("--report %s: %v, want %q", tc.page, err, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("checking left %v behind", entries)
+	}
+	target := filepath.Join(dir, "target.html")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.html")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	r := &report.RebalanceReport{TargetUtilization: 0.8, Moves: []model.Move{}, Complete: true, Optimal: true}
+	if err := r.Print(io.Discard, report.Output{Format: "table", Page: link}); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(target)
+	if entries, _ := os.ReadDir(dir); err != nil || !bytes.HasPrefix(html, []byte("<!DOCTYPE html>")) || len(entries) != 2 {
+		t.Fatalf("page through a link: %d bytes starting %.20q (%v), and %d files beside, want the linked file written, nothing else", len(html), html, err, len(entries))
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is replaced: %v, %v", info, err)
 	}
 }

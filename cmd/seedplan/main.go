@@ -546,8 +546,8 @@ func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
 // run plans every pending shoot and prints the plan: of the landscape's files, or of the garden, binding the
 // placements there unless --dry-run.
 func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
-	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
-		return fmt.Errorf("-o: %w", err)
+	if err := o.output.Check(report.Formats()); err != nil {
+		return err
 	}
 	c, err := o.flags.configuration(cmd)
 	if err != nil {

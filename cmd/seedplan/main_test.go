@@ -1168,3 +1168,15 @@ func TestCordonTakesKubectlsForms(t *testing.T) {
 		{[]string{"seed/"}, `seed "": not a seed's name`},
 	})
 }
+
+// A page that cannot be written is refused before the landscape is read, so that nothing is planned, bound or
+// moved by a run that would then fail.
+func TestUnwritablePageIsRefusedFirst(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "missing", "plan.html")
+	for _, command := range []string{"schedule", "rebalance", "capacity"} {
+		_, logged, err := runLogged(t, command, "--report", page)
+		if err == nil || !strings.Contains(err.Error(), "--report "+page+": cannot write a file into") || strings.Contains(logged, "landscape") {
+			t.Errorf("%s --report %s: %v, logging\n%s\nwant it refused before the landscape is read", command, page, err, logged)
+		}
+	}
+}

@@ -78,8 +78,8 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 
 // validate checks the flags that no configuration overrides.
 func (o *rebalanceOptions) validate() error {
-	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
-		return fmt.Errorf("-o: %w", err)
+	if err := o.output.Check(report.Formats()); err != nil {
+		return err
 	}
 	if o.limits.MaxMoves < 0 {
 		return flagError("max-moves", o.limits.MaxMoves, "must not be negative")
@@ -174,8 +174,8 @@ func newCapacityCommand() *cobra.Command {
 		Args:   noArguments,
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
-				return fmt.Errorf("-o: %w", err)
+			if err := output.Check(report.Formats()); err != nil {
+				return err
 			}
 			c, err := flags.configuration(cmd)
 			if err != nil {
