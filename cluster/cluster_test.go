@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -316,6 +318,17 @@ func TestLoopLeaderElection(t *testing.T) {
 	if standby := get(second.address, "/metrics"); !strings.Contains(standby, "seedplan_leader 0") {
 		t.Fatalf("second replica's metrics do not show it standing by:\n%s", grep(standby, "seedplan_leader"))
 	}
+	// The Lease is held under the name the leader's logs and events carry.
+	holder := func() string {
+		var lease coordinationv1.Lease
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: "garden", Name: "seedplan-loop"}, &lease); err != nil {
+			t.Fatal(err)
+		}
+		return ptr.Deref(lease.Spec.HolderIdentity, "")
+	}
+	if got := holder(); got != "replica-a" {
+		t.Fatalf("the Lease is held by %q, want replica-a", got)
+	}
 
 	// More shoots while both run: the leader binds them, the standby nothing.
 	cp.CreateShoots(t, namespace, "loop", 6, 10, "loop")
@@ -337,6 +350,9 @@ func TestLoopLeaderElection(t *testing.T) {
 	}
 	cp.CreateShoots(t, namespace, "loop", 10, 14, "loop")
 	waitFor(t, 60*time.Second, "the second replica takes over and binds", func() bool { return boundCount(t, cp.Client, namespace) == 14 })
+	if got := holder(); got != "replica-b" {
+		t.Fatalf("after the takeover the Lease is held by %q, want replica-b", got)
+	}
 	second.cancel() // a stopping loop writes the events of its last window before it returns
 	if err := <-second.done; err != nil {
 		t.Fatalf("second replica: %v", err)
@@ -356,6 +372,20 @@ func TestLoopLeaderElection(t *testing.T) {
 		if e.Reason == bind.ReasonSchedulingSuccessful {
 			boundBy[e.Regarding.Name] = append(boundBy[e.Regarding.Name], e.ReportingInstance)
 		}
+	}
+	// Each leader's election is recorded on the Lease, under the same name.
+	var leaseEvents eventsv1.EventList
+	if err := cp.Client.List(ctx, &leaseEvents, client.InNamespace("garden")); err != nil {
+		t.Fatal(err)
+	}
+	leaders := map[string]bool{}
+	for _, e := range leaseEvents.Items {
+		if e.Regarding.Kind == "Lease" && e.Regarding.Name == "seedplan-loop" && e.Reason == "LeaderElection" {
+			leaders[e.Note] = true
+		}
+	}
+	if !leaders["replica-a became leader"] || !leaders["replica-b became leader"] {
+		t.Errorf("the Lease's events say %v, want replica-a and replica-b became leader", slices.Sorted(maps.Keys(leaders)))
 	}
 	for i := range 14 {
 		name := fmt.Sprintf("shoot-%d", i)

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -45,8 +46,10 @@ import (
 // bound when the previous binding is done. /healthz, /readyz and /metrics are served by every replica, leading
 // or not.
 type Loop struct {
-	Config   *config.SeedPlanConfiguration
-	REST     *rest.Config
+	Config *config.SeedPlanConfiguration
+	REST   *rest.Config
+	// Identity names this replica in its logs, the events it records and the leader Lease it holds; it must be
+	// unique among the replicas.
 	Identity string
 	// Listener, when set, serves /healthz and /metrics instead of Config.Server.BindAddress (tests).
 	Listener net.Listener
@@ -100,7 +103,7 @@ func (l *Loop) Run(ctx context.Context) error {
 }
 
 // newManager is the controller-runtime manager the loop runs in: its cache holds what a window reads, and it
-// elects the leader as configured. Its watches last minutes by design: the request timeout bounds the binder's
+// elects the leader as configured, under the loop's Identity (leaseLock). Its watches last minutes by design: the request timeout bounds the binder's
 // requests, never the informers'. It logs to the default logger, a graceful stop's end of leading as information
 // (stopSequenceHandler).
 func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
@@ -111,7 +114,7 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	watching := rest.CopyConfig(l.REST)
 	watching.Timeout = 0
 	le := l.Config.LeaderElection
-	mgr, err := manager.New(watching, manager.Options{
+	options := manager.Options{
 		Scheme: scheme,
 		Logger: logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
@@ -125,7 +128,6 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 		}},
 		LeaderElection:                *le.LeaderElect,
 		LeaderElectionID:              le.ResourceName,
-		LeaderElectionNamespace:       le.ResourceNamespace,
 		LeaderElectionReleaseOnCancel: true,
 		LeaseDuration:                 &le.LeaseDuration.Duration,
 		RenewDeadline:                 &le.RenewDeadline.Duration,
@@ -133,9 +135,20 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 		Metrics:                       metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress:        "0",
 		BaseContext:                   func() context.Context { return ctx },
-	})
+	}
+	var lock *resourcelock.LeaseLock
+	if *le.LeaderElect {
+		if lock, err = l.leaseLock(); err != nil {
+			return nil, err
+		}
+		options.LeaderElectionResourceLockInterface = lock
+	}
+	mgr, err := manager.New(watching, options)
 	if err != nil {
 		return nil, fmt.Errorf("creating the manager: %w", err)
+	}
+	if lock != nil {
+		lock.LockConfig.EventRecorder = leaseEvents{mgr.GetEventRecorder(bind.ReportingController)}
 	}
 	return mgr, nil
 }

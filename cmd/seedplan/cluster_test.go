@@ -22,6 +22,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,6 +31,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/internal/fixture"
@@ -157,9 +159,27 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 		}
 		break
 	}
+	var lease coordinationv1.Lease
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: "garden", Name: "seedplan-leader-election"}, &lease); err != nil {
+		t.Fatal(err)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
+	}
+	// The RBAC lets the loop record its election on the Lease, under the identity it held the Lease with.
+	var events eventsv1.EventList
+	if err := cp.Client.List(ctx, &events, client.InNamespace("garden")); err != nil {
+		t.Fatal(err)
+	}
+	var leaders []string
+	for _, e := range events.Items {
+		if e.Regarding.Kind == "Lease" && e.Regarding.Name == "seedplan-leader-election" && e.Reason == "LeaderElection" {
+			leaders = append(leaders, strings.TrimSuffix(e.Note, " became leader"))
+		}
+	}
+	if holder := ptr.Deref(lease.Spec.HolderIdentity, ""); len(leaders) != 1 || leaders[0] != holder {
+		t.Errorf("the Lease's election events name %q; want one, naming its holder %q", leaders, holder)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -633,14 +634,23 @@ func newRunCommand() *cobra.Command {
 			if err := announceGarden(cmd, c, "Binding shoots as they come"); err != nil {
 				return err
 			}
-			instance, _ := os.Hostname()
-			return (&cluster.Loop{Config: c, REST: cfg, Identity: instance}).Run(cmd.Context())
+			return (&cluster.Loop{Config: c, REST: cfg, Identity: instanceIdentity()}).Run(cmd.Context())
 		},
 	}
 	flags.register(cmd, false, "watch it and bind in it")
 	cmd.Flags().Lookup("request-timeout").Usage = requestTimeoutUsage("the garden's", "; it does not bound the loop's watches")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	return cmd
+}
+
+// instanceIdentity names this replica of the loop in its logs, its events and the leader Lease: the host (the
+// pod's name) and a UUID, unique even for two processes on one host, as controller-runtime names a Lease holder.
+func instanceIdentity() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "seedplan"
+	}
+	return host + "_" + string(uuid.NewUUID())
 }
 
 // shootKey is the shoot explain is given as NAMESPACE/NAME: given so, as -o name prints it (shoot/NAMESPACE/NAME),
