@@ -315,25 +315,54 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 
 // missingKind says which kind of seed the shoot lacks: one of its own provider and region, and why new seeds like
 // the usable seeds there would not take it — of several kinds, the one the chain rejects last, which came closest
-// (ties: the first by name). The shoot is passed on its own: shoots whose filters fail alike share one evaluation
+// (ties: the first by name), with every later predicate it fails too. The shoot is passed on its own: shoots whose filters fail alike share one evaluation
 // whatever their regions, and its request is the first of them.
 func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evaluation) string {
 	need := fmt.Sprintf("it needs a new kind of seed (provider %s, region %s): ", shoot.Spec.Provider.Type, shoot.Spec.Region)
 	step := chainSteps()
-	closest, closestRejection := "", Rejection{}
+	var closest *gardencorev1beta1.Seed
+	var closestRejection Rejection
 	for _, c := range q.candidates {
 		seed := q.Snapshot.Seeds[c]
 		if seed.Spec.Provider.Type != shoot.Spec.Provider.Type || seed.Spec.Provider.Region != shoot.Spec.Region {
 			continue
 		}
-		if r, ok := ev.Rejection(seed.Name); ok && (closest == "" || step(r.Predicate) > step(closestRejection.Predicate)) {
-			closest, closestRejection = seed.Name, r
+		if r, ok := ev.Rejection(seed.Name); ok && (closest == nil || step(r.Predicate) > step(closestRejection.Predicate)) {
+			closest, closestRejection = seed, r
 		}
 	}
-	if closest == "" {
+	if closest == nil {
 		return need + "the region has no usable seed with room at the target to copy"
 	}
-	return need + fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(closest, CandidateSuffix), closestRejection.Predicate, closestRejection.Reason)
+	advice := fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(closest.Name, CandidateSuffix), closestRejection.Predicate, closestRejection.Reason)
+	for i, r := range q.failingAfter(shoot, closest, step(closestRejection.Predicate)) {
+		also := "; and"
+		if i == 0 {
+			also = "; they would also fail"
+		}
+		advice += fmt.Sprintf("%s %s: %s", also, r.Predicate, r.Reason)
+	}
+	return need + advice
+}
+
+// failingAfter are the static filters after the chain's step that the seed fails too for the shoot, each asked on
+// its own: the chain stops at the first a seed fails, and a new kind of seed must pass them all.
+func (q *CapacityPlanning) failingAfter(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed, step int) []Rejection {
+	filters := StaticFilters()
+	if step >= len(filters) {
+		return nil
+	}
+	req, err := q.Snapshot.NewRequest(shoot, q.Window.Options)
+	if err != nil {
+		return nil // the shoot's references failed it before any seed was asked
+	}
+	var failing []Rejection
+	for _, f := range filters[step+1:] {
+		if _, rejected, _ := f.Filter(req, []*gardencorev1beta1.Seed{seed}, true); rejected[seed.Name].Predicate != "" {
+			failing = append(failing, rejected[seed.Name])
+		}
+	}
+	return failing
 }
 
 // chainSteps is the position of a predicate in the gardener-scheduler's chain: the static filters in their order,

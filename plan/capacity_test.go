@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -204,6 +205,40 @@ func TestCapacityUnplaceableNamesTheClosestKind(t *testing.T) {
 		"it needs a new kind of seed (provider aws, region eu-central-1): new seeds like eu-b would fail AccessRestrictions"
 	if len(answer.Unplaceable) != 1 || !strings.HasPrefix(answer.Unplaceable[0].Message, want) {
 		t.Errorf("unplaceable %+v, want one whose message starts %q", answer.Unplaceable, want)
+	}
+}
+
+// The chain stops at the first predicate a seed fails; a new kind of seed must pass the later ones too, and the
+// advice names every later predicate the closest kind fails, each asked on its own, and only those.
+func TestCapacityUnplaceableNamesEveryPredicateTheKindFails(t *testing.T) {
+	restricted := func(s *gardencorev1beta1.Shoot) {
+		s.Spec.AccessRestrictions = []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: "eu-access-only"}}}
+	}
+	const accessRestrictions = "new seeds like eu would fail AccessRestrictions: seed does not support the access restriction (the shoot lists 1, the seed supports 0)"
+	for _, tc := range []struct {
+		name  string
+		seed  *gardencorev1beta1.Seed
+		shoot *gardencorev1beta1.Shoot
+		want  string
+	}{
+		{"one predicate", Seed("eu", Allocatable(10)), Shoot("s", restricted), accessRestrictions},
+		{"and a later one", Seed("eu", Allocatable(10), Tainted("dedicated")), Shoot("s", restricted),
+			accessRestrictions + "; they would also fail Tolerations: shoot does not tolerate the seed's taints"},
+		{"and two", Seed("eu", Allocatable(10), Tainted("dedicated"), Annotated(v1beta1constants.AnnotationEmergencyStopShootReconciliations, "true")), Shoot("s", restricted),
+			accessRestrictions + "; they would also fail EmergencyStop: seed has shoot reconciliations stopped (" + v1beta1constants.AnnotationEmergencyStopShootReconciliations +
+				`: "true"); and Tolerations: shoot does not tolerate the seed's taints`},
+	} {
+		answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, []*gardencorev1beta1.Seed{tc.seed}, []*gardencorev1beta1.Shoot{tc.shoot}), plan.Policy{Target: 0.8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(answer.Unplaceable) != 1 {
+			t.Fatalf("%s: unplaceable %+v, want the shoot", tc.name, answer.Unplaceable)
+		}
+		_, advice, _ := strings.Cut(answer.Unplaceable[0].Message, "(provider aws, region eu-central-1): ")
+		if !strings.HasPrefix(advice, tc.want) || tc.name == "one predicate" && advice != tc.want {
+			t.Errorf("%s: advice %q, want %q", tc.name, advice, tc.want)
+		}
 	}
 }
 
