@@ -297,6 +297,7 @@ func TestNetworkConflicts(t *testing.T) {
 		shoot  *gardencorev1beta1.Shoot
 		strict bool
 		want   string
+		own    bool // the conflict is the shoot's own: every seed would have it (OwnNetworkConflicts)
 	}{
 		{name: "IPv4 overlap with the seed is allowed", seed: seed, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("10.250.0.0/16"), Services: new("10.244.0.0/16"), IPFamilies: v4}))},
 		{name: "strict mode rejects IPv4 overlap", seed: seed, strict: true, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("10.250.0.0/16"), IPFamilies: v4})),
@@ -304,25 +305,32 @@ func TestNetworkConflicts(t *testing.T) {
 		{name: "IPv6 overlap is rejected", seed: seed, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("2001:db8:1:2::/64"), IPFamilies: v6})),
 			want: `invalid networks: [Invalid value: "2001:db8:1:2::/64": shoot node network intersects with seed pod network]`},
 		{name: "reserved range", seed: seed, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("242.1.0.0/16"), IPFamilies: v4})),
-			want: `invalid networks: [Invalid value: "242.1.0.0/16": node network intersects with reserved shoot node network mapping range (242.0.0.0/8)]`},
+			want: `invalid networks: [Invalid value: "242.1.0.0/16": node network intersects with reserved shoot node network mapping range (242.0.0.0/8)]`, own: true},
 		{name: "unparsable CIDR intersects everything", seed: seed, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("not-a-cidr"), IPFamilies: v4})),
 			want: `invalid networks: [Invalid value: "not-a-cidr": node network intersects with default vpn network (fd8f:6d53:b97a:1::/96) ` +
 				`Invalid value: "not-a-cidr": node network intersects with reserved kube-apiserver mapping range (240.0.0.0/8) ` +
 				`Invalid value: "not-a-cidr": node network intersects with reserved seed pod network mapping range (241.0.0.0/8) ` +
 				`Invalid value: "not-a-cidr": node network intersects with reserved shoot node network mapping range (242.0.0.0/8) ` +
 				`Invalid value: "not-a-cidr": node network intersects with reserved shoot service network mapping range (243.0.0.0/8) ` +
-				`Invalid value: "not-a-cidr": node network intersects with reserved shoot pod network mapping range (244.0.0.0/8)]`},
+				`Invalid value: "not-a-cidr": node network intersects with reserved shoot pod network mapping range (244.0.0.0/8)]`, own: true},
 		{name: "unset pods take the seed's shoot default of the same family", seed: seedWithDefaults, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("10.250.0.0/16"), IPFamilies: v4})),
 			want: `invalid networks: [Invalid value: "242.0.0.0/16": pod network intersects with reserved shoot node network mapping range (242.0.0.0/8)]`},
 		{name: "shoot defaults of another family are not used", seed: seedWithDefaults, shoot: testShoot("s", networking(gardencorev1beta1.Networking{Nodes: new("2001:db8:9::/48"), IPFamilies: v6}))},
 		{name: "workerless shoots get no default pods", seed: seedWithDefaults, shoot: testShoot("s", networking(gardencorev1beta1.Networking{IPFamilies: v4}), func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers = nil })},
 		{name: "status networking must list services", seed: seed, shoot: testShoot("s", func(s *gardencorev1beta1.Shoot) {
 			s.Status.Networking = &gardencorev1beta1.NetworkingStatus{Nodes: []string{"10.250.0.0/16"}, Pods: []string{"100.96.0.0/11"}}
-		}), want: `invalid networks: [Required value: services is required]`},
+		}), want: `invalid networks: [Required value: services is required]`, own: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := NetworkConflicts(tc.seed, tc.shoot, tc.strict); got != tc.want {
 				t.Fatalf("got  %s\nwant %s", got, tc.want)
+			}
+			own := ""
+			if tc.own {
+				own = tc.want
+			}
+			if got := OwnNetworkConflicts(tc.shoot); got != own {
+				t.Fatalf("own conflicts: got  %q\nwant %q", got, own)
 			}
 		})
 	}

@@ -41,27 +41,34 @@ var reservedNetworks = func() []namedNetwork {
 // may, unless strict is set; no network may intersect Gardener's reserved ranges. status.networking, when set, is
 // checked the same way and must list services (and pods, for shoots with workers).
 func NetworkConflicts(seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Shoot, strict bool) string {
+	return networkConflicts(&seed.Spec.Networks, shoot, strict)
+}
+
+// networkConflicts is NetworkConflicts for a seed's networks, or with seedNets nil for the shoot's own networks
+// against the reserved ranges only.
+func networkConflicts(seedNets *gardencorev1beta1.SeedNetworks, shoot *gardencorev1beta1.Shoot, strict bool) string {
 	var (
 		networking = shoot.Spec.Networking
 		pods       = networking.Pods
 		services   = networking.Services
 		workerless = len(shoot.Spec.Provider.Workers) == 0
-		seedNets   = seed.Spec.Networks
 		messages   []string
 	)
-	if defaults := seedNets.ShootDefaults; defaults != nil {
-		if pods == nil && !workerless && defaults.Pods != nil && familyEnabled(*defaults.Pods, networking.IPFamilies) {
-			pods = defaults.Pods
-		}
-		if services == nil && defaults.Services != nil && familyEnabled(*defaults.Services, networking.IPFamilies) {
-			services = defaults.Services
-		}
-	}
-
 	// Every network is parsed once per call, not once per comparison.
-	seedNetworks := []namedNetwork{{parseCIDR(seedNets.Services), "seed service network"}, {parseCIDR(seedNets.Pods), "seed pod network"}}
-	if seedNets.Nodes != nil {
-		seedNetworks = append(seedNetworks, namedNetwork{parseCIDR(*seedNets.Nodes), "seed node network"})
+	var seedNetworks []namedNetwork
+	if seedNets != nil {
+		if defaults := seedNets.ShootDefaults; defaults != nil {
+			if pods == nil && !workerless && defaults.Pods != nil && familyEnabled(*defaults.Pods, networking.IPFamilies) {
+				pods = defaults.Pods
+			}
+			if services == nil && defaults.Services != nil && familyEnabled(*defaults.Services, networking.IPFamilies) {
+				services = defaults.Services
+			}
+		}
+		seedNetworks = []namedNetwork{{parseCIDR(seedNets.Services), "seed service network"}, {parseCIDR(seedNets.Pods), "seed pod network"}}
+		if seedNets.Nodes != nil {
+			seedNetworks = append(seedNetworks, namedNetwork{parseCIDR(*seedNets.Nodes), "seed node network"})
+		}
 	}
 	check := func(path string, networks []string, kind string, required bool) {
 		fldPath := field.NewPath("").Child(path)
@@ -97,6 +104,16 @@ func NetworkConflicts(seed *gardencorev1beta1.Seed, shoot *gardencorev1beta1.Sho
 		return ""
 	}
 	return fmt.Sprintf("invalid networks: %s", messages)
+}
+
+// OwnNetworkConflicts is NetworkConflicts for what no seed changes: the shoot's own networks, of its spec and its
+// status, against Gardener's reserved ranges, and the status networks it must list. "" when there are none; a
+// shoot with one is taken by no seed at all, of any kind.
+func OwnNetworkConflicts(shoot *gardencorev1beta1.Shoot) string {
+	if shoot.Spec.Networking == nil {
+		return ""
+	}
+	return networkConflicts(nil, shoot, false)
 }
 
 // cidr is a network as written and, when it parses, as a network.

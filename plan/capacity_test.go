@@ -242,6 +242,22 @@ func TestCapacityUnplaceableNamesEveryPredicateTheKindFails(t *testing.T) {
 	}
 }
 
+// A shoot whose own networks meet Gardener's reserved ranges is taken by no seed whatever its kind: capacity says
+// so, not which kind it lacks.
+func TestCapacityUnplaceableOnItsOwnNetworksLacksNoKind(t *testing.T) {
+	reserved := func(s *gardencorev1beta1.Shoot) {
+		s.Spec.Networking = &gardencorev1beta1.Networking{Nodes: new("242.1.0.0/16"), IPFamilies: []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv4}}
+	}
+	answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("eu", Allocatable(10))}, []*gardencorev1beta1.Shoot{Shoot("s", reserved)}), plan.Policy{Target: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `; no kind of seed takes the shoot while its own networks are invalid: invalid networks: [Invalid value: "242.1.0.0/16": node network intersects with reserved shoot node network mapping range (242.0.0.0/8)]`
+	if len(answer.Unplaceable) != 1 || !strings.HasSuffix(answer.Unplaceable[0].Message, want) || answer.Unplaceable[0].Reason != "Networks" {
+		t.Errorf("unplaceable %+v, want the shoot, for Networks, its message ending %q", answer.Unplaceable, want)
+	}
+}
+
 // A shoot whose filters leave no seed, new seeds like the existing ones included, is told Gardener's error as the
 // landscape gives it, as schedule tells it: the seeds Gardener's message counts are the landscape's, not also the
 // candidates that stand for new seeds.
