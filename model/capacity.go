@@ -316,8 +316,8 @@ func (q *CapacityPlanning) Unplaceable(i int) Unschedulable {
 // missingKind says which kind of seed the shoot lacks: one of its own provider and region, and why new seeds like
 // the usable seeds there would not take it — of several kinds, the one the chain rejects last, which came closest
 // (ties: the first by name), with every later predicate it fails too. A shoot whose own networks are invalid
-// lacks no kind: no seed takes it. The shoot is passed on its own: shoots whose filters fail alike share one evaluation
-// whatever their regions, and its request is the first of them.
+// lacks no kind: no seed takes it. The shoot is passed on its own: shoots whose filters fail alike share one
+// evaluation whatever their regions, and its request is the first of them.
 func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evaluation) string {
 	if conflicts := OwnNetworkConflicts(shoot); conflicts != "" {
 		return "no kind of seed takes the shoot while its own networks are invalid: " + conflicts

@@ -179,7 +179,10 @@ func (out Output) Check(formats []string) error {
 		return err
 	}
 	_ = f.Close()
-	return os.Remove(f.Name())
+	if err := os.Remove(f.Name()); err != nil {
+		return fmt.Errorf("--report %s: %w", out.Page, err)
+	}
+	return nil
 }
 
 // pageFile is a new file beside the page's (through a link, beside the file it links to) that the page is written
