@@ -29,6 +29,7 @@ func registerDryRun(cmd *cobra.Command, on *bool, strategy, usage, instead strin
 	cmd.Flags().Lookup("dry-run").NoOptDefVal = strategy
 }
 
+// String is the strategy in effect, as help prints the default.
 func (f *dryRunFlag) String() string {
 	if *f.on {
 		return f.strategy
@@ -39,6 +40,7 @@ func (f *dryRunFlag) String() string {
 // Type is string, as kubectl's --dry-run is one.
 func (f *dryRunFlag) Type() string { return "string" }
 
+// Set takes a value as kubectl's --dry-run does, refusing the strategy the command does not carry out.
 func (f *dryRunFlag) Set(value string) error {
 	switch value {
 	case dryRunNone, "false":
