@@ -46,6 +46,14 @@ func (r *AppliedReport) names() []string {
 	return names
 }
 
+// NoneNamed says why -o name names no shoot, or "" when it names one.
+func (r *AppliedReport) NoneNamed() string {
+	if len(r.Applied) > 0 {
+		return ""
+	}
+	return "the plan holds no " + r.Kind + ", and -o name names none"
+}
+
 func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")

@@ -105,6 +105,15 @@ func (r *CapacityReport) names() []string {
 	return names
 }
 
+// NoneNamed says why -o name names no ManagedSeedSet when no new seed is needed, or "": when new seeds are, and
+// no set provides them, NotInSets says so.
+func (r *CapacityReport) NoneNamed() string {
+	if r.NewSeeds > 0 {
+		return ""
+	}
+	return "no new seed is needed, and -o name names no ManagedSeedSet"
+}
+
 // NotInSets says, for -o name, how many of the new seeds no ManagedSeedSet provides (their template is not a
 // replica of one) and in which regions, the first three, or "" when every new seed is a set's: -o name names only
 // sets to scale up, and a script scaling them would otherwise add fewer seeds than needed without a word.

@@ -202,9 +202,8 @@ func (e *Explanation) names() []string {
 	return []string{"seed/" + e.Seed}
 }
 
-// NoSeed says, for -o name, why the decision names no seed, or "" when it names one: a script reading the seed
-// would otherwise read nothing without a word.
-func (e *Explanation) NoSeed() string {
+// NoneNamed says why -o name names no seed, or "" when it names one: the shoot is unschedulable.
+func (e *Explanation) NoneNamed() string {
 	if e.Seed != "" {
 		return ""
 	}

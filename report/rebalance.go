@@ -193,6 +193,14 @@ func (r *RebalanceReport) names() []string {
 	return names
 }
 
+// NoneNamed says why -o name names no shoot to move, or "" when it names one.
+func (r *RebalanceReport) NoneNamed() string {
+	if len(r.Moves) > 0 {
+		return ""
+	}
+	return "no move is recommended, and -o name names none"
+}
+
 // printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
 func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)

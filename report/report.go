@@ -242,6 +242,14 @@ func (r *Report) names() []string {
 	return names
 }
 
+// NoneNamed says why -o name names no shoot, or "" when it names one.
+func (r *Report) NoneNamed() string {
+	if len(r.Placements) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("no shoot is placed (%d pending, %d unschedulable), and -o name names none", r.Window.Pending, len(r.Unschedulable))
+}
+
 // ShootName is a shoot as -o name prints it: shoot/NAMESPACE/NAME (explain takes it as it is).
 func ShootName(key string) string { return "shoot/" + key }
 

@@ -521,3 +521,29 @@ func TestPageIsCheckedFirstAndWrittenWhole(t *testing.T) {
 		t.Errorf("the link is replaced: %v, %v", info, err)
 	}
 }
+
+// Every answer says why -o name names nothing, and nothing when it names something.
+func TestNoneNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  interface{ NoneNamed() string }
+		nothing string
+	}{
+		{"schedule placing", &report.Report{Placements: []model.Placement{{Shoot: "garden-a/a", Seed: "s"}}}, ""},
+		{"schedule placing none", &report.Report{Window: report.WindowReport{Pending: 2}, Unschedulable: make([]model.Unschedulable, 2)},
+			"no shoot is placed (2 pending, 2 unschedulable), and -o name names none"},
+		{"rebalance moving", &report.RebalanceReport{Moves: make([]model.Move, 1)}, ""},
+		{"rebalance moving none", &report.RebalanceReport{}, "no move is recommended, and -o name names none"},
+		{"apply", &report.AppliedReport{Kind: "moves", Applied: make([]report.AppliedResult, 1)}, ""},
+		{"apply of nothing", &report.AppliedReport{Kind: "moves"}, "the plan holds no moves, and -o name names none"},
+		{"capacity adding seeds", &report.CapacityReport{NewSeeds: 3}, ""}, // NotInSets says which no set provides
+		{"capacity adding none", &report.CapacityReport{}, "no new seed is needed, and -o name names no ManagedSeedSet"},
+		{"explain placing", &report.Explanation{Shoot: "garden-a/a", Seed: "s"}, ""},
+		{"explain of an unschedulable shoot", &report.Explanation{Shoot: "garden-a/a", Message: "no seed"},
+			"shoot garden-a/a is unschedulable, and -o name names no seed: no seed"},
+	} {
+		if got := tc.answer.NoneNamed(); got != tc.nothing {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.nothing)
+		}
+	}
+}

@@ -255,7 +255,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if applied == nil {
 		return err
 	}
-	return errors.Join(err, applied.Print(cmd.OutOrStdout(), o.output))
+	return errors.Join(err, printReport(cmd, o.output, applied))
 }
 
 // applyMoves makes the reviewed moves under the strategy and target they were planned with, each in its shoot's

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -568,7 +569,7 @@ func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
 	}
 	report, err := scheduleCluster(cmd.Context(), c, o.dryRun)
 	if report != nil {
-		if printErr := report.Print(cmd.OutOrStdout(), o.output); printErr != nil && err == nil {
+		if printErr := printReport(cmd, o.output, report); printErr != nil && err == nil {
 			err = printErr
 		}
 	}
@@ -584,7 +585,22 @@ func (o *scheduleOptions) runOffline(cmd *cobra.Command, c *config.SeedPlanConfi
 	if err != nil {
 		return err
 	}
-	return report.NewReport(outcome).Print(cmd.OutOrStdout(), o.output)
+	return printReport(cmd, o.output, report.NewReport(outcome))
+}
+
+// printed is a command's answer: printed in an output format, and able to say why -o name names nothing.
+type printed interface {
+	Print(w io.Writer, out report.Output) error
+	NoneNamed() string
+}
+
+// printReport prints the answer to standard output and, when -o name names nothing, says why on standard error, as
+// kubectl says "No resources found": a script reading the names would otherwise read nothing without a word.
+func printReport(cmd *cobra.Command, out report.Output, answer printed) error {
+	if why := answer.NoneNamed(); why != "" && out.Format == "name" {
+		slog.WarnContext(cmd.Context(), why)
+	}
+	return answer.Print(cmd.OutOrStdout(), out)
 }
 
 // scheduleCluster is the batch job against a garden cluster.
@@ -720,10 +736,7 @@ func newExplainCommand() *cobra.Command {
 					return fmt.Errorf("--seed: %w", err)
 				}
 			}
-			if w := explanation.NoSeed(); w != "" && output.Format == "name" {
-				slog.WarnContext(cmd.Context(), w)
-			}
-			return explanation.Print(cmd.OutOrStdout(), output)
+			return printReport(cmd, output, explanation)
 		},
 	}
 	flags.register(cmd, true, "read it")

@@ -1180,3 +1180,29 @@ func TestUnwritablePageIsRefusedFirst(t *testing.T) {
 		}
 	}
 }
+
+// -o name that names nothing says why on standard error, as kubectl says "No resources found": here nothing is
+// pending, overloaded or short of room.
+func TestOutputNameSaysWhyItNamesNothing(t *testing.T) {
+	quiet, err := run(t, "generate", "--seeds", "5", "--shoots", "0", "--existing", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	landscape := filepath.Join(t.TempDir(), "quiet.yaml")
+	if err := os.WriteFile(landscape, []byte(quiet), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for command, want := range map[string]string{
+		"schedule":  "no shoot is placed (0 pending, 0 unschedulable), and -o name names none",
+		"rebalance": "no move is recommended, and -o name names none",
+		"capacity":  "no new seed is needed, and -o name names no ManagedSeedSet",
+	} {
+		out, logged, err := runLogged(t, command, "--landscape", landscape, "-o", "name")
+		if err != nil || out != "" || !strings.Contains(logged, want) {
+			t.Errorf("%s -o name: %q, %v, logging\n%s\nwant nothing, and a warning %q", command, out, err, logged, want)
+		}
+		if _, logged, _ := runLogged(t, command, "--landscape", landscape, "-o", "json"); strings.Contains(logged, "-o name") {
+			t.Errorf("%s -o json warns of -o name:\n%s", command, logged)
+		}
+	}
+}

@@ -138,7 +138,7 @@ func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 	if o.apply && (len(moves.Moves) > 0 || len(o.target.Drain) > 0) {
 		return o.applyMoves(cmd, c, policy, moves, recommended)
 	}
-	return recommended.Print(cmd.OutOrStdout(), o.output)
+	return printReport(cmd, o.output, recommended)
 }
 
 // applyMoves makes the recommended moves, once --yes confirms them: it cordons the seeds to drain, starts the
@@ -152,7 +152,7 @@ func (o *rebalanceOptions) applyMoves(cmd *cobra.Command, c *config.SeedPlanConf
 		return err
 	}
 	recommended.Applied, err = moverOf(c, binderOf(c, garden), garden, policy.Options, o.target).Apply(cmd.Context(), moves.Moves)
-	if printErr := recommended.Print(cmd.OutOrStdout(), o.output); printErr != nil {
+	if printErr := printReport(cmd, o.output, recommended); printErr != nil {
 		return errors.Join(err, printErr)
 	}
 	return err
@@ -200,7 +200,7 @@ func newCapacityCommand() *cobra.Command {
 			if w := capacity.NotInSets(); w != "" && output.Format == "name" {
 				slog.WarnContext(cmd.Context(), w)
 			}
-			return capacity.Print(cmd.OutOrStdout(), output)
+			return printReport(cmd, output, capacity)
 		},
 	}
 	flags.register(cmd, true, "read it")
