@@ -30,6 +30,9 @@ type Explanation struct {
 	// Seed is the seed the plan binds the shoot to ("" when unschedulable); Message then Gardener's message.
 	Seed    string `json:"seed,omitempty"`
 	Message string `json:"message,omitempty"`
+	// OwnNetworks, for an unschedulable shoot, is what is wrong with its own networks whatever the seed: no seed of
+	// any kind takes it while they are so ("" when nothing is).
+	OwnNetworks string `json:"ownNetworks,omitempty"`
 	// Trade says why a shoot placed outside its region left it ("" otherwise).
 	Trade string `json:"trade,omitempty"`
 	// Feasible counts the seeds the shoot may go to (the chosen one included); Rejections the others by the
@@ -78,7 +81,7 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	}
 	for _, u := range o.Plan.Unschedulable {
 		if u.Shoot == shootKey {
-			e.Message = u.Message
+			e.Message, e.OwnNetworks = u.Message, model.OwnNetworkConflicts(shoot)
 		}
 	}
 	arcs := map[int]model.Arc{}
@@ -249,6 +252,9 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 // costs shown did not.
 func (e *Explanation) decision() string {
 	line := fmt.Sprintf("Decision: unschedulable: %s\n", e.Message)
+	if e.OwnNetworks != "" {
+		line += fmt.Sprintf("No seed of any kind takes the shoot while its own networks are invalid: %s\n", e.OwnNetworks)
+	}
 	if e.Seed != "" {
 		line = fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
 	}

@@ -16,16 +16,18 @@ var update = flag.Bool("update", false, "rewrite the golden files of TestGolden"
 // lines, which --no-headers leaves out, so every case is deterministic.
 func TestGolden(t *testing.T) {
 	cases := map[string][]string{
-		"schedule-no-headers":      {"schedule", "--no-headers"},
-		"schedule-wide-no-headers": {"schedule", "-o", "wide", "--no-headers"},
-		"schedule-name":            {"schedule", "-o", "name"},
-		"capacity-no-headers":      {"capacity", "--no-headers"},
-		"capacity-wide-no-headers": {"capacity", "-o", "wide", "--no-headers"},
-		"explain-placed-wide":      {"explain", "garden-data/data-api-11", "-o", "wide"},
-		"rebalance-name":           {"rebalance", "-o", "name"},
-		"explain-unschedulable":    {"explain", "garden-data/data-batch-225"},
-		"explain-placed-yaml":      {"explain", "garden-data/data-api-11", "-o", "yaml"},
-		"help":                     {"--help"},
+		"schedule-no-headers":       {"schedule", "--no-headers"},
+		"schedule-wide-no-headers":  {"schedule", "-o", "wide", "--no-headers"},
+		"schedule-name":             {"schedule", "-o", "name"},
+		"capacity-no-headers":       {"capacity", "--no-headers"},
+		"capacity-wide-no-headers":  {"capacity", "-o", "wide", "--no-headers"},
+		"explain-placed-wide":       {"explain", "garden-data/data-api-11", "-o", "wide"},
+		"rebalance-name":            {"rebalance", "-o", "name"},
+		"explain-unschedulable":     {"explain", "garden-data/data-batch-225"},
+		"explain-own-networks":      {"explain", "garden-iot/iot-db-188"},
+		"explain-own-networks-yaml": {"explain", "garden-iot/iot-db-188", "-o", "yaml"},
+		"explain-placed-yaml":       {"explain", "garden-data/data-api-11", "-o", "yaml"},
+		"help":                      {"--help"},
 	}
 	for _, cmd := range newRootCommand().Commands() {
 		if cmd.Name() != "help" && cmd.Name() != "completion" {
