@@ -619,8 +619,10 @@ func TestCordon(t *testing.T) {
 	if got := completes("cordon", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0", "cordon-seed1"}) {
 		t.Fatalf("cordon completes %v, want both visible seeds", got)
 	}
-	if got := completes("cordon", "cordon-seed1", "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0"}) {
-		t.Fatalf("cordon completes %v after cordon-seed1, want cordon-seed0", got)
+	for _, given := range []string{"cordon-seed1", "seed/cordon-seed1"} {
+		if got := completes("cordon", given, "cordon-seed"); !slices.Equal(got, []string{"cordon-seed0"}) {
+			t.Fatalf("cordon completes %v after %s, want cordon-seed0", got, given)
+		}
 	}
 
 	out, err = runCombined(t, "cordon", "cordon-seed0", "--kubeconfig", kubeconfig)

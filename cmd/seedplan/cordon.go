@@ -76,21 +76,21 @@ func (o *cordonOptions) checkArgs(cmd *cobra.Command, seeds []string) error {
 	}
 	o.seeds = make([]string, len(seeds))
 	for i, seed := range seeds {
-		o.seeds[i] = seed
-		if resource, name, typed := strings.Cut(seed, "/"); typed && isSeedResource(resource) {
-			o.seeds[i] = name
-		}
+		o.seeds[i] = seedName(seed)
 	}
 	return checkSeedNames(o.seeds)
 }
 
-// isSeedResource reports whether kubectl would read s as the seed resource in TYPE/NAME.
-func isSeedResource(s string) bool {
-	switch s {
-	case "seed", "seeds", "seed.core.gardener.cloud", "seeds.core.gardener.cloud":
-		return true
+// seedName is the seed's name in arg, given as kubectl takes one: NAME, or TYPE/NAME with TYPE seed, seeds or
+// either's full name (seed/NAME is what -o name prints).
+func seedName(arg string) string {
+	if resource, name, typed := strings.Cut(arg, "/"); typed {
+		switch resource {
+		case "seed", "seeds", "seed.core.gardener.cloud", "seeds.core.gardener.cloud":
+			return name
+		}
 	}
-	return false
+	return arg
 }
 
 // run announces the garden and the change, sends every seed's update as a dry run, and then, unless --dry-run,

@@ -196,7 +196,7 @@ func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
 		}
 		var names []string
 		for _, seed := range seeds.Items {
-			if model.SchedulingVisible(&seed) == visible && !slices.Contains(given, seed.Name) {
+			if model.SchedulingVisible(&seed) == visible && !slices.ContainsFunc(given, func(g string) bool { return seedName(g) == seed.Name }) {
 				names = append(names, seed.Name)
 			}
 		}
