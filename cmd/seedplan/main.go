@@ -732,7 +732,7 @@ func newExplainCommand() *cobra.Command {
 				return err
 			}
 			if seed != "" {
-				if err := explanation.Focus(seed); err != nil {
+				if err := explanation.Focus(seedName(seed)); err != nil {
 					return fmt.Errorf("--seed: %w", err)
 				}
 			}
@@ -742,7 +742,7 @@ func newExplainCommand() *cobra.Command {
 	flags.register(cmd, true, "read it")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &output, report.Formats())
-	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict (the summary still counts every seed)")
+	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict, given as NAME or seed/NAME (the summary still counts every seed)")
 	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)

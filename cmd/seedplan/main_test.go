@@ -1206,3 +1206,20 @@ func TestOutputNameSaysWhyItNamesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Every flag naming a seed takes it as the operands do, NAME or seed/NAME (what -o name prints), to the same answer.
+func TestSeedFlagsTakeKubectlsForms(t *testing.T) {
+	for _, args := range [][]string{
+		{"rebalance", "-o", "json", "--drain"},
+		{"explain", "garden-data/data-api-11", "-o", "json", "--seed"},
+	} {
+		byName, err := run(t, append(slices.Clone(args), "aws-eu-west-1-2")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byType, err := run(t, append(slices.Clone(args), "seed/aws-eu-west-1-2")...)
+		if err != nil || byType != byName {
+			t.Errorf("%v seed/aws-eu-west-1-2: %v, answer differs from the seed given by name:\n%s\nwant\n%s", args, err, byType, byName)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 	o.flags.register(cmd, true, "read it, and move shoots in it with --apply")
 	o.flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
 	o.flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
-	cmd.Flags().StringSliceVar(&o.target.Drain, "drain", nil, "seeds to empty (repeatable)")
+	cmd.Flags().StringSliceVar(&o.target.Drain, "drain", nil, "seeds to empty, as NAME or seed/NAME (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("drain", o.flags.completeSeeds)
 	cmd.Flags().StringSliceVar(&o.flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
 	cmd.Flags().DurationVar(&o.flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
@@ -98,6 +98,9 @@ func (o *rebalanceOptions) validate() error {
 func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 	if err := o.validate(); err != nil {
 		return err
+	}
+	for i, seed := range o.target.Drain {
+		o.target.Drain[i] = seedName(seed)
 	}
 	c, err := o.flags.configuration(cmd)
 	if err != nil {
