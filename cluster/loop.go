@@ -103,9 +103,9 @@ func (l *Loop) Run(ctx context.Context) error {
 }
 
 // newManager is the controller-runtime manager the loop runs in: its cache holds what a window reads, and it
-// elects the leader as configured, under the loop's Identity (leaseLock). Its watches last minutes by design: the request timeout bounds the binder's
-// requests, never the informers'. It logs to the default logger, a graceful stop's end of leading as information
-// (stopSequenceHandler).
+// elects the leader as configured, under the loop's Identity (leaseLock). Its watches last minutes by design: the
+// request timeout bounds the binder's requests, never the informers'. It logs to the default logger, a graceful
+// stop's end of leading as information (stopSequenceHandler).
 func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	scheme, err := ingest.Scheme()
 	if err != nil {

@@ -220,7 +220,6 @@ func TestLoadNamesTheFile(t *testing.T) {
 	}
 }
 
-// Every line of a report of several errors names the file: each invalid value, each unknown field.
 // Every file seedplan reads is refused in the same words when it is no regular file or too large, naming what it
 // is instead.
 func TestCheckRegularFileSaysWhatTheFileIs(t *testing.T) {
@@ -252,6 +251,7 @@ func TestCheckRegularFileSaysWhatTheFileIs(t *testing.T) {
 	}
 }
 
+// Every line of a report of several errors names the file: each invalid value, each unknown field.
 func TestLoadNamesTheFileOnEveryLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml string
