@@ -88,24 +88,40 @@ func LoadPaths(paths []string) (*Landscape, error) {
 // would silently add nothing, and a file read twice — given again in another spelling or through a link, or inside
 // a directory also given — would be refused object by object as a duplicate of itself.
 func givenOnce(paths []string) error {
-	resolved := make([]string, len(paths))
-	for i, path := range paths {
-		resolved[i] = resolvedPath(path)
-		for j, before := range paths[:i] {
+	given := make([]givenPath, 0, len(paths))
+	for _, path := range paths {
+		p := givenPath{arg: path}
+		if path != "-" {
+			p.resolved, p.kind = resolvedPath(path), kindOf(path)
+		}
+		for _, before := range given {
 			switch {
-			case path == "-" && before == "-":
+			case p.arg == "-" && before.arg == "-":
 				return errors.New(`landscape: "-" (standard input) is given more than once`)
-			case path == "-" || before == "-": // standard input and a path: nothing to compare
-			case resolved[i] == resolved[j] && kindOf(path) != "":
-				return fmt.Errorf("landscape: %s and %s are the same %s: it would be read twice", before, path, kindOf(path))
-			case holds(before, resolved[j], path, resolved[i]):
-				return fmt.Errorf("landscape: %s is inside %s, given before it: it would be read twice", path, before)
-			case holds(path, resolved[i], before, resolved[j]):
-				return fmt.Errorf("landscape: %s, given before %s, is inside it: it would be read twice", before, path)
+			case p.arg == "-" || before.arg == "-": // standard input and a path: nothing to compare
+			case p.kind != "" && p.resolved == before.resolved:
+				return fmt.Errorf("landscape: %s and %s are the same %s: it would be read twice", before.arg, p.arg, p.kind)
+			case before.holds(p):
+				return fmt.Errorf("landscape: %s is inside %s, given before it: it would be read twice", p.arg, before.arg)
+			case p.holds(before):
+				return fmt.Errorf("landscape: %s, given before %s, is inside it: it would be read twice", before.arg, p.arg)
 			}
 		}
+		given = append(given, p)
 	}
 	return nil
+}
+
+// givenPath is a landscape path as given, resolved (resolvedPath), and what it is (kindOf), each looked up once.
+type givenPath struct{ arg, resolved, kind string }
+
+// holds reports whether reading the directory d reads p too: p lies below it and is a directory or a manifest file.
+func (d givenPath) holds(p givenPath) bool {
+	if d.kind != "directory" || p.kind != "directory" && (p.kind != "file" || !isManifest(p.arg)) {
+		return false
+	}
+	rel, err := filepath.Rel(d.resolved, p.resolved)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // resolvedPath is path absolute, cleaned and, where it exists, with its links followed, so that two spellings of
@@ -119,15 +135,6 @@ func resolvedPath(path string) string {
 		return real
 	}
 	return abs
-}
-
-// holds reports whether reading the directory dir reads path too (each also given resolved): path lies below it
-// and is a directory or a manifest file.
-func holds(dir, resolvedDir, path, resolvedPath string) bool {
-	rel, err := filepath.Rel(resolvedDir, resolvedPath)
-	below := err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	kind := kindOf(path)
-	return below && kindOf(dir) == "directory" && (kind == "directory" || kind == "file" && isManifest(path))
 }
 
 // kindOf says whether path is a directory or a file (whatever other kind it is), or "" when it cannot be found.
