@@ -46,8 +46,8 @@ func (r *AppliedReport) names() []string {
 	return names
 }
 
-// NoneNamed says why -o name names no shoot, or "" when it names one.
-func (r *AppliedReport) NoneNamed() string {
+// NameWarning says why -o name names no shoot, or "" when it names one.
+func (r *AppliedReport) NameWarning() string {
 	if len(r.Applied) > 0 {
 		return ""
 	}

@@ -105,11 +105,11 @@ func (r *CapacityReport) names() []string {
 	return names
 }
 
-// NoneNamed says why -o name names no ManagedSeedSet when no new seed is needed, or "": when new seeds are, and
-// no set provides them, NotInSets says so.
-func (r *CapacityReport) NoneNamed() string {
+// NameWarning says what -o name leaves out, or "": the new seeds no ManagedSeedSet provides (NotInSets), or that
+// no new seed is needed at all.
+func (r *CapacityReport) NameWarning() string {
 	if r.NewSeeds > 0 {
-		return ""
+		return r.NotInSets()
 	}
 	return "no new seed is needed, and -o name names no ManagedSeedSet"
 }

@@ -205,8 +205,8 @@ func (e *Explanation) names() []string {
 	return []string{"seed/" + e.Seed}
 }
 
-// NoneNamed says why -o name names no seed, or "" when it names one: the shoot is unschedulable.
-func (e *Explanation) NoneNamed() string {
+// NameWarning says why -o name names no seed, or "" when it names one: the shoot is unschedulable.
+func (e *Explanation) NameWarning() string {
 	if e.Seed != "" {
 		return ""
 	}

@@ -193,8 +193,8 @@ func (r *RebalanceReport) names() []string {
 	return names
 }
 
-// NoneNamed says why -o name names no shoot to move, or "" when it names one.
-func (r *RebalanceReport) NoneNamed() string {
+// NameWarning says why -o name names no shoot to move, or "" when it names one.
+func (r *RebalanceReport) NameWarning() string {
 	if len(r.Moves) > 0 {
 		return ""
 	}

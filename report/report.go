@@ -242,8 +242,8 @@ func (r *Report) names() []string {
 	return names
 }
 
-// NoneNamed says why -o name names no shoot, or "" when it names one.
-func (r *Report) NoneNamed() string {
+// NameWarning says why -o name names no shoot, or "" when it names one.
+func (r *Report) NameWarning() string {
 	if len(r.Placements) > 0 {
 		return ""
 	}

@@ -522,11 +522,12 @@ func TestPageIsCheckedFirstAndWrittenWhole(t *testing.T) {
 	}
 }
 
-// Every answer says why -o name names nothing, and nothing when it names something.
-func TestNoneNamed(t *testing.T) {
+// Every answer says what -o name leaves out: why it names nothing, or capacity's seeds no set provides; nothing
+// when the names are the whole answer.
+func TestNameWarning(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		answer  interface{ NoneNamed() string }
+		answer  interface{ NameWarning() string }
 		nothing string
 	}{
 		{"schedule placing", &report.Report{Placements: []model.Placement{{Shoot: "garden-a/a", Seed: "s"}}}, ""},
@@ -536,13 +537,17 @@ func TestNoneNamed(t *testing.T) {
 		{"rebalance moving none", &report.RebalanceReport{}, "no move is recommended, and -o name names none"},
 		{"apply", &report.AppliedReport{Kind: "moves", Applied: make([]report.AppliedResult, 1)}, ""},
 		{"apply of nothing", &report.AppliedReport{Kind: "moves"}, "the plan holds no moves, and -o name names none"},
-		{"capacity adding seeds", &report.CapacityReport{NewSeeds: 3}, ""}, // NotInSets says which no set provides
+		{"capacity adding seeds, every one a set's", &report.CapacityReport{NewSeeds: 3,
+			Regions: []report.RegionCapacity{{Provider: "aws", Region: "a", NewSeeds: 3, ManagedSeedSet: "garden/a"}}}, ""},
+		{"capacity adding seeds no set provides", &report.CapacityReport{NewSeeds: 3,
+			Regions: []report.RegionCapacity{{Provider: "aws", Region: "a", NewSeeds: 3}}},
+			"3 of the 3 new seeds belong to no ManagedSeedSet (their templates are not replicas of one), and -o name names only ManagedSeedSets: aws a (3)"},
 		{"capacity adding none", &report.CapacityReport{}, "no new seed is needed, and -o name names no ManagedSeedSet"},
 		{"explain placing", &report.Explanation{Shoot: "garden-a/a", Seed: "s"}, ""},
 		{"explain of an unschedulable shoot", &report.Explanation{Shoot: "garden-a/a", Message: "no seed"},
 			"shoot garden-a/a is unschedulable, and -o name names no seed: no seed"},
 	} {
-		if got := tc.answer.NoneNamed(); got != tc.nothing {
+		if got := tc.answer.NameWarning(); got != tc.nothing {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.nothing)
 		}
 	}

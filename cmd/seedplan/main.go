@@ -588,16 +588,17 @@ func (o *scheduleOptions) runOffline(cmd *cobra.Command, c *config.SeedPlanConfi
 	return printReport(cmd, o.output, report.NewReport(outcome))
 }
 
-// printed is a command's answer: printed in an output format, and able to say why -o name names nothing.
+// printed is a command's answer: printed in an output format, and able to say what -o name leaves out.
 type printed interface {
 	Print(w io.Writer, out report.Output) error
-	NoneNamed() string
+	NameWarning() string
 }
 
-// printReport prints the answer to standard output and, when -o name names nothing, says why on standard error, as
-// kubectl says "No resources found": a script reading the names would otherwise read nothing without a word.
+// printReport prints the answer to standard output and, for -o name, says on standard error what the names leave
+// out — why there are none, as kubectl says "No resources found", or capacity's new seeds no set provides: a script
+// reading the names would otherwise act on less than the answer without a word.
 func printReport(cmd *cobra.Command, out report.Output, answer printed) error {
-	if why := answer.NoneNamed(); why != "" && out.Format == "name" {
+	if why := answer.NameWarning(); why != "" && out.Format == "name" {
 		slog.WarnContext(cmd.Context(), why)
 	}
 	return answer.Print(cmd.OutOrStdout(), out)

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -199,9 +198,6 @@ func newCapacityCommand() *cobra.Command {
 			capacity := report.NewCapacityReport(answer)
 			if err := push(cmd.Context(), c, metrics.CapacityAnswer(capacity)); err != nil {
 				return err
-			}
-			if w := capacity.NotInSets(); w != "" && output.Format == "name" {
-				slog.WarnContext(cmd.Context(), w)
 			}
 			return printReport(cmd, output, capacity)
 		},
