@@ -323,7 +323,8 @@ func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evalu
 		return "no kind of seed takes the shoot while its own networks are invalid: " + conflicts
 	}
 	need := fmt.Sprintf("it needs a new kind of seed (provider %s, region %s): ", shoot.Spec.Provider.Type, shoot.Spec.Region)
-	step := chainSteps()
+	filters := StaticFilters()
+	step := chainSteps(filters)
 	var closest *gardencorev1beta1.Seed
 	var closestRejection Rejection
 	for _, c := range q.candidates {
@@ -339,7 +340,7 @@ func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evalu
 		return need + "the region has no usable seed with room at the target to copy"
 	}
 	advice := fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(closest.Name, CandidateSuffix), closestRejection.Predicate, closestRejection.Reason)
-	for i, r := range q.failingAfter(shoot, closest, step(closestRejection.Predicate)) {
+	for i, r := range q.failing(shoot, closest, filters[min(step(closestRejection.Predicate)+1, len(filters)):]) {
 		also := "; and"
 		if i == 0 {
 			also = "; they would also fail"
@@ -349,11 +350,10 @@ func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evalu
 	return need + advice
 }
 
-// failingAfter are the static filters after the chain's step that the seed fails too for the shoot, each asked on
-// its own: the chain stops at the first a seed fails, and a new kind of seed must pass them all.
-func (q *CapacityPlanning) failingAfter(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed, step int) []Rejection {
-	filters := StaticFilters()
-	if step >= len(filters) {
+// failing are the filters' rejections of the seed for the shoot, each filter asked on its own: the chain stops at
+// the first a seed fails, and a new kind of seed must pass the later ones too.
+func (q *CapacityPlanning) failing(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed, filters []Filter) []Rejection {
+	if len(filters) == 0 {
 		return nil
 	}
 	req, err := q.Snapshot.NewRequest(shoot, q.Window.Options)
@@ -361,7 +361,7 @@ func (q *CapacityPlanning) failingAfter(shoot *gardencorev1beta1.Shoot, seed *ga
 		return nil // the shoot's references failed it before any seed was asked
 	}
 	var failing []Rejection
-	for _, f := range filters[step+1:] {
+	for _, f := range filters {
 		if _, rejected, _ := f.Filter(req, []*gardencorev1beta1.Seed{seed}, true); rejected[seed.Name].Predicate != "" {
 			failing = append(failing, rejected[seed.Name])
 		}
@@ -371,8 +371,7 @@ func (q *CapacityPlanning) failingAfter(shoot *gardencorev1beta1.Shoot, seed *ga
 
 // chainSteps is the position of a predicate in the gardener-scheduler's chain: the static filters in their order,
 // then capacity and the strategy.
-func chainSteps() func(predicate string) int {
-	filters := StaticFilters()
+func chainSteps(filters []Filter) func(predicate string) int {
 	return func(predicate string) int {
 		for i, f := range filters {
 			if f.Name() == predicate {
