@@ -81,14 +81,17 @@ func (o *cordonOptions) checkArgs(cmd *cobra.Command, seeds []string) error {
 	return checkSeedNames(o.seeds)
 }
 
-// seedName is the seed's name in arg, given as kubectl takes one: NAME, or TYPE/NAME with TYPE seed, seeds or
-// either's full name (seed/NAME is what -o name prints).
-func seedName(arg string) string {
-	if resource, name, typed := strings.Cut(arg, "/"); typed {
-		switch resource {
-		case "seed", "seeds", "seed.core.gardener.cloud", "seeds.core.gardener.cloud":
-			return name
-		}
+// seedName is the seed's name in arg, given as kubectl takes one: NAME or TYPE/NAME (seed/NAME is what -o name
+// prints).
+func seedName(arg string) string { return withoutType(arg, "seed") }
+
+// withoutType is arg without the TYPE/ kubectl would read as the Gardener core resource (seed, shoot) before a
+// name: the resource singular or plural, short or with its group (shoots.core.gardener.cloud/); arg itself when it
+// has none.
+func withoutType(arg, resource string) string {
+	typ, rest, typed := strings.Cut(arg, "/")
+	if typ = strings.TrimSuffix(typ, "."+gardencorev1beta1.GroupName); typed && (typ == resource || typ == resource+"s") {
+		return rest
 	}
 	return arg
 }

@@ -676,10 +676,7 @@ func shootKey(arg, namespace string) (string, error) {
 	if problems := validation.IsDNS1123Label(namespace); namespace != "" && len(problems) > 0 {
 		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(problems, "; "))
 	}
-	key := arg
-	if resource, rest, typed := strings.Cut(arg, "/"); typed && isShootResource(resource) {
-		key = rest
-	}
+	key := withoutType(arg, "shoot")
 	switch {
 	case namespace != "" && strings.Contains(key, "/"):
 		return "", fmt.Errorf("%q: with --namespace %s, the shoot must be given as NAME", arg, namespace)
@@ -689,15 +686,6 @@ func shootKey(arg, namespace string) (string, error) {
 		return "", fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE", arg)
 	}
 	return key, model.CheckShootKey(key)
-}
-
-// isShootResource reports whether kubectl would read s as the shoot resource in TYPE/NAME.
-func isShootResource(s string) bool {
-	switch s {
-	case "shoot", "shoots", "shoot.core.gardener.cloud", "shoots.core.gardener.cloud":
-		return true
-	}
-	return false
 }
 
 func newExplainCommand() *cobra.Command {
