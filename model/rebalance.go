@@ -123,6 +123,9 @@ func TargetLimit(seed *gardencorev1beta1.Seed, target float64) int {
 type SeedLoad struct {
 	// Load is the seed's usage as Gardener counts it (SeedUsage).
 	Load int
+	// MigratingAway counts the shoots whose control plane is moving off the seed (status.seedName is the seed,
+	// spec.seedName another): they are in Load until their migration finishes, and no move takes them.
+	MigratingAway int
 	// Limit is TargetLimit (0 for a seed to drain).
 	Limit int
 	// Drain is why the seed must be emptied (LeaveDrain or LeaveUnusable); zero when it need not be.
@@ -202,6 +205,11 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 	}
 	var movable []*gardencorev1beta1.Shoot
 	for _, shoot := range snap.Shoots {
+		if spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName); status != "" && status != spec {
+			if from := snap.SeedIndex(status); from >= 0 {
+				r.Seeds[from].MigratingAway++
+			}
+		}
 		seed := snap.SeedIndex(deref(shoot.Spec.SeedName))
 		if seed < 0 {
 			continue
@@ -602,6 +610,8 @@ type SeedProblem struct {
 	MaxMoveDistance *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target.
 	Blocked int
+	// MigratingAway counts the shoots that count on the seed while their control plane moves off it (SeedLoad).
+	MigratingAway int
 	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).
 	MaxMoves, MaxMovesPerSeed int
 	// NoRoom: what is left is not explained by the counts above or a cap, so the seeds its other shoots may move

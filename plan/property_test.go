@@ -147,8 +147,78 @@ func TestRebalanceOnRandomLandscapes(t *testing.T) {
 					t.Fatalf("a second run moves %d shoots again: %v", len(again.Moves), again.Moves)
 				}
 				t.Logf("%d moves, lower bound %d, unresolved %d", len(first.Moves), first.LowerBound, first.Unresolved)
+				checkProblemsAddUp(t, r, first)
 				checkCaps(t, r, first)
 			})
+		}
+	}
+}
+
+// TestRebalanceExplainsWhatItLeaves rebalances generated landscapes of every predicate with bound shoots, some of
+// them migrating, on unhealthy and overloaded seeds, under both strategies: moves and unresolved add up to the
+// lower bound, and what the moves leave unresolved to what the problems explain (checkProblemsAddUp).
+func TestRebalanceExplainsWhatItLeaves(t *testing.T) {
+	var migratingAway, noRoom int
+	for seed := uint64(1); seed <= 3; seed++ {
+		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+			t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
+				snap := generatedSnapshot(t, generator.Config{Seeds: 60, Shoots: 2000, Existing: 2000, Contention: 1, Seed: seed, Mix: generator.StressMix()})
+				r, err := model.NewRebalancing(snap, model.Options{Strategy: strategy}, model.RebalanceOptions{TargetUtilization: 0.7})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rebalanced := rebalance(t, solver.Rebalancer{Weights: solver.DefaultWeights()}, r)
+				if len(rebalanced.Moves)+rebalanced.Unresolved != rebalanced.LowerBound {
+					t.Errorf("%d moves and %d unresolved, lower bound %d", len(rebalanced.Moves), rebalanced.Unresolved, rebalanced.LowerBound)
+				}
+				checkProblemsAddUp(t, r, rebalanced)
+				for _, p := range rebalanced.Problems {
+					migratingAway += p.MigratingAway
+					if p.NoRoom {
+						noRoom++
+					}
+				}
+			})
+		}
+	}
+	if migratingAway == 0 || noRoom == 0 {
+		t.Errorf("%d shoots migrating away, %d seeds without room: the test would prove too little", migratingAway, noRoom)
+	}
+}
+
+// checkProblemsAddUp holds every seed the moves leave unresolved to its explanation: a seed that stays above its
+// limit explains every shoot that still counts on it (its usage less the moves off it) by what keeps it there, a
+// seed that keeps shoots that must leave explains each of those, unless and only unless it says that some had no
+// room left — and then every shoot it keeps that had a destination finds each of them at its limit after the moves.
+func checkProblemsAddUp(t *testing.T, r *model.Rebalancing, plan *plan.Rebalanced) {
+	t.Helper()
+	load, moved := make([]int, len(r.Seeds)), map[string]bool{}
+	for i, l := range r.Seeds {
+		load[i] = l.Load
+	}
+	for _, m := range plan.Moves {
+		load[r.Snapshot.SeedIndex(m.From)]--
+		load[r.Snapshot.SeedIndex(m.To)]++
+		moved[m.Shoot] = true
+	}
+	for _, p := range plan.Problems {
+		seed := r.Snapshot.SeedIndex(p.Seed)
+		explained, left := p.Unmovable+p.Stranded+p.Blocked+p.MigratingAway, load[seed]
+		if p.Stuck >= p.Above {
+			left = p.Stuck
+		}
+		if p.NoRoom == (explained >= left) {
+			t.Errorf("seed %s: %d of %d shoots explained, but no room left is %v: %+v", p.Seed, explained, left, p.NoRoom, p)
+		}
+		for _, b := range r.Shoots {
+			if !p.NoRoom || b.Seed != seed || moved[model.ShootKey(b.Shoot)] || p.Stuck >= p.Above && !b.Leave.Required() {
+				continue
+			}
+			for _, a := range b.Destinations {
+				if load[a.Seed] < r.Seeds[a.Seed].Limit {
+					t.Errorf("seed %s has no room left for %s, says the problem, but its destination %s has", p.Seed, model.ShootKey(b.Shoot), r.Snapshot.Seeds[a.Seed].Name)
+				}
+			}
 		}
 	}
 }

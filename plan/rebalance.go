@@ -108,22 +108,21 @@ func rebalancingProblem(r *model.Rebalancing) *solver.Rebalancing {
 	return p
 }
 
-// problems says, for every seed the moves leave unresolved, what keeps its shoots.
+// problems says, for every seed the moves leave unresolved, what keeps its shoots. A seed that keeps shoots that
+// must leave is explained by what keeps those; a seed that stays above its limit, by what keeps any shoot still on
+// it. What neither explains had a destination whose room other moves took.
 func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []model.SeedProblem {
 	out := map[string]int{}
 	for _, m := range moves {
 		out[m.From]++
 	}
-	counts := make([]model.SeedProblem, len(r.Seeds))
+	all, leaving := make([]model.SeedProblem, len(r.Seeds)), make([]model.SeedProblem, len(r.Seeds))
+	hosted := make([]int, len(r.Seeds))
 	for _, b := range r.Shoots {
-		switch c := &counts[b.Seed]; {
-		case b.Unmovable != "":
-			c.Unmovable++
-		case len(b.Destinations) > 0:
-		case b.FullSeeds > 0:
-			c.Blocked++
-		default:
-			c.Stranded++
+		hosted[b.Seed]++
+		countKept(&all[b.Seed], b)
+		if b.Leave.Required() {
+			countKept(&leaving[b.Seed], b)
 		}
 	}
 	var problems []model.SeedProblem
@@ -131,16 +130,34 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 		if u.Count() <= 0 {
 			continue
 		}
-		p := counts[i]
-		p.Seed, p.Limit, p.Unresolved, p.MaxMoveDistance = r.Snapshot.Seeds[i].Name, r.Seeds[i].Limit, u, r.Target.MaxMoveDistance
+		name := r.Snapshot.Seeds[i].Name
+		p, left := all[i], hosted[i]-out[name]
+		p.MigratingAway = r.Seeds[i].MigratingAway
+		if u.Stuck >= u.Above { // the shoots migrating away are not among those that must leave
+			p, left = leaving[i], u.Stuck
+		}
+		p.Seed, p.Limit, p.Unresolved, p.MaxMoveDistance = name, r.Seeds[i].Limit, u, r.Target.MaxMoveDistance
 		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
 			p.MaxMoves = rb.MaxMoves
 		}
-		if rb.MaxMovesPerSeed > 0 && out[p.Seed] == rb.MaxMovesPerSeed {
+		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
 			p.MaxMovesPerSeed = rb.MaxMovesPerSeed
 		}
-		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked < u.Count()
+		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked < left
 		problems = append(problems, p)
 	}
 	return problems
+}
+
+// countKept counts a shoot by what keeps it on its seed, if anything does.
+func countKept(p *model.SeedProblem, b model.BoundShoot) {
+	switch {
+	case b.Unmovable != "":
+		p.Unmovable++
+	case len(b.Destinations) > 0:
+	case b.FullSeeds > 0:
+		p.Blocked++
+	default:
+		p.Stranded++
+	}
 }

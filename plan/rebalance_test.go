@@ -182,6 +182,33 @@ func TestRebalance(t *testing.T) {
 			problem: "seed a stays 2 above its limit of 8: the seeds its other shoots may move to have no room left below their target",
 		},
 		{
+			name:   "a movable shoot left behind because another seed's shoot took the last room is said so",
+			opts:   model.Options{Strategy: model.MinimalDistance},
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds: []*gardencorev1beta1.Seed{
+				seed("far", 10, InRegion("aws", "eu-west-1")), seed("room", 10), seed("near", 10),
+			},
+			shoots: [][]*gardencorev1beta1.Shoot{
+				hosting("far", "pinned", 9, ScheduledBy("custom")), hosting("far", "movable", 1),
+				hosting("room", "on-room", 7), hosting("near", "on-near", 9),
+			},
+			routes: map[string]int{"near→room": 1}, bound: 3, complete: false,
+			problem: "seed far stays 2 above its limit of 8: 9 of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler); " +
+				"the seeds its other shoots may move to have no room left below their target",
+		},
+		{
+			name:   "a shoot whose control plane is moving away still counts, and is said to",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{
+				hosting("a", "pinned", 9, ScheduledBy("custom")),
+				hosting("b", "away", 1, func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }),
+			},
+			routes: map[string]int{}, bound: 2, complete: false,
+			problem: "seed a stays 2 above its limit of 8: 9 of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler); " +
+				"1 shoot still counts on it until its control plane has moved away",
+		},
+		{
 			name:   "the migration rules need backup on both seeds",
 			target: model.RebalanceOptions{TargetUtilization: 0.8},
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},

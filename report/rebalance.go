@@ -282,6 +282,10 @@ func problemLine(p model.SeedProblem) string {
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
 	}
+	if p.MigratingAway > 0 {
+		why = append(why, fmt.Sprintf("%s on it until %s moved away", Counted(p.MigratingAway, "shoot still counts", "shoots still count"),
+			agree(p.MigratingAway, "its control plane has", "their control planes have")))
+	}
 	if p.MaxMoves > 0 {
 		why = append(why, fmt.Sprintf("--max-moves %d is reached", p.MaxMoves))
 	}
