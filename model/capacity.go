@@ -110,15 +110,14 @@ func NewCapacityPlanning(snap *Snapshot, opts Options, target float64) (*Capacit
 }
 
 // templateSeeds are the seeds new ones could copy: per kind of usable seed with allocatable room at the target,
-// the one with the most allocatable shoots (then by name). A seed without allocatable takes any number of
-// shoots already, so it is no template.
+// the one with the most allocatable shoots (then by name).
 func templateSeeds(snap *Snapshot, target float64) []*gardencorev1beta1.Seed {
 	byKind := map[string]*gardencorev1beta1.Seed{}
 	for _, seed := range snap.Seeds {
-		allocatable, ok := Allocatable(seed)
-		if !ok || SeedUnusableReason(seed) != "" || TargetLimit(seed, target) == 0 {
+		if uncopiable(seed, target) != "" {
 			continue
 		}
+		allocatable, _ := Allocatable(seed)
 		kind := seedKind(seed)
 		if best, ok := byKind[kind]; ok {
 			bestAllocatable, _ := Allocatable(best)
@@ -129,6 +128,21 @@ func templateSeeds(snap *Snapshot, target float64) []*gardencorev1beta1.Seed {
 		byKind[kind] = seed
 	}
 	return slices.SortedFunc(maps.Values(byKind), func(a, b *gardencorev1beta1.Seed) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// uncopiable says why new seeds would not be made like the seed, "" when they could be: an unusable seed is no
+// model, and a seed without allocatable takes any number of shoots already.
+func uncopiable(seed *gardencorev1beta1.Seed, target float64) string {
+	if reason := SeedUnusableReason(seed); reason != "" {
+		return reason
+	}
+	if _, ok := Allocatable(seed); !ok {
+		return "it has no allocatable shoots, so it takes any number already"
+	}
+	if TargetLimit(seed, target) == 0 {
+		return fmt.Sprintf("its allocatable shoots leave no room at %s utilization", FormatFraction(target))
+	}
+	return ""
 }
 
 // seedKind is what the predicates and the strategy see of a usable seed besides its name and its capacity:
@@ -337,7 +351,7 @@ func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evalu
 		}
 	}
 	if closest == nil {
-		return need + "the region has no usable seed with room at the target to copy"
+		return need + q.noTemplate(shoot.Spec.Provider.Type, shoot.Spec.Region)
 	}
 	advice := fmt.Sprintf("new seeds like %s would fail %s: %s", strings.TrimSuffix(closest.Name, CandidateSuffix), closestRejection.Predicate, closestRejection.Reason)
 	for i, r := range q.failing(shoot, closest, filters[min(step(closestRejection.Predicate)+1, len(filters)):]) {
@@ -348,6 +362,24 @@ func (q *CapacityPlanning) missingKind(shoot *gardencorev1beta1.Shoot, ev *Evalu
 		advice += fmt.Sprintf("%s %s: %s", also, r.Predicate, r.Reason)
 	}
 	return need + advice
+}
+
+// noTemplate says why no seed of the provider and region can be copied: there is none, or each is uncopiable
+// (the first three by name are named).
+func (q *CapacityPlanning) noTemplate(provider, region string) string {
+	var why []string
+	for i, seed := range q.Snapshot.Seeds {
+		if seed.Spec.Provider.Type == provider && seed.Spec.Provider.Region == region && !slices.Contains(q.candidates, i) {
+			why = append(why, seed.Name+": "+uncopiable(seed, q.Target))
+		}
+	}
+	switch {
+	case len(why) == 0:
+		return "the region has no seed to copy"
+	case len(why) > 3:
+		why = append(why[:3], fmt.Sprintf("and %d more", len(why)-3))
+	}
+	return "no seed of the region can be copied (" + strings.Join(why, "; ") + ")"
 }
 
 // failing are the filters' rejections of the seed for the shoot, each filter asked on its own: the chain stops at

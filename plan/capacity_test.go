@@ -187,6 +187,52 @@ func TestCapacityUnplaceableNamesTheShootsOwnRegion(t *testing.T) {
 	}
 }
 
+// A shoot whose region has no seed new ones could be made like is told why: the region has none, or each of its
+// seeds is unusable, takes any number of shoots already, or has no room at the target.
+func TestCapacityUnplaceableSaysWhyNoSeedOfItsRegionIsCopied(t *testing.T) {
+	elsewhere := Seed("elsewhere", Allocatable(10), InRegion("aws", "eu-west-1"))
+	tests := []struct {
+		name  string
+		seeds []*gardencorev1beta1.Seed
+		want  string
+	}{
+		{
+			name:  "the region has no seed",
+			seeds: []*gardencorev1beta1.Seed{elsewhere},
+			want:  "it needs a new kind of seed (provider aws, region eu-central-1): the region has no seed to copy",
+		},
+		{
+			name: "no seed of the region can be a model",
+			seeds: []*gardencorev1beta1.Seed{elsewhere,
+				Seed("cordoned", Allocatable(10), func(s *gardencorev1beta1.Seed) { s.Spec.Settings.Scheduling.Visible = false }),
+				Seed("open", Tainted("dedicated")), Seed("tiny", Allocatable(1)),
+			},
+			want: "it needs a new kind of seed (provider aws, region eu-central-1): no seed of the region can be copied (" +
+				"cordoned: seed is not visible for scheduling (spec.settings.scheduling.visible); " +
+				"open: it has no allocatable shoots, so it takes any number already; tiny: its allocatable shoots leave no room at 0.80 utilization)",
+		},
+		{
+			name: "the first three are named",
+			seeds: []*gardencorev1beta1.Seed{elsewhere,
+				Seed("tiny-1", Allocatable(1)), Seed("tiny-2", Allocatable(1)), Seed("tiny-3", Allocatable(1)), Seed("tiny-4", Allocatable(1)), Seed("tiny-5", Allocatable(1)),
+			},
+			want: "; tiny-3: its allocatable shoots leave no room at 0.80 utilization; and 2 more)",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			shoots := []*gardencorev1beta1.Shoot{Shoot("in-eu")}
+			answer, err := plan.Capacity(context.Background(), fixture.Landscape(t, tc.seeds, shoots), plan.Policy{Target: 0.8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(answer.Unplaceable) != 1 || !strings.HasSuffix(answer.Unplaceable[0].Message, tc.want) {
+				t.Errorf("unplaceable %+v, want one whose message ends %q", answer.Unplaceable, tc.want)
+			}
+		})
+	}
+}
+
 // Of several kinds of seed in the shoot's region, the advice names the one the filter chain rejects last, which
 // came closest to taking the shoot — here the one that fails Gardener's error's own filter, not the first by name
 // that fails the seed selector before it.
