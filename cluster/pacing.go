@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,70 +30,164 @@ type Pacing struct {
 	Poll time.Duration
 }
 
-// flight is the moves in flight under a pacing.
+// flight is the migrations in flight under a pacing: the moves this run started, and those the garden showed in
+// flight that it did not start — a run stopped or interrupted before, another operator's — which take slots alike.
 type flight struct {
-	pacing   Pacing
-	reader   client.Reader
-	moves    map[int]inFlight // by position in the moves applied
-	from, to map[string]int
+	pacing Pacing
+	reader client.Reader
+	moves  map[int]inFlight    // by position in the moves applied
+	others map[string]inFlight // by shoot, started when first seen
 }
 
-// inFlight is a started move.
+// inFlight is a migration in flight: a started move, or one this run found.
 type inFlight struct {
 	move    model.Move
 	started time.Time
+	// state is what the shoot of a migration this run found reported last.
+	state string
 }
 
 func newFlight(p Pacing, reader client.Reader) *flight {
-	return &flight{pacing: p, reader: reader, moves: map[int]inFlight{}, from: map[string]int{}, to: map[string]int{}}
+	return &flight{pacing: p, reader: reader, moves: map[int]inFlight{}, others: map[string]inFlight{}}
 }
 
-// admits reports whether the move may start now.
+// admits reports whether the move may start now: below the bound in all, off its seed and onto its seed.
 func (f *flight) admits(m model.Move) bool {
-	return len(f.moves) < f.pacing.MaxInFlight && f.from[m.From] < f.pacing.MaxPerSeed && f.to[m.To] < f.pacing.MaxPerSeed
+	total, from, to := 0, 0, 0
+	count := func(in inFlight) {
+		total++
+		if in.move.From == m.From {
+			from++
+		}
+		if in.move.To == m.To {
+			to++
+		}
+	}
+	for _, in := range f.moves {
+		count(in)
+	}
+	for _, in := range f.others {
+		count(in)
+	}
+	return total < f.pacing.MaxInFlight && from < f.pacing.MaxPerSeed && to < f.pacing.MaxPerSeed
 }
 
 // add counts a started move.
 func (f *flight) add(i int, m model.Move) {
 	f.moves[i] = inFlight{move: m, started: time.Now()}
-	f.from[m.From]++
-	f.to[m.To]++
 }
 
-// remove frees the slots of the i-th move, no longer in flight.
-func (f *flight) remove(i int) {
-	m := f.moves[i].move
-	delete(f.moves, i)
-	f.from[m.From]--
-	f.to[m.To]--
+// observe takes from shoots just read the migrations in flight this run did not start (model.Migration); one
+// seen before keeps the time it was first seen.
+func (f *flight) observe(shoots map[string]*gardencorev1beta1.Shoot) {
+	own := map[string]bool{}
+	for _, in := range f.moves {
+		own[in.move.Shoot] = true
+	}
+	for key := range f.others {
+		if shoot := shoots[key]; shoot == nil || !migrating(shoot) {
+			delete(f.others, key)
+		}
+	}
+	for key, shoot := range shoots {
+		from, to, inMigration := model.Migration(shoot)
+		if !inMigration || own[key] {
+			continue
+		}
+		in, seen := f.others[key]
+		if !seen {
+			in.started = time.Now()
+		}
+		in.move, in.state = model.Move{Shoot: key, From: from, To: to}, migrationState(shoot)
+		f.others[key] = in
+	}
 }
 
-// waitFor waits until ready() holds, reading the moves in flight every Poll and setting the result of each that
-// finished; a move in flight longer than Timeout stops it with an error that says what the shoot reports.
-func (f *flight) waitFor(ctx context.Context, ready func() bool, results []model.MoveResult) error {
-	for !ready() {
+// waitForSlot waits until the move may start. Moves this run started stall within the Timeout, so a move still
+// waiting after it waits for migrations this run did not start: that stops the run, naming them.
+func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.MoveResult) error {
+	since := time.Now()
+	return f.waitFor(ctx, func() (bool, error) {
+		if f.admits(m) {
+			return true, nil
+		}
+		if waited := time.Since(since); waited > f.pacing.Timeout {
+			return false, fmt.Errorf("the move of shoot %s to seed %s waited %v for a slot held by migrations this run did not start (%s); "+
+				"stopping, a later run continues where this one stopped", m.Shoot, m.To, waited.Round(time.Second), f.othersInWords())
+		}
+		return false, nil
+	}, results)
+}
+
+// othersInWords lists the migrations in flight this run did not start, by shoot.
+func (f *flight) othersInWords() string {
+	var words []string
+	for _, key := range slices.Sorted(maps.Keys(f.others)) {
+		in := f.others[key]
+		words = append(words, fmt.Sprintf("shoot %s to seed %s for %v: %s", key, in.move.To, time.Since(in.started).Round(time.Second), in.state))
+	}
+	return strings.Join(words, "; ")
+}
+
+// waitFor waits until ready() holds or fails, reading the migrations in flight every Poll and setting the result
+// of each move that finished; a move in flight longer than Timeout stops it with an error that says what the
+// shoot reports.
+func (f *flight) waitFor(ctx context.Context, ready func() (bool, error), results []model.MoveResult) error {
+	for {
+		if done, err := ready(); done || err != nil {
+			return err
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s: %w", report.Counted(len(f.moves), "migration", "migrations"), ctx.Err())
+			return fmt.Errorf("waiting for %s: %w", report.Counted(len(f.moves)+len(f.others), "migration", "migrations"), ctx.Err())
 		case <-time.After(f.pacing.Poll):
 		}
-		for i, m := range f.moves {
-			done, state, err := f.finished(ctx, m.move)
-			switch {
-			case apierrors.IsNotFound(err):
-				results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
-				f.remove(i)
-			case err != nil:
-				return err
-			case done:
-				results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
-				f.remove(i)
-			case time.Since(m.started) > f.pacing.Timeout:
-				results[i].Result, results[i].Detail = model.MoveStalled, fmt.Sprintf("not restored on seed %s after %v: %s", m.move.To, f.pacing.Timeout, state)
-				return fmt.Errorf("the migration of shoot %s to seed %s did not finish within %v (%s); stopping, a later run continues where this one stopped",
-					m.move.Shoot, m.move.To, f.pacing.Timeout, state)
-			}
+		if err := f.pollMoves(ctx, results); err != nil {
+			return err
 		}
+		if err := f.pollOthers(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// pollMoves reads the shoot of every move in flight and sets the result of each that finished.
+func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) error {
+	for i, m := range f.moves {
+		done, state, err := f.finished(ctx, m.move)
+		switch {
+		case apierrors.IsNotFound(err):
+			results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
+			delete(f.moves, i)
+		case err != nil:
+			return err
+		case done:
+			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
+			delete(f.moves, i)
+		case time.Since(m.started) > f.pacing.Timeout:
+			results[i].Result, results[i].Detail = model.MoveStalled, fmt.Sprintf("not restored on seed %s after %v: %s", m.move.To, f.pacing.Timeout, state)
+			return fmt.Errorf("the migration of shoot %s to seed %s did not finish within %v (%s); stopping, a later run continues where this one stopped",
+				m.move.Shoot, m.move.To, f.pacing.Timeout, state)
+		}
+	}
+	return nil
+}
+
+// pollOthers reads the shoot of every migration in flight this run did not start and lets go of each that is over.
+func (f *flight) pollOthers(ctx context.Context) error {
+	for key, in := range f.others {
+		namespace, name, _ := strings.Cut(key, "/")
+		shoot := &gardencorev1beta1.Shoot{}
+		err := f.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot)
+		if apierrors.IsNotFound(err) || err == nil && !migrating(shoot) {
+			delete(f.others, key)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("reading shoot %s in migration: %w", key, err)
+		}
+		in.state = migrationState(shoot)
+		f.others[key] = in
 	}
 	return nil
 }
@@ -104,11 +200,22 @@ func (f *flight) finished(ctx context.Context, m model.Move) (done bool, state s
 		return false, "", fmt.Errorf("reading shoot %s in migration: %w", m.Shoot, err) // NotFound stays recognisable
 	}
 	op := shoot.Status.LastOperation
-	state = fmt.Sprintf("status.seedName %q", ptr.Deref(shoot.Status.SeedName, ""))
-	if op != nil {
-		state += fmt.Sprintf(", lastOperation %s %s", op.Type, op.State)
-	}
 	onNewSeed := ptr.Deref(shoot.Status.SeedName, "") == m.To
 	restored := op != nil && op.State == gardencorev1beta1.LastOperationStateSucceeded && op.Type != gardencorev1beta1.LastOperationTypeMigrate
-	return onNewSeed && restored, state, nil
+	return onNewSeed && restored, migrationState(shoot), nil
+}
+
+// migrating reports whether the shoot's control plane is moving between seeds (model.Migration).
+func migrating(shoot *gardencorev1beta1.Shoot) bool {
+	_, _, migrating := model.Migration(shoot)
+	return migrating
+}
+
+// migrationState says what a shoot in migration reports: where its control plane is, and its last operation.
+func migrationState(shoot *gardencorev1beta1.Shoot) string {
+	state := fmt.Sprintf("status.seedName %q", ptr.Deref(shoot.Status.SeedName, ""))
+	if op := shoot.Status.LastOperation; op != nil {
+		state += fmt.Sprintf(", lastOperation %s %s", op.Type, op.State)
+	}
+	return state
 }

@@ -79,12 +79,10 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 				Detail: fmt.Sprintf("namespace %s had its %s of this run; a later run moves it", project, report.Counted(r.MaxMovesPerProject, "move", "moves"))})
 			continue
 		}
-		if paced != nil {
-			if err := paced.waitFor(ctx, func() bool { return paced.admits(m) }, results); err != nil {
-				return results, err
-			}
+		result, err := r.startPaced(ctx, m, paced, results)
+		if err != nil {
+			return results, err
 		}
-		result := r.start(ctx, m)
 		if result.Result == model.MoveApplied || result.Result == model.MoveAdmitted {
 			perProject[project]++ // a dry run shows the cap as the moves would meet it
 		}
@@ -97,38 +95,61 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 		results = append(results, result)
 	}
 	if paced != nil {
-		if err := paced.waitFor(ctx, func() bool { return len(paced.moves) == 0 }, results); err != nil {
+		if err := paced.waitFor(ctx, func() (bool, error) { return len(paced.moves) == 0, nil }, results); err != nil {
 			return results, err
 		}
 	}
 	return results, errors.Join(failed...)
 }
 
-// start checks a move against a fresh read and, when it still holds, rebinds its shoot.
-func (r *Rebalance) start(ctx context.Context, m model.Move) model.MoveResult {
+// startPaced starts the move once the migrations in flight leave it a slot (without a pacing, at once). The
+// migrations the fresh read before the binding shows in flight that this run did not start take slots too: when
+// they leave the move none, it waits again.
+func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight, results []model.MoveResult) (model.MoveResult, error) {
+	for {
+		if paced != nil {
+			if err := paced.waitForSlot(ctx, m, results); err != nil {
+				return model.MoveResult{}, err
+			}
+		}
+		if result, held := r.start(ctx, m, paced); !held {
+			return result, nil
+		}
+	}
+}
+
+// start checks a move against a fresh read and, when it still holds, rebinds its shoot; held is true, and nothing
+// done, when the move holds but the read shows migrations in flight that leave it no slot. A dry run takes none
+// into account: it makes no migration to pace.
+func (r *Rebalance) start(ctx context.Context, m model.Move, paced *flight) (result model.MoveResult, held bool) {
 	snap, read, err := r.read(ctx)
 	if err != nil {
-		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}
+		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}, false
 	}
 	skip := func(detail string) model.MoveResult {
 		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: detail}
 	}
 	if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
-		return skip(err.Error())
+		return skip(err.Error()), false
 	}
 	if shoot := read[m.Shoot]; m.ResourceVersion != "" && shoot.ResourceVersion != m.ResourceVersion {
-		return skip(fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion))
+		return skip(fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion)), false
 	}
 	if !r.Target.IgnoreMaintenanceWindows {
 		now := time.Now()
 		start, err := model.MaintenanceStart(read[m.Shoot], now)
 		if err != nil {
-			return skip(err.Error())
+			return skip(err.Error()), false
 		}
 		if start.After(now) {
 			return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveScheduled,
-				Detail: "waits for its maintenance window, which opens at " + start.UTC().Format(time.RFC3339)}
+				Detail: "waits for its maintenance window, which opens at " + start.UTC().Format(time.RFC3339)}, false
 		}
 	}
-	return r.Binder.Rebind(ctx, read[m.Shoot], m)
+	if paced != nil && !r.Binder.DryRun {
+		if paced.observe(read); !paced.admits(m) {
+			return model.MoveResult{}, true
+		}
+	}
+	return r.Binder.Rebind(ctx, read[m.Shoot], m), false
 }

@@ -354,7 +354,6 @@ func TestRebalancePaced(t *testing.T) {
 		t.Fatalf("results %+v: want the stuck move stalled", results)
 	}
 
-	recovered.Store(true) // the gardenlet comes back; the same moves again continue where the run stopped
 	moved := func(results []model.MoveResult) (n int) {
 		for _, res := range results {
 			if res.Result == model.MoveFinished || res.Result == model.MoveApplied {
@@ -364,6 +363,20 @@ func TestRebalancePaced(t *testing.T) {
 		return n
 	}
 	left := len(moves) - finished - 1 // the moves the stopped run did not start (the stalled one it did)
+
+	// Run again at once, allowed one migration in flight: the stalled one, still stuck, holds it, so no move
+	// starts, and the run stops saying what it waited for.
+	single := *mover
+	single.Pacing = &cluster.Pacing{MaxInFlight: 1, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}
+	results, err = single.Apply(ctx, moves)
+	if moved(results) != 0 {
+		t.Fatalf("a run allowed one migration started another beside the stuck one: %v, results %+v", err, results)
+	}
+	if want := "for a slot held by migrations this run did not start (shoot " + namespace + "/" + stuck; left > 0 && (err == nil || !strings.Contains(err.Error(), want)) {
+		t.Fatalf("a run waiting for a stuck migration it did not start should stop saying so (%q): %v", want, err)
+	}
+
+	recovered.Store(true) // the gardenlet comes back; the same moves again continue where the run stopped
 	capped := *mover
 	capped.MaxMovesPerProject = 1 // first a run that may move one shoot of the project
 	results, err = capped.Apply(ctx, moves)

@@ -205,9 +205,9 @@ func NewRebalancing(snap *Snapshot, opts Options, target RebalanceOptions) (*Reb
 	}
 	var movable []*gardencorev1beta1.Shoot
 	for _, shoot := range snap.Shoots {
-		if spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName); status != "" && status != spec {
-			if from := snap.SeedIndex(status); from >= 0 {
-				r.Seeds[from].MigratingAway++
+		if from, _, migrating := Migration(shoot); migrating && from != "" {
+			if i := snap.SeedIndex(from); i >= 0 {
+				r.Seeds[i].MigratingAway++
 			}
 		}
 		seed := snap.SeedIndex(deref(shoot.Spec.SeedName))
@@ -400,19 +400,32 @@ func SeedDrainReason(seed *gardencorev1beta1.Seed) string {
 	return reason
 }
 
+// Migration says whether the shoot's control plane is moving between seeds: from its binding to another seed
+// (status.seedName still the old seed, from) through the Migrate operation until the Restore on the new seed (to,
+// spec.seedName) has succeeded. from is "" once the control plane is being restored on the new seed.
+func Migration(shoot *gardencorev1beta1.Shoot) (from, to string, migrating bool) {
+	spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
+	if status != "" && status != spec {
+		return status, spec, true
+	}
+	op := shoot.Status.LastOperation
+	migrating = op != nil && (op.Type == gardencorev1beta1.LastOperationTypeMigrate ||
+		op.Type == gardencorev1beta1.LastOperationTypeRestore && op.State != gardencorev1beta1.LastOperationStateSucceeded)
+	return "", spec, migrating
+}
+
 // UnmovableReason says why a bound shoot must not be moved by seedplan, or "" when it may be: it is being
 // deleted, its control plane is already migrating, another scheduler handles it, or it hosts its own control plane.
 func UnmovableReason(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
-	spec, status := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
+	from, to, migrating := Migration(shoot)
 	op := shoot.Status.LastOperation
 	name := SchedulerName(shoot)
 	switch {
 	case shoot.DeletionTimestamp != nil:
 		return "the shoot is being deleted"
-	case status != "" && status != spec:
-		return fmt.Sprintf("the shoot's control plane is already moving from %s to %s", status, spec)
-	case op != nil && (op.Type == gardencorev1beta1.LastOperationTypeMigrate ||
-		op.Type == gardencorev1beta1.LastOperationTypeRestore && op.State != gardencorev1beta1.LastOperationStateSucceeded):
+	case migrating && from != "":
+		return fmt.Sprintf("the shoot's control plane is already moving from %s to %s", from, to)
+	case migrating:
 		return fmt.Sprintf("the shoot is in a %s operation (%s)", op.Type, op.State)
 	case name != schedulerName:
 		return fmt.Sprintf("the shoot is scheduled by %q, not %q", name, schedulerName)

@@ -47,6 +47,38 @@ func TestUnmovableReason(t *testing.T) {
 	}
 }
 
+// A control plane migrates from the binding to another seed until its Restore there has succeeded; a first
+// binding, a reconcile or a finished restore is none.
+func TestMigration(t *testing.T) {
+	operation := func(kind gardencorev1beta1.LastOperationType, state gardencorev1beta1.LastOperationState) func(*gardencorev1beta1.Shoot) {
+		return func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: kind, State: state}
+		}
+	}
+	tests := []struct {
+		name      string
+		shoot     *gardencorev1beta1.Shoot
+		from, to  string
+		migrating bool
+	}{
+		{"pending", testShoot("s"), "", "", false},
+		{"bound, not yet reconciled", testShoot("s", boundTo("a"), operation(gardencorev1beta1.LastOperationTypeCreate, gardencorev1beta1.LastOperationStateProcessing)), "", "a", false},
+		{"running, reconciling", testShoot("s", boundTo("a"), testobjects.Running(), operation(gardencorev1beta1.LastOperationTypeReconcile, gardencorev1beta1.LastOperationStateProcessing)), "", "a", false},
+		{"rebound, still on the old seed", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("b") }), "b", "a", true},
+		{"migrating off the old seed", testShoot("s", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("b") },
+			operation(gardencorev1beta1.LastOperationTypeMigrate, gardencorev1beta1.LastOperationStateProcessing)), "b", "a", true},
+		{"restoring on the new seed", testShoot("s", boundTo("a"), testobjects.Running(), operation(gardencorev1beta1.LastOperationTypeRestore, gardencorev1beta1.LastOperationStateProcessing)), "", "a", true},
+		{"restored", testShoot("s", boundTo("a"), testobjects.Running(), operation(gardencorev1beta1.LastOperationTypeRestore, gardencorev1beta1.LastOperationStateSucceeded)), "", "a", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if from, to, migrating := Migration(tc.shoot); from != tc.from || to != tc.to || migrating != tc.migrating {
+				t.Errorf("Migration = %q, %q, %v; want %q, %q, %v", from, to, migrating, tc.from, tc.to, tc.migrating)
+			}
+		})
+	}
+}
+
 // The gardener-apiserver's ShootValidator rules for rebinding (v1.150), each with Gardener's wording.
 func TestMigrationReason(t *testing.T) {
 	withDNS := func(internal string, defaults ...string) seedOption {
