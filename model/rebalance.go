@@ -124,7 +124,8 @@ type SeedLoad struct {
 	// Load is the seed's usage as Gardener counts it (SeedUsage).
 	Load int
 	// MigratingAway counts the shoots whose control plane is moving off the seed (status.seedName is the seed,
-	// spec.seedName another): they are in Load until their migration finishes, and no move takes them.
+	// spec.seedName another): they are in Load until their migration finishes, and in its room, but not in its
+	// excess.
 	MigratingAway int
 	// Limit is TargetLimit (0 for a seed to drain).
 	Limit int
@@ -145,12 +146,16 @@ type SeedGrace struct {
 	Left   time.Duration
 }
 
-// Excess is how far the seed is above its limit.
+// Staying is the shoots the seed keeps once the migrations off it have finished: what it sheds already is no
+// excess to move other shoots for, and a second run while they migrate moves nothing more.
+func (l SeedLoad) Staying() int { return l.Load - l.MigratingAway }
+
+// Excess is how far the seed is above its limit, once the migrations off it have finished.
 func (l SeedLoad) Excess() int {
 	if l.Limit == Unlimited {
 		return 0
 	}
-	return max(l.Load-l.Limit, 0)
+	return max(l.Staying()-l.Limit, 0)
 }
 
 // BoundShoot is a shoot on a seed, as rebalancing sees it.
@@ -363,7 +368,7 @@ func (u Unresolved) Count() int { return max(u.Above, u.Stuck) }
 func (r *Rebalancing) Unresolved(moves []Move) []Unresolved {
 	load := make([]int, len(r.Seeds))
 	for i, l := range r.Seeds {
-		load[i] = l.Load
+		load[i] = l.Staying()
 	}
 	moved := map[string]bool{}
 	for _, m := range moves {
@@ -623,8 +628,6 @@ type SeedProblem struct {
 	MaxMoveDistance *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target.
 	Blocked int
-	// MigratingAway counts the shoots that count on the seed while their control plane moves off it (SeedLoad).
-	MigratingAway int
 	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).
 	MaxMoves, MaxMovesPerSeed int
 	// NoRoom: what is left is not explained by the counts above or a cap, so the seeds its other shoots may move

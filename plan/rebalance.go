@@ -96,7 +96,7 @@ func rebalancingProblem(r *model.Rebalancing) *solver.Rebalancing {
 	most := len(r.Shoots)
 	for i, l := range r.Seeds {
 		allocatable, limited := model.Allocatable(r.Snapshot.Seeds[i])
-		p.Seeds[i] = solver.LoadedSeed{Load: l.Load, Limit: room(l.Limit, l.Load+most), Room: room(l.Room, most), Allocatable: allocatable, Limited: limited}
+		p.Seeds[i] = solver.LoadedSeed{Load: l.Staying(), Limit: room(l.Limit, l.Staying()+most), Room: room(l.Room, most), Allocatable: allocatable, Limited: limited}
 	}
 	for i, b := range r.Shoots {
 		s := solver.BoundShoot{Seed: b.Seed, MustLeave: b.Leave.Required(), Unmovable: b.Unmovable != "", Destinations: make([]solver.Arc, len(b.Destinations))}
@@ -132,8 +132,7 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 		}
 		name := r.Snapshot.Seeds[i].Name
 		p, left := all[i], hosted[i]-out[name]
-		p.MigratingAway = r.Seeds[i].MigratingAway
-		if u.Stuck >= u.Above { // the shoots migrating away are not among those that must leave
+		if u.Stuck >= u.Above {
 			p, left = leaving[i], u.Stuck
 		}
 		p.Seed, p.Limit, p.Unresolved, p.MaxMoveDistance = name, r.Seeds[i].Limit, u, r.Target.MaxMoveDistance

@@ -59,6 +59,16 @@ func movesPerRoute(moves []model.Move) map[string]int {
 
 // applied is the landscape after the moves and their migrations: each moved shoot runs on its new seed.
 func applied(r *model.Rebalancing, moves []model.Move) []*gardencorev1beta1.Shoot {
+	return afterMoves(r, moves, true)
+}
+
+// migrating is the landscape just after the moves' bindings: each moved shoot is bound to its new seed while its
+// control plane still runs on the old one.
+func migrating(r *model.Rebalancing, moves []model.Move) []*gardencorev1beta1.Shoot {
+	return afterMoves(r, moves, false)
+}
+
+func afterMoves(r *model.Rebalancing, moves []model.Move, migrated bool) []*gardencorev1beta1.Shoot {
 	to := map[string]string{}
 	for _, m := range moves {
 		to[m.Shoot] = m.To
@@ -67,7 +77,10 @@ func applied(r *model.Rebalancing, moves []model.Move) []*gardencorev1beta1.Shoo
 	for _, shoot := range r.Snapshot.Shoots {
 		shoot = shoot.DeepCopy()
 		if seed, ok := to[model.ShootKey(shoot)]; ok {
-			shoot.Spec.SeedName, shoot.Status.SeedName = new(seed), new(seed)
+			shoot.Spec.SeedName = new(seed)
+			if migrated {
+				shoot.Status.SeedName = new(seed)
+			}
 		}
 		shoots = append(shoots, shoot)
 	}
@@ -197,16 +210,22 @@ func TestRebalance(t *testing.T) {
 				"the seeds its other shoots may move to have no room left below their target",
 		},
 		{
-			name:   "a shoot whose control plane is moving away still counts, and is said to",
+			name:   "a shoot whose control plane is moving away is shed already: no other moves for it",
 			target: model.RebalanceOptions{TargetUtilization: 0.8},
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
 			shoots: [][]*gardencorev1beta1.Shoot{
-				hosting("a", "pinned", 9, ScheduledBy("custom")),
-				hosting("b", "away", 1, func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }),
+				hosting("a", "on-a", 8), hosting("b", "away", 1, func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }),
 			},
-			routes: map[string]int{}, bound: 2, complete: false,
-			problem: "seed a stays 2 above its limit of 8: 9 of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler); " +
-				"1 shoot still counts on it until its control plane has moved away",
+			routes: map[string]int{}, bound: 0, complete: true,
+		},
+		{
+			name:   "the excess of a seed that sheds shoots already is the rest",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{
+				hosting("a", "on-a", 9), hosting("b", "away", 1, func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }),
+			},
+			routes: map[string]int{"a→b": 1}, bound: 1, complete: true,
 		},
 		{
 			name:   "the migration rules need backup on both seeds",
@@ -323,10 +342,13 @@ func TestRebalance(t *testing.T) {
 					t.Errorf("%s moves for %q, want %q", m.Shoot, m.Reason, want)
 				}
 			}
-			// Stability: on the landscape after the moves, rebalancing recommends nothing more.
-			again := rebalancing(t, tc.opts, tc.target, tc.seeds, applied(r, plan.Moves))
-			if second := rebalance(t, rb, again); len(second.Moves) != 0 && tc.rb == (solver.Rebalancer{}) {
-				t.Errorf("a second run moves again: %v", second.Moves)
+			// Stability: on the landscape after the moves, and while their migrations are in flight, rebalancing
+			// recommends nothing more.
+			for when, shoots := range map[string][]*gardencorev1beta1.Shoot{"after the moves": applied(r, plan.Moves), "while they migrate": migrating(r, plan.Moves)} {
+				again := rebalancing(t, tc.opts, tc.target, tc.seeds, shoots)
+				if second := rebalance(t, rb, again); len(second.Moves) != 0 && tc.rb == (solver.Rebalancer{}) {
+					t.Errorf("a second run %s moves again: %v", when, second.Moves)
+				}
 			}
 		})
 	}

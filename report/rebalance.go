@@ -64,8 +64,10 @@ type SeedChange struct {
 	// Provider and Region are the seed's spec.provider type and region.
 	Provider string `json:"provider"`
 	Region   string `json:"region"`
-	Before   int    `json:"before"`
-	After    int    `json:"after"`
+	// Before is the seed's shoots now, as Gardener counts them (a shoot whose control plane is moving counts on
+	// both seeds); After, once the moves and the migrations already in flight have finished.
+	Before int `json:"before"`
+	After  int `json:"after"`
 	// Allocatable is status.allocatable.shoots, omitted for a seed without it.
 	Allocatable *int64 `json:"allocatable,omitempty"`
 	// Limit is the most shoots at the target utilization (0 for a drained seed), omitted without allocatable.
@@ -104,9 +106,13 @@ func seedReasons(l model.SeedLoad, noExecute int, taints []gardencorev1beta1.See
 	return reasons
 }
 
-// overloadDetail says how far an overloaded seed is above its target.
+// overloadDetail says how far an overloaded seed is above its target, not counting the shoots moving away.
 func overloadDetail(l model.SeedLoad) string {
-	return fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Load, "shoot", "shoots"), l.Excess(), l.Limit)
+	detail := fmt.Sprintf("the seed hosts %s, %d above its target of %d", Counted(l.Staying(), "shoot", "shoots"), l.Excess(), l.Limit)
+	if l.MigratingAway > 0 {
+		detail += fmt.Sprintf(", and %s whose control %s moving away", Counted(l.MigratingAway, "shoot", "shoots"), agree(l.MigratingAway, "plane is", "planes are"))
+	}
+	return detail
 }
 
 // movesDetailed is a copy of the moves in which each move off an overloaded seed says how far that seed is above its
@@ -166,7 +172,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
-		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Load + d,
+		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Staying() + d,
 			Reasons: seedReasons(l, noExecute[i], r.Snapshot.NoExecuteTaints(i))}
 		if allocatable, ok := model.Allocatable(seed); ok {
 			change.Allocatable, change.Limit = &allocatable, &l.Limit
@@ -281,10 +287,6 @@ func problemLine(p model.SeedProblem) string {
 	}
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
-	}
-	if p.MigratingAway > 0 {
-		why = append(why, fmt.Sprintf("%s on it until %s moved away", Counted(p.MigratingAway, "shoot still counts", "shoots still count"),
-			agree(p.MigratingAway, "its control plane has", "their control planes have")))
 	}
 	if p.MaxMoves > 0 {
 		why = append(why, fmt.Sprintf("--max-moves %d is reached", p.MaxMoves))

@@ -143,12 +143,19 @@ func TestRebalanceMoveDetails(t *testing.T) {
 		target model.RebalanceOptions
 		from   *gardencorev1beta1.Seed
 		hosted int
-		want   string
+		// leaving is how many more shoots are moving off the seed (bound to b, their control planes still on a).
+		leaving int
+		want    string
 	}{
 		{
 			name: "an overloaded seed", target: model.RebalanceOptions{TargetUtilization: 0.8},
 			from: Seed("a", Allocatable(10), WithBackup()), hosted: 10,
 			want: "the seed hosts 10 shoots, 2 above its target of 8",
+		},
+		{
+			name: "an overloaded seed shedding shoots already", target: model.RebalanceOptions{TargetUtilization: 0.8},
+			from: Seed("a", Allocatable(10), WithBackup()), hosted: 10, leaving: 1,
+			want: "the seed hosts 10 shoots, 2 above its target of 8, and 1 shoot whose control plane is moving away",
 		},
 		{
 			name: "a seed of one shoot whose target rounds to none", target: model.RebalanceOptions{TargetUtilization: 0.5},
@@ -167,6 +174,9 @@ func TestRebalanceMoveDetails(t *testing.T) {
 			for i := range tc.hosted {
 				shoots = append(shoots, Shoot(fmt.Sprintf("on-a-%d", i), BoundTo("a"), Running()))
 			}
+			for i := range tc.leaving {
+				shoots = append(shoots, Shoot(fmt.Sprintf("leaving-%d", i), BoundTo("b"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") }))
+			}
 			seeds := []*gardencorev1beta1.Seed{tc.from, Seed("b", Allocatable(100), WithBackup())}
 			got := rebalanceReport(t, seeds, shoots, tc.target)
 			if len(got.Moves) == 0 {
@@ -176,6 +186,10 @@ func TestRebalanceMoveDetails(t *testing.T) {
 				if m.Detail != tc.want {
 					t.Errorf("%s moves for %q, want %q", m.Shoot, m.Detail, tc.want)
 				}
+			}
+			// Before as Gardener counts the seed's shoots, after once the moves and migrations have finished.
+			if a := got.Seeds[0]; a.Before != tc.hosted+tc.leaving || a.After != tc.hosted-len(got.Moves) {
+				t.Errorf("seed a before %d, after %d; want %d, %d", a.Before, a.After, tc.hosted+tc.leaving, tc.hosted-len(got.Moves))
 			}
 		})
 	}
