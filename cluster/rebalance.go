@@ -56,8 +56,8 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // with the time it opens) unless the target ignores maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and
 // returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
 // Gardener's refusal (those are results, not errors). With Pacing a move starts only while the migrations in
-// flight allow it, Apply waits for every migration it started, and a migration that does not finish in time stops
-// it: the moves not started are not in the results, and running the same moves again skips the finished ones (their
+// flight allow it — those it started and those the garden shows that it did not — Apply waits for every migration
+// it started, and a migration that does not finish in time, or a slot not freed in that time, stops it: the moves not started are not in the results, and running the same moves again skips the finished ones (their
 // shoots are no longer where the moves start). With the Binder's DryRun each move is checked and sent as a dry run
 // (MoveAdmitted) against the garden as it is: the moves before it are not made, so none counts on its seeds and
 // nothing waits for a migration.
