@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -186,17 +187,38 @@ func (out Output) Check(formats []string) error {
 }
 
 // pageFile is a new file beside the page's (through a link, beside the file it links to) that the page is written
-// to and then renamed to be the page's file (pagePath): a run that ends while writing leaves no half page.
+// to and then renamed to be the page's file (pagePath): a run that ends while writing leaves no half page. It has
+// the mode of the page it replaces, else the one os.Create gives (0666 less the umask).
 func (out Output) pageFile() (*os.File, error) {
 	path := out.pagePath()
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
+	info, err := os.Stat(path)
+	if err == nil && info.IsDir() {
 		return nil, fmt.Errorf("--report %s: is a directory", out.Page)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := createBeside(path)
 	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
 		return nil, fmt.Errorf("--report %s: cannot write a file into %s: %w", out.Page, filepath.Dir(path), pathErr.Err)
 	}
+	if err == nil && info != nil {
+		if err = f.Chmod(info.Mode().Perm()); err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+			return nil, fmt.Errorf("--report %s: %w", out.Page, err)
+		}
+	}
 	return f, err
+}
+
+// createBeside creates a new file in path's directory, named after it, as os.Create would (0666 less the umask),
+// where os.CreateTemp's are 0600 whatever the umask.
+func createBeside(path string) (*os.File, error) {
+	for {
+		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d", filepath.Base(path), rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) { // else another file has the name: take another
+			return f, err
+		}
+	}
 }
 
 // pagePath is the file the page is written to: out.Page, or the file it links to.
@@ -217,9 +239,6 @@ func (out Output) writePage(page func() *Page) error {
 		return err
 	}
 	err = page().Write(f)
-	if err == nil {
-		err = f.Chmod(0o644) // a page to look at, as os.Create would make it; CreateTemp's is 0600
-	}
 	if closeErr := f.Close(); err == nil {
 		err = closeErr
 	}

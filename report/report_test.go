@@ -522,6 +522,48 @@ func TestPageIsCheckedFirstAndWrittenWhole(t *testing.T) {
 	}
 }
 
+// A page is made as os.Create makes a file (0666 less the umask), and a page written again keeps its mode.
+func TestPageHasTheModeOfAFileWritten(t *testing.T) {
+	dir := t.TempDir()
+	created, err := os.Create(filepath.Join(dir, "created"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = created.Close()
+	umasked, err := os.Stat(created.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		existing os.FileMode // 0: no page yet
+		want     os.FileMode
+	}{
+		{"a new page", 0, umasked.Mode().Perm()},
+		{"a page only its owner reads", 0o600, 0o600},
+		{"a page its group reads", 0o640, 0o640},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".html")
+			if tc.existing != 0 {
+				if err := os.WriteFile(page, []byte("old"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(page, tc.existing); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := &report.RebalanceReport{TargetUtilization: 0.8, Moves: []model.Move{}, Complete: true, Optimal: true}
+			if err := r.Print(io.Discard, report.Output{Format: "table", Page: page}); err != nil {
+				t.Fatal(err)
+			}
+			if info, err := os.Stat(page); err != nil || info.Mode().Perm() != tc.want {
+				t.Errorf("page mode %v (%v), want %v", info.Mode().Perm(), err, tc.want)
+			}
+		})
+	}
+}
+
 // Every answer says what -o name leaves out: why it names nothing, or capacity's seeds no set provides; nothing
 // when the names are the whole answer.
 func TestNameWarning(t *testing.T) {
