@@ -146,15 +146,15 @@ type RebalanceTriggers struct {
 	Pacing PacingConfiguration `json:"pacing"`
 }
 
-// PacingConfiguration bounds the control plane migrations in flight: a move is in flight from its binding until
-// the shoot reports its restore on the new seed.
+// PacingConfiguration bounds the control plane migrations in flight, those a run did not start included: a move
+// is in flight from its binding until the shoot reports its restore on the new seed.
 type PacingConfiguration struct {
 	// MaxInFlight bounds the migrations in flight in all (default 2); MaxPerSeed those off one seed and those
 	// onto one seed (default 1).
 	MaxInFlight int `json:"maxInFlight,omitempty"`
 	MaxPerSeed  int `json:"maxPerSeed,omitempty"`
-	// Timeout bounds one migration: one that does not finish in time stops the run (default 30m; GEP-39 gives
-	// 10–20 minutes for a classic migration).
+	// Timeout bounds one migration, and a move's wait for a slot: either not over in time stops the run (default
+	// 30m; GEP-39 gives 10–20 minutes for a classic migration).
 	Timeout metav1.Duration `json:"timeout,omitempty"`
 	// Poll is how often the shoots in migration are read (default 10s).
 	Poll metav1.Duration `json:"poll,omitempty"`

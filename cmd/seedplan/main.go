@@ -194,9 +194,9 @@ func pacingFlags() []string {
 // registerPacing adds the flags that pace migrations.
 func (f *planFlags) registerPacing(cmd *cobra.Command) {
 	defaults := config.Default().Rebalance.Pacing
-	cmd.Flags().IntVar(&f.pacing.MaxInFlight, "max-in-flight", defaults.MaxInFlight, "at most this many control plane migrations in flight (from the binding until the shoot reports its restore on the new seed)")
+	cmd.Flags().IntVar(&f.pacing.MaxInFlight, "max-in-flight", defaults.MaxInFlight, "at most this many control plane migrations in flight (from the binding until the shoot reports its restore on the new seed), counting those in the garden this run did not start")
 	cmd.Flags().IntVar(&f.pacing.MaxPerSeed, "max-in-flight-per-seed", defaults.MaxPerSeed, "at most this many migrations in flight off any one seed, and onto any one seed")
-	cmd.Flags().DurationVar(&f.pacing.Timeout.Duration, "migration-timeout", defaults.Timeout.Duration, "a migration not finished in this time stops the run; a later run continues where it stopped")
+	cmd.Flags().DurationVar(&f.pacing.Timeout.Duration, "migration-timeout", defaults.Timeout.Duration, "a migration not finished in this time, or a slot not freed in it by migrations this run did not start, stops the run; a later run continues where it stopped")
 	cmd.Flags().IntVar(&f.maxMovesPerProject, "max-moves-per-project", 0, "make at most this many moves of one project's shoots in this run (0: no limit); the rest wait for a later run")
 }
 
