@@ -251,12 +251,14 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 // decision is the explanation's last lines: where the shoot goes, or why nowhere, and what decided it when the
 // costs shown did not.
 func (e *Explanation) decision() string {
-	line := fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
-	if e.Seed == "" {
+	var line string
+	if e.Seed != "" {
+		line = fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
+	} else {
 		line = fmt.Sprintf("Decision: unschedulable: %s\n", e.Message)
-	}
-	if e.OwnNetworks != "" { // set for an unschedulable shoot only
-		line += fmt.Sprintf("No seed of any kind takes the shoot while its own networks are invalid: %s\n", e.OwnNetworks)
+		if e.OwnNetworks != "" {
+			line += fmt.Sprintf("No seed of any kind takes the shoot while its own networks are invalid: %s\n", e.OwnNetworks)
+		}
 	}
 	if rule := e.ruleDecided(); rule != "" {
 		line += fmt.Sprintf("The gardener-scheduler's rule decided the window (%s); the costs above did not.\n", rule)
