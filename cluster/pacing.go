@@ -18,8 +18,8 @@ import (
 )
 
 // Pacing bounds the control plane migrations a rebalancing runs at once and how long one may take: a move is in
-// flight from its binding until the shoot reports its restore on the new seed (status.seedName, and a succeeded
-// Restore or later operation there).
+// flight from its binding until the shoot reports its restore on the new seed (status.seedName there, and no longer
+// migrating by model.Migration: its Restore has succeeded).
 type Pacing struct {
 	// MaxInFlight bounds the migrations in flight in all; MaxPerSeed those off any one seed and those onto any
 	// one seed.
@@ -154,17 +154,18 @@ func (f *flight) waitFor(ctx context.Context, ready func() (bool, error), result
 // pollMoves reads the shoot of every move in flight and sets the result of each that finished.
 func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) error {
 	for i, m := range f.moves {
-		done, state, err := f.finished(ctx, m.move)
+		shoot, err := f.read(ctx, m.move.Shoot)
 		switch {
 		case apierrors.IsNotFound(err):
 			results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
 			delete(f.moves, i)
 		case err != nil:
 			return err
-		case done:
+		case ptr.Deref(shoot.Status.SeedName, "") == m.move.To && !migrating(shoot): // restored on the new seed
 			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
 			delete(f.moves, i)
 		case time.Since(m.started) > f.pacing.Timeout:
+			state := migrationState(shoot)
 			results[i].Result, results[i].Detail = model.MoveStalled, fmt.Sprintf("not restored on seed %s after %v: %s", m.move.To, f.pacing.Timeout, state)
 			return fmt.Errorf("the migration of shoot %s to seed %s did not finish within %v (%s); stopping, a later run continues where this one stopped",
 				m.move.Shoot, m.move.To, f.pacing.Timeout, state)
@@ -176,15 +177,13 @@ func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) erro
 // pollOthers reads the shoot of every migration in flight this run did not start and lets go of each that is over.
 func (f *flight) pollOthers(ctx context.Context) error {
 	for key, in := range f.others {
-		namespace, name, _ := strings.Cut(key, "/")
-		shoot := &gardencorev1beta1.Shoot{}
-		err := f.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot)
+		shoot, err := f.read(ctx, key)
 		if apierrors.IsNotFound(err) || err == nil && !migrating(shoot) {
 			delete(f.others, key)
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("reading shoot %s in migration: %w", key, err)
+			return err
 		}
 		in.state = migrationState(shoot)
 		f.others[key] = in
@@ -192,17 +191,14 @@ func (f *flight) pollOthers(ctx context.Context) error {
 	return nil
 }
 
-// finished reads the shoot of a move: done when it reports its restore on the new seed; state says what it reports.
-func (f *flight) finished(ctx context.Context, m model.Move) (done bool, state string, err error) {
-	namespace, name, _ := strings.Cut(m.Shoot, "/")
+// read reads the shoot (namespace/name) of a migration in flight; NotFound stays recognisable.
+func (f *flight) read(ctx context.Context, key string) (*gardencorev1beta1.Shoot, error) {
+	namespace, name, _ := strings.Cut(key, "/")
 	shoot := &gardencorev1beta1.Shoot{}
 	if err := f.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
-		return false, "", fmt.Errorf("reading shoot %s in migration: %w", m.Shoot, err) // NotFound stays recognisable
+		return nil, fmt.Errorf("reading shoot %s in migration: %w", key, err)
 	}
-	op := shoot.Status.LastOperation
-	onNewSeed := ptr.Deref(shoot.Status.SeedName, "") == m.To
-	restored := op != nil && op.State == gardencorev1beta1.LastOperationStateSucceeded && op.Type != gardencorev1beta1.LastOperationTypeMigrate
-	return onNewSeed && restored, migrationState(shoot), nil
+	return shoot, nil
 }
 
 // migrating reports whether the shoot's control plane is moving between seeds (model.Migration).
