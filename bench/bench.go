@@ -34,8 +34,11 @@ func ParseSize(text string) (Size, error) {
 	pending, seeds, ok := strings.Cut(text, "x")
 	p, errP := strconv.Atoi(pending)
 	s, errS := strconv.Atoi(seeds)
-	if !ok || errP != nil || errS != nil || p <= 0 || s <= 0 {
+	if !ok || errP != nil || errS != nil {
 		return Size{}, fmt.Errorf("size %q: want PENDINGxSEEDS, e.g. 10000x500", text)
+	}
+	if p <= 0 || s <= 0 {
+		return Size{}, fmt.Errorf("size %q: pending shoots and seeds must each be at least 1", text)
 	}
 	if p > generator.MaxShoots || s > generator.MaxSeeds {
 		return Size{}, fmt.Errorf("size %q: at most %dx%d", text, generator.MaxShoots, generator.MaxSeeds)

@@ -93,10 +93,23 @@ func TestJobsAndSizes(t *testing.T) {
 	if _, err := Jobs([]string{"no-such"}, []Size{{1, 1}}); err == nil || !strings.Contains(err.Error(), "known:") {
 		t.Fatalf("want an error listing the known scenarios, got %v", err)
 	}
-	for _, tc := range []struct{ in, want string }{{"10000x500", "10000x500"}, {"1000000x10000", "1000000x10000"}, {"10x", ""}, {"0x5", ""}, {"ax3", ""}, {"1000001x5", ""}, {"5x10001", ""}} {
+	for _, tc := range []struct{ in, want, wantErr string }{
+		{in: "10000x500", want: "10000x500"},
+		{in: "1000000x10000", want: "1000000x10000"},
+		{in: "10x", wantErr: "want PENDINGxSEEDS"},
+		{in: "ax3", wantErr: "want PENDINGxSEEDS"},
+		{in: "0x5", wantErr: "must each be at least 1"},
+		{in: "5x-1", wantErr: "must each be at least 1"},
+		{in: "1000001x5", wantErr: "at most 1000000x10000"},
+		{in: "5x10001", wantErr: "at most 1000000x10000"},
+	} {
 		size, err := ParseSize(tc.in)
-		if (tc.want == "") != (err != nil) || (err == nil && size.String() != tc.want) {
-			t.Errorf("ParseSize(%q) = %v, %v", tc.in, size, err)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseSize(%q) = %v, %v; want an error saying %q", tc.in, size, err, tc.wantErr)
+			}
+		} else if err != nil || size.String() != tc.want {
+			t.Errorf("ParseSize(%q) = %v, %v; want %s", tc.in, size, err, tc.want)
 		}
 	}
 }
