@@ -489,7 +489,7 @@ func retryTransient(ctx context.Context, write func() error) error {
 	delay := 50 * time.Millisecond
 	for {
 		err := write()
-		if err == nil || !transient(err) {
+		if err == nil || !Transient(err) {
 			return err
 		}
 		select {
@@ -522,9 +522,9 @@ func answerLost(err error) bool {
 		errors.As(err, &op) && op.Op == "read" || errors.As(err, &timeout) && timeout.Timeout()
 }
 
-// transient reports whether a failed request may succeed when repeated: the API server did not decide on it
+// Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
 // (a network error or timeout has no status; 429 and 5xx say so).
-func transient(err error) bool {
+func Transient(err error) bool {
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code

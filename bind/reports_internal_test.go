@@ -3,6 +3,7 @@ package bind
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -107,6 +108,30 @@ func TestRetryTransient(t *testing.T) {
 				t.Fatalf("%d calls, error %v; want %d calls, failing %v", calls, err, tc.calls, tc.fails)
 			}
 		})
+	}
+}
+
+// A failure is transient when the API server did not decide on the request, also when wrapped in context.
+func TestTransient(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	wrapped := func(err error) error { return fmt.Errorf("reading shoot garden-a/s in migration: %w", err) }
+	for _, tc := range []struct {
+		name      string
+		err       error
+		transient bool
+	}{
+		{"the connection was refused", syscall.ECONNREFUSED, true},
+		{"the server is unavailable (503), wrapped", wrapped(apierrors.NewServiceUnavailable("restarting")), true},
+		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), true},
+		{"the server timed out (504)", apierrors.NewTimeoutError("too long", 1), true},
+		{"the server failed (500), wrapped", wrapped(apierrors.NewInternalError(errors.New("etcd"))), true},
+		{"not found, wrapped", wrapped(apierrors.NewNotFound(shoots, "s")), false},
+		{"forbidden", apierrors.NewForbidden(shoots, "s", errors.New("no")), false},
+		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
+	} {
+		if got := Transient(tc.err); got != tc.transient {
+			t.Errorf("%s: Transient(%v) = %v, want %v", tc.name, tc.err, got, tc.transient)
+		}
 	}
 }
 

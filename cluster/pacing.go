@@ -13,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 )
@@ -151,7 +152,9 @@ func (f *flight) waitFor(ctx context.Context, ready func() (bool, error), result
 	}
 }
 
-// pollMoves reads the shoot of every move in flight and sets the result of each that finished.
+// pollMoves reads the shoot of every move in flight and sets the result of each that finished. A read that failed
+// for a transient reason (bind.Transient: an API server restarting, overloaded or out of reach) tells nothing: the
+// move is read again at the next poll, and stalls as any other once in flight longer than Timeout.
 func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) error {
 	for i, m := range f.moves {
 		shoot, err := f.read(ctx, m.move.Shoot)
@@ -159,13 +162,16 @@ func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) erro
 		case apierrors.IsNotFound(err):
 			results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
 			delete(f.moves, i)
-		case err != nil:
+		case err != nil && !bind.Transient(err):
 			return err
-		case ptr.Deref(shoot.Status.SeedName, "") == m.move.To && !migrating(shoot): // restored on the new seed
+		case err == nil && ptr.Deref(shoot.Status.SeedName, "") == m.move.To && !migrating(shoot): // restored on the new seed
 			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
 			delete(f.moves, i)
 		case time.Since(m.started) > f.pacing.Timeout:
-			state := migrationState(shoot)
+			state := fmt.Sprint(err) // what the last read said when it failed
+			if err == nil {
+				state = migrationState(shoot)
+			}
 			results[i].Result, results[i].Detail = model.MoveStalled, fmt.Sprintf("not restored on seed %s after %v: %s", m.move.To, f.pacing.Timeout, state)
 			return fmt.Errorf("the migration of shoot %s to seed %s did not finish within %v (%s); stopping, a later run continues where this one stopped",
 				m.move.Shoot, m.move.To, f.pacing.Timeout, state)
@@ -175,18 +181,19 @@ func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) erro
 }
 
 // pollOthers reads the shoot of every migration in flight this run did not start and lets go of each that is over.
+// One whose read failed for a transient reason keeps its slot and what it reported last.
 func (f *flight) pollOthers(ctx context.Context) error {
 	for key, in := range f.others {
 		shoot, err := f.read(ctx, key)
-		if apierrors.IsNotFound(err) || err == nil && !migrating(shoot) {
+		switch {
+		case apierrors.IsNotFound(err) || err == nil && !migrating(shoot):
 			delete(f.others, key)
-			continue
-		}
-		if err != nil {
+		case err != nil && !bind.Transient(err):
 			return err
+		case err == nil:
+			in.state = migrationState(shoot)
+			f.others[key] = in
 		}
-		in.state = migrationState(shoot)
-		f.others[key] = in
 	}
 	return nil
 }

@@ -268,35 +268,36 @@ func (g *gardenlet) run(ctx context.Context, t *testing.T) {
 	}
 }
 
-// Paced apply on the real gardener-apiserver, with the test as the gardenlets: never more migrations in flight than
-// allowed in all, off one seed or onto one seed (an observer independent of seedplan counts them from the shoots);
-// a migration that does not finish in time stops the run with a report; running the same moves again continues
-// where it stopped and repeats no finished move.
-func TestRebalancePaced(t *testing.T) {
-	cp := garden.Get(t)
+// pacedGarden creates a garden of its own for a paced rebalancing, named name: seeds seeds of one region that take
+// migrations, and shoots shoots of a project running (reconciled) on the first drained of them, round robin. It
+// returns the project's namespace, the seeds, the target that drains the first drained seeds, and the moves
+// planned for it.
+func pacedGarden(t *testing.T, cp *gardentest.ControlPlane, name string, seeds, drained, shoots int) (string, []string, model.RebalanceOptions, []model.Move) {
+	t.Helper()
 	ctx := context.Background()
-	const name = "paced"
 	region := name + "-1"
 	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
 		t.Fatal(err)
 	}
-	seeds := []string{name + "-a", name + "-b", name + "-c", name + "-d"}
-	for _, seed := range seeds {
+	var names []string
+	for i := range seeds {
+		seed := fmt.Sprintf("%s-%c", name, 'a'+i)
 		if err := cp.CreateMigratableSeed(ctx, gardentest.Seed(seed, "aws", region, region+"a"), name, 10); err != nil {
 			t.Fatal(err)
 		}
+		names = append(names, seed)
 	}
 	project := gardentest.Project(name)
 	if err := cp.CreateProject(ctx, project, "aws"); err != nil {
 		t.Fatal(err)
 	}
 	namespace := *project.Spec.Namespace
-	for i := range 6 { // three running on each of the two seeds to drain
+	for i := range shoots {
 		shoot := gardentest.Shoot(namespace, fmt.Sprintf("shoot-%d", i), name, "aws", region, region+"a")
 		if err := cp.Create(ctx, shoot); err != nil {
 			t.Fatal(err)
 		}
-		shoot.Spec.SeedName = &seeds[i%2]
+		shoot.Spec.SeedName = &names[i%drained]
 		if err := cp.Client.SubResource("binding").Update(ctx, shoot); err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +309,7 @@ func TestRebalancePaced(t *testing.T) {
 		}
 	}
 
-	target := model.RebalanceOptions{TargetUtilization: 1, Drain: seeds[:2], IgnoreMaintenanceWindows: true}
+	target := model.RebalanceOptions{TargetUtilization: 1, Drain: names[:drained], IgnoreMaintenanceWindows: true}
 	r, err := model.NewRebalancing(snapshot(t, cp.Client), model.Options{}, target)
 	if err != nil {
 		t.Fatal(err)
@@ -323,6 +324,17 @@ func TestRebalancePaced(t *testing.T) {
 			moves = append(moves, m)
 		}
 	}
+	return namespace, names, target, moves
+}
+
+// Paced apply on the real gardener-apiserver, with the test as the gardenlets: never more migrations in flight than
+// allowed in all, off one seed or onto one seed (an observer independent of seedplan counts them from the shoots);
+// a migration that does not finish in time stops the run with a report; running the same moves again continues
+// where it stopped and repeats no finished move.
+func TestRebalancePaced(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace, seeds, target, moves := pacedGarden(t, cp, "paced", 4, 2, 6)
 	if len(moves) != 6 {
 		t.Fatalf("%d moves, want the 6 shoots off the drained seeds", len(moves))
 	}
@@ -407,5 +419,80 @@ func TestRebalancePaced(t *testing.T) {
 	}
 	if g.maxTotal < 2 {
 		t.Fatalf("never more than %d migration in flight: the pacing did not run two at once", g.maxTotal)
+	}
+}
+
+// A paced run outlasts an API server that fails the reads of migrating shoots for a while (503, as one restarting
+// or overloaded answers): it reads again at the next poll and sees the migrations finish — its own, and one it did
+// not start that holds the slot its move waits for. A migration it cannot read at all stalls after the timeout,
+// saying what the last read said.
+func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
+	cp := garden.Get(t)
+	for _, tc := range []struct {
+		name        string
+		others      int // moves started before the run, as another operator's
+		failedReads int // of the migrating shoots, from the first; -1: every read
+		wantErr     string
+	}{
+		{name: "pblip", failedReads: 5},
+		{name: "pother", others: 1, failedReads: 5},
+		{name: "pdown", failedReads: -1, wantErr: "reading shoot garden-pdown/shoot-0 in migration: restarting"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			namespace, _, target, moves := pacedGarden(t, cp, tc.name, 2, 1, 1+tc.others)
+			if len(moves) != 1+tc.others {
+				t.Fatalf("%d moves, want the %d shoots off the drained seed", len(moves), 1+tc.others)
+			}
+			for _, m := range moves[:tc.others] {
+				ns, name, _ := strings.Cut(m.Shoot, "/")
+				shoot := &gardencorev1beta1.Shoot{}
+				if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, shoot); err != nil {
+					t.Fatal(err)
+				}
+				if result := (&bind.Binder{Client: cp.Client}).Rebind(ctx, shoot, m); result.Result != model.MoveApplied {
+					t.Fatalf("starting the other migration: %+v", result)
+				}
+			}
+			moves = moves[tc.others:]
+			g := &gardenlet{c: cp.Client, ns: namespace, delay: time.Second, seen: map[string]time.Time{}, stuck: func(string) bool { return false }}
+			gctx, stop := context.WithCancel(ctx)
+			defer stop()
+			go g.run(gctx, t)
+
+			var reads atomic.Int64
+			reader := interceptor.NewClient(cp.Client.(client.WithWatch), interceptor.Funcs{
+				Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+					if _, ok := obj.(*gardencorev1beta1.Shoot); ok && key.Namespace == namespace {
+						if n := reads.Add(1); tc.failedReads < 0 || n <= int64(tc.failedReads) {
+							return apierrors.NewServiceUnavailable("restarting")
+						}
+					}
+					return c.Get(ctx, key, obj, opts...)
+				},
+			})
+			// Bounded per seed only: the garden is shared, and a migration another test left would take a slot of all.
+			mover := &cluster.Rebalance{Reader: reader, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target,
+				Pacing: &cluster.Pacing{MaxInFlight: 100, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}}
+			results, err := mover.Apply(ctx, moves)
+			if reads.Load() <= int64(max(tc.failedReads, 0)) {
+				t.Fatalf("migrating shoots were read %d times; the test wants more than %d: %v, results %+v", reads.Load(), tc.failedReads, err, results)
+			}
+			g.mu.Lock()
+			if g.maxTo > 1 {
+				t.Errorf("%d migrations onto one seed at once; the limit is 1", g.maxTo)
+			}
+			g.mu.Unlock()
+			if tc.wantErr == "" {
+				if err != nil || len(results) != 1 || results[0].Result != model.MoveFinished {
+					t.Fatalf("reads failing for a while should not stop the run: %v, results %+v", err, results)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "did not finish within 3s") || !strings.Contains(err.Error(), tc.wantErr) ||
+				len(results) != 1 || results[0].Result != model.MoveStalled || !strings.Contains(results[0].Detail, tc.wantErr) {
+				t.Fatalf("a migration never read should stall after the timeout, saying why: %v, results %+v", err, results)
+			}
+		})
 	}
 }
