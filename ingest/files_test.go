@@ -624,7 +624,7 @@ func TestLoadDirAddsFilesInOrder(t *testing.T) {
 // was read in as many stretches as a large one, each with 32 KiB of caches: twenty times the bytes of the files;
 // and then in an arena of its own, whose slabs each List left a third empty: more than four times.
 func TestSmallListsAllocateForTheirBytes(t *testing.T) {
-	if raceDetector {
+	if ingest.RaceDetector {
 		t.Skip("the race detector's sync.Pool drops arenas at random")
 	}
 	dir, _ := generated(t, generator.Config{Seeds: 10, Shoots: 400, Existing: 200, Seed: 1, Mix: generator.RealisticMix()}, "json")

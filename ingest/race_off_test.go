@@ -1,6 +1,6 @@
 //go:build !race
 
-package ingest_test
+package ingest
 
-// raceDetector is whether the tests run under the race detector (race_on_test.go).
-const raceDetector = false
+// RaceDetector is whether the tests run under the race detector (race_on_test.go).
+const RaceDetector = false
