@@ -7,8 +7,10 @@
 #   hack/build-control-plane.sh            build what is missing, print the directory
 #   SEEDPLAN_TOOLS=/dir hack/...           build into /dir instead of ~/.cache/seedplan/tools
 #
-# Built without -trimpath and with the default cgo setting on purpose: the k8s.io packages compiled here then
-# sit in GOCACHE under the keys the integration test build uses, which makes that build several times faster.
+# Built without -trimpath and with the default cgo setting on purpose: the packages the gardener-apiserver and the
+# gardener-scheduler share with seedplan (k8s.io, controller-runtime, Gardener's APIs) then sit in GOCACHE under
+# the keys seedplan's builds use, as seedplan requires its modules at Gardener's versions (TestModulesAtGardenersVersions).
+# kube-apiserver's module pins older versions of some (protobuf, yaml, logr): its packages are its own.
 set -euo pipefail
 
 ETCD_VERSION=v3.6.8

@@ -1,8 +1,10 @@
-// Package architecture holds the test that keeps seedplan's layers apart: data flows ingest → model → plan
-// (solver) → report | bind, and no package reaches back.
+// Package architecture holds the tests of how seedplan is put together: its layers apart — data flows ingest →
+// model → plan (solver) → report | bind, and no package reaches back — and its modules at Gardener's versions.
 package architecture
 
 import (
+	"maps"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -61,4 +63,46 @@ func TestSolverKnowsNoKubernetes(t *testing.T) {
 			t.Errorf("solver depends on %s", dep)
 		}
 	}
+}
+
+// The modules seedplan and the conformance module (Gardener v1.150 itself) both require are required at one version:
+// then their packages compile once for make test's vet, unit and conformance steps and for the gardener-apiserver
+// and gardener-scheduler that hack/build-control-plane.sh builds, sharing the Go build cache. A module at another
+// version compiles again with everything that imports it — hundreds of Kubernetes packages.
+func TestModulesAtGardenersVersions(t *testing.T) {
+	ours, conformance := requirements(t, "../../go.mod"), requirements(t, "../../test/conformance/go.mod")
+	if len(ours) == 0 || len(conformance) == 0 {
+		t.Fatalf("read %d and %d requirements", len(ours), len(conformance))
+	}
+	for _, path := range slices.Sorted(maps.Keys(ours)) {
+		version := ours[path]
+		if other, ok := conformance[path]; ok && other != version {
+			t.Errorf("%s: %s here, %s in test/conformance/go.mod (go get %s@%s, if Gardener's is the newer)", path, version, other, path, other)
+		}
+	}
+}
+
+// requirements reads the modules a go.mod file requires, by path.
+func requirements(t *testing.T, file string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	required := map[string]string{}
+	inBlock := false
+	for line := range strings.Lines(string(data)) {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) >= 2 && fields[0] == "require" && fields[1] == "(":
+			inBlock = true
+		case inBlock && len(fields) > 0 && fields[0] == ")":
+			inBlock = false
+		case inBlock && len(fields) >= 2:
+			required[fields[0]] = fields[1]
+		case len(fields) >= 3 && fields[0] == "require":
+			required[fields[1]] = fields[2]
+		}
+	}
+	return required
 }
