@@ -461,7 +461,7 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 			go g.run(gctx, t)
 
 			var reads atomic.Int64
-			reader := interceptor.NewClient(cp.Client.(client.WithWatch), interceptor.Funcs{
+			reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
 				Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 					if _, ok := obj.(*gardencorev1beta1.Shoot); ok && key.Namespace == namespace {
 						if n := reads.Add(1); tc.failedReads < 0 || n <= int64(tc.failedReads) {
