@@ -20,6 +20,7 @@ GARDENER_VERSION=v1.150.0
 PUSHGATEWAY_VERSION=v1.11.1
 
 tools="${SEEDPLAN_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/seedplan/tools}"
+seedplan_gomod="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/go.mod"
 bin="$tools/bin-etcd-$ETCD_VERSION-k8s-$KUBERNETES_VERSION-gardener-$GARDENER_VERSION-pgw-$PUSHGATEWAY_VERSION"
 mkdir -p "$bin"
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local
@@ -67,7 +68,30 @@ build_kube_apiserver() {
     go mod edit -replace "$module=$module@$KUBERNETES_LIBRARY_VERSION"
   done
   go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBERNETES_VERSION" >/dev/null
+  raise_to_seedplans_versions
   build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(version_ldflags "$KUBERNETES_VERSION")"
+}
+
+# raise_to_seedplans_versions raises each module the current scratch module requires, and seedplan requires at a
+# newer version, to seedplan's (never lowering one): kubernetes pins older versions of some (protobuf, yaml, logr,
+# swag, x/sys, ...), and a package's build cache key covers its dependencies' versions, so without it hundreds of
+# the k8s.io packages seedplan builds compiled a second time for kube-apiserver alone.
+raise_to_seedplans_versions() {
+  local module version current raised=()
+  declare -A have
+  while read -r module current; do
+    have[$module]=$current
+  done < <(go list -m -e -f '{{if and .Version (not .Replace)}}{{.Path}} {{.Version}}{{end}}' all | grep .)
+  while read -r module version; do
+    current=${have[$module]:-}
+    if [ -n "$current" ] && [ "$current" != "$version" ] &&
+      [ "$(printf '%s\n%s\n' "$current" "$version" | sort -V | tail -n 1)" = "$version" ]; then
+      raised+=("$module@$version")
+    fi
+  done < <(awk '/^require \(/ { inside = 1; next } inside && /^\)/ { inside = 0 } inside && NF >= 2 { print $1, $2 }' "$seedplan_gomod")
+  if [ ${#raised[@]} -gt 0 ]; then
+    go get "${raised[@]}" >/dev/null
+  fi
 }
 
 # scratch_gardener NAME is scratch NAME, made able to build a command of the gardener module.
