@@ -523,8 +523,12 @@ func answerLost(err error) bool {
 }
 
 // Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
-// (a network error or timeout has no status; 429 and 5xx say so).
+// (a network error or timeout has no status; 429 and 5xx say so). A request its caller gave up on (its context
+// canceled) is not: repeating it fails the same way.
 func Transient(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code

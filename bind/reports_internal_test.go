@@ -125,6 +125,7 @@ func TestTransient(t *testing.T) {
 		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), true},
 		{"the server timed out (504)", apierrors.NewTimeoutError("too long", 1), true},
 		{"the server failed (500), wrapped", wrapped(apierrors.NewInternalError(errors.New("etcd"))), true},
+		{"the caller gave up (its context canceled), wrapped", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: context.Canceled}), false},
 		{"not found, wrapped", wrapped(apierrors.NewNotFound(shoots, "s")), false},
 		{"forbidden", apierrors.NewForbidden(shoots, "s", errors.New("no")), false},
 		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
