@@ -35,7 +35,7 @@ vet:
 
 # Unit, property and fuzz-seed tests, and the integration tests of ingest, bind, cluster and the CLI against a
 # real garden API (etcd, kube-apiserver, gardener-apiserver), beside the real gardener-scheduler, and a
-# Pushgateway, built once by hack/build-control-plane.sh (~18 min on a fresh machine, cached in
+# Pushgateway, built once by hack/build-control-plane.sh (10–18 min on a fresh machine, cached in
 # ~/.cache/seedplan afterwards).
 test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m ./...
