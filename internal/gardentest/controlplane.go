@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -261,17 +262,13 @@ func (cp *ControlPlane) registerGardenerAPI(ctx context.Context, certs *certific
 		return fmt.Errorf("creating the gardener-apiserver service: %w", err)
 	}
 	for _, gv := range gardenerGroupVersions {
-		apiService := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "apiregistration.k8s.io/v1",
-			"kind":       "APIService",
-			"metadata":   map[string]any{"name": gv.version + "." + gv.group},
-			"spec": map[string]any{
-				"group": gv.group, "version": gv.version,
-				"groupPriorityMinimum": int64(100), "versionPriority": int64(100),
-				"service":  map[string]any{"namespace": service.Namespace, "name": service.Name, "port": int64(certs.gardenerPort)},
-				"caBundle": certs.servingCAPEM,
-			},
-		}}
+		apiService := newAPIService(gv.version + "." + gv.group)
+		apiService.Object["spec"] = map[string]any{
+			"group": gv.group, "version": gv.version,
+			"groupPriorityMinimum": int64(100), "versionPriority": int64(100),
+			"service":  map[string]any{"namespace": service.Namespace, "name": service.Name, "port": int64(certs.gardenerPort)},
+			"caBundle": certs.servingCAPEM,
+		}
 		if err := cp.Client.Create(ctx, apiService); err != nil {
 			return fmt.Errorf("registering %s/%s: %w", gv.group, gv.version, err)
 		}
@@ -344,12 +341,83 @@ func (cp *ControlPlane) KillGardenerAPIServer() error {
 }
 
 // RestartGardenerAPIServer starts gardener-apiserver again after KillGardenerAPIServer, on the same port, and
-// returns when Gardener's API lists again through kube-apiserver.
+// returns when kube-apiserver has checked Gardener's API afresh and lists it again.
 func (cp *ControlPlane) RestartGardenerAPIServer(ctx context.Context) error {
 	if err := cp.startGardenerAPIServer(ctx, cp.certs); err != nil {
 		return err
 	}
+	return cp.recheckGardenerAPI(ctx)
+}
+
+// recheckGardenerAPI has kube-apiserver check Gardener's APIServices afresh after a restart and waits for the
+// answer. A check kube-apiserver began while a component was starting can time out after Gardener's API already
+// listed again; it then marks the APIService unavailable, and every request gets 503 until a later check, so a
+// test right after the restart would fail for a reason that is not its own. Marking each APIService unavailable
+// here queues a new check and turns an older check's answer into a write conflict; once all are available again,
+// no check older than the restart can change them.
+func (cp *ControlPlane) recheckGardenerAPI(ctx context.Context) error {
+	for _, gv := range gardenerGroupVersions {
+		name := gv.version + "." + gv.group
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return cp.markUnchecked(ctx, name) }); err != nil {
+			return fmt.Errorf("marking APIService %s for a new check: %w", name, err)
+		}
+	}
+	for _, gv := range gardenerGroupVersions {
+		name := gv.version + "." + gv.group
+		if err := cp.waitFor(ctx, "APIService "+name+" available", func(ctx context.Context) error {
+			return cp.checkAvailable(ctx, name)
+		}); err != nil {
+			return err
+		}
+	}
 	return cp.waitForShootList(ctx)
+}
+
+// markUnchecked sets an APIService's Available condition to False, as kube-apiserver's availability check would.
+func (cp *ControlPlane) markUnchecked(ctx context.Context, name string) error {
+	apiService := newAPIService(name)
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: name}, apiService); err != nil {
+		return err
+	}
+	condition := map[string]any{
+		"type": "Available", "status": "False", "reason": "Restarted",
+		"message":            "a component restarted; waiting for a new check",
+		"lastTransitionTime": metav1.Now().UTC().Format(time.RFC3339),
+	}
+	if err := unstructured.SetNestedSlice(apiService.Object, []any{condition}, "status", "conditions"); err != nil {
+		return err
+	}
+	return cp.Client.Status().Update(ctx, apiService)
+}
+
+// checkAvailable fails until kube-apiserver reports the APIService available.
+func (cp *ControlPlane) checkAvailable(ctx context.Context, name string) error {
+	apiService := newAPIService(name)
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: name}, apiService); err != nil {
+		return err
+	}
+	conditions, _, err := unstructured.NestedSlice(apiService.Object, "status", "conditions")
+	if err != nil {
+		return err
+	}
+	for _, c := range conditions {
+		if c, ok := c.(map[string]any); ok && c["type"] == "Available" {
+			if c["status"] == "True" {
+				return nil
+			}
+			return fmt.Errorf("not available: %v: %v", c["reason"], c["message"])
+		}
+	}
+	return errors.New("no Available condition yet")
+}
+
+// newAPIService is an empty APIService to read into.
+func newAPIService(name string) *unstructured.Unstructured {
+	apiService := &unstructured.Unstructured{}
+	apiService.SetAPIVersion("apiregistration.k8s.io/v1")
+	apiService.SetKind("APIService")
+	apiService.SetName(name)
+	return apiService
 }
 
 // Stop stops gardener-apiserver, kube-apiserver and etcd and removes their files.

@@ -56,7 +56,7 @@ func (cp *ControlPlane) Crash(c Component) ([]string, error) {
 }
 
 // Restart starts a crashed component again with the command line it had (same ports, certificates and data
-// directory) and returns when Gardener's shoots list again through kube-apiserver.
+// directory) and returns when kube-apiserver has checked Gardener's API afresh and lists it again.
 func (cp *ControlPlane) Restart(ctx context.Context, c Component, args []string) error {
 	logFile, err := os.OpenFile(filepath.Join(cp.dir, string(c)+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -85,7 +85,7 @@ func (cp *ControlPlane) Restart(ctx context.Context, c Component, args []string)
 	}); err != nil {
 		return err
 	}
-	return cp.waitForShootList(ctx)
+	return cp.recheckGardenerAPI(ctx)
 }
 
 // Pause stops a component without ending it (SIGSTOP), as a hung server: requests reach it and get no answer
