@@ -523,8 +523,10 @@ func answerLost(err error) bool {
 }
 
 // Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
-// (a network error or timeout has no status; 429 and 5xx say so). A request its caller gave up on (its context
-// canceled) is not: repeating it fails the same way.
+// (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
+// timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
+// canceled) is not, nor is a failure that is no request's (an object read that does not decode or validate):
+// repeating them fails the same way.
 func Transient(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return false
@@ -534,7 +536,8 @@ func Transient(err error) bool {
 		code := status.Status().Code
 		return code == http.StatusTooManyRequests || code >= http.StatusInternalServerError
 	}
-	return true
+	var network net.Error
+	return errors.As(err, &network) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func (b *Binder) now() time.Time {

@@ -121,6 +121,9 @@ func TestTransient(t *testing.T) {
 		transient bool
 	}{
 		{"the connection was refused", syscall.ECONNREFUSED, true},
+		{"the TLS handshake failed, as client-go reports it", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: errors.New("tls: handshake failure")}), true},
+		{"the connection broke", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: io.ErrUnexpectedEOF}), true},
+		{"the request's own deadline passed", wrapped(context.DeadlineExceeded), true},
 		{"the server is unavailable (503), wrapped", wrapped(apierrors.NewServiceUnavailable("restarting")), true},
 		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), true},
 		{"the server timed out (504)", apierrors.NewTimeoutError("too long", 1), true},
@@ -129,6 +132,7 @@ func TestTransient(t *testing.T) {
 		{"not found, wrapped", wrapped(apierrors.NewNotFound(shoots, "s")), false},
 		{"forbidden", apierrors.NewForbidden(shoots, "s", errors.New("no")), false},
 		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
+		{"no request failed: an object read does not validate", errors.New("reading the garden cluster: cluster: Seed s: field spec.provider.type: required"), false},
 	} {
 		if got := Transient(tc.err); got != tc.transient {
 			t.Errorf("%s: Transient(%v) = %v, want %v", tc.name, tc.err, got, tc.transient)
@@ -177,6 +181,7 @@ func TestAnswerLost(t *testing.T) {
 		{"the server is unavailable (503)", apierrors.NewServiceUnavailable("restarting"), false},
 		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), false},
 		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
+		{"no request failed: an object read does not validate", errors.New("reading the garden cluster: cluster: Seed s: field spec.provider.type: required"), false},
 		{"a certificate not trusted", put(errors.New("tls: failed to verify certificate: x509: certificate signed by unknown authority")), false},
 	} {
 		if got := answerLost(tc.err); got != tc.lost {
