@@ -120,6 +120,21 @@ func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.
 	}, results)
 }
 
+// waitOutUnread waits one Poll, reading the migrations in flight meanwhile, after the read of the garden before a
+// move failed for a transient reason; a garden unread since longer than the Timeout stops the run.
+func (f *flight) waitOutUnread(ctx context.Context, m model.Move, since time.Time, err error, results []model.MoveResult) error {
+	if unread := time.Since(since); unread > f.pacing.Timeout {
+		return fmt.Errorf("the move of shoot %s to seed %s found the garden unreadable for %v (%w); stopping, a later run continues where this one stopped",
+			m.Shoot, m.To, unread.Round(time.Second), err)
+	}
+	polled := false
+	return f.waitFor(ctx, func() (bool, error) {
+		done := polled
+		polled = true
+		return done, nil
+	}, results)
+}
+
 // othersInWords lists the migrations in flight this run did not start, by shoot.
 func (f *flight) othersInWords() string {
 	var words []string

@@ -49,18 +49,20 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 }
 
 // Apply executes the moves one at a time. Before each it reads the cluster afresh and checks the move with
-// model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing
-// every predicate and the migration rules, and still below its target counting the moves made so far (their
-// shoots count on both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips
-// it with the reason when not, as it skips a move planned for another resourceVersion of the shoot than it finds. A move whose shoot's maintenance window is closed now waits for it (MoveScheduled,
-// with the time it opens) unless the target ignores maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and
-// returns an error, after trying every move, when a binding failed for another reason than a skip, a conflict or
-// Gardener's refusal (those are results, not errors). With Pacing a move starts only while the migrations in
-// flight allow it — those it started and those the garden shows that it did not — Apply waits for every migration
-// it started, and a migration that does not finish in time, or a slot not freed in that time, stops it: the moves not started are not in the results, and running the same moves again skips the finished ones (their
-// shoots are no longer where the moves start). With the Binder's DryRun each move is checked and sent as a dry run
-// (MoveAdmitted) against the garden as it is: the moves before it are not made, so none counts on its seeds and
-// nothing waits for a migration.
+// model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing every
+// predicate and the migration rules, and still below its target counting the moves made so far (their shoots count on
+// both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips it with the reason
+// when not, as it skips a move planned for another resourceVersion of the shoot than it finds. A move whose shoot's
+// maintenance window is closed now waits for it (MoveScheduled, with the time it opens) unless the target ignores
+// maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and returns an
+// error, after trying every move, when a binding failed for another reason than a skip, a conflict or Gardener's
+// refusal (those are results, not errors). With Pacing a move starts only while the migrations in flight allow it —
+// those it started and those the garden shows that it did not — Apply waits for every migration it started, and a
+// migration that does not finish in time, a slot not freed in that time, or a garden that fails to be read for that
+// time for a transient reason, stops it: the moves not started are not in the results, and running the same moves again
+// skips the finished ones (their shoots are no longer where the moves start). With the Binder's DryRun each move is
+// checked and sent as a dry run (MoveAdmitted) against the garden as it is: the moves before it are not made, so none
+// counts on its seeds and nothing waits for a migration.
 func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.MoveResult, error) {
 	results := make([]model.MoveResult, 0, len(moves))
 	var failed []error
@@ -104,28 +106,40 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 
 // startPaced starts the move once the migrations in flight leave it a slot (without a pacing, at once). The
 // migrations the fresh read before the binding shows in flight that this run did not start take slots too: when
-// they leave the move none, it waits again.
+// they leave the move none, it waits again. A paced run, which may last hours, also waits out a read that failed
+// for a transient reason (bind.Transient) for as long as the Timeout; a one-shot run fails the move.
 func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight, results []model.MoveResult) (model.MoveResult, error) {
+	var unreadSince time.Time
 	for {
 		if paced != nil {
 			if err := paced.waitForSlot(ctx, m, results); err != nil {
 				return model.MoveResult{}, err
 			}
 		}
-		if result, held := r.start(ctx, m, paced); !held {
+		snap, read, err := r.read(ctx)
+		if err != nil && paced != nil && bind.Transient(err) {
+			if unreadSince.IsZero() {
+				unreadSince = time.Now()
+			}
+			if err := paced.waitOutUnread(ctx, m, unreadSince, err, results); err != nil {
+				return model.MoveResult{}, err
+			}
+			continue
+		}
+		if err != nil {
+			return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}, nil
+		}
+		unreadSince = time.Time{}
+		if result, held := r.start(ctx, m, snap, read, paced); !held {
 			return result, nil
 		}
 	}
 }
 
-// start checks a move against a fresh read and, when it still holds, rebinds its shoot; held is true, and nothing
-// done, when the move holds but the read shows migrations in flight that leave it no slot. A dry run takes none
-// into account: it makes no migration to pace.
-func (r *Rebalance) start(ctx context.Context, m model.Move, paced *flight) (result model.MoveResult, held bool) {
-	snap, read, err := r.read(ctx)
-	if err != nil {
-		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}, false
-	}
+// start checks a move against a fresh read of the garden (snap, and the shoots as read) and, when it still holds,
+// rebinds its shoot; held is true, and nothing done, when the move holds but the read shows migrations in flight
+// that leave it no slot. A dry run takes none into account: it makes no migration to pace.
+func (r *Rebalance) start(ctx context.Context, m model.Move, snap *model.Snapshot, read map[string]*gardencorev1beta1.Shoot, paced *flight) (result model.MoveResult, held bool) {
 	skip := func(detail string) model.MoveResult {
 		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: detail}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -422,21 +423,32 @@ func TestRebalancePaced(t *testing.T) {
 	}
 }
 
-// A paced run outlasts an API server that fails the reads of migrating shoots for a while (503, as one restarting
-// or overloaded answers): it reads again at the next poll and sees the migrations finish — its own, and one it did
-// not start that holds the slot its move waits for. A migration it cannot read at all stalls after the timeout,
-// saying what the last read said.
+// A paced run outlasts an API server that fails its reads for a while (503, as one restarting or overloaded
+// answers): it reads again at the next poll and sees the migrations finish — its own, and one it did not start that
+// holds the slot its move waits for — and a move whose read of the garden before its binding failed is made once
+// the garden reads again. A migration it cannot read at all stalls after the timeout, saying what the last read
+// said; a garden it cannot read before a move stops the run after the timeout, the move not started. A read that
+// fails for a reason no retry changes fails its move at once.
 func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 	cp := garden.Get(t)
 	for _, tc := range []struct {
 		name        string
-		others      int // moves started before the run, as another operator's
-		failedReads int // of the migrating shoots, from the first; -1: every read
-		wantErr     string
+		others      int   // moves started before the run, as another operator's
+		failedReads int   // of the migrating shoots, from the first; -1: every read
+		failedLists int   // of the garden's shoots (the read before a move), from the first; -1: every list
+		listErr     error // what the failed lists return; nil: 503
+		wantErr     []string
+		want        []model.MoveOutcome
 	}{
-		{name: "pblip", failedReads: 5},
-		{name: "pother", others: 1, failedReads: 5},
-		{name: "pdown", failedReads: -1, wantErr: "reading shoot garden-pdown/shoot-0 in migration: restarting"},
+		{name: "pblip", failedReads: 5, want: []model.MoveOutcome{model.MoveFinished}},
+		{name: "pother", others: 1, failedReads: 5, want: []model.MoveOutcome{model.MoveFinished}},
+		{name: "plist", failedLists: 5, want: []model.MoveOutcome{model.MoveFinished}},
+		{name: "pdown", failedReads: -1, want: []model.MoveOutcome{model.MoveStalled},
+			wantErr: []string{"did not finish within 3s", "reading shoot garden-pdown/shoot-0 in migration: restarting"}},
+		{name: "plistdown", failedLists: -1,
+			wantErr: []string{"found the garden unreadable for 3s", "listing Shoots", "restarting"}},
+		{name: "pbroken", failedLists: -1, listErr: errors.New("decoding the ShootList: unexpected end of JSON input"),
+			want: []model.MoveOutcome{model.MoveFailed}, wantErr: []string{"listing Shoots: decoding the ShootList"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -460,38 +472,61 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 			defer stop()
 			go g.run(gctx, t)
 
-			var reads atomic.Int64
+			var reads, lists atomic.Int64
+			fails := func(calls *atomic.Int64, failing int) bool {
+				n := calls.Add(1)
+				return failing < 0 || n <= int64(failing)
+			}
 			reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
 				Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-					if _, ok := obj.(*gardencorev1beta1.Shoot); ok && key.Namespace == namespace {
-						if n := reads.Add(1); tc.failedReads < 0 || n <= int64(tc.failedReads) {
-							return apierrors.NewServiceUnavailable("restarting")
-						}
+					if _, ok := obj.(*gardencorev1beta1.Shoot); ok && key.Namespace == namespace && fails(&reads, tc.failedReads) {
+						return apierrors.NewServiceUnavailable("restarting")
 					}
 					return c.Get(ctx, key, obj, opts...)
+				},
+				List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+					if _, ok := list.(*gardencorev1beta1.ShootList); ok && fails(&lists, tc.failedLists) {
+						if tc.listErr != nil {
+							return tc.listErr
+						}
+						return apierrors.NewServiceUnavailable("restarting")
+					}
+					return c.List(ctx, list, opts...)
 				},
 			})
 			// Bounded per seed only: the garden is shared, and a migration another test left would take a slot of all.
 			mover := &cluster.Rebalance{Reader: reader, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target,
 				Pacing: &cluster.Pacing{MaxInFlight: 100, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}}
 			results, err := mover.Apply(ctx, moves)
-			if reads.Load() <= int64(max(tc.failedReads, 0)) {
-				t.Fatalf("migrating shoots were read %d times; the test wants more than %d: %v, results %+v", reads.Load(), tc.failedReads, err, results)
+			if tc.failedReads > 0 && reads.Load() <= int64(tc.failedReads) || tc.failedLists > 0 && lists.Load() <= int64(tc.failedLists) {
+				t.Fatalf("shoots were read %d and listed %d times; the test wants more than %d and %d: %v, results %+v",
+					reads.Load(), lists.Load(), tc.failedReads, tc.failedLists, err, results)
 			}
 			g.mu.Lock()
 			if g.maxTo > 1 {
 				t.Errorf("%d migrations onto one seed at once; the limit is 1", g.maxTo)
 			}
 			g.mu.Unlock()
-			if tc.wantErr == "" {
-				if err != nil || len(results) != 1 || results[0].Result != model.MoveFinished {
+			var got []model.MoveOutcome
+			for _, r := range results {
+				got = append(got, r.Result)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("results %+v (%v), want %v", results, err, tc.want)
+			}
+			if len(tc.wantErr) == 0 {
+				if err != nil {
 					t.Fatalf("reads failing for a while should not stop the run: %v, results %+v", err, results)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), "did not finish within 3s") || !strings.Contains(err.Error(), tc.wantErr) ||
-				len(results) != 1 || results[0].Result != model.MoveStalled || !strings.Contains(results[0].Detail, tc.wantErr) {
-				t.Fatalf("a migration never read should stall after the timeout, saying why: %v, results %+v", err, results)
+			for _, want := range tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Fatalf("the run should stop after the timeout, saying %q: %v, results %+v", want, err, results)
+				}
+			}
+			if len(results) == 1 && !strings.Contains(results[0].Detail, tc.wantErr[len(tc.wantErr)-1]) {
+				t.Fatalf("the move's result should say what its last read said: %+v", results)
 			}
 		})
 	}
