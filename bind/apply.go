@@ -3,6 +3,7 @@ package bind
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -525,10 +526,11 @@ func answerLost(err error) bool {
 // Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
 // (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
 // timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
-// canceled) is not, nor is a failure that is no request's (an object read that does not decode or validate):
-// repeating them fails the same way.
+// canceled) is not, nor is one to a server whose certificate is not trusted, nor a failure that is no request's
+// (an object read that does not decode or validate): repeating them fails the same way.
 func Transient(err error) bool {
-	if errors.Is(err, context.Canceled) {
+	var untrusted *tls.CertificateVerificationError
+	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) {
 		return false
 	}
 	var status apierrors.APIStatus

@@ -2,6 +2,8 @@ package bind
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -122,6 +124,8 @@ func TestTransient(t *testing.T) {
 	}{
 		{"the connection was refused", syscall.ECONNREFUSED, true},
 		{"the TLS handshake failed, as client-go reports it", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: errors.New("tls: handshake failure")}), true},
+		{"the server's certificate is not trusted", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
+			Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}), false},
 		{"the connection broke", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: io.ErrUnexpectedEOF}), true},
 		{"the request's own deadline passed", wrapped(context.DeadlineExceeded), true},
 		{"the server is unavailable (503), wrapped", wrapped(apierrors.NewServiceUnavailable("restarting")), true},
