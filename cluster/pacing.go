@@ -120,19 +120,14 @@ func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.
 	}, results)
 }
 
-// waitOutUnread waits one Poll, reading the migrations in flight meanwhile, after the read of the garden before a
-// move failed for a transient reason; a garden unread since longer than the Timeout stops the run.
+// waitOutUnread polls the migrations in flight once (poll) after the read of the garden before a move failed for a
+// transient reason; a garden unread since longer than the Timeout stops the run.
 func (f *flight) waitOutUnread(ctx context.Context, m model.Move, since time.Time, err error, results []model.MoveResult) error {
 	if unread := time.Since(since); unread > f.pacing.Timeout {
 		return fmt.Errorf("the move of shoot %s to seed %s found the garden unreadable for %v (%w); stopping, a later run continues where this one stopped",
 			m.Shoot, m.To, unread.Round(time.Second), err)
 	}
-	polled := false
-	return f.waitFor(ctx, func() (bool, error) {
-		done := polled
-		polled = true
-		return done, nil
-	}, results)
+	return f.poll(ctx, results)
 }
 
 // othersInWords lists the migrations in flight this run did not start, by shoot.
@@ -153,18 +148,24 @@ func (f *flight) waitFor(ctx context.Context, ready func() (bool, error), result
 		if done, err := ready(); done || err != nil {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s: %w", report.Counted(len(f.moves)+len(f.others), "migration", "migrations"), ctx.Err())
-		case <-time.After(f.pacing.Poll):
-		}
-		if err := f.pollMoves(ctx, results); err != nil {
-			return err
-		}
-		if err := f.pollOthers(ctx); err != nil {
+		if err := f.poll(ctx, results); err != nil {
 			return err
 		}
 	}
+}
+
+// poll waits one Poll and reads the migrations in flight: it sets the result of each move that finished, lets go
+// of each migration this run did not start that is over, and stops at a stalled move.
+func (f *flight) poll(ctx context.Context, results []model.MoveResult) error {
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for %s: %w", report.Counted(len(f.moves)+len(f.others), "migration", "migrations"), ctx.Err())
+	case <-time.After(f.pacing.Poll):
+	}
+	if err := f.pollMoves(ctx, results); err != nil {
+		return err
+	}
+	return f.pollOthers(ctx)
 }
 
 // pollMoves reads the shoot of every move in flight and sets the result of each that finished. A read that failed

@@ -522,7 +522,7 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 			}
 			for _, want := range tc.wantErr {
 				if err == nil || !strings.Contains(err.Error(), want) {
-					t.Fatalf("the run should stop after the timeout, saying %q: %v, results %+v", want, err, results)
+					t.Fatalf("the run's error should say %q: %v, results %+v", want, err, results)
 				}
 			}
 			if len(results) == 1 && !strings.Contains(results[0].Detail, tc.wantErr[len(tc.wantErr)-1]) {
