@@ -3,8 +3,8 @@
 package architecture
 
 import (
+	"encoding/json"
 	"maps"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -82,27 +82,22 @@ func TestModulesAtGardenersVersions(t *testing.T) {
 	}
 }
 
-// requirements reads the modules a go.mod file requires, by path.
+// requirements reads the modules a go.mod file requires, by path, as the go command reads them.
 func requirements(t *testing.T, file string) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	out, err := exec.Command("go", "mod", "edit", "-json", file).Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("go mod edit -json %s: %v", file, err)
+	}
+	var mod struct {
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		t.Fatalf("go mod edit -json %s: %v", file, err)
 	}
 	required := map[string]string{}
-	inBlock := false
-	for line := range strings.Lines(string(data)) {
-		fields := strings.Fields(line)
-		switch {
-		case len(fields) >= 2 && fields[0] == "require" && fields[1] == "(":
-			inBlock = true
-		case inBlock && len(fields) > 0 && fields[0] == ")":
-			inBlock = false
-		case inBlock && len(fields) >= 2:
-			required[fields[0]] = fields[1]
-		case len(fields) >= 3 && fields[0] == "require":
-			required[fields[1]] = fields[2]
-		}
+	for _, r := range mod.Require {
+		required[r.Path] = r.Version
 	}
 	return required
 }
