@@ -43,8 +43,14 @@ import (
 // hack/build-control-plane.sh (idempotent and cached) to find or build them.
 const BinariesEnv = "SEEDPLAN_CONTROL_PLANE"
 
-// gardenerGroupVersions are the Gardener API versions the tests use, registered as APIServices.
-var gardenerGroupVersions = []struct{ group, version string }{
+// groupVersion is a Gardener API version the tests use, registered as an APIService.
+type groupVersion struct{ group, version string }
+
+// apiService is the name of the version's APIService.
+func (gv groupVersion) apiService() string { return gv.version + "." + gv.group }
+
+// gardenerGroupVersions are the Gardener API versions the tests use.
+var gardenerGroupVersions = []groupVersion{
 	{"core.gardener.cloud", "v1beta1"},
 	{"security.gardener.cloud", "v1alpha1"},
 	{"seedmanagement.gardener.cloud", "v1alpha1"},
@@ -262,7 +268,7 @@ func (cp *ControlPlane) registerGardenerAPI(ctx context.Context, certs *certific
 		return fmt.Errorf("creating the gardener-apiserver service: %w", err)
 	}
 	for _, gv := range gardenerGroupVersions {
-		apiService := newAPIService(gv.version + "." + gv.group)
+		apiService := newAPIService(gv.apiService())
 		apiService.Object["spec"] = map[string]any{
 			"group": gv.group, "version": gv.version,
 			"groupPriorityMinimum": int64(100), "versionPriority": int64(100),
@@ -357,15 +363,13 @@ func (cp *ControlPlane) RestartGardenerAPIServer(ctx context.Context) error {
 // no check older than the restart can change them.
 func (cp *ControlPlane) recheckGardenerAPI(ctx context.Context) error {
 	for _, gv := range gardenerGroupVersions {
-		name := gv.version + "." + gv.group
-		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return cp.markUnchecked(ctx, name) }); err != nil {
-			return fmt.Errorf("marking APIService %s for a new check: %w", name, err)
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return cp.markUnchecked(ctx, gv.apiService()) }); err != nil {
+			return fmt.Errorf("marking APIService %s for a new check: %w", gv.apiService(), err)
 		}
 	}
 	for _, gv := range gardenerGroupVersions {
-		name := gv.version + "." + gv.group
-		if err := cp.waitFor(ctx, "APIService "+name+" available", func(ctx context.Context) error {
-			return cp.checkAvailable(ctx, name)
+		if err := cp.waitFor(ctx, "APIService "+gv.apiService()+" available", func(ctx context.Context) error {
+			return cp.checkAvailable(ctx, gv.apiService())
 		}); err != nil {
 			return err
 		}
