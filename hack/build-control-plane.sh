@@ -75,23 +75,21 @@ build_kube_apiserver() {
 # raise_to_seedplans_versions raises each module the current scratch module requires, and seedplan requires at a
 # newer version, to seedplan's (never lowering one): kubernetes pins older versions of some (protobuf, yaml, logr,
 # swag, x/sys, ...), and a package's build cache key covers its dependencies' versions, so without it hundreds of
-# the k8s.io packages seedplan builds compiled a second time for kube-apiserver alone.
+# the k8s.io packages seedplan builds compiled a second time for kube-apiserver alone. It requires seedplan's
+# version of every module both use and leaves the newer of the two to minimal version selection, which compares
+# versions as Go does (a prerelease or pseudo-version below its release, where sort -V puts it above).
 raise_to_seedplans_versions() {
-  local module version current raised=()
+  local module version current
   declare -A have
   while read -r module current; do
     have[$module]=$current
   done < <(go list -m -e -f '{{if and .Version (not .Replace)}}{{.Path}} {{.Version}}{{end}}' all | grep .)
   while read -r module version; do
     current=${have[$module]:-}
-    if [ -n "$current" ] && [ "$current" != "$version" ] &&
-      [ "$(printf '%s\n%s\n' "$current" "$version" | sort -V | tail -n 1)" = "$version" ]; then
-      raised+=("$module@$version")
+    if [ -n "$current" ] && [ "$current" != "$version" ]; then
+      go mod edit -require "$module@$version"
     fi
   done < <(awk '/^require \(/ { inside = 1; next } inside && /^\)/ { inside = 0 } inside && NF >= 2 { print $1, $2 }' "$seedplan_gomod")
-  if [ ${#raised[@]} -gt 0 ]; then
-    go get "${raised[@]}" >/dev/null
-  fi
 }
 
 # scratch_gardener NAME is scratch NAME, made able to build a command of the gardener module.
