@@ -115,8 +115,9 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	watching.Timeout = 0
 	le := l.Config.LeaderElection
 	options := manager.Options{
-		Scheme: scheme,
-		Logger: logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
+		Scheme:         scheme,
+		MapperProvider: ingest.NewRESTMapper,
+		Logger:         logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
 			// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
 			&corev1.ConfigMap{}: {

@@ -156,13 +156,21 @@ func Scheme() (*runtime.Scheme, error) {
 	return scheme, nil
 }
 
-// NewClient returns a typed client of the garden cluster.
+// NewClient returns a typed client of the garden cluster, which maps kinds with NewRESTMapper.
 func NewClient(cfg *rest.Config) (client.Client, error) {
 	scheme, err := Scheme()
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating the garden client for %s: %w", cfg.Host, err)
+	}
+	mapper, err := NewRESTMapper(cfg, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme, HTTPClient: httpClient, Mapper: mapper})
 	if err != nil {
 		return nil, fmt.Errorf("creating the garden client for %s: %w", cfg.Host, err)
 	}

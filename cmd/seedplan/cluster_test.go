@@ -713,6 +713,48 @@ func TestKubeconfigContext(t *testing.T) {
 	}
 }
 
+// A kubeconfig or context that names another cluster than the garden (a seed's, a shoot's) is a likely mistake
+// of a first run: every command that reads or writes the garden, the loop included, says that the cluster does not
+// serve Gardener's API, instead of the REST mapper's "no matches for core.gardener.cloud/v1beta1, Resource=".
+func TestCommandsSayTheClusterIsNoGarden(t *testing.T) {
+	cp, err := gardentest.StartWithoutGardener(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cp.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	kubeconfig, err := cp.Kubeconfig("operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	planFile := filepath.Join(t.TempDir(), "plan.json")
+	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
+	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const want = "the cluster does not serve Seed (core.gardener.cloud/v1beta1): it is not a garden, " +
+		"or its Gardener lacks that API; check the kubeconfig and its context"
+	for _, args := range [][]string{
+		{"schedule"},
+		{"schedule", "--dry-run"},
+		{"run"},
+		{"explain", "garden-dev/web"},
+		{"rebalance"},
+		{"capacity"},
+		{"cordon", "seed-a"},
+		{"uncordon", "-l", "env=dev"},
+		{"apply", "-f", planFile, "--yes"},
+	} {
+		_, err := run(t, append(args, "--kubeconfig", kubeconfig)...)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", strings.Join(args, " "), err, want)
+		}
+	}
+}
+
 // apply -f binds exactly the plan an operator reviewed: every placement to its planned seed, except the shoot
 // that changed after the plan was made, which is skipped with the reason; applying the same file again binds
 // nothing twice.

@@ -81,6 +81,16 @@ type ControlPlane struct {
 // Start brings up etcd, kube-apiserver and gardener-apiserver on 127.0.0.1 and waits until Gardener's API is
 // discoverable and listable.
 func Start(ctx context.Context) (*ControlPlane, error) {
+	return start(ctx, true)
+}
+
+// StartWithoutGardener brings up etcd and kube-apiserver only: a cluster that is no garden, as a seed's or a
+// shoot's is to a kubeconfig that names it by mistake.
+func StartWithoutGardener(ctx context.Context) (*ControlPlane, error) {
+	return start(ctx, false)
+}
+
+func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 	binaries, err := Binaries(ctx)
 	if err != nil {
 		return nil, err
@@ -129,11 +139,13 @@ func Start(ctx context.Context) (*ControlPlane, error) {
 	if cp.Client, err = client.NewWithWatch(cp.Config, client.Options{Scheme: scheme}); err != nil {
 		return nil, err
 	}
-	if err := cp.startGardenerAPIServer(ctx, certs); err != nil {
-		return nil, err
-	}
-	if err := cp.registerGardenerAPI(ctx, certs); err != nil {
-		return nil, err
+	if withGardener {
+		if err := cp.startGardenerAPIServer(ctx, certs); err != nil {
+			return nil, err
+		}
+		if err := cp.registerGardenerAPI(ctx, certs); err != nil {
+			return nil, err
+		}
 	}
 	ok = true
 	return cp, nil
