@@ -12,8 +12,9 @@ import (
 )
 
 // NotServedError is a request for a kind of Gardener's API that the cluster does not serve: the kubeconfig or its
-// context names another cluster than the garden (a seed, a shoot), or a garden whose Gardener lacks the kind. It
-// wraps the REST mapper's error, so meta.IsNoMatchError still holds for it.
+// context names another cluster than the garden (a seed, a shoot), or the garden's gardener-apiserver is down (once
+// kube-apiserver has found it unavailable, discovery leaves its groups out) or lacks the kind. It wraps the REST
+// mapper's error, so meta.IsNoMatchError still holds for it.
 type NotServedError struct {
 	Kind schema.GroupVersionKind
 	Err  error
@@ -25,8 +26,8 @@ func (e *NotServedError) Error() string {
 	if e.Kind.Version != "" {
 		served = e.Kind.GroupVersion().String()
 	}
-	return fmt.Sprintf("the cluster does not serve %s (%s): it is not a garden, or its Gardener lacks that API; "+
-		"check the kubeconfig and its context", e.Kind.Kind, served)
+	return fmt.Sprintf("the cluster does not serve %s (%s): either it is not a garden (check the kubeconfig and its "+
+		"context), or its gardener-apiserver is unavailable or lacks that API", e.Kind.Kind, served)
 }
 
 // Unwrap is the REST mapper's error.

@@ -27,11 +27,11 @@ func TestNotServed(t *testing.T) {
 		want     string // "" means err unchanged
 	}{
 		{"no such kind", seed, []string{"v1beta1"}, noKind,
-			"the cluster does not serve Seed (core.gardener.cloud/v1beta1): it is not a garden, or its Gardener lacks that API; check the kubeconfig and its context"},
+			"the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden (check the kubeconfig and its context), or its gardener-apiserver is unavailable or lacks that API"},
 		{"no such group, from discovery", seed, []string{"v1beta1"}, discovery,
-			"the cluster does not serve Seed (core.gardener.cloud/v1beta1): it is not a garden"},
+			"the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden"},
 		{"another Gardener group, no version asked", schema.GroupKind{Group: "seedmanagement.gardener.cloud", Kind: "ManagedSeedSet"}, nil, noKind,
-			"the cluster does not serve ManagedSeedSet (seedmanagement.gardener.cloud): it is not a garden"},
+			"the cluster does not serve ManagedSeedSet (seedmanagement.gardener.cloud): either it is not a garden"},
 		{"Kubernetes' own kinds", schema.GroupKind{Group: "coordination.k8s.io", Kind: "Lease"}, []string{"v1"}, noKind, ""},
 		{"the core group", schema.GroupKind{Kind: "ConfigMap"}, []string{"v1"}, noKind, ""},
 		{"a group named like Gardener's", schema.GroupKind{Group: "notgardener.cloud", Kind: "Seed"}, []string{"v1"}, noKind, ""},

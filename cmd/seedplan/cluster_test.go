@@ -735,8 +735,8 @@ func TestCommandsSayTheClusterIsNoGarden(t *testing.T) {
 	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	const want = "the cluster does not serve Seed (core.gardener.cloud/v1beta1): it is not a garden, " +
-		"or its Gardener lacks that API; check the kubeconfig and its context"
+	const want = "the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden " +
+		"(check the kubeconfig and its context), or its gardener-apiserver is unavailable or lacks that API"
 	for _, args := range [][]string{
 		{"schedule"},
 		{"schedule", "--dry-run"},
