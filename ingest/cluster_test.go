@@ -2,8 +2,10 @@ package ingest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
@@ -91,5 +93,51 @@ func TestLoadCluster(t *testing.T) {
 	var seed gardencorev1beta1.Seed
 	if err := c.Get(ctx, client.ObjectKey{Name: "aws-eu0"}, &seed); err != nil || seed.Status.Allocatable == nil {
 		t.Fatalf("seed status not written: %v", err)
+	}
+}
+
+// Once kube-apiserver has found gardener-apiserver unavailable, discovery leaves Gardener's groups out and the REST
+// mapper answers as for a cluster that never served them: the read says so, naming the unavailable
+// gardener-apiserver beside "not a garden", and reads again once it is back.
+func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	if err := cp.KillGardenerAPIServer(); err != nil {
+		t.Fatal(err)
+	}
+	restarted := false
+	defer func() {
+		if !restarted {
+			_ = cp.RestartGardenerAPIServer(ctx)
+		}
+	}()
+	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	load := func() error {
+		c, err := ingest.NewClient(cp.Config) // a mapper of its own, which has seen no discovery yet
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ingest.LoadCluster(ctx, c, ingest.ListPageSize)
+		return err
+	}
+	// Discovery follows the APIServices' availability within moments; until then the read gets 503.
+	var notServed *ingest.NotServedError
+	err := load()
+	for deadline := time.Now().Add(30 * time.Second); !errors.As(err, &notServed) && time.Now().Before(deadline); err = load() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	const want = "listing Seeds: the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden " +
+		"(check the kubeconfig and its context), or its gardener-apiserver is unavailable or lacks that API"
+	if !errors.As(err, &notServed) || err.Error() != want {
+		t.Fatalf("reading the garden while gardener-apiserver is down: %v, want %q", err, want)
+	}
+	restarted = true
+	if err := cp.RestartGardenerAPIServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := load(); err != nil {
+		t.Fatalf("reading the garden once gardener-apiserver is back: %v", err)
 	}
 }

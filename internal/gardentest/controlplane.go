@@ -374,10 +374,8 @@ func (cp *ControlPlane) RestartGardenerAPIServer(ctx context.Context) error {
 // here queues a new check and turns an older check's answer into a write conflict; once all are available again,
 // no check older than the restart can change them.
 func (cp *ControlPlane) recheckGardenerAPI(ctx context.Context) error {
-	for _, gv := range gardenerGroupVersions {
-		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return cp.markUnchecked(ctx, gv.apiService()) }); err != nil {
-			return fmt.Errorf("marking APIService %s for a new check: %w", gv.apiService(), err)
-		}
+	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
+		return err
 	}
 	for _, gv := range gardenerGroupVersions {
 		if err := cp.waitFor(ctx, "APIService "+gv.apiService()+" available", func(ctx context.Context) error {
@@ -387,6 +385,17 @@ func (cp *ControlPlane) recheckGardenerAPI(ctx context.Context) error {
 		}
 	}
 	return cp.waitForShootList(ctx)
+}
+
+// MarkGardenerAPIUnavailable marks each of Gardener's APIServices unavailable at once, as kube-apiserver's
+// availability check does some seconds after gardener-apiserver stops answering; it also queues a new check.
+func (cp *ControlPlane) MarkGardenerAPIUnavailable(ctx context.Context) error {
+	for _, gv := range gardenerGroupVersions {
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error { return cp.markUnchecked(ctx, gv.apiService()) }); err != nil {
+			return fmt.Errorf("marking APIService %s unavailable: %w", gv.apiService(), err)
+		}
+	}
+	return nil
 }
 
 // markUnchecked sets an APIService's Available condition to False, as kube-apiserver's availability check would.
