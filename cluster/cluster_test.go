@@ -523,6 +523,33 @@ func sample(metrics, name string) (float64, bool) {
 	return 0, false
 }
 
+// A loop whose RBAC forbids its lists never syncs its informers: it serves /healthz all the same, says on /readyz
+// that it is not ready, and stops when asked. (With the informers inside controller-runtime's manager, /healthz
+// came only once they synced, and a stop before then spun at full CPU and never returned.)
+func TestLoopStopsBeforeItsInformersSync(t *testing.T) {
+	cp := garden.Get(t)
+	forbidden, err := cp.UnprivilegedConfig("unsynced")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := startLoop(t, forbidden, loopConfig(t, cp, "unsynced"), "unsynced")
+	waitFor(t, 30*time.Second, "/healthz is served while the informers cannot sync", func() bool {
+		return get(loop.address, "/healthz") == "ok"
+	})
+	if ready := get(loop.address, "/readyz"); ready == "ok" {
+		t.Fatalf("/readyz: %q, though no informer can list", ready)
+	}
+	loop.cancel()
+	select {
+	case err := <-loop.done:
+		if err != nil {
+			t.Fatalf("the loop stopped with %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop did not stop within 30 s of being asked")
+	}
+}
+
 // runningLoop is a run loop started in the test's process.
 type runningLoop struct {
 	address string // of /healthz, /readyz and /metrics

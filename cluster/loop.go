@@ -19,6 +19,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/labels"
@@ -71,54 +72,93 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	informers, err := l.newInformers()
+	if err != nil {
+		return err
+	}
 	mgr, err := l.newManager(ctx)
 	if err != nil {
 		return err
 	}
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
 		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
-	if err := warmInformers(ctx, mgr.GetCache()); err != nil {
+	if err := warmInformers(ctx, informers); err != nil {
 		return err
 	}
 	loopMetrics := metrics.NewMetrics(true)
 	scheduler := &Scheduler{
-		Reader: mgr.GetCache(), Copies: copies,
+		Reader: informers, Copies: copies,
 		Binder: &bind.Binder{
 			Client: writer, Reader: writer,
 			Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 		},
 		Metrics: loopMetrics, Policy: policy,
 	}
-	if err := mgr.Add(newWindowLoop(scheduler, mgr.GetCache(), c.Window)); err != nil {
+	if err := mgr.Add(newWindowLoop(scheduler, informers, c.Window)); err != nil {
 		return err
 	}
-	server := &healthServer{cache: mgr.GetCache(), metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
-	if err := mgr.Add(server); err != nil {
-		return err
-	}
-	if err := mgr.Start(ctx); err != nil {
+	health := &healthServer{cache: informers, metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
+	if err := serve(ctx, informers, health, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
 	return nil
 }
 
-// newManager is the controller-runtime manager the loop runs in: its cache holds what a window reads, and it
-// elects the leader as configured, under the loop's Identity (leaseLock). Its watches last minutes by design: the
-// request timeout bounds the binder's requests, never the informers'. It logs to the default logger, a graceful
-// stop's end of leading as information (stopSequenceHandler).
-func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
+// serve runs the informers and /healthz from the start, and the manager — leader election and the windows — once
+// the informers have synced, until ctx ends or one of them fails; the informers stop after the manager, whose
+// windows finish binding from them. In the manager, the informers kept /healthz from being served until they
+// synced, and a manager stopped before they synced spins at full CPU and never returns (controller-runtime's
+// runnableGroup.Start keeps selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and
+// v0.25.2 alike): a loop whose RBAC forbids a list, or one stopped while it lists a large garden. As before, only
+// a replica whose informers synced seeks the Lease, so that a standby that takes over plans at once.
+func serve(ctx context.Context, informers cache.Cache, health *healthServer, mgr manager.Manager) error {
+	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	g, failed := errgroup.WithContext(background)
+	g.Go(func() error { return informers.Start(failed) })
+	g.Go(func() error { return health.Start(failed) })
+	g.Go(func() error {
+		defer stopBackground()
+		leading, stop := context.WithCancel(ctx)
+		defer stop()
+		context.AfterFunc(failed, stop) // the informers or /healthz failed
+		if !informers.WaitForCacheSync(leading) {
+			if ctx.Err() != nil {
+				slog.InfoContext(ctx, "Run loop stopping before its informers synced")
+			}
+			return nil
+		}
+		return mgr.Start(leading)
+	})
+	return g.Wait()
+}
+
+// watching is the loop's client configuration for its informers and its manager: their watches last minutes by
+// design, so the request timeout bounds the binder's requests, never theirs.
+func (l *Loop) watching() *rest.Config {
+	watching := rest.CopyConfig(l.REST)
+	watching.Timeout = 0
+	return watching
+}
+
+// newInformers is the cache of what a window reads, run beside the manager (serve).
+func (l *Loop) newInformers() (cache.Cache, error) {
 	scheme, err := ingest.Scheme()
 	if err != nil {
 		return nil, err
 	}
-	watching := rest.CopyConfig(l.REST)
-	watching.Timeout = 0
-	le := l.Config.LeaderElection
-	options := manager.Options{
-		Scheme:         scheme,
-		MapperProvider: ingest.NewRESTMapper,
-		Logger:         logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
-		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
+	watching := l.watching()
+	httpClient, err := rest.HTTPClientFor(watching)
+	if err != nil {
+		return nil, fmt.Errorf("creating the informers' client: %w", err)
+	}
+	mapper, err := ingest.NewRESTMapper(watching, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	informers, err := cache.New(watching, cache.Options{
+		Scheme: scheme, HTTPClient: httpClient, Mapper: mapper,
+		ByObject: map[client.Object]cache.ByObject{
 			// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
 			&corev1.ConfigMap{}: {
 				Namespaces: map[string]cache.Config{v1beta1constants.GardenNamespace: {}},
@@ -126,7 +166,27 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 					v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig,
 				}),
 			},
-		}},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the informers: %w", err)
+	}
+	return informers, nil
+}
+
+// newManager is the controller-runtime manager the loop's windows run in: it elects the leader as configured, under
+// the loop's Identity (leaseLock), and runs the windows while this replica leads. It logs to the default logger, a
+// graceful stop's end of leading as information (stopSequenceHandler).
+func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
+	scheme, err := ingest.Scheme()
+	if err != nil {
+		return nil, err
+	}
+	le := l.Config.LeaderElection
+	options := manager.Options{
+		Scheme:                        scheme,
+		MapperProvider:                ingest.NewRESTMapper,
+		Logger:                        logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
 		LeaderElection:                *le.LeaderElect,
 		LeaderElectionID:              le.ResourceName,
 		LeaderElectionReleaseOnCancel: true,
@@ -144,7 +204,7 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 		}
 		options.LeaderElectionResourceLockInterface = lock
 	}
-	mgr, err := manager.New(watching, options)
+	mgr, err := manager.New(l.watching(), options)
 	if err != nil {
 		return nil, fmt.Errorf("creating the manager: %w", err)
 	}
@@ -592,9 +652,6 @@ type healthServer struct {
 	address  string
 	listener net.Listener
 }
-
-// NeedLeaderElection is false: standby replicas report health and metrics too.
-func (h *healthServer) NeedLeaderElection() bool { return false }
 
 // Start serves /healthz, /readyz (once the informers synced) and /metrics until ctx ends.
 func (h *healthServer) Start(ctx context.Context) error {

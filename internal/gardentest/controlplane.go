@@ -202,6 +202,16 @@ func (cp *ControlPlane) Kubeconfig(user string) (string, error) {
 	return path, os.WriteFile(path, kubeconfig, 0o600)
 }
 
+// UnprivilegedConfig is a client configuration of a new user of the control plane that no RBAC rule grants
+// anything: every request it makes is forbidden.
+func (cp *ControlPlane) UnprivilegedConfig(user string) (*rest.Config, error) {
+	u, err := cp.env.ControlPlane.AddUser(envtest.User{Name: user}, &rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return nil, fmt.Errorf("adding the user %s: %w", user, err)
+	}
+	return u.Config(), nil
+}
+
 func (cp *ControlPlane) startGardenerAPIServer(ctx context.Context, certs *certificates) error {
 	kubeconfigPath, err := cp.Kubeconfig("gardener-apiserver")
 	if err != nil {
