@@ -698,8 +698,10 @@ func waitUntil(timeout time.Duration, condition func() bool) bool {
 	return true
 }
 
+// get is the body of the answer to a GET of path, or the error that came instead. A listener that nothing serves
+// yet accepts connections all the same, so the request has a deadline of its own.
 func get(address, path string) string {
-	res, err := http.Get("http://" + address + path)
+	res, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + address + path)
 	if err != nil {
 		return err.Error()
 	}
