@@ -113,7 +113,6 @@ func (l *Loop) Run(ctx context.Context) error {
 // a replica whose informers synced seeks the Lease, so that a standby that takes over plans at once.
 func serve(ctx context.Context, informers cache.Cache, health *healthServer, mgr manager.Manager) error {
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopBackground()
 	g, failed := errgroup.WithContext(background)
 	g.Go(func() error { return informers.Start(failed) })
 	g.Go(func() error { return health.Start(failed) })
@@ -143,35 +142,15 @@ func (l *Loop) watching() *rest.Config {
 
 // newInformers is the cache of what a window reads, run beside the manager (serve).
 func (l *Loop) newInformers() (cache.Cache, error) {
-	scheme, err := ingest.Scheme()
-	if err != nil {
-		return nil, err
-	}
-	watching := l.watching()
-	httpClient, err := rest.HTTPClientFor(watching)
-	if err != nil {
-		return nil, fmt.Errorf("creating the informers' client: %w", err)
-	}
-	mapper, err := ingest.NewRESTMapper(watching, httpClient)
-	if err != nil {
-		return nil, err
-	}
-	informers, err := cache.New(watching, cache.Options{
-		Scheme: scheme, HTTPClient: httpClient, Mapper: mapper,
-		ByObject: map[client.Object]cache.ByObject{
-			// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
-			&corev1.ConfigMap{}: {
-				Namespaces: map[string]cache.Config{v1beta1constants.GardenNamespace: {}},
-				Label: labels.SelectorFromSet(labels.Set{
-					v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig,
-				}),
-			},
+	return ingest.NewCache(l.watching(), map[client.Object]cache.ByObject{
+		// Only the region configs: seedplan never reads other ConfigMaps (nor has the RBAC to).
+		&corev1.ConfigMap{}: {
+			Namespaces: map[string]cache.Config{v1beta1constants.GardenNamespace: {}},
+			Label: labels.SelectorFromSet(labels.Set{
+				v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig,
+			}),
 		},
 	})
-	if err != nil {
-		return nil, fmt.Errorf("creating the informers: %w", err)
-	}
-	return informers, nil
 }
 
 // newManager is the controller-runtime manager the loop's windows run in: it elects the leader as configured, under

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -158,15 +160,7 @@ func Scheme() (*runtime.Scheme, error) {
 
 // NewClient returns a typed client of the garden cluster, which maps kinds with NewRESTMapper.
 func NewClient(cfg *rest.Config) (client.Client, error) {
-	scheme, err := Scheme()
-	if err != nil {
-		return nil, err
-	}
-	httpClient, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("creating the garden client for %s: %w", cfg.Host, err)
-	}
-	mapper, err := NewRESTMapper(cfg, httpClient)
+	scheme, httpClient, mapper, err := transport(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +169,38 @@ func NewClient(cfg *rest.Config) (client.Client, error) {
 		return nil, fmt.Errorf("creating the garden client for %s: %w", cfg.Host, err)
 	}
 	return c, nil
+}
+
+// NewCache returns informers of the garden cluster, not yet started, which map kinds with NewRESTMapper;
+// byObject restricts what they hold of a kind, as cache.Options.ByObject does.
+func NewCache(cfg *rest.Config, byObject map[client.Object]cache.ByObject) (cache.Cache, error) {
+	scheme, httpClient, mapper, err := transport(cfg)
+	if err != nil {
+		return nil, err
+	}
+	informers, err := cache.New(cfg, cache.Options{Scheme: scheme, HTTPClient: httpClient, Mapper: mapper, ByObject: byObject})
+	if err != nil {
+		return nil, fmt.Errorf("creating the garden informers for %s: %w", cfg.Host, err)
+	}
+	return informers, nil
+}
+
+// transport is what every client of the garden shares: seedplan's scheme, an HTTP client of cfg and the REST
+// mapper over it.
+func transport(cfg *rest.Config) (*runtime.Scheme, *http.Client, meta.RESTMapper, error) {
+	scheme, err := Scheme()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("creating the HTTP client for %s: %w", cfg.Host, err)
+	}
+	mapper, err := NewRESTMapper(cfg, httpClient)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return scheme, httpClient, mapper, nil
 }
 
 // ListPageSize is how many objects one list request of LoadCluster asks for: large landscapes are read in pages
