@@ -3,9 +3,12 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/model"
@@ -125,4 +128,73 @@ func TestCapacityWithoutTheLP(t *testing.T) {
 	if rushed.Total() < searched.Total() || rushed.LowerBound > searched.Total() || rushed.Optimal && rushed.Total() != rushed.LowerBound {
 		t.Fatalf("greedily %d new seeds (bound %d, optimal %v), searched %d", rushed.Total(), rushed.LowerBound, rushed.Optimal, searched.Total())
 	}
+}
+
+// An operator who adds the seeds capacity asks for finds schedule placing what capacity placed: on random
+// landscapes that exercise every predicate, the landscape with each template's new seeds added (copies of the
+// template under new names) is scheduled under the default policy with time enough for the LP, which places
+// exactly the shoots capacity did not call unplaceable, none of them above its seed's target.
+func TestCapacityAnswerHoldsOnceItsSeedsExist(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
+		contention := []float64{0.5, 1.0, 1.5, 3}[seed%4]
+		t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
+			cfg := generator.Config{Seeds: 25, Shoots: 200, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix()}
+			policy := defaultPolicy(t, strategy)
+			policy.Budget.Timeout, policy.Solver = time.Minute, solver.LP{Weights: policy.Weights, Timeout: time.Minute}
+			answer, err := plan.Capacity(context.Background(), generatedSnapshot(t, cfg), policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grown := withNewSeeds(t, cfg, answer)
+			outcome, err := plan.Schedule(context.Background(), grown, grown.Pending("default-scheduler"), policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !outcome.Optimal {
+				t.Fatalf("the LP did not solve the window to optimality (fallback %q)", outcome.Fallback)
+			}
+			unplaceable := map[string]bool{}
+			for _, u := range answer.Unplaceable {
+				unplaceable[u.Shoot] = true
+			}
+			for _, u := range outcome.Plan.Unschedulable {
+				if !unplaceable[u.Shoot] {
+					t.Errorf("with %d new seeds schedule leaves %s unschedulable (%s), which capacity placed", answer.Total(), u.Shoot, u.Reason)
+				}
+			}
+			if want := answer.OnExisting + answer.OnNew(); len(outcome.Plan.Placements) != want {
+				t.Fatalf("with %d new seeds schedule places %d shoots, capacity %d", answer.Total(), len(outcome.Plan.Placements), want)
+			}
+			if outcome.AboveTarget != 0 {
+				t.Fatalf("with %d new seeds schedule places %d shoots above their seeds' target", answer.Total(), outcome.AboveTarget)
+			}
+		})
+	}
+}
+
+// withNewSeeds is the generated landscape with the new seeds the answer asks for: copies of each template seed,
+// named after it.
+func withNewSeeds(t *testing.T, cfg generator.Config, answer *plan.CapacityAnswer) *model.Snapshot {
+	t.Helper()
+	objs, err := generator.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tmpl := range answer.Question.Templates {
+		at := slices.IndexFunc(objs.Seeds, func(s *gardencorev1beta1.Seed) bool { return s.Name == tmpl.Template })
+		if at < 0 {
+			t.Fatalf("template %s is not a seed of the landscape", tmpl.Template)
+		}
+		for n := range answer.NewSeeds[i] {
+			seed := objs.Seeds[at].DeepCopy()
+			seed.Name = fmt.Sprintf("%s-new-%d", tmpl.Template, n)
+			objs.Seeds = append(objs.Seeds, seed)
+		}
+	}
+	snap, err := model.NewSnapshot(objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }
