@@ -68,7 +68,7 @@ type Result struct {
 	// Shoot is namespace/name; Seed the planned seed ("" for an unschedulable shoot).
 	Shoot, Seed string
 	Result      model.BindResult
-	// Err is the API error behind model.Refused and model.Failed.
+	// Err is the API error behind model.Refused, model.Failed and model.Interrupted.
 	Err error
 	// BoundAt is when the binding succeeded (Bound only).
 	BoundAt time.Time
@@ -76,7 +76,11 @@ type Result struct {
 
 // Retry reports whether the shoot is still pending and belongs into the next window.
 func (r Result) Retry() bool {
-	return r.Result == model.Conflict || r.Result == model.Refused || r.Result == model.Failed || r.Result == model.Deferred
+	switch r.Result {
+	case model.Conflict, model.Refused, model.Failed, model.Deferred, model.Interrupted:
+		return true
+	}
+	return false
 }
 
 // Recheck keeps, of the plan's placements and in plan order, those that still fit on their seeds as a fresh read
@@ -136,7 +140,7 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	defer b.reports.release()
 	results := make([]Result, len(plan.Placements))
 	for i, pl := range plan.Placements {
-		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed, Err: errors.New("not tried: the context ended")}
+		results[i] = Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Interrupted, Err: errNotTried}
 	}
 	// Task i < len(placements) binds placement i; the others report unschedulable shoot i - len(placements).
 	tasks := make(chan int)
@@ -162,10 +166,14 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 	close(tasks)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return results, fmt.Errorf("applying the plan: %w", err)
+		interrupted := Summarize(results)[model.Interrupted]
+		return results, fmt.Errorf("stopped before binding %d of %d shoots, which stay pending: %w", interrupted, len(results), err)
 	}
 	return results, nil
 }
+
+// errNotTried is the error of a placement whose binding was never sent because the Binder's context had ended.
+var errNotTried = errors.New("not tried: seedplan was stopping")
 
 // bind binds one shoot and, on a conflict, finds out what became of it; the event of a binding is queued.
 func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) Result {
@@ -197,6 +205,9 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 			b.reportFailure(ctx, read, err.Error())
 		}
 		slog.InfoContext(ctx, "Binding refused", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
+	case ctx.Err() != nil:
+		// Cut off by seedplan's own stop, and not landed (updateBinding looked): no failure of the garden's.
+		result.Result, result.Err = model.Interrupted, err
 	default:
 		result.Result, result.Err = model.Failed, err
 		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)

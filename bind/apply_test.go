@@ -3,6 +3,7 @@ package bind_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -417,19 +418,71 @@ func TestApplyRefusedByAdmission(t *testing.T) {
 	}
 }
 
-// A plan applied after its context ended binds nothing and reports every placement as failed (still pending).
+// A plan applied after its context ended binds nothing, reports every placement as interrupted (still pending),
+// and says so.
 func TestApplyAfterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := &model.Plan{Placements: []model.Placement{{Shoot: "garden-a/x", Seed: "s1"}, {Shoot: "garden-a/y", Seed: "s2"}}}
 	results, err := (&bind.Binder{Concurrency: 2}).Apply(ctx, nil, p)
-	if err == nil {
-		t.Fatal("no error for an ended context")
+	if want := "stopped before binding 2 of 2 shoots, which stay pending: context canceled"; err == nil || err.Error() != want || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want %q", err, want)
 	}
 	for i, r := range results {
-		if r.Result != model.Failed || r.Shoot != p.Placements[i].Shoot || !r.Retry() {
-			t.Fatalf("result %d: %+v, want failed (to retry) for %s", i, r, p.Placements[i].Shoot)
+		if r.Result != model.Interrupted || r.Shoot != p.Placements[i].Shoot || !r.Retry() {
+			t.Fatalf("result %d: %+v, want interrupted (to retry) for %s", i, r, p.Placements[i].Shoot)
 		}
+	}
+}
+
+// A stop in the middle of a plan (Ctrl-C, SIGTERM, a lost lease) ends the binding whose request it cuts off and
+// sends no other: the bindings made are bound, the one cut off is bound if it landed (it is looked for), and
+// every other placement is interrupted — still pending, as a read of each shoot shows — and none failed.
+func TestApplyStoppedMidway(t *testing.T) {
+	cp := garden.Get(t)
+	for _, tc := range []struct {
+		name, landscape string
+		landed          bool // whether the binding cut off reached the API server first
+		bound           int
+	}{
+		{"cut off before it landed", "stopped", false, 3},
+		{"cut off after it landed", "landed", true, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			namespace, read, p := placedLandscape(t, cp, tc.landscape, 12)
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
+			var sent atomic.Int32
+			writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
+				SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+					if sent.Add(1) != 4 {
+						return c.SubResource(subResource).Update(ctx, obj, opts...)
+					}
+					if tc.landed {
+						if err := c.SubResource(subResource).Update(ctx, obj, opts...); err != nil {
+							return err
+						}
+					}
+					stop() // as client-go answers a request whose context ends before its answer
+					return &url.Error{Op: "Put", URL: "https://garden/binding", Err: context.Canceled}
+				},
+			})
+			results, err := (&bind.Binder{Client: writer, Reader: cp.Client, Concurrency: 1}).Apply(ctx, read, p)
+			want := fmt.Sprintf("stopped before binding %d of 12 shoots, which stay pending: context canceled", 12-tc.bound)
+			if err == nil || err.Error() != want {
+				t.Fatalf("error %v, want %q", err, want)
+			}
+			if got := bind.Summarize(results); got[model.Bound] != tc.bound || got[model.Interrupted] != 12-tc.bound {
+				t.Fatalf("results %v, want %d bound and the others interrupted", got, tc.bound)
+			}
+			for i, r := range results {
+				_, name, _ := strings.Cut(r.Shoot, "/")
+				want := map[model.BindResult]string{model.Bound: p.Placements[i].Seed, model.Interrupted: ""}[r.Result]
+				if got := seedName(t, cp.Client, namespace, name); got != want || !r.Retry() && r.Result != model.Bound {
+					t.Errorf("%s: %s (%v), seedName %q; want seedName %q", name, r.Result, r.Err, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -72,8 +72,8 @@ func TestCapacityAnswerExportsTheProvenBound(t *testing.T) {
 	}
 }
 
-// byLabel is the value of each of the gauge's series in the registry, by the value of its label; with label "",
-// an unlabelled gauge's value, under "".
+// byLabel is the value of each of the gauge's or counter's series in the registry, by the value of its label;
+// with label "", an unlabelled one's value, under "".
 func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
 	t.Helper()
 	families, err := registry.Gather()
@@ -86,12 +86,16 @@ func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) ma
 			continue
 		}
 		for _, m := range family.GetMetric() {
+			value := m.GetGauge().GetValue()
+			if m.GetCounter() != nil {
+				value = m.GetCounter().GetValue()
+			}
 			if label == "" && len(m.GetLabel()) == 0 {
-				values[""] = m.GetGauge().GetValue()
+				values[""] = value
 			}
 			for _, l := range m.GetLabel() {
 				if l.GetName() == label {
-					values[l.GetValue()] = m.GetGauge().GetValue()
+					values[l.GetValue()] = value
 				}
 			}
 		}

@@ -71,7 +71,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_solver_fallbacks_total", Help: "Windows whose LP plan was replaced by the greedy plan, by reason (" + joined(solver.FallbackReasons()) + ").",
 		}, []string{"reason"}),
 		bindings: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (" + joined(model.WindowBindResults()) + ").",
+			Name: "seedplan_bindings_total", Help: "Bindings attempted, by result (" + joined(model.WindowBindResults()) + "); not those seedplan stopped before they were made.",
 		}, []string{"result"}),
 		unschedulable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
@@ -179,7 +179,9 @@ func (m *Metrics) ObserveNothingDue() {
 // ObserveBindings records the results of applying a window's plan and how long it took.
 func (m *Metrics) ObserveBindings(results []bind.Result, seconds float64) {
 	for _, r := range results {
-		m.bindings.WithLabelValues(string(r.Result)).Inc()
+		if r.Result != model.Interrupted { // seedplan's stop, not the garden's answer
+			m.bindings.WithLabelValues(string(r.Result)).Inc()
+		}
 	}
 	m.bindSeconds.Observe(seconds)
 }

@@ -20,6 +20,9 @@ const (
 	// Deferred: the seed changed after the window read it and no longer has room for the shoot (bind.Binder.Recheck);
 	// the shoot stays pending for the next window.
 	Deferred BindResult = "deferred"
+	// Interrupted: seedplan stopped (SIGINT or SIGTERM, or the loop lost its lease) before the binding was made:
+	// it was not sent, or its request was cut off and did not land; the shoot stays pending.
+	Interrupted BindResult = "interrupted"
 	// Skipped: a reviewed placement (seedplan apply) no longer holds — the shoot changed since it was planned, or
 	// the seed no longer takes it; nothing was written, and nothing is planned instead.
 	Skipped BindResult = "skipped"
@@ -28,8 +31,8 @@ const (
 	Admitted BindResult = "admitted"
 )
 
-// WindowBindResults are every result a window's binding may have (all but Skipped and Admitted, which only a
-// reviewed plan has).
+// WindowBindResults are every result a window's binding may have as the garden's answer: all but Skipped and
+// Admitted, which only a reviewed plan has, and Interrupted, which is seedplan's own stop.
 func WindowBindResults() []BindResult {
 	return []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred}
 }
