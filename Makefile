@@ -46,7 +46,7 @@ test-unit: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -count=1 -timeout 30m \
 		./ingest $$(comm -23 <($(GO) list ./... | sort) <($(GO) list $(RACE_PACKAGES) | sort))
 
-# RACE_PACKAGES under the race detector (~4 min, and ~3 min more for its first build).
+# RACE_PACKAGES under the race detector (~4 min, and ~5 min more for its first build).
 test-race: control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) $(GO) test -race -count=1 -timeout 30m $(RACE_PACKAGES)
 
