@@ -3,7 +3,6 @@ package bind
 import (
 	"cmp"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +23,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -371,7 +371,7 @@ func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
 	current := &gardencorev1beta1.Shoot{}
-	if err := retryTransient(ctx, func() error { return b.reader().Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
+	if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error { return b.reader().Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
 		return nil, err
 	}
 	return current, nil
@@ -425,7 +425,7 @@ func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Sho
 	patched.Status.LastOperation.State = gardencorev1beta1.LastOperationStatePending
 	patched.Status.LastOperation.LastUpdateTime = now
 	patched.Status.LastOperation.Description = description
-	err := retryTransient(ctx, func() error { return b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)) })
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error { return b.Client.Status().Patch(ctx, patched, client.MergeFrom(shoot)) })
 	switch {
 	case apierrors.IsNotFound(err):
 		// Deleted since the window read it: no shoot is left to carry the failure, which is no error.
@@ -458,7 +458,7 @@ func (b *Binder) event(ctx context.Context, shoot *gardencorev1beta1.Shoot, even
 		Note: note,
 		Type: eventType,
 	}
-	err := retryTransient(ctx, func() error {
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
 		// A create whose response was lost may have landed: the event is there, which is all that matters.
 		if err := b.Client.Create(ctx, event); err != nil && !apierrors.IsAlreadyExists(err) {
 			return err
@@ -492,26 +492,7 @@ func reportContext(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // reportTimeout bounds the writing of one report, retries included.
-const reportTimeout = 30 * time.Second
-
-// retryTransient calls write until it succeeds, fails for a reason a retry cannot change (the API server
-// refused it), or ctx ends: an unreachable, restarting or overloaded API server (a network error, 429 or 5xx)
-// is waited for with exponential backoff, as client-go's event recorder does, so that no report is lost to it.
-func retryTransient(ctx context.Context, write func() error) error {
-	delay := 50 * time.Millisecond
-	for {
-		err := write()
-		if err == nil || !Transient(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (retried until %w)", err, context.Cause(ctx))
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 2*time.Second)
-	}
-}
+const reportTimeout = ingest.RestartPatience
 
 // answerLost reports whether a request that failed may have been applied all the same, its answer lost: the
 // connection broke or the client stopped waiting after the request was sent (a timeout, or the caller's context
@@ -532,25 +513,6 @@ func answerLost(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) ||
 		errors.As(err, &op) && op.Op == "read" || errors.As(err, &timeout) && timeout.Timeout()
-}
-
-// Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
-// (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
-// timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
-// canceled) is not, nor is one to a server whose certificate is not trusted, nor a failure that is no request's
-// (an object read that does not decode or validate): repeating them fails the same way.
-func Transient(err error) bool {
-	var untrusted *tls.CertificateVerificationError
-	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) {
-		return false
-	}
-	var status apierrors.APIStatus
-	if errors.As(err, &status) {
-		code := status.Status().Code
-		return code == http.StatusTooManyRequests || code >= http.StatusInternalServerError
-	}
-	var network net.Error
-	return errors.As(err, &network) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func (b *Binder) now() time.Time {

@@ -13,7 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 )
@@ -169,7 +169,7 @@ func (f *flight) poll(ctx context.Context, results []model.MoveResult) error {
 }
 
 // pollMoves reads the shoot of every move in flight and sets the result of each that finished. A read that failed
-// for a transient reason (bind.Transient: an API server restarting, overloaded or out of reach) tells nothing: the
+// for a transient reason (ingest.Transient: an API server restarting, overloaded or out of reach) tells nothing: the
 // move is read again at the next poll, and stalls as any other once in flight longer than Timeout.
 func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) error {
 	for i, m := range f.moves {
@@ -178,7 +178,7 @@ func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) erro
 		case apierrors.IsNotFound(err):
 			results[i].Result, results[i].Detail = model.MoveSkipped, "the shoot was deleted during its migration"
 			delete(f.moves, i)
-		case err != nil && !bind.Transient(err):
+		case err != nil && !ingest.Transient(err):
 			return err
 		case err == nil && ptr.Deref(shoot.Status.SeedName, "") == m.move.To && !migrating(shoot): // restored on the new seed
 			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
@@ -204,7 +204,7 @@ func (f *flight) pollOthers(ctx context.Context) error {
 		switch {
 		case apierrors.IsNotFound(err) || err == nil && !migrating(shoot):
 			delete(f.others, key)
-		case err != nil && !bind.Transient(err):
+		case err != nil && !ingest.Transient(err):
 			return err
 		case err == nil:
 			in.state = migrationState(shoot)

@@ -107,7 +107,7 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 // startPaced starts the move once the migrations in flight leave it a slot (without a pacing, at once). The
 // migrations the fresh read before the binding shows in flight that this run did not start take slots too: when
 // they leave the move none, it waits again. A paced run, which may last hours, also waits out a read that failed
-// for a transient reason (bind.Transient) for as long as the Timeout; a one-shot run fails the move.
+// for a transient reason (ingest.Transient) for as long as the Timeout; a one-shot run fails the move.
 func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight, results []model.MoveResult) (model.MoveResult, error) {
 	var unreadSince time.Time
 	for {
@@ -117,7 +117,7 @@ func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight,
 			}
 		}
 		snap, read, err := r.read(ctx)
-		if err != nil && paced != nil && bind.Transient(err) {
+		if err != nil && paced != nil && ingest.Transient(err) {
 			if unreadSince.IsZero() {
 				unreadSince = time.Now()
 			}

@@ -1,0 +1,65 @@
+package ingest
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// RestartPatience is how long a request that fails for a transient reason is tried again: long enough to outlast
+// an API server's restart.
+const RestartPatience = 30 * time.Second
+
+// Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
+// (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
+// timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
+// canceled) is not, nor is one to a server whose certificate is not trusted, nor a failure that is no request's
+// (an object read that does not decode or validate): repeating them fails the same way.
+func Transient(err error) bool {
+	var untrusted *tls.CertificateVerificationError
+	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) {
+		return false
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		code := status.Status().Code
+		return code == http.StatusTooManyRequests || code >= http.StatusInternalServerError
+	}
+	var network net.Error
+	return errors.As(err, &network) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// RetryTransient calls request until it succeeds, fails for a reason a retry cannot change (not Transient: the API
+// server decided, e.g. refused it), ctx ends, or patience has passed since its first failure: an unreachable,
+// restarting or overloaded API server is waited for with exponential backoff, as client-go's event recorder does.
+// The error of a request given up on is its last failure, saying for how long it was tried.
+func RetryTransient(ctx context.Context, patience time.Duration, request func() error) error {
+	delay := 50 * time.Millisecond
+	var giveUp time.Time
+	for {
+		err := request()
+		if err == nil || !Transient(err) {
+			return err
+		}
+		if giveUp.IsZero() {
+			giveUp = time.Now().Add(patience)
+		}
+		wait := min(delay, time.Until(giveUp))
+		if wait <= 0 {
+			return fmt.Errorf("%w (retried for %v)", err, patience)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (retried until %w)", err, context.Cause(ctx))
+		case <-time.After(wait):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}

@@ -1,0 +1,112 @@
+package ingest_test
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/seedplan/seedplan/ingest"
+)
+
+// A request is sent again while the API server cannot decide on it (unreachable, overloaded, failing) and never
+// when it refused it.
+func TestRetryTransient(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	for _, tc := range []struct {
+		name     string
+		failures []error
+		calls    int
+		fails    bool
+	}{
+		{name: "written at once", calls: 1},
+		{name: "connection refused, then written", failures: []error{syscall.ECONNREFUSED}, calls: 2},
+		{name: "503 and 429, then written", failures: []error{apierrors.NewServiceUnavailable("restarting"),
+			apierrors.NewTooManyRequests("slow down", 1)}, calls: 3},
+		{name: "a server timeout, then written", failures: []error{apierrors.NewServerTimeout(shoots, "create", 1)}, calls: 2},
+		{name: "refused by validation", failures: []error{apierrors.NewInvalid(schema.GroupKind{Kind: "Event"}, "e", nil)}, calls: 1, fails: true},
+		{name: "forbidden", failures: []error{apierrors.NewForbidden(shoots, "s", errors.New("no"))}, calls: 1, fails: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			err := ingest.RetryTransient(context.Background(), time.Minute, func() error {
+				calls++
+				if calls <= len(tc.failures) {
+					return tc.failures[calls-1]
+				}
+				return nil
+			})
+			if calls != tc.calls || (err != nil) != tc.fails {
+				t.Fatalf("%d calls, error %v; want %d calls, failing %v", calls, err, tc.calls, tc.fails)
+			}
+		})
+	}
+}
+
+// A failure is transient when the API server did not decide on the request, also when wrapped in context.
+func TestTransient(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	wrapped := func(err error) error { return fmt.Errorf("reading shoot garden-a/s in migration: %w", err) }
+	for _, tc := range []struct {
+		name      string
+		err       error
+		transient bool
+	}{
+		{"the connection was refused", syscall.ECONNREFUSED, true},
+		{"the TLS handshake failed, as client-go reports it", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: errors.New("tls: handshake failure")}), true},
+		{"the server's certificate is not trusted", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
+			Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}), false},
+		{"the connection broke", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: io.ErrUnexpectedEOF}), true},
+		{"the request's own deadline passed", wrapped(context.DeadlineExceeded), true},
+		{"the server is unavailable (503), wrapped", wrapped(apierrors.NewServiceUnavailable("restarting")), true},
+		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), true},
+		{"the server timed out (504)", apierrors.NewTimeoutError("too long", 1), true},
+		{"the server failed (500), wrapped", wrapped(apierrors.NewInternalError(errors.New("etcd"))), true},
+		{"the caller gave up (its context canceled), wrapped", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: context.Canceled}), false},
+		{"not found, wrapped", wrapped(apierrors.NewNotFound(shoots, "s")), false},
+		{"forbidden", apierrors.NewForbidden(shoots, "s", errors.New("no")), false},
+		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
+		{"no request failed: an object read does not validate", errors.New("reading the garden cluster: cluster: Seed s: field spec.provider.type: required"), false},
+	} {
+		if got := ingest.Transient(tc.err); got != tc.transient {
+			t.Errorf("%s: Transient(%v) = %v, want %v", tc.name, tc.err, got, tc.transient)
+		}
+	}
+}
+
+// Retries end with the context, saying what failed last.
+func TestRetryTransientEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := ingest.RetryTransient(ctx, time.Minute, func() error { return syscall.ECONNREFUSED })
+	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v; want the last failure and the deadline", err)
+	}
+}
+
+// Retries end once patience has passed since the first failure, saying what failed last and for how long it was
+// tried again; a request that fails at once for good is not tried again.
+func TestRetryTransientGivesUp(t *testing.T) {
+	calls := 0
+	start := time.Now()
+	err := ingest.RetryTransient(context.Background(), 300*time.Millisecond, func() error {
+		calls++
+		return apierrors.NewServiceUnavailable("restarting")
+	})
+	if !apierrors.IsServiceUnavailable(err) || !strings.HasSuffix(err.Error(), "(retried for 300ms)") || calls < 3 {
+		t.Fatalf("%d calls, error %v; want the 503, retried for 300ms", calls, err)
+	}
+	if elapsed := time.Since(start); elapsed < 300*time.Millisecond {
+		t.Fatalf("gave up after %v, before its patience", elapsed)
+	}
+}
