@@ -34,7 +34,11 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 			return nil, fmt.Errorf("placement of shoot %s has no resourceVersion: apply plans made from the garden (schedule --kubeconfig --dry-run -o json)", pl.Shoot)
 		}
 	}
-	landscape, err := ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+	var landscape *ingest.Landscape
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+		landscape, err = ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster: %w", err)
 	}

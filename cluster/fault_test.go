@@ -2,9 +2,13 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
+	"net"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,6 +16,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -161,6 +166,60 @@ func TestJobSurvivesRestarts(t *testing.T) {
 			// The events of bindings made while the part was down were written once it was back.
 			if bound, events := report.Bindings[model.Bound]+next.Bindings[model.Bound], successEvents(t, cp.Client, namespace); events != bound {
 				t.Fatalf("%d SchedulingSuccessful events for %d bindings", events, bound)
+			}
+		})
+	}
+}
+
+// The job's reads — the window's, and the re-check's before binding — outlast an API server that fails them for a
+// while (restarting: 503 or connection refused; overloaded: 429): each is read again until answered, and the job
+// binds every shoot. A read the API server decided on (forbidden) fails the job at once, nothing bound.
+func TestJobReadsThroughTransientFailures(t *testing.T) {
+	cp := garden.Get(t)
+	refused := &url.Error{Op: "Get", URL: "https://garden/shoots", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	for _, tc := range []struct {
+		project string
+		failing func(list int) error // the answer to the job's list number list (from 1), or nil
+		bound   int
+	}{
+		{"tr-window", func(list int) error { // the window's read: Seeds, then Shoots
+			return map[int]error{1: apierrors.NewServiceUnavailable("restarting"), 2: refused, 3: refused}[list]
+		}, 5},
+		{"tr-recheck", func(list int) error { // a window reads 7 lists; the re-check before binding lists Seeds then Shoots
+			return map[int]error{8: apierrors.NewTooManyRequests("slow down", 0), 9: refused}[list]
+		}, 5},
+		{"tr-denied", func(list int) error {
+			return map[int]error{1: apierrors.NewForbidden(shoots, "", errors.New("no RBAC rule"))}[list]
+		}, 0},
+	} {
+		t.Run(tc.project, func(t *testing.T) {
+			namespace := cp.Landscape(t, tc.project, []int64{10, 10}, 5, tc.project)
+			before := snapshot(t, cp.Client)
+			var lists atomic.Int32
+			reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
+				List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+					if err := tc.failing(int(lists.Add(1))); err != nil {
+						return err
+					}
+					return c.List(ctx, list, opts...)
+				},
+			})
+			report, err := newScheduler(t, reader, namespace, false).RunJob(context.Background(), 1)
+			if tc.bound == 0 {
+				if !apierrors.IsForbidden(err) || lists.Load() != 1 {
+					t.Fatalf("%d lists, error %v; want the job to fail on the forbidden one", lists.Load(), err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("the job failed: %v", err)
+			}
+			if report.Bindings[model.Bound] != tc.bound {
+				t.Fatalf("bindings %v, want %d bound", report.Bindings, tc.bound)
+			}
+			if n := verifyBindings(t, cp.Client, before, namespace); n != tc.bound {
+				t.Fatalf("%d shoots bound in the garden, want %d", n, tc.bound)
 			}
 		})
 	}

@@ -133,12 +133,18 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, bound: bound, start: start}, nil
 }
 
-// load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy.
-func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
+// load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy from the
+// API server, read again while it fails for a transient reason (the job outlasts a restart of the garden's API
+// server).
+func (s *Scheduler) load(ctx context.Context) (landscape *ingest.Landscape, err error) {
 	if s.Copies != nil {
 		return ingest.LoadShared(ctx, s.Reader)
 	}
-	return ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+	err = ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+		landscape, err = ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+		return err
+	})
+	return landscape, err
 }
 
 // assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
@@ -154,7 +160,12 @@ func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error)
 	// The loop reads its informer cache: its window was read from it milliseconds before, and it still brings
 	// every change that arrived while the window was planned; a list from the API server was most of the time a
 	// lone shoot took to bind (README, the loop).
-	seeds, shoots, err := ingest.LoadOccupancy(ctx, s.Reader, s.PageSize)
+	var seeds []*gardencorev1beta1.Seed
+	var shoots []*gardencorev1beta1.Shoot
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+		seeds, shoots, err = ingest.LoadOccupancy(ctx, s.Reader, s.PageSize)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("nothing was bound: re-reading the seeds and shoots before binding: %w", err)
 	}
