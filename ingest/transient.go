@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -39,7 +40,8 @@ func Transient(err error) bool {
 // RetryTransient calls request until it succeeds, fails for a reason a retry cannot change (not Transient: the API
 // server decided, e.g. refused it), ctx ends, or patience has passed since its first failure: an unreachable,
 // restarting or overloaded API server is waited for with exponential backoff, as client-go's event recorder does.
-// The error of a request given up on is its last failure, saying for how long it was tried.
+// The first failure is logged; the error of a request given up on is its last failure, saying for how long it was
+// tried again.
 func RetryTransient(ctx context.Context, patience time.Duration, request func() error) error {
 	delay := 50 * time.Millisecond
 	var giveUp time.Time
@@ -50,6 +52,8 @@ func RetryTransient(ctx context.Context, patience time.Duration, request func() 
 		}
 		if giveUp.IsZero() {
 			giveUp = time.Now().Add(patience)
+			// Said once: a garden that does not answer would otherwise keep a command silent for the patience.
+			slog.InfoContext(ctx, "The garden did not answer; asking again", "for", patience, "error", err)
 		}
 		wait := min(delay, time.Until(giveUp))
 		if wait <= 0 {
