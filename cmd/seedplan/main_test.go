@@ -56,13 +56,18 @@ func runReading(t *testing.T, stdin io.Reader, stderr io.Writer, args ...string)
 // execute runs seedplan with the arguments on the given standard streams, and leaves the process-wide logger the
 // command sets as it found it.
 func execute(stdin io.Reader, stdout, stderr io.Writer, args ...string) error {
+	return executeContext(context.Background(), stdin, stdout, stderr, args...)
+}
+
+// executeContext is execute until ctx ends, as a signal ends main's.
+func executeContext(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args ...string) error {
 	defer fixture.RestoreLogging()()
 	cmd := newRootCommand()
 	cmd.SetIn(stdin)
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	cmd.SetArgs(args)
-	return cmd.ExecuteContext(context.Background())
+	return cmd.ExecuteContext(ctx)
 }
 
 // refusal is arguments a command must refuse, and what its error must say.
