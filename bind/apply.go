@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"golang.org/x/net/http2"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -495,24 +496,49 @@ func reportContext(ctx context.Context) (context.Context, context.CancelFunc) {
 const reportTimeout = ingest.RestartPatience
 
 // answerLost reports whether a request that failed may have been applied all the same, its answer lost: the
-// connection broke or the client stopped waiting after the request was sent (a timeout, or the caller's context
-// ended, as a stopping loop's does), or the server failed it where it may have decided already (500, 504). A
+// connection or its HTTP/2 stream broke or the client stopped waiting after the request was sent (a timeout, or
+// the caller's context ended, as a stopping loop's does), the server failed it where it may have decided already (500, 504), or
+// kube-apiserver lost the answer of gardener-apiserver it had passed the request on to (proxiedAnswerLost). A
 // connection refused, a request the server declined (429, 503) and any other error leave nothing to look for,
 // so that a garden down for long fails each binding at once, as before.
 func answerLost(err error) bool {
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code
-		return code == http.StatusInternalServerError || code == http.StatusGatewayTimeout
+		return code == http.StatusInternalServerError || code == http.StatusGatewayTimeout ||
+			code == http.StatusServiceUnavailable && proxiedAnswerLost(status.Status().Details)
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return false
 	}
+	// An HTTP/2 stream the server reset: only REFUSED_STREAM says that it did not process the request.
+	var stream http2.StreamError
+	if errors.As(err, &stream) {
+		return stream.Code != http2.ErrCodeRefusedStream
+	}
 	var timeout interface{ Timeout() bool }
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) ||
 		errors.As(err, &op) && op.Op == "read" || errors.As(err, &timeout) && timeout.Timeout()
+}
+
+// proxiedAnswerLost reports whether a 503 is kube-apiserver's proxy to an aggregated API server (gardener-apiserver)
+// saying that it lost the answer to a request it had passed on: its words are "error trying to reach service: "
+// and what failed, which client-go keeps as the cause of an unexpected response. A failure to connect or to send
+// ("dial ...", "write ...": the request never arrived) is not; a broken connection while awaiting the answer ("read
+// ...", "EOF": gardener-apiserver may have stored the binding before it died) is.
+func proxiedAnswerLost(details *metav1.StatusDetails) bool {
+	if details == nil {
+		return false
+	}
+	for _, cause := range details.Causes {
+		failed, proxied := strings.CutPrefix(cause.Message, "error trying to reach service: ")
+		if cause.Type == metav1.CauseTypeUnexpectedServerResponse && proxied {
+			return !strings.HasPrefix(failed, "dial ") && !strings.HasPrefix(failed, "write ")
+		}
+	}
+	return false
 }
 
 func (b *Binder) now() time.Time {

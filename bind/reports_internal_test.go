@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/net/http2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -76,6 +77,11 @@ func waitForWriters(t *testing.T, r *reports) {
 	}
 }
 
+// proxied is a 503 as client-go reads kube-apiserver's proxy to an aggregated API server failing with what failed.
+func proxied(resource schema.GroupResource, failed string) error {
+	return apierrors.NewGenericServerResponse(503, "put", resource, "s", "error trying to reach service: "+failed, 0, true)
+}
+
 // timeoutError is a client's timeout, as net/http words one while it awaits the headers.
 type timeoutError struct{}
 
@@ -101,10 +107,17 @@ func TestAnswerLost(t *testing.T) {
 		{"the caller stopped waiting (a stopping loop)", put(context.Canceled), true},
 		{"the server timed out (504)", apierrors.NewTimeoutError("the binding took too long", 1), true},
 		{"the server failed (500)", apierrors.NewServerTimeout(shoots, "update", 1), true},
+		{"the server reset the HTTP/2 stream while answering", put(http2.StreamError{StreamID: 159, Code: http2.ErrCodeInternal}), true},
+		{"the server refused the HTTP/2 stream", put(http2.StreamError{StreamID: 159, Code: http2.ErrCodeRefusedStream}), false},
 		{"the connection was refused", put(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), false},
 		{"connecting timed out", put(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}), false},
 		{"the request could not be sent", put(&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}), false},
+		{"kube-apiserver lost gardener-apiserver's answer (503)", proxied(shoots, "read tcp 127.0.0.1:43454->127.0.0.1:37735: read: connection reset by peer"), true},
+		{"kube-apiserver's connection to gardener-apiserver ended (503)", proxied(shoots, "EOF"), true},
+		{"kube-apiserver could not reach gardener-apiserver (503)", proxied(shoots, "dial tcp 127.0.0.1:37735: connect: connection refused"), false},
+		{"kube-apiserver could not send to gardener-apiserver (503)", proxied(shoots, "write tcp 127.0.0.1:43454->127.0.0.1:37735: write: broken pipe"), false},
 		{"the server is unavailable (503)", apierrors.NewServiceUnavailable("restarting"), false},
+		{"an unexpected 503 of another kind", apierrors.NewGenericServerResponse(503, "put", shoots, "s", "service unavailable", 0, true), false},
 		{"the server declined (429)", apierrors.NewTooManyRequests("slow down", 1), false},
 		{"a conflict", apierrors.NewConflict(shoots, "s", errors.New("changed")), false},
 		{"no request failed: an object read does not validate", errors.New("reading the garden cluster: cluster: Seed s: field spec.provider.type: required"), false},

@@ -109,10 +109,10 @@ func afterReadingShoots(c client.WithWatch, change func(context.Context, client.
 	})
 }
 
-// A part of the garden API crashes in the middle of a batch of bindings and comes back: bindings fail, and the
-// job either reports the failure (it cannot re-read the garden for its next round) or, when the part came back
-// while a binding whose answer was lost was looked for, finishes; either way the next run binds the rest and
-// nothing is bound twice.
+// A part of the garden API crashes in the middle of a batch of bindings and comes back: bindings fail, those in
+// flight are looked for once it answers again, and every binding that landed is reported bound, none unnoticed;
+// the job either reports the failure or, reading again until the part is back, finishes; either way the next run
+// binds the rest and nothing is bound twice.
 func TestJobSurvivesRestarts(t *testing.T) {
 	cp := garden.Get(t)
 	for _, tc := range []struct {
@@ -155,6 +155,10 @@ func TestJobSurvivesRestarts(t *testing.T) {
 			t.Logf("run during the crash: bindings %v; %v", report.Bindings, err)
 			if err := <-restarted; err != nil {
 				t.Fatal(err)
+			}
+			// A binding whose answer the crash took is looked for: none lands unreported (and without its event).
+			if n := verifyBindings(t, cp.Client, before, namespace); n != report.Bindings[model.Bound] {
+				t.Fatalf("%d shoots bound in the garden, %d reported bound", n, report.Bindings[model.Bound])
 			}
 			next, err := newScheduler(t, cp.Client, namespace, false).RunJob(ctx, 3)
 			if err != nil {
