@@ -31,9 +31,20 @@ type Rebalance struct {
 	MaxMovesPerProject int
 }
 
-// read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place).
+// read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place). Without a
+// Pacing, a read that fails for a transient reason is read again for up to ingest.RestartPatience.
 func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gardencorev1beta1.Shoot, error) {
-	landscape, err := ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+	var landscape *ingest.Landscape
+	load := func() (err error) {
+		landscape, err = ingest.LoadCluster(ctx, r.Reader, r.PageSize)
+		return err
+	}
+	var err error
+	if r.Pacing == nil {
+		err = ingest.RetryTransient(ctx, ingest.RestartPatience, load) // a paced run waits by its own Timeout
+	} else {
+		err = load()
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the garden cluster: %w", err)
 	}
@@ -107,7 +118,8 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 // startPaced starts the move once the migrations in flight leave it a slot (without a pacing, at once). The
 // migrations the fresh read before the binding shows in flight that this run did not start take slots too: when
 // they leave the move none, it waits again. A paced run, which may last hours, also waits out a read that failed
-// for a transient reason (ingest.Transient) for as long as the Timeout; a one-shot run fails the move.
+// for a transient reason (ingest.Transient) for as long as the Timeout; a one-shot run reads again for up to
+// ingest.RestartPatience, as the job does, and then fails the move.
 func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight, results []model.MoveResult) (model.MoveResult, error) {
 	var unreadSince time.Time
 	for {

@@ -427,8 +427,9 @@ func TestRebalancePaced(t *testing.T) {
 // answers): it reads again at the next poll and sees the migrations finish — its own, and one it did not start that
 // holds the slot its move waits for — and a move whose read of the garden before its binding failed is made once
 // the garden reads again. A migration it cannot read at all stalls after the timeout, saying what the last read
-// said; a garden it cannot read before a move stops the run after the timeout, the move not started. A read that
-// fails for a reason no retry changes fails its move at once.
+// said; a garden it cannot read before a move stops the run after the timeout, the move not started. A one-shot run
+// reads again through such failures before a move (up to 30 s). A read that fails for a reason no retry changes
+// fails its move at once.
 func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 	cp := garden.Get(t)
 	for _, tc := range []struct {
@@ -437,6 +438,7 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 		failedReads int   // of the migrating shoots, from the first; -1: every read
 		failedLists int   // of the garden's shoots (the read before a move), from the first; -1: every list
 		listErr     error // what the failed lists return; nil: 503
+		oneShot     bool  // no pacing: the move is started and not awaited
 		wantErr     []string
 		want        []model.MoveOutcome
 	}{
@@ -448,6 +450,9 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 		{name: "plistdown", failedLists: -1,
 			wantErr: []string{"found the garden unreadable for 3s", "listing Shoots", "restarting"}},
 		{name: "pbroken", failedLists: -1, listErr: errors.New("decoding the ShootList: unexpected end of JSON input"),
+			want: []model.MoveOutcome{model.MoveFailed}, wantErr: []string{"listing Shoots: decoding the ShootList"}},
+		{name: "olist", oneShot: true, failedLists: 3, want: []model.MoveOutcome{model.MoveApplied}},
+		{name: "obroken", oneShot: true, failedLists: -1, listErr: errors.New("decoding the ShootList: unexpected end of JSON input"),
 			want: []model.MoveOutcome{model.MoveFailed}, wantErr: []string{"listing Shoots: decoding the ShootList"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -497,6 +502,9 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 			// Bounded per seed only: the garden is shared, and a migration another test left would take a slot of all.
 			mover := &cluster.Rebalance{Reader: reader, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target,
 				Pacing: &cluster.Pacing{MaxInFlight: 100, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}}
+			if tc.oneShot {
+				mover.Pacing = nil
+			}
 			results, err := mover.Apply(ctx, moves)
 			if tc.failedReads > 0 && reads.Load() <= int64(tc.failedReads) || tc.failedLists > 0 && lists.Load() <= int64(tc.failedLists) {
 				t.Fatalf("shoots were read %d and listed %d times; the test wants more than %d and %d: %v, results %+v",
