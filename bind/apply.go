@@ -497,10 +497,10 @@ const reportTimeout = ingest.RestartPatience
 
 // answerLost reports whether a request that failed may have been applied all the same, its answer lost: the
 // connection or its HTTP/2 stream broke or the client stopped waiting after the request was sent (a timeout, or
-// the caller's context ended, as a stopping loop's does), the server failed it where it may have decided already (500, 504), or
-// kube-apiserver lost the answer of gardener-apiserver it had passed the request on to (proxiedAnswerLost). A
-// connection refused, a request the server declined (429, 503) and any other error leave nothing to look for,
-// so that a garden down for long fails each binding at once, as before.
+// the caller's context ended, as a stopping loop's does), the server failed it where it may have decided already
+// (500, 504), or kube-apiserver lost the answer of gardener-apiserver it had passed the request on to
+// (proxiedAnswerLost). A connection refused, a request the server declined (429, 503) and any other error leave
+// nothing to look for, so that a garden down for long fails each binding at once, as before.
 func answerLost(err error) bool {
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
