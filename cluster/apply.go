@@ -34,11 +34,7 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 			return nil, fmt.Errorf("placement of shoot %s has no resourceVersion: apply plans made from the garden (schedule --kubeconfig --dry-run -o json)", pl.Shoot)
 		}
 	}
-	var landscape *ingest.Landscape
-	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
-		landscape, err = ingest.LoadCluster(ctx, r.Reader, r.PageSize)
-		return err
-	})
+	landscape, err := ingest.LoadClusterPatiently(ctx, r.Reader, r.PageSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading the garden cluster: %w", err)
 	}

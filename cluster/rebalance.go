@@ -34,17 +34,11 @@ type Rebalance struct {
 // read lists the landscape and keeps every shoot as read (the snapshot defaults its objects in place). Without a
 // Pacing, a read that fails for a transient reason is read again for up to ingest.RestartPatience.
 func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gardencorev1beta1.Shoot, error) {
-	var landscape *ingest.Landscape
-	load := func() (err error) {
-		landscape, err = ingest.LoadCluster(ctx, r.Reader, r.PageSize)
-		return err
+	load := ingest.LoadClusterPatiently
+	if r.Pacing != nil {
+		load = ingest.LoadCluster // a paced run waits out an unreadable garden by its own Timeout
 	}
-	var err error
-	if r.Pacing == nil {
-		err = ingest.RetryTransient(ctx, ingest.RestartPatience, load) // a paced run waits by its own Timeout
-	} else {
-		err = load()
-	}
+	landscape, err := load(ctx, r.Reader, r.PageSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the garden cluster: %w", err)
 	}

@@ -136,15 +136,11 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 // load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy from the
 // API server, read again while it fails for a transient reason (the job outlasts a restart of the garden's API
 // server).
-func (s *Scheduler) load(ctx context.Context) (landscape *ingest.Landscape, err error) {
+func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 	if s.Copies != nil {
 		return ingest.LoadShared(ctx, s.Reader)
 	}
-	err = ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
-		landscape, err = ingest.LoadCluster(ctx, s.Reader, s.PageSize)
-		return err
-	})
-	return landscape, err
+	return ingest.LoadClusterPatiently(ctx, s.Reader, s.PageSize)
 }
 
 // assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound

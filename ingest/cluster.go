@@ -222,6 +222,17 @@ func LoadCluster(ctx context.Context, reader client.Reader, pageSize int64) (*La
 	return landscape, nil
 }
 
+// LoadClusterPatiently is LoadCluster for a run that reads the garden once: a read that fails for a transient
+// reason is read again, whole, for up to RestartPatience (RetryTransient), so that the run outlasts a restart of the
+// garden's API server.
+func LoadClusterPatiently(ctx context.Context, reader client.Reader, pageSize int64) (landscape *Landscape, err error) {
+	err = RetryTransient(ctx, RestartPatience, func() (err error) {
+		landscape, err = LoadCluster(ctx, reader, pageSize)
+		return err
+	})
+	return landscape, err
+}
+
 // managedSeedSets lists the ManagedSeedSets of the garden namespace; a garden whose API does not serve them has
 // none.
 func managedSeedSets(ctx context.Context, reader client.Reader, pageSize int64) ([]*seedmanagementv1alpha1.ManagedSeedSet, error) {

@@ -466,10 +466,7 @@ func (f *planFlags) snapshot(cmd *cobra.Command, c *config.SeedPlanConfiguration
 		if garden, err = gardenClient(c); err != nil {
 			return nil, err
 		}
-		err = ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
-			landscape, err = ingest.LoadCluster(ctx, garden, ingest.ListPageSize)
-			return err
-		})
+		landscape, err = ingest.LoadClusterPatiently(ctx, garden, ingest.ListPageSize)
 	case len(f.landscape) == 0:
 		// Said, because a forgotten flag would otherwise pass the example's answer off as the landscape's.
 		slog.InfoContext(ctx, "Reading the embedded example landscape: no --landscape, --kubeconfig or --cluster was given")
