@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -181,38 +182,46 @@ func TestJobSurvivesRestarts(t *testing.T) {
 func TestJobReadsThroughTransientFailures(t *testing.T) {
 	cp := garden.Get(t)
 	refused := &url.Error{Op: "Get", URL: "https://garden/shoots", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
-	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	seeds := schema.GroupResource{Group: "core.gardener.cloud", Resource: "seeds"}
 	for _, tc := range []struct {
-		project string
-		failing func(list int) error // the answer to the job's list number list (from 1), or nil
-		bound   int
+		project  string
+		failures map[string]error // the answers to the job's lists, by kind of list and its count of that kind (from 1)
+		bound    int
 	}{
-		{"tr-window", func(list int) error { // the window's read: Seeds, then Shoots
-			return map[int]error{1: apierrors.NewServiceUnavailable("restarting"), 2: refused, 3: refused}[list]
-		}, 5},
-		{"tr-recheck", func(list int) error { // a window reads 7 lists; the re-check before binding lists Seeds then Shoots
-			return map[int]error{8: apierrors.NewTooManyRequests("slow down", 0), 9: refused}[list]
-		}, 5},
-		{"tr-denied", func(list int) error {
-			return map[int]error{1: apierrors.NewForbidden(shoots, "", errors.New("no RBAC rule"))}[list]
-		}, 0},
+		// The window's read lists Seeds, then Shoots; a failed read is read again whole.
+		{"tr-window", map[string]error{"SeedList 1": apierrors.NewServiceUnavailable("restarting"), "ShootList 1": refused, "ShootList 2": refused}, 5},
+		// A window that reads at once lists each kind once; the re-check before binding lists Seeds, then Shoots.
+		{"tr-recheck", map[string]error{"SeedList 2": apierrors.NewTooManyRequests("slow down", 0), "ShootList 2": refused}, 5},
+		{"tr-denied", map[string]error{"SeedList 1": apierrors.NewForbidden(seeds, "", errors.New("no RBAC rule"))}, 0},
 	} {
 		t.Run(tc.project, func(t *testing.T) {
 			namespace := cp.Landscape(t, tc.project, []int64{10, 10}, 5, tc.project)
 			before := snapshot(t, cp.Client)
-			var lists atomic.Int32
+			var mu sync.Mutex
+			lists, injected := map[string]int{}, 0
 			reader := interceptor.NewClient(cp.Client, interceptor.Funcs{
 				List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-					if err := tc.failing(int(lists.Add(1))); err != nil {
+					mu.Lock()
+					kind := strings.TrimPrefix(fmt.Sprintf("%T", list), "*v1beta1.")
+					lists[kind]++
+					err := tc.failures[fmt.Sprintf("%s %d", kind, lists[kind])]
+					if err != nil {
+						injected++
+					}
+					mu.Unlock()
+					if err != nil {
 						return err
 					}
 					return c.List(ctx, list, opts...)
 				},
 			})
 			report, err := newScheduler(t, reader, namespace, false).RunJob(context.Background(), 1)
+			if injected != len(tc.failures) {
+				t.Fatalf("%d of the %d failures were answered (lists %v): the test does not fail what it says", injected, len(tc.failures), lists)
+			}
 			if tc.bound == 0 {
-				if !apierrors.IsForbidden(err) || lists.Load() != 1 {
-					t.Fatalf("%d lists, error %v; want the job to fail on the forbidden one", lists.Load(), err)
+				if !apierrors.IsForbidden(err) || len(lists) != 1 || lists["SeedList"] != 1 {
+					t.Fatalf("lists %v, error %v; want the job to fail on the forbidden one", lists, err)
 				}
 				return
 			}
