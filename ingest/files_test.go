@@ -188,6 +188,10 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: "in.yaml: document 2: Shoot garden-dev/web: beyond the input budget: its aliases expand it to more than"},
 	{name: "JSON nesting beyond the input budget", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,`, 1),
 		want: "in.yaml: document 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "JSON nesting deeper than the YAML parser reads (no parser reads its object's name)", data: strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 20000)+strings.Repeat("]", 20000)+`,`, 1),
+		want: "in.yaml: document 1: beyond the input budget: collections nest more than 100 deep"},
+	{name: "YAML nesting deeper than the YAML parser reads", data: strings.Replace(seedYAML, "spec:\n", "spec:\n  deep: "+strings.Repeat("[", 20000)+strings.Repeat("]", 20000)+"\n", 1),
+		want: "in.yaml: document 1: beyond the input budget: collections nest more than 100 deep"},
 	{name: "JSON nesting beyond the input budget in a List item", data: `{"apiVersion":"v1","kind":"List","items":[` + jsonOf(shootYAML) + "," +
 		strings.Replace(jsonOf(seedYAML), `"spec":{`, `"spec":{"deep":`+strings.Repeat("[", 99)+strings.Repeat("]", 99)+`,`, 1) + `]}`,
 		want: "in.yaml: document 1: List item 1: Seed aws-eu1: beyond the input budget: collections nest more than 100 deep"},

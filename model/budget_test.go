@@ -35,6 +35,8 @@ func TestCheckBudget(t *testing.T) {
 		{"nested 100 deep", nested(100), "", false},
 		{"nested 101 deep", nested(101), "nest more than 100", true},
 		{"nested 5,000 deep", nested(5000), "nest more than 100", true},
+		{"nested deeper than the parser reads", nested(20000), "nest more than 100", true},
+		{"indented deeper than the parser reads", blockNested(12000), "nest more than 100", true},
 		{"an anchor nested deeper where it is used", "a: &a " + nested(60) + "\nb: " + strings.Repeat("[", 45) + "*a" + strings.Repeat("]", 45) + "\n", "nest more than 100", true},
 		{"not YAML: left to the decoder", "a: [b\n", "", false},
 		{"not YAML, with an alias", "a: &a [b\nc: *a\n", "cannot be parsed", true},
@@ -112,3 +114,6 @@ func FuzzCheckBudget(f *testing.F) {
 
 // utf16LE is text in UTF-16LE behind its byte order mark.
 func utf16LE(text string) string { return string(fixture.WithBOM(binary.LittleEndian, text)) }
+
+// blockNested is a block sequence nested depth deep on one line, as "- - - x" is three deep.
+func blockNested(depth int) string { return strings.Repeat("- ", depth) + "x\n" }
