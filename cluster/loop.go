@@ -194,13 +194,18 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 }
 
 // warmInformers starts the informers of what a window reads. Every replica keeps them warm, so that /readyz means
-// synced and a standby that takes over plans at once.
+// synced and a standby that takes over plans at once. An informer needs its kind mapped, which fails while
+// gardener-apiserver does not answer (a restart, as Gardener's upgrades make): that is waited out as the job waits
+// out a transient read, instead of the loop's ending at once.
 func warmInformers(ctx context.Context, informers cache.Cache) error {
 	for _, obj := range []client.Object{
 		&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
 		&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
 	} {
-		if _, err := informers.GetInformer(ctx, obj); err != nil {
+		if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
+			_, err := informers.GetInformer(ctx, obj)
+			return err
+		}); err != nil {
 			return fmt.Errorf("creating the informer of %T: %w", obj, err)
 		}
 	}

@@ -1,12 +1,16 @@
 package ingest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
@@ -14,10 +18,13 @@ import (
 // NotServedError is a request for a kind of Gardener's API that the cluster does not serve: the kubeconfig or its
 // context names another cluster than the garden (a seed, a shoot), or the garden's gardener-apiserver is down (once
 // kube-apiserver has found it unavailable, discovery leaves its groups out) or lacks the kind. It wraps the REST
-// mapper's error, so meta.IsNoMatchError still holds for it.
+// mapper's error, so meta.IsNoMatchError holds for it where it held for that.
 type NotServedError struct {
 	Kind schema.GroupVersionKind
 	Err  error
+	// Unavailable is kube-apiserver's 503 for the kind's group version, when it answered so: the API is registered
+	// but the server behind it does not answer, as while gardener-apiserver restarts. It makes the error Transient.
+	Unavailable error
 }
 
 // Error says which kind the cluster does not serve, and what that likely means.
@@ -26,12 +33,21 @@ func (e *NotServedError) Error() string {
 	if e.Kind.Version != "" {
 		served = e.Kind.GroupVersion().String()
 	}
+	if e.Unavailable != nil {
+		return fmt.Sprintf("the garden does not serve %s (%s) now: its gardener-apiserver does not answer (%v)",
+			e.Kind.Kind, served, e.Unavailable)
+	}
 	return fmt.Sprintf("the cluster does not serve %s (%s): either it is not a garden (check the kubeconfig and its "+
 		"context), or its gardener-apiserver is unavailable or lacks that API", e.Kind.Kind, served)
 }
 
-// Unwrap is the REST mapper's error.
-func (e *NotServedError) Unwrap() error { return e.Err }
+// Unwrap is the REST mapper's error and, if any, kube-apiserver's 503.
+func (e *NotServedError) Unwrap() []error {
+	if e.Unavailable == nil || errors.Is(e.Err, e.Unavailable) {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.Unavailable}
+}
 
 // NewRESTMapper is the REST mapper of every client of the garden: controller-runtime's dynamic mapper, but a kind of
 // Gardener's API the cluster does not serve fails with a NotServedError instead of the mapper's "no matches for
@@ -41,30 +57,70 @@ func NewRESTMapper(cfg *rest.Config, httpClient *http.Client) (meta.RESTMapper, 
 	if err != nil {
 		return nil, fmt.Errorf("creating the REST mapper for %s: %w", cfg.Host, err)
 	}
-	return gardenMapper{mapper}, nil
+	discover, err := discovery.NewDiscoveryClientForConfigAndClient(cfg, httpClient)
+	if err != nil {
+		return nil, fmt.Errorf("creating the discovery client for %s: %w", cfg.Host, err)
+	}
+	return gardenMapper{RESTMapper: mapper, discovery: discover.RESTClient()}, nil
 }
 
-// gardenMapper says which kind of Gardener's API the cluster does not serve (NotServedError).
-type gardenMapper struct{ meta.RESTMapper }
+// gardenMapper says which kind of Gardener's API the cluster does not serve (NotServedError), and whether that is
+// because its server does not answer now.
+type gardenMapper struct {
+	meta.RESTMapper
+	discovery rest.Interface
+}
 
 func (m gardenMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
 	mapping, err := m.RESTMapper.RESTMapping(gk, versions...)
-	return mapping, notServed(gk, versions, err)
+	return mapping, m.notServed(gk, versions, err)
 }
 
 func (m gardenMapper) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
 	mappings, err := m.RESTMapper.RESTMappings(gk, versions...)
-	return mappings, notServed(gk, versions, err)
+	return mappings, m.notServed(gk, versions, err)
 }
 
-// notServed is err as a NotServedError when it says that the cluster serves no such kind of Gardener's API.
+// notServed is notServed with Unavailable filled in, where the mapper's error lacks it, from kube-apiserver's
+// discovery of the kind's group version.
+func (m gardenMapper) notServed(gk schema.GroupKind, versions []string, err error) error {
+	err = notServed(gk, versions, err)
+	var nse *NotServedError
+	if errors.As(err, &nse) && nse.Unavailable == nil && nse.Kind.Version != "" {
+		nse.Unavailable = m.unavailable(nse.Kind.GroupVersion())
+	}
+	return err
+}
+
+// unavailable asks kube-apiserver for gv's discovery document, which it answers with 503 when an APIService
+// registers gv but the server behind it does not answer, and with 404 when nothing registers it (no garden). It
+// is that 503, or nil. A mapper takes no context: the request is bounded by the client's timeout, as the
+// mapper's own discovery requests are.
+func (m gardenMapper) unavailable(gv schema.GroupVersion) error {
+	err := m.discovery.Get().AbsPath("/apis", gv.Group, gv.Version).Do(context.Background()).Error()
+	if apierrors.IsServiceUnavailable(err) {
+		return err
+	}
+	return nil
+}
+
+// notServed is err as a NotServedError when it says that the cluster serves no such kind of Gardener's API: the
+// mapper found no match, or its discovery of the kind's group version got kube-apiserver's 503 (the mapper knew
+// the group from before gardener-apiserver stopped answering), which is then Unavailable.
 func notServed(gk schema.GroupKind, versions []string, err error) error {
-	if !meta.IsNoMatchError(err) || !strings.HasSuffix(gk.Group, ".gardener.cloud") {
+	if err == nil || !strings.HasSuffix(gk.Group, ".gardener.cloud") {
 		return err
 	}
 	kind := gk.WithVersion("")
 	if len(versions) == 1 {
 		kind.Version = versions[0]
 	}
-	return &NotServedError{Kind: kind, Err: err}
+	var status *apierrors.StatusError
+	switch {
+	case meta.IsNoMatchError(err):
+		return &NotServedError{Kind: kind, Err: err}
+	case errors.As(err, &status) && apierrors.IsServiceUnavailable(status):
+		return &NotServedError{Kind: kind, Err: err, Unavailable: status}
+	}
+	return err
 }
