@@ -97,8 +97,9 @@ func TestLoadCluster(t *testing.T) {
 }
 
 // Once kube-apiserver has found gardener-apiserver unavailable, discovery leaves Gardener's groups out and the REST
-// mapper answers as for a cluster that never served them: the read says so, naming the unavailable
-// gardener-apiserver beside "not a garden", and reads again once it is back.
+// mapper answers as for a cluster that never served them; but kube-apiserver answers 503 for their discovery
+// documents, where a cluster without them answers 404. The read says that gardener-apiserver does not answer now,
+// its error is Transient (a patient read waits for it), and it reads again once it is back.
 func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -128,10 +129,10 @@ func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); !errors.As(err, &notServed) && time.Now().Before(deadline); err = load() {
 		time.Sleep(100 * time.Millisecond)
 	}
-	const want = "listing Seeds: the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden " +
-		"(check the kubeconfig and its context), or its gardener-apiserver is unavailable or lacks that API"
-	if !errors.As(err, &notServed) || err.Error() != want {
-		t.Fatalf("reading the garden while gardener-apiserver is down: %v, want %q", err, want)
+	const want = "listing Seeds: the garden does not serve Seed (core.gardener.cloud/v1beta1) now: its gardener-apiserver " +
+		"does not answer (the server is currently unable to handle the request)"
+	if !errors.As(err, &notServed) || err.Error() != want || !ingest.Transient(err) {
+		t.Fatalf("reading the garden while gardener-apiserver is down: %v (transient: %v), want %q, transient", err, ingest.Transient(err), want)
 	}
 	restarted = true
 	if err := cp.RestartGardenerAPIServer(ctx); err != nil {
