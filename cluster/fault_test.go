@@ -434,48 +434,62 @@ func TestLoopSurvivesKubeAPIServerRestart(t *testing.T) {
 	}
 }
 
-// A job or a loop that starts while gardener-apiserver does not answer — an upgrade of Gardener restarts it, and
-// kube-apiserver then answers 503 for its API and leaves it out of discovery — waits for it, as either waits out a
-// read that fails for a while, and binds once it is back. Both use clients of their own, whose REST mappers have
-// never found Gardener's API, as a new process's have not.
-func TestJobAndLoopStartWhileGardenerAPIServerIsDown(t *testing.T) {
+// A job or a loop that starts while the garden does not answer waits for it, as either waits out a read that fails
+// for a while, and binds once it is back. gardener-apiserver down (an upgrade of Gardener restarts it) makes
+// kube-apiserver answer 503 for Gardener's API and leave it out of discovery; kube-apiserver down refuses every
+// connection. Both use clients of their own, whose REST mappers have never found Gardener's API, as a new
+// process's have not.
+func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	jobNamespace := cp.Landscape(t, "down-job", []int64{10, 10}, 5, "down-job")
-	loopNamespace := cp.Landscape(t, "down-loop", []int64{10, 10}, 5, "down-loop")
-	c := loopConfig(t, cp, "down-loop")
-	before := snapshot(t, cp.Client)
-	fresh, err := ingest.NewClient(cp.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cp.KillGardenerAPIServer(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
-		t.Fatal(err)
-	}
-	restarted := make(chan error, 1)
-	go func() {
-		time.Sleep(3 * time.Second)
-		restarted <- cp.RestartGardenerAPIServer(ctx)
-	}()
-	loop := startLoop(t, cp.Config, c, "down-loop")
-	report, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
-	if err := <-restarted; err != nil {
-		t.Fatal(err)
-	}
-	if err != nil {
-		t.Fatalf("the job failed: %v", err)
-	}
-	if report.Bindings[model.Bound] != 5 {
-		t.Fatalf("bindings %v, want 5 bound", report.Bindings)
-	}
-	waitFor(t, 60*time.Second, "the loop binds its shoots", func() bool { return boundCount(t, cp.Client, loopNamespace) == 5 })
-	loop.stop(t)
-	for _, namespace := range []string{jobNamespace, loopNamespace} {
-		if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 5 {
-			t.Fatalf("%s: %d of 5 shoots bound", namespace, n)
-		}
+	for _, tc := range []struct {
+		name, project string // Gardener allows 10 characters, and -j and -l are added
+		crash         func() (restart func(context.Context) error, err error)
+	}{
+		{name: "gardener-apiserver", project: "down-ga", crash: func() (func(context.Context) error, error) {
+			if err := cp.KillGardenerAPIServer(); err != nil {
+				return nil, err
+			}
+			return cp.RestartGardenerAPIServer, cp.MarkGardenerAPIUnavailable(ctx)
+		}},
+		{name: "kube-apiserver", project: "down-ka", crash: crashOf(cp, gardentest.KubeAPIServer)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			jobNamespace := cp.Landscape(t, tc.project+"-j", []int64{10, 10}, 5, tc.project+"-j")
+			loopNamespace := cp.Landscape(t, tc.project+"-l", []int64{10, 10}, 5, tc.project+"-l")
+			c := loopConfig(t, cp, tc.project+"-l")
+			before := snapshot(t, cp.Client)
+			fresh, err := ingest.NewClient(cp.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			restart, err := tc.crash()
+			if err != nil {
+				t.Fatal(err)
+			}
+			restarted := make(chan error, 1)
+			go func() {
+				time.Sleep(3 * time.Second)
+				restarted <- restart(ctx)
+			}()
+			loop := startLoop(t, cp.Config, c, tc.project+"-l")
+			report, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
+			if err := <-restarted; err != nil {
+				t.Fatal(err)
+			}
+			if err != nil {
+				t.Fatalf("the job failed: %v", err)
+			}
+			if report.Bindings[model.Bound] != 5 {
+				t.Fatalf("bindings %v, want 5 bound", report.Bindings)
+			}
+			waitFor(t, 60*time.Second, "the loop binds its shoots", func() bool { return boundCount(t, cp.Client, loopNamespace) == 5 })
+			loop.stop(t)
+			for _, namespace := range []string{jobNamespace, loopNamespace} {
+				if n := checkAfterFault(t, cp.Client, before, namespace, nil); n != 5 {
+					t.Fatalf("%s: %d of 5 shoots bound", namespace, n)
+				}
+			}
+		})
 	}
 }

@@ -72,8 +72,13 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	informers, err := l.newInformers()
-	if err != nil {
+	// Making the informers maps a kind, which asks kube-apiserver: one that does not answer at start (restarting) is
+	// waited for, as the job waits for its first read.
+	var informers cache.Cache
+	if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+		informers, err = l.newInformers()
+		return err
+	}); err != nil {
 		return err
 	}
 	mgr, err := l.newManager(ctx)

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
@@ -22,8 +24,8 @@ import (
 type NotServedError struct {
 	Kind schema.GroupVersionKind
 	Err  error
-	// Unavailable is kube-apiserver's 503 for the kind's group version, when it answered so: the API is registered
-	// but the server behind it does not answer, as while gardener-apiserver restarts. It makes the error Transient.
+	// Unavailable says why the kind may be served soon, when it may (gardenMapper.unavailable): gardener-apiserver
+	// or kube-apiserver does not answer or is not ready. It makes the error Transient.
 	Unavailable error
 }
 
@@ -34,8 +36,7 @@ func (e *NotServedError) Error() string {
 		served = e.Kind.GroupVersion().String()
 	}
 	if e.Unavailable != nil {
-		return fmt.Sprintf("the garden does not serve %s (%s) now: its gardener-apiserver does not answer (%v)",
-			e.Kind.Kind, served, e.Unavailable)
+		return fmt.Sprintf("the garden does not serve %s (%s) now: %v", e.Kind.Kind, served, e.Unavailable)
 	}
 	return fmt.Sprintf("the cluster does not serve %s (%s): either it is not a garden (check the kubeconfig and its "+
 		"context), or its gardener-apiserver is unavailable or lacks that API", e.Kind.Kind, served)
@@ -61,14 +62,14 @@ func NewRESTMapper(cfg *rest.Config, httpClient *http.Client) (meta.RESTMapper, 
 	if err != nil {
 		return nil, fmt.Errorf("creating the discovery client for %s: %w", cfg.Host, err)
 	}
-	return gardenMapper{RESTMapper: mapper, discovery: discover.RESTClient()}, nil
+	return gardenMapper{RESTMapper: mapper, discovery: discover}, nil
 }
 
 // gardenMapper says which kind of Gardener's API the cluster does not serve (NotServedError), and whether that is
 // because its server does not answer now.
 type gardenMapper struct {
 	meta.RESTMapper
-	discovery rest.Interface
+	discovery *discovery.DiscoveryClient
 }
 
 func (m gardenMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
@@ -87,19 +88,31 @@ func (m gardenMapper) notServed(gk schema.GroupKind, versions []string, err erro
 	err = notServed(gk, versions, err)
 	var nse *NotServedError
 	if errors.As(err, &nse) && nse.Unavailable == nil && nse.Kind.Version != "" {
-		nse.Unavailable = m.unavailable(nse.Kind.GroupVersion())
+		nse.Unavailable = m.unavailable(nse.Kind)
 	}
 	return err
 }
 
-// unavailable asks kube-apiserver for gv's discovery document, which it answers with 503 when an APIService
-// registers gv but the server behind it does not answer, and with 404 when nothing registers it (no garden). It
-// is that 503, or nil. A mapper takes no context: the request is bounded by the client's timeout, as the
-// mapper's own discovery requests are.
-func (m gardenMapper) unavailable(gv schema.GroupVersion) error {
-	err := m.discovery.Get().AbsPath("/apis", gv.Group, gv.Version).Do(context.Background()).Error()
-	if apierrors.IsServiceUnavailable(err) {
-		return err
+// unavailable says why the cluster may serve kind soon although its discovery lacks it, or is nil. kube-apiserver
+// answers 503 for the group version's discovery document: an APIService registers it, but the server behind it
+// does not answer (gardener-apiserver restarting). The document lists the kind: kube-apiserver serves it, but
+// the discovery of all groups that the mapper reads has not caught up (kube-apiserver started moments ago). Or
+// kube-apiserver is not ready. A ready cluster that answers 404 does not serve it: no garden. A mapper takes no
+// context: the requests are bounded by the client's timeout, as the mapper's own discovery requests are.
+func (m gardenMapper) unavailable(kind schema.GroupVersionKind) error {
+	resources, err := m.discovery.ServerResourcesForGroupVersion(kind.GroupVersion().String())
+	switch {
+	case apierrors.IsServiceUnavailable(err):
+		return fmt.Errorf("its gardener-apiserver does not answer (%w)", err)
+	case err == nil && slices.ContainsFunc(resources.APIResources, func(r metav1.APIResource) bool { return r.Kind == kind.Kind }):
+		return apierrors.NewServiceUnavailable("kube-apiserver serves it, but its discovery does not list it yet")
+	}
+	var code int
+	if err := m.discovery.RESTClient().Get().AbsPath("/readyz").Do(context.Background()).StatusCode(&code).Error(); code == 0 && err != nil {
+		return fmt.Errorf("its kube-apiserver does not answer (%w)", err)
+	}
+	if code >= http.StatusInternalServerError { // a refusal (401, 403) says nothing of readiness
+		return apierrors.NewServiceUnavailable(fmt.Sprintf("its kube-apiserver is not ready: /readyz answers %d", code))
 	}
 	return nil
 }
@@ -120,7 +133,7 @@ func notServed(gk schema.GroupKind, versions []string, err error) error {
 	case meta.IsNoMatchError(err):
 		return &NotServedError{Kind: kind, Err: err}
 	case errors.As(err, &status) && apierrors.IsServiceUnavailable(status):
-		return &NotServedError{Kind: kind, Err: err, Unavailable: status}
+		return &NotServedError{Kind: kind, Err: err, Unavailable: fmt.Errorf("its gardener-apiserver does not answer (%w)", status)}
 	}
 	return err
 }

@@ -3,12 +3,16 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
@@ -64,6 +68,63 @@ func TestNotServed(t *testing.T) {
 			}
 			if Transient(got) != tc.transient {
 				t.Errorf("Transient(%v) = %v, want %v", got, !tc.transient, tc.transient)
+			}
+		})
+	}
+}
+
+// Whether a Gardener kind the mapper does not find may be served soon is read from what kube-apiserver answers for
+// the kind's group version and for /readyz; only a ready cluster without the group version does not serve it.
+func TestUnavailable(t *testing.T) {
+	seed := schema.GroupVersionKind{Group: "core.gardener.cloud", Version: "v1beta1", Kind: "Seed"}
+	listing := func(kinds ...string) string {
+		var resources []string
+		for _, kind := range kinds {
+			resources = append(resources, fmt.Sprintf(`{"name":%q,"namespaced":false,"kind":%q,"verbs":["get","list"]}`, strings.ToLower(kind)+"s", kind))
+		}
+		return `{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"core.gardener.cloud/v1beta1","resources":[` + strings.Join(resources, ",") + `]}`
+	}
+	for _, tc := range []struct {
+		name         string
+		groupVersion int // status code of /apis/core.gardener.cloud/v1beta1
+		body         string
+		readyz       int
+		want         string // "" means served by no one: nil
+	}{
+		{"gardener-apiserver does not answer", http.StatusServiceUnavailable, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"service unavailable","reason":"ServiceUnavailable","code":503}`, http.StatusOK,
+			"its gardener-apiserver does not answer (service unavailable)"},
+		{"discovery has not caught up", http.StatusOK, listing("Shoot", "Seed"), http.StatusOK,
+			"kube-apiserver serves it, but its discovery does not list it yet"},
+		{"the group version lacks the kind", http.StatusOK, listing("Shoot"), http.StatusOK, ""},
+		{"kube-apiserver is starting", http.StatusNotFound, "404 page not found", http.StatusInternalServerError,
+			"its kube-apiserver is not ready: /readyz answers 500"},
+		{"no garden", http.StatusNotFound, "404 page not found", http.StatusOK, ""},
+		{"no garden, and readiness not for us to see", http.StatusNotFound, "404 page not found", http.StatusForbidden, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/apis/core.gardener.cloud/v1beta1":
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(tc.groupVersion)
+					_, _ = w.Write([]byte(tc.body))
+				case "/readyz":
+					w.WriteHeader(tc.readyz)
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			defer server.Close()
+			discover, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: server.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := gardenMapper{discovery: discover}.unavailable(seed)
+			switch {
+			case tc.want == "" && got != nil:
+				t.Fatalf("unavailable = %v, want nil: the cluster does not serve the kind", got)
+			case tc.want != "" && (got == nil || got.Error() != tc.want || !Transient(got)):
+				t.Fatalf("unavailable = %v, want the transient %q", got, tc.want)
 			}
 		})
 	}
