@@ -18,9 +18,10 @@ import (
 )
 
 // NotServedError is a request for a kind of Gardener's API that the cluster does not serve: the kubeconfig or its
-// context names another cluster than the garden (a seed, a shoot), or the garden's gardener-apiserver is down (once
-// kube-apiserver has found it unavailable, discovery leaves its groups out) or lacks the kind. It wraps the REST
-// mapper's error, so meta.IsNoMatchError holds for it where it held for that.
+// context names another cluster than the garden (a seed, a shoot), or the garden lacks the kind, or — Unavailable,
+// and then Transient — the garden's gardener-apiserver is down (once kube-apiserver has found it unavailable,
+// discovery leaves its groups out) or its kube-apiserver has just started. It wraps the REST mapper's error, so
+// meta.IsNoMatchError holds for it where it held for that.
 type NotServedError struct {
 	Kind schema.GroupVersionKind
 	Err  error
@@ -42,9 +43,9 @@ func (e *NotServedError) Error() string {
 		"context), or its gardener-apiserver is unavailable or lacks that API", e.Kind.Kind, served)
 }
 
-// Unwrap is the REST mapper's error and, if any, kube-apiserver's 503.
+// Unwrap is the REST mapper's error and, if any, why the kind may be served soon.
 func (e *NotServedError) Unwrap() []error {
-	if e.Unavailable == nil || errors.Is(e.Err, e.Unavailable) {
+	if e.Unavailable == nil {
 		return []error{e.Err}
 	}
 	return []error{e.Err, e.Unavailable}
