@@ -72,22 +72,14 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Making the informers maps a kind, which asks kube-apiserver: one that does not answer at start (restarting) is
-	// waited for, as the job waits for its first read.
-	var informers cache.Cache
-	if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
-		informers, err = l.newInformers()
-		return err
-	}); err != nil {
-		return err
-	}
 	mgr, err := l.newManager(ctx)
 	if err != nil {
 		return err
 	}
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
 		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
-	if err := warmInformers(ctx, informers); err != nil {
+	informers, err := l.warmInformers(ctx)
+	if err != nil {
 		return err
 	}
 	loopMetrics := metrics.NewMetrics(true)
@@ -198,23 +190,31 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	return mgr, nil
 }
 
-// warmInformers starts the informers of what a window reads. Every replica keeps them warm, so that /readyz means
-// synced and a standby that takes over plans at once. An informer needs its kind mapped, which fails while
-// gardener-apiserver does not answer (a restart, as Gardener's upgrades make): that is waited out as the job waits
-// out a transient read, instead of the loop's ending at once.
-func warmInformers(ctx context.Context, informers cache.Cache) error {
-	for _, obj := range []client.Object{
-		&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
-		&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
-	} {
-		if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
-			_, err := informers.GetInformer(ctx, obj)
-			return err
-		}); err != nil {
-			return fmt.Errorf("creating the informer of %T: %w", obj, err)
+// warmInformers makes the informers of what a window reads and starts each. Every replica keeps them warm, so that
+// /readyz means synced and a standby that takes over plans at once. Making them maps their kinds, which asks
+// kube-apiserver, and fails while it or gardener-apiserver does not answer (a restart, as Gardener's upgrades make
+// them): that is waited out for up to ingest.RestartPatience, as the job waits out its first read, instead of the
+// loop's ending at once.
+func (l *Loop) warmInformers(ctx context.Context) (cache.Cache, error) {
+	var informers cache.Cache
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+		if informers == nil {
+			if informers, err = l.newInformers(); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		for _, obj := range []client.Object{
+			&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
+			&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
+		} {
+			// An informer made in an earlier try is returned as it is.
+			if _, err := informers.GetInformer(ctx, obj); err != nil {
+				return fmt.Errorf("creating the informer of %T: %w", obj, err)
+			}
+		}
+		return nil
+	})
+	return informers, err
 }
 
 // newWindowLoop is the leader's loop of windows of the shoots the cache holds, planned and bound by scheduler.
