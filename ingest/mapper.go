@@ -83,10 +83,10 @@ func (m gardenMapper) RESTMappings(gk schema.GroupKind, versions ...string) ([]*
 	return mappings, m.notServed(gk, versions, err)
 }
 
-// notServed is notServed with Unavailable filled in, where the mapper's error lacks it, from kube-apiserver's
-// discovery of the kind's group version.
+// notServed is the mapper's error as asNotServed makes it, with Unavailable filled in, where the mapper's error
+// lacks it, from kube-apiserver's discovery of the kind's group version.
 func (m gardenMapper) notServed(gk schema.GroupKind, versions []string, err error) error {
-	err = notServed(gk, versions, err)
+	err = asNotServed(gk, versions, err)
 	var nse *NotServedError
 	if errors.As(err, &nse) && nse.Unavailable == nil && nse.Kind.Version != "" {
 		nse.Unavailable = m.unavailable(nse.Kind)
@@ -118,10 +118,10 @@ func (m gardenMapper) unavailable(kind schema.GroupVersionKind) error {
 	return nil
 }
 
-// notServed is err as a NotServedError when it says that the cluster serves no such kind of Gardener's API: the
+// asNotServed is err as a NotServedError when it says that the cluster serves no such kind of Gardener's API: the
 // mapper found no match, or its discovery of the kind's group version got kube-apiserver's 503 (the mapper knew
 // the group from before gardener-apiserver stopped answering), which is then Unavailable.
-func notServed(gk schema.GroupKind, versions []string, err error) error {
+func asNotServed(gk schema.GroupKind, versions []string, err error) error {
 	if err == nil || !strings.HasSuffix(gk.Group, ".gardener.cloud") {
 		return err
 	}

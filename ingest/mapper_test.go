@@ -52,16 +52,16 @@ func TestNotServed(t *testing.T) {
 		{"no failure", seed, []string{"v1beta1"}, nil, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := notServed(tc.gk, tc.versions, tc.err)
+			got := asNotServed(tc.gk, tc.versions, tc.err)
 			if tc.want == "" {
 				if got != tc.err {
-					t.Fatalf("notServed(%v) = %v, want it unchanged", tc.err, got)
+					t.Fatalf("asNotServed(%v) = %v, want it unchanged", tc.err, got)
 				}
 				return
 			}
 			var notServed *NotServedError
 			if !errors.As(got, &notServed) || !strings.HasPrefix(got.Error(), tc.want) {
-				t.Fatalf("notServed(%v) = %v, want a NotServedError beginning %q", tc.err, got, tc.want)
+				t.Fatalf("asNotServed(%v) = %v, want a NotServedError beginning %q", tc.err, got, tc.want)
 			}
 			if meta.IsNoMatchError(got) != meta.IsNoMatchError(tc.err) || !errors.Is(got, tc.err) {
 				t.Errorf("%v no longer wraps the mapper's %v", got, tc.err)
