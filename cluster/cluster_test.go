@@ -550,6 +550,35 @@ func TestLoopStopsBeforeItsInformersSync(t *testing.T) {
 	}
 }
 
+// A loop stopped while it waits for a garden that does not answer (here: no server at all) stops gracefully, as one
+// stopped before its informers synced does, having served /healthz meanwhile and not /readyz.
+func TestLoopStopsWhileTheGardenDoesNotAnswer(t *testing.T) {
+	refused, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := &rest.Config{Host: "https://" + refused.Addr().String()}
+	refused.Close() // nothing listens there any longer: every connection is refused
+	c := config.Default()
+	c.SchedulerName = "nobody"
+	loop := startLoop(t, nobody, c, "nobody")
+	waitFor(t, 10*time.Second, "/healthz is served while the garden does not answer", func() bool {
+		return get(loop.address, "/healthz") == "ok"
+	})
+	if ready := get(loop.address, "/readyz"); ready == "ok" {
+		t.Fatalf("/readyz: %q, though the loop has not read the garden", ready)
+	}
+	loop.cancel()
+	select {
+	case err := <-loop.done:
+		if err != nil {
+			t.Fatalf("the loop stopped with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not stop within 10 s of being asked")
+	}
+}
+
 // runningLoop is a run loop started in the test's process.
 type runningLoop struct {
 	address string // of /healthz, /readyz and /metrics

@@ -26,6 +26,7 @@ import (
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // Fault injection against the real garden API. After each fault the independent check runs: everything is listed
@@ -438,7 +439,8 @@ func TestLoopSurvivesKubeAPIServerRestart(t *testing.T) {
 // for a while, and binds once it is back. gardener-apiserver down (an upgrade of Gardener restarts it) makes
 // kube-apiserver answer 503 for Gardener's API and leave it out of discovery; kube-apiserver down refuses every
 // connection. Both use clients of their own, whose REST mappers have never found Gardener's API, as a new
-// process's have not.
+// process's have not. While it waits, the loop answers /healthz, so that a liveness probe does not restart it, and
+// not /readyz.
 func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -467,21 +469,40 @@ func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			restarted := make(chan error, 1)
-			go func() {
-				time.Sleep(3 * time.Second)
-				restarted <- restart(ctx)
-			}()
+			down := time.Now()
+			restarted := false
+			t.Cleanup(func() { // a failure before the restart must not leave the garden down for the next test
+				if !restarted {
+					_ = restart(ctx)
+				}
+			})
 			loop := startLoop(t, cp.Config, c, tc.project+"-l")
-			report, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
-			if err := <-restarted; err != nil {
+			type jobResult struct {
+				report *report.Report
+				err    error
+			}
+			job := make(chan jobResult, 1)
+			go func() {
+				r, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
+				job <- jobResult{r, err}
+			}()
+			waitFor(t, 10*time.Second, "the loop serves /healthz while the garden does not answer", func() bool {
+				return get(loop.address, "/healthz") == "ok"
+			})
+			if ready := get(loop.address, "/readyz"); ready == "ok" {
+				t.Fatalf("/readyz: %q, though the loop has not read the garden", ready)
+			}
+			time.Sleep(time.Until(down.Add(3 * time.Second))) // both wait some seconds, as for a restart
+			restarted = true
+			if err := restart(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if err != nil {
-				t.Fatalf("the job failed: %v", err)
+			result := <-job
+			if result.err != nil {
+				t.Fatalf("the job failed: %v", result.err)
 			}
-			if report.Bindings[model.Bound] != 5 {
-				t.Fatalf("bindings %v, want 5 bound", report.Bindings)
+			if result.report.Bindings[model.Bound] != 5 {
+				t.Fatalf("bindings %v, want 5 bound", result.report.Bindings)
 			}
 			waitFor(t, 60*time.Second, "the loop binds its shoots", func() bool { return boundCount(t, cp.Client, loopNamespace) == 5 })
 			loop.stop(t)

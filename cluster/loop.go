@@ -76,54 +76,64 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
-		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
-	informers, err := l.warmInformers(ctx)
-	if err != nil {
-		return err
-	}
 	loopMetrics := metrics.NewMetrics(true)
 	scheduler := &Scheduler{
-		Reader: informers, Copies: copies,
+		Copies: copies,
 		Binder: &bind.Binder{
 			Client: writer, Reader: writer,
 			Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 		},
 		Metrics: loopMetrics, Policy: policy,
 	}
-	if err := mgr.Add(newWindowLoop(scheduler, informers, c.Window)); err != nil {
-		return err
-	}
-	health := &healthServer{cache: informers, metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
-	if err := serve(ctx, informers, health, mgr); err != nil {
+	health := &healthServer{metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
+	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
+		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
+	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
 	return nil
 }
 
-// serve runs the informers and /healthz from the start, and the manager — leader election and the windows — once
-// the informers have synced, until ctx ends or one of them fails; the informers stop after the manager, whose
-// windows finish binding from them. In the manager, the informers kept /healthz from being served until they
-// synced, and a manager stopped before they synced spins at full CPU and never returns (controller-runtime's
-// runnableGroup.Start keeps selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and
-// v0.25.2 alike): a loop whose RBAC forbids a list, or one stopped while it lists a large garden. As before, only
-// a replica whose informers synced seeks the Lease, so that a standby that takes over plans at once.
-func serve(ctx context.Context, informers cache.Cache, health *healthServer, mgr manager.Manager) error {
+// serve runs /healthz from the start, as kube-scheduler serves it before it reads anything: a liveness probe
+// passes while the loop waits out a garden that does not answer yet (warmInformers), and /readyz says it is not
+// ready. Then it runs the informers, and the manager — leader election and the windows — once they have synced,
+// until ctx ends or one of them fails; the informers stop after the manager, whose windows finish binding from
+// them. In the manager, the informers kept /healthz from being served until they synced, and a manager stopped
+// before they synced spins at full CPU and never returns (controller-runtime's runnableGroup.Start keeps
+// selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and v0.25.2 alike): a loop
+// whose RBAC forbids a list, or one stopped while it lists a large garden. As before, only a replica whose
+// informers synced seeks the Lease, so that a standby that takes over plans at once.
+func (l *Loop) serve(ctx context.Context, health *healthServer, scheduler *Scheduler, mgr manager.Manager) error {
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	g, failed := errgroup.WithContext(background)
-	g.Go(func() error { return informers.Start(failed) })
 	g.Go(func() error { return health.Start(failed) })
 	g.Go(func() error {
 		defer stopBackground()
 		leading, stop := context.WithCancel(ctx)
 		defer stop()
 		context.AfterFunc(failed, stop) // the informers or /healthz failed
+		informers, err := l.warmInformers(leading)
+		switch {
+		case err != nil && failed.Err() != nil:
+			return nil // /healthz's error is the one to report
+		case err != nil && ctx.Err() != nil:
+			slog.InfoContext(ctx, "Run loop stopping before it could read the garden")
+			return nil
+		case err != nil:
+			return err
+		}
+		scheduler.Reader = informers
+		if err := mgr.Add(newWindowLoop(scheduler, informers, l.Config.Window)); err != nil {
+			return err
+		}
+		g.Go(func() error { return informers.Start(failed) })
 		if !informers.WaitForCacheSync(leading) {
 			if ctx.Err() != nil {
 				slog.InfoContext(ctx, "Run loop stopping before its informers synced")
 			}
 			return nil
 		}
+		health.synced.Store(true)
 		return mgr.Start(leading)
 	})
 	return g.Wait()
@@ -636,20 +646,19 @@ func parseKey(shoot string) types.NamespacedName {
 
 // healthServer serves /healthz, /readyz (informers synced) and /metrics on every replica.
 type healthServer struct {
-	cache    cache.Cache
 	metrics  *metrics.Metrics
 	address  string
 	listener net.Listener
+	// synced is set once the loop's informers have synced: /readyz answers ok from then on.
+	synced atomic.Bool
 }
 
-// Start serves /healthz, /readyz (once the informers synced) and /metrics until ctx ends.
+// Start serves /healthz, /readyz (once synced) and /metrics until ctx ends.
 func (h *healthServer) Start(ctx context.Context) error {
-	var synced atomic.Bool
-	go func() { synced.Store(h.cache.WaitForCacheSync(ctx)) }()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if !synced.Load() {
+		if !h.synced.Load() {
 			http.Error(w, "informers not synced", http.StatusServiceUnavailable)
 			return
 		}
