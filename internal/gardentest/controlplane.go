@@ -118,6 +118,13 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 		ControlPlaneStopTimeout:  30 * time.Second,
 	}
 	apiServer := cp.env.ControlPlane.GetAPIServer()
+	if apiServer.Path, err = cp.orphanless(KubeAPIServer); err != nil {
+		return nil, err
+	}
+	cp.env.ControlPlane.Etcd = &envtest.Etcd{}
+	if cp.env.ControlPlane.Etcd.Path, err = cp.orphanless(Etcd); err != nil {
+		return nil, err
+	}
 	apiServer.Configure().
 		Set("requestheader-extra-headers-prefix", "X-Remote-Extra-").
 		Set("requestheader-group-headers", "X-Remote-Group").
@@ -149,6 +156,34 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 	}
 	ok = true
 	return cp, nil
+}
+
+// orphanless is a script that runs component's binary so that it dies with the test process that starts it
+// (setpriv --pdeathsig, which sets PR_SET_PDEATHSIG before it execs the binary), as gardener-apiserver and every
+// restarted component are started: envtest starts etcd and kube-apiserver without, and a test process killed by
+// its timeout or by hand left them running. The binary keeps its process (sh and setpriv exec), so Crash finds
+// it by its executable and command line. Without setpriv, the binary itself.
+func (cp *ControlPlane) orphanless(component Component) (string, error) {
+	binary := filepath.Join(cp.Binaries, string(component))
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		return binary, nil
+	}
+	dir := filepath.Join(cp.dir, "bin")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	script := filepath.Join(dir, string(component))
+	text := fmt.Sprintf("#!/bin/sh\nexec %s --pdeathsig KILL -- %s \"$@\"\n", shellQuote(setpriv), shellQuote(binary))
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		return "", fmt.Errorf("writing the script that starts %s: %w", component, err)
+	}
+	return script, nil
+}
+
+// shellQuote is s as one word of a POSIX shell, in single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Binaries returns the directory of the control-plane binaries, building them when needed.

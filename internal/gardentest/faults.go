@@ -135,18 +135,9 @@ func (cp *ControlPlane) process(c Component) (int, []string, error) {
 	return 0, nil, fmt.Errorf("no running %s among the test's processes", c)
 }
 
-// parentOf is the parent pid of a process, from /proc (the command name before it may hold spaces and
-// parentheses, so the fields are counted after its last ')'); -1 when it cannot be read.
+// parentOf is the parent pid of a process, from /proc; -1 when it cannot be read.
 func parentOf(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	end := bytes.LastIndexByte(stat, ')')
-	if end < 0 {
-		return -1
-	}
-	fields := strings.Fields(string(stat[end+1:]))
+	fields := statFields(pid)
 	if len(fields) < 2 {
 		return -1
 	}
@@ -155,6 +146,20 @@ func parentOf(pid int) int {
 		return -1
 	}
 	return ppid
+}
+
+// statFields are the fields of a process's /proc stat after its command name, its state first; nil when it cannot
+// be read. The command name may hold spaces and parentheses, so the fields are counted after its last ')'.
+func statFields(pid int) []string {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	end := bytes.LastIndexByte(stat, ')')
+	if end < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[end+1:]))
 }
 
 // stopReplacement ends a restarted component, gently first.

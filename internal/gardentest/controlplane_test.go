@@ -1,0 +1,110 @@
+package gardentest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// orphanChildEnv makes the test process a child that starts a control plane, prints the pids of its etcd and
+// kube-apiserver, and waits to be killed.
+const orphanChildEnv = "GARDENTEST_ORPHAN_CHILD"
+
+// A test process killed while its control plane runs — by go test's timeout, by hand — takes etcd and
+// kube-apiserver with it, as it takes gardener-apiserver, instead of leaving them running.
+func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
+	if os.Getenv(orphanChildEnv) != "" {
+		runOrphanChild(t)
+		return
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("no setpriv: etcd and kube-apiserver are started without a parent death signal")
+	}
+	if _, err := Binaries(context.Background()); err != nil {
+		t.Fatalf("the control-plane binaries: %v", err)
+	}
+	child := exec.Command(os.Args[0], "-test.run", "^TestAKilledTestLeavesNoControlPlaneRunning$", "-test.count", "1")
+	child.Env = append(os.Environ(), orphanChildEnv+"=1")
+	child.Stderr = os.Stderr
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
+	pids, dir := readPids(t, out)
+	defer os.RemoveAll(dir) // the child's files, which a killed child does not remove
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	for name, pid := range pids {
+		deadline := time.Now().Add(10 * time.Second)
+		for running(pid) {
+			if time.Now().After(deadline) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("%s (pid %d) still runs 10 s after the test process that started it was killed", name, pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// running reports whether a process runs: it exists and has not exited (a zombie is waiting for its parent, here
+// the one it was given when its own died, to read its exit status).
+func running(pid int) bool {
+	fields := statFields(pid)
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// runOrphanChild is the child: it starts a control plane without Gardener and prints "component pid" lines and
+// "dir" and its files' directory.
+func runOrphanChild(t *testing.T) {
+	cp, err := StartWithoutGardener(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Component{Etcd, KubeAPIServer} {
+		pid, _, err := cp.process(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("%s %d\n", c, pid)
+	}
+	fmt.Printf("dir %s\nstarted\n", cp.dir)
+	time.Sleep(time.Hour) // until the parent kills it
+}
+
+// readPids reads the child's lines up to "started": each component's pid, and the directory of its files.
+func readPids(t *testing.T, out io.Reader) (map[Component]int, string) {
+	t.Helper()
+	pids, dir := map[Component]int{}, ""
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		line := lines.Text()
+		if line == "started" {
+			if len(pids) != 2 {
+				t.Fatalf("the child named %d components, want etcd and kube-apiserver", len(pids))
+			}
+			return pids, dir
+		}
+		name, value, _ := strings.Cut(line, " ")
+		if name == "dir" {
+			dir = value
+		} else if n, err := strconv.Atoi(value); err == nil {
+			pids[Component(name)] = n
+		}
+	}
+	t.Fatalf("the child ended before its control plane started: %v", lines.Err())
+	return nil, ""
+}
