@@ -42,8 +42,12 @@ func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
-	pids, dir := readPids(t, out)
-	defer os.RemoveAll(dir) // the child's files, which a killed child does not remove
+	pids, dirs := readPids(t, out)
+	defer func() { // the child's files, which a killed child does not remove
+		for _, dir := range dirs {
+			_ = os.RemoveAll(dir)
+		}
+	}()
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +71,8 @@ func running(pid int) bool {
 	return len(fields) > 0 && fields[0] != "Z"
 }
 
-// runOrphanChild is the child: it starts a control plane without Gardener and prints "component pid" lines and
-// "dir" and its files' directory.
+// runOrphanChild is the child: it starts a control plane without Gardener and prints "component pid" lines and a
+// "dir" line for each directory of its files.
 func runOrphanChild(t *testing.T) {
 	cp, err := StartWithoutGardener(context.Background())
 	if err != nil {
@@ -81,14 +85,17 @@ func runOrphanChild(t *testing.T) {
 		}
 		fmt.Printf("%s %d\n", c, pid)
 	}
-	fmt.Printf("dir %s\nstarted\n", cp.dir)
+	for _, dir := range []string{cp.dir, cp.env.ControlPlane.Etcd.DataDir, cp.env.ControlPlane.APIServer.CertDir} {
+		fmt.Printf("dir %s\n", dir)
+	}
+	fmt.Println("started")
 	time.Sleep(time.Hour) // until the parent kills it
 }
 
-// readPids reads the child's lines up to "started": each component's pid, and the directory of its files.
-func readPids(t *testing.T, out io.Reader) (map[Component]int, string) {
+// readPids reads the child's lines up to "started": each component's pid, and the directories of its files.
+func readPids(t *testing.T, out io.Reader) (map[Component]int, []string) {
 	t.Helper()
-	pids, dir := map[Component]int{}, ""
+	pids, dirs := map[Component]int{}, []string(nil)
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
 		line := lines.Text()
@@ -96,15 +103,15 @@ func readPids(t *testing.T, out io.Reader) (map[Component]int, string) {
 			if len(pids) != 2 {
 				t.Fatalf("the child named %d components, want etcd and kube-apiserver", len(pids))
 			}
-			return pids, dir
+			return pids, dirs
 		}
 		name, value, _ := strings.Cut(line, " ")
 		if name == "dir" {
-			dir = value
+			dirs = append(dirs, value)
 		} else if n, err := strconv.Atoi(value); err == nil {
 			pids[Component(name)] = n
 		}
 	}
 	t.Fatalf("the child ended before its control plane started: %v", lines.Err())
-	return nil, ""
+	return nil, nil
 }
