@@ -533,21 +533,7 @@ func TestLoopStopsBeforeItsInformersSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	loop := startLoop(t, forbidden, loopConfig(t, cp, "unsynced"), "unsynced")
-	waitFor(t, 30*time.Second, "/healthz is served while the informers cannot sync", func() bool {
-		return get(loop.address, "/healthz") == "ok"
-	})
-	if ready := get(loop.address, "/readyz"); ready == "ok" {
-		t.Fatalf("/readyz: %q, though no informer can list", ready)
-	}
-	loop.cancel()
-	select {
-	case err := <-loop.done:
-		if err != nil {
-			t.Fatalf("the loop stopped with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the loop did not stop within 30 s of being asked")
-	}
+	loop.stopsUnready(t, "no informer can list")
 }
 
 // A loop stopped while it waits for a garden that does not answer (here: no server at all) stops gracefully, as one
@@ -562,20 +548,32 @@ func TestLoopStopsWhileTheGardenDoesNotAnswer(t *testing.T) {
 	c := config.Default()
 	c.SchedulerName = "nobody"
 	loop := startLoop(t, nobody, c, "nobody")
-	waitFor(t, 10*time.Second, "/healthz is served while the garden does not answer", func() bool {
-		return get(loop.address, "/healthz") == "ok"
-	})
-	if ready := get(loop.address, "/readyz"); ready == "ok" {
-		t.Fatalf("/readyz: %q, though the loop has not read the garden", ready)
+	loop.stopsUnready(t, "the garden does not answer")
+}
+
+// unready checks a loop that cannot read the garden (why): it serves /healthz, so that a liveness probe keeps it,
+// and not /readyz.
+func (l *runningLoop) unready(t *testing.T, why string) {
+	t.Helper()
+	waitFor(t, 30*time.Second, "/healthz is served while "+why, func() bool { return get(l.address, "/healthz") == "ok" })
+	if ready := get(l.address, "/readyz"); ready == "ok" {
+		t.Fatalf("/readyz: %q, though %s", ready, why)
 	}
-	loop.cancel()
+}
+
+// stopsUnready checks a loop that cannot read the garden (why): it is unready, and a stop ends it gracefully
+// within 30 s.
+func (l *runningLoop) stopsUnready(t *testing.T, why string) {
+	t.Helper()
+	l.unready(t, why)
+	l.cancel()
 	select {
-	case err := <-loop.done:
+	case err := <-l.done:
 		if err != nil {
 			t.Fatalf("the loop stopped with %v", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the loop did not stop within 10 s of being asked")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop did not stop within 30 s of being asked")
 	}
 }
 

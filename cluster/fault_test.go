@@ -486,12 +486,7 @@ func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 				r, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
 				job <- jobResult{r, err}
 			}()
-			waitFor(t, 10*time.Second, "the loop serves /healthz while the garden does not answer", func() bool {
-				return get(loop.address, "/healthz") == "ok"
-			})
-			if ready := get(loop.address, "/readyz"); ready == "ok" {
-				t.Fatalf("/readyz: %q, though the loop has not read the garden", ready)
-			}
+			loop.unready(t, "the garden does not answer")
 			time.Sleep(time.Until(down.Add(3 * time.Second))) // both wait some seconds, as for a restart
 			restarted = true
 			if err := restart(ctx); err != nil {
