@@ -673,6 +673,8 @@ func (h *healthServer) Start(ctx context.Context) error {
 			return fmt.Errorf("serving /healthz and /metrics: %w", err)
 		}
 	}
+	// Said, as kube-scheduler says where it serves: the address a probe or a scrape must reach.
+	slog.InfoContext(ctx, "Serving /healthz, /readyz and /metrics", "address", listener.Addr().String())
 	errs := make(chan error, 1)
 	go func() { errs <- server.Serve(listener) }()
 	select {
