@@ -481,9 +481,9 @@ func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 				report *report.Report
 				err    error
 			}
-			job := make(chan jobResult, 1)
+			job, scheduler := make(chan jobResult, 1), newScheduler(t, fresh, jobNamespace, false)
 			go func() {
-				r, err := newScheduler(t, fresh, jobNamespace, false).RunJob(ctx, 1)
+				r, err := scheduler.RunJob(ctx, 1)
 				job <- jobResult{r, err}
 			}()
 			loop.unready(t, "the garden does not answer")
