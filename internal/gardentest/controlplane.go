@@ -171,7 +171,7 @@ func (cp *ControlPlane) orphanless(component Component) (string, error) {
 	}
 	dir := filepath.Join(cp.dir, "bin")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", fmt.Errorf("making the directory of the script that starts %s: %w", component, err)
 	}
 	script := filepath.Join(dir, string(component))
 	text := fmt.Sprintf("#!/bin/sh\nexec %s --pdeathsig KILL -- %s \"$@\"\n", shellQuote(setpriv), shellQuote(binary))
