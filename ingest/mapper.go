@@ -104,7 +104,7 @@ func (m gardenMapper) unavailable(kind schema.GroupVersionKind) error {
 	resources, err := m.discovery.ServerResourcesForGroupVersion(kind.GroupVersion().String())
 	switch {
 	case apierrors.IsServiceUnavailable(err):
-		return fmt.Errorf("its gardener-apiserver does not answer (%w)", err)
+		return gardenerAPIServerDown(err)
 	case err == nil && slices.ContainsFunc(resources.APIResources, func(r metav1.APIResource) bool { return r.Kind == kind.Kind }):
 		return apierrors.NewServiceUnavailable("kube-apiserver serves it, but its discovery does not list it yet")
 	}
@@ -134,7 +134,13 @@ func asNotServed(gk schema.GroupKind, versions []string, err error) error {
 	case meta.IsNoMatchError(err):
 		return &NotServedError{Kind: kind, Err: err}
 	case errors.As(err, &status) && apierrors.IsServiceUnavailable(status):
-		return &NotServedError{Kind: kind, Err: err, Unavailable: fmt.Errorf("its gardener-apiserver does not answer (%w)", status)}
+		return &NotServedError{Kind: kind, Err: err, Unavailable: gardenerAPIServerDown(status)}
 	}
 	return err
+}
+
+// gardenerAPIServerDown is why a Gardener kind is not served now when kube-apiserver answers 503 for its group
+// version: the aggregated gardener-apiserver behind it does not answer. It wraps the 503, which makes it Transient.
+func gardenerAPIServerDown(unavailable error) error {
+	return fmt.Errorf("its gardener-apiserver does not answer (%w)", unavailable)
 }
