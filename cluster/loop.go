@@ -98,11 +98,11 @@ func (l *Loop) Run(ctx context.Context) error {
 // passes while the loop waits out a garden that does not answer yet (warmInformers), and /readyz says it is not
 // ready. Then it runs the informers, and the manager — leader election and the windows — once they have synced,
 // until ctx ends or one of them fails; the informers stop after the manager, whose windows finish binding from
-// them. In the manager, the informers kept /healthz from being served until they synced, and a manager stopped
-// before they synced spins at full CPU and never returns (controller-runtime's runnableGroup.Start keeps
-// selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and v0.25.2 alike): a loop
-// whose RBAC forbids a list, or one stopped while it lists a large garden. As before, only a replica whose
-// informers synced seeks the Lease, so that a standby that takes over plans at once.
+// them. The informers run beside the manager, not in it: in it they would keep /healthz unserved until they
+// synced, and a manager stopped before they synced spins at full CPU and never returns (controller-runtime's
+// runnableGroup.Start keeps selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and
+// v0.25.2 alike): a loop whose RBAC forbids a list, or one stopped while it lists a large garden. Only a replica
+// whose informers synced seeks the Lease, so that a standby that takes over plans at once.
 func (l *Loop) serve(ctx context.Context, health *healthServer, scheduler *Scheduler, mgr manager.Manager) error {
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	g, failed := errgroup.WithContext(background)
