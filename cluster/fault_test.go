@@ -473,7 +473,9 @@ func TestJobAndLoopStartWhileTheGardenDoesNotAnswer(t *testing.T) {
 			restarted := false
 			t.Cleanup(func() { // a failure before the restart must not leave the garden down for the next test
 				if !restarted {
-					_ = restart(ctx)
+					if err := restart(ctx); err != nil {
+						t.Errorf("restarting the garden after the test failed: %v", err)
+					}
 				}
 			})
 			loop := startLoop(t, cp.Config, c, tc.project+"-l")
