@@ -95,7 +95,8 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "seedplan-garden-")
+	removeAbandoned(os.TempDir())
+	dir, err := os.MkdirTemp("", dirPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +107,9 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 			_ = cp.Stop()
 		}
 	}()
+	if err := claim(dir); err != nil {
+		return nil, err
+	}
 
 	certs, err := newCertificates(dir)
 	if err != nil {
@@ -121,7 +125,12 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 	if apiServer.Path, err = cp.orphanless(KubeAPIServer); err != nil {
 		return nil, err
 	}
-	cp.env.ControlPlane.Etcd = &envtest.Etcd{}
+	// In the control plane's directory rather than envtest's own, so that removeAbandoned finds them with it.
+	apiServer.CertDir = filepath.Join(dir, "kube-apiserver")
+	if err := os.Mkdir(apiServer.CertDir, 0o700); err != nil {
+		return nil, fmt.Errorf("making kube-apiserver's certificate directory: %w", err)
+	}
+	cp.env.ControlPlane.Etcd = &envtest.Etcd{DataDir: filepath.Join(dir, "etcd")} // etcd makes it, 0700 as it asks
 	if cp.env.ControlPlane.Etcd.Path, err = cp.orphanless(Etcd); err != nil {
 		return nil, err
 	}

@@ -3,8 +3,10 @@ package gardentest
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
@@ -18,9 +20,10 @@ import (
 // kube-apiserver, and waits to be killed.
 const orphanChildEnv = "GARDENTEST_ORPHAN_CHILD"
 
-// A test process killed while its control plane runs — by go test's timeout, by hand — takes etcd and
-// kube-apiserver with it, as it takes gardener-apiserver, instead of leaving them running.
-func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
+// A test process killed while its control plane runs — by go test's timeout, by Ctrl-C, by hand — takes etcd and
+// kube-apiserver with it, as it takes gardener-apiserver, instead of leaving them running; the next control plane
+// to start removes the files it left.
+func TestAKilledTestLeavesNoControlPlaneBehind(t *testing.T) {
 	if os.Getenv(orphanChildEnv) != "" {
 		runOrphanChild(t)
 		return
@@ -31,7 +34,7 @@ func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
 	if _, err := Binaries(context.Background()); err != nil {
 		t.Fatalf("the control-plane binaries: %v", err)
 	}
-	child := exec.Command(os.Args[0], "-test.run", "^TestAKilledTestLeavesNoControlPlaneRunning$", "-test.count", "1")
+	child := exec.Command(os.Args[0], "-test.run", "^TestAKilledTestLeavesNoControlPlaneBehind$", "-test.count", "1")
 	child.Env = append(os.Environ(), orphanChildEnv+"=1")
 	child.Stderr = os.Stderr
 	out, err := child.StdoutPipe()
@@ -43,7 +46,7 @@ func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
 	}
 	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
 	pids, dirs := readPids(t, out)
-	defer func() { // the child's files, which a killed child does not remove
+	defer func() { // should the test fail before removeAbandoned does it
 		for _, dir := range dirs {
 			_ = os.RemoveAll(dir)
 		}
@@ -54,7 +57,7 @@ func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
 	_ = child.Wait()
 	for name, pid := range pids {
 		deadline := time.Now().Add(10 * time.Second)
-		for running(pid) {
+		for identity(pid) != "" {
 			if time.Now().After(deadline) {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				t.Fatalf("%s (pid %d) still runs 10 s after the test process that started it was killed", name, pid)
@@ -62,13 +65,12 @@ func TestAKilledTestLeavesNoControlPlaneRunning(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-}
-
-// running reports whether a process runs: it exists and has not exited (a zombie is waiting for its parent, here
-// the one it was given when its own died, to read its exit status).
-func running(pid int) bool {
-	fields := statFields(pid)
-	return len(fields) > 0 && fields[0] != "Z"
+	removeAbandoned(os.TempDir()) // what the next Start does first
+	for _, dir := range dirs {
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still there after the next start (%v)", dir, err)
+		}
+	}
 }
 
 // runOrphanChild is the child: it starts a control plane without Gardener and prints "component pid" lines and a
