@@ -116,31 +116,9 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 		return nil, err
 	}
 	cp.certs = certs
-	cp.env = &envtest.Environment{
-		BinaryAssetsDirectory:    binaries,
-		ControlPlaneStartTimeout: 2 * time.Minute,
-		ControlPlaneStopTimeout:  30 * time.Second,
-	}
-	apiServer := cp.env.ControlPlane.GetAPIServer()
-	if apiServer.Path, err = cp.orphanless(KubeAPIServer); err != nil {
+	if err := cp.configureEnvtest(); err != nil {
 		return nil, err
 	}
-	// In the control plane's directory rather than envtest's own, so that removeAbandoned finds them with it.
-	apiServer.CertDir = filepath.Join(dir, "kube-apiserver")
-	if err := os.Mkdir(apiServer.CertDir, 0o700); err != nil {
-		return nil, fmt.Errorf("making kube-apiserver's certificate directory: %w", err)
-	}
-	cp.env.ControlPlane.Etcd = &envtest.Etcd{DataDir: filepath.Join(dir, "etcd")} // etcd makes it, 0700 as it asks
-	if cp.env.ControlPlane.Etcd.Path, err = cp.orphanless(Etcd); err != nil {
-		return nil, err
-	}
-	apiServer.Configure().
-		Set("requestheader-extra-headers-prefix", "X-Remote-Extra-").
-		Set("requestheader-group-headers", "X-Remote-Group").
-		Set("requestheader-username-headers", "X-Remote-User").
-		Set("requestheader-client-ca-file", certs.frontProxyCA).
-		Set("proxy-client-cert-file", certs.frontProxyClientCert).
-		Set("proxy-client-key-file", certs.frontProxyClientKey)
 	if cp.Config, err = cp.env.Start(); err != nil {
 		return nil, fmt.Errorf("starting etcd and kube-apiserver: %w", err)
 	}
@@ -165,6 +143,38 @@ func start(ctx context.Context, withGardener bool) (*ControlPlane, error) {
 	}
 	ok = true
 	return cp, nil
+}
+
+// configureEnvtest sets up etcd and kube-apiserver for envtest to start: through orphanless, with their files in
+// the control plane's directory (rather than envtest's own, so that removeAbandoned finds them with it), and
+// kube-apiserver ready to aggregate gardener-apiserver.
+func (cp *ControlPlane) configureEnvtest() error {
+	cp.env = &envtest.Environment{
+		BinaryAssetsDirectory:    cp.Binaries,
+		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  30 * time.Second,
+	}
+	var err error
+	apiServer := cp.env.ControlPlane.GetAPIServer()
+	if apiServer.Path, err = cp.orphanless(KubeAPIServer); err != nil {
+		return err
+	}
+	apiServer.CertDir = filepath.Join(cp.dir, "kube-apiserver")
+	if err := os.Mkdir(apiServer.CertDir, 0o700); err != nil {
+		return fmt.Errorf("making kube-apiserver's certificate directory: %w", err)
+	}
+	cp.env.ControlPlane.Etcd = &envtest.Etcd{DataDir: filepath.Join(cp.dir, "etcd")} // etcd makes it, 0700 as it asks
+	if cp.env.ControlPlane.Etcd.Path, err = cp.orphanless(Etcd); err != nil {
+		return err
+	}
+	apiServer.Configure().
+		Set("requestheader-extra-headers-prefix", "X-Remote-Extra-").
+		Set("requestheader-group-headers", "X-Remote-Group").
+		Set("requestheader-username-headers", "X-Remote-User").
+		Set("requestheader-client-ca-file", cp.certs.frontProxyCA).
+		Set("proxy-client-cert-file", cp.certs.frontProxyClientCert).
+		Set("proxy-client-key-file", cp.certs.frontProxyClientKey)
+	return nil
 }
 
 // orphanless is a script that runs component's binary so that it dies with the test process that starts it
