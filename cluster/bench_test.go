@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -195,6 +196,7 @@ logFormat: json
 	}
 	start := time.Now()
 	cmd := exec.Command(binary, "run", "--kubeconfig", kubeconfig, "--config", configFile)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a killed benchmark takes it along
 	log, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)

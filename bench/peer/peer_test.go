@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -252,6 +253,7 @@ logLevel: error
 		b.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a killed benchmark takes it along
 	if err := cmd.Start(); err != nil {
 		b.Fatalf("starting %s: %v", scheduler, err)
 	}
