@@ -56,6 +56,9 @@ type decodedDocument struct {
 	objects objectList
 }
 
+// empty reports whether the document held nothing: only whitespace, comments or null.
+func (d decodedDocument) empty() bool { return d.in == nil }
+
 // source is a document, as messages name it, and if list is not "" the kind of the List whose items its objects
 // are. Of a stream (stream), document names the file, whose documents its objects are.
 type source struct {
@@ -613,6 +616,9 @@ func setType(typed any, h header) any {
 
 // addDocument adds a decoded document's objects to the landscape in order.
 func (l *Landscape) addDocument(d decodedDocument) error {
+	if !d.empty() {
+		l.documents++
+	}
 	for i, object := range d.objects.all() {
 		if err := l.add(place{in: d.in, item: i}, object); err != nil {
 			return err

@@ -49,6 +49,8 @@ type Landscape struct {
 
 	// where is where each object was read, by kind, namespace and name.
 	where map[string]place
+	// documents counts the documents read that hold an object or a List, even of no items: not empty ones.
+	documents int
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
@@ -80,8 +82,26 @@ func LoadPaths(paths []string) (*Landscape, error) {
 			return nil, err
 		}
 	}
+	if l.documents == 0 {
+		return nil, noObjects(paths)
+	}
 	l.warnIfIncomplete()
 	return l, nil
+}
+
+// noObjects is the error of a landscape whose files and standard input hold no document but empty ones. It is
+// what a pipe gives when the command writing it failed (`kubectl get … -o yaml` with expired credentials): an
+// empty garden is a List of no items, as kubectl writes it, and loads. kubectl's apply refuses such input too.
+func noObjects(paths []string) error {
+	names := make([]string, len(paths))
+	for i, path := range paths {
+		names[i] = path
+		if path == "-" {
+			names[i] = "standard input"
+		}
+	}
+	return fmt.Errorf("landscape: no object in %s: empty, or only comments and document separators "+
+		"(an empty garden is a List without items, as `kubectl get -o yaml` writes it)", strings.Join(names, ", "))
 }
 
 // givenOnce refuses paths that would read something twice, before anything is read: standard input given again

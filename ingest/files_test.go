@@ -386,21 +386,73 @@ func TestLoadPathsSaysWhatIsMissing(t *testing.T) {
 	}
 }
 
+// Input without any object — an empty file, or comments and document separators only — is refused, naming the
+// inputs: it is what a pipe gives when the command writing it failed, and "placed 0 of 0" with exit status 0 would
+// pass that off as an empty garden. An empty garden is a List without items and loads; an empty file beside
+// objects is nothing to refuse.
+func TestLoadPathsRefusesInputWithoutObjects(t *testing.T) {
+	const emptyList = "apiVersion: v1\nkind: List\nitems: []\n"
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string // beside the paths: a directory's files
+		paths  []string
+		stdin  string
+		refuse string // "": loads
+	}{
+		{name: "empty standard input", paths: []string{"-"}, refuse: "landscape: no object in standard input: empty, or only comments"},
+		{name: "whitespace", files: map[string]string{"a.yaml": " \n\n"}, paths: []string{"a.yaml"}, refuse: "no object in DIR/a.yaml"},
+		{name: "comments and separators", files: map[string]string{"a.yaml": "# shoots\n---\n# seeds\n---\n"}, paths: []string{"a.yaml"}, refuse: "no object in DIR/a.yaml"},
+		{name: "null", files: map[string]string{"a.yaml": "null\n"}, paths: []string{"a.yaml"}, refuse: "no object in DIR/a.yaml"},
+		{name: "empty JSON file", files: map[string]string{"a.json": ""}, paths: []string{"a.json"}, refuse: "no object in DIR/a.json"},
+		{name: "every input", files: map[string]string{"d/a.yaml": "", "d/b.json": "\n", "c.yaml": "---\n"},
+			paths: []string{"d", "c.yaml", "-"}, refuse: "no object in DIR/d, DIR/c.yaml, standard input: empty"},
+		{name: "an empty List", paths: []string{"-"}, stdin: emptyList},
+		{name: "an empty JSON List", files: map[string]string{"a.json": `{"apiVersion": "v1", "kind": "List", "items": []}`}, paths: []string{"a.json"}},
+		{name: "an unknown kind", files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"}, paths: []string{"a.yaml"}},
+		{name: "an empty file beside a seed", files: map[string]string{"d/a.yaml": "", "d/seeds.yaml": seedYAML}, paths: []string{"d"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range tc.files {
+				path := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths := make([]string, len(tc.paths))
+			for i, path := range tc.paths {
+				paths[i] = path
+				if path != "-" {
+					paths[i] = filepath.Join(dir, path)
+				}
+			}
+			withStdin(t, tc.stdin)
+			l, err := ingest.LoadPaths(paths)
+			if tc.refuse == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				if len(l.Warnings) == 0 {
+					t.Fatal("no warning of what the landscape lacks")
+				}
+				return
+			}
+			if want := strings.ReplaceAll(tc.refuse, "DIR", dir); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %v, want one containing %q", err, want)
+			}
+			if l != nil {
+				t.Fatal("a refused load returned a landscape")
+			}
+		})
+	}
+}
+
 // "-" reads the landscape from standard input, as kubectl's -f - does.
 func TestLoadPathsReadsStandardInput(t *testing.T) {
-	stdin, err := os.CreateTemp(t.TempDir(), "stdin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stdin.WriteString(seedYAML + "---\n" + shootYAML); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stdin.Seek(0, 0); err != nil {
-		t.Fatal(err)
-	}
-	saved := os.Stdin
-	os.Stdin = stdin
-	defer func() { os.Stdin = saved }()
+	withStdin(t, seedYAML+"---\n"+shootYAML)
 	l, err := ingest.LoadPaths([]string{"-"})
 	if err != nil {
 		t.Fatal(err)
@@ -408,6 +460,24 @@ func TestLoadPathsReadsStandardInput(t *testing.T) {
 	if got, want := counts(l), "seeds=1 shoots=1 profiles=0 nsprofiles=0 projects=0 configmaps=0"; got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
+}
+
+// withStdin makes os.Stdin a file holding content until the test ends.
+func withStdin(t *testing.T, content string) {
+	t.Helper()
+	stdin, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.WriteString(content); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	os.Stdin = stdin
+	t.Cleanup(func() { os.Stdin = saved; _ = stdin.Close() })
 }
 
 // A file read twice would be refused object by object as a duplicate of itself, naming the same place twice: a
