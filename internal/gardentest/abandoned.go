@@ -40,15 +40,19 @@ func identity(pid int) string {
 }
 
 // removeAbandoned removes the directories in tmp of control planes whose test process no longer runs. A test
-// process killed by go test's timeout, by Ctrl-C or by hand ends without Stop, and its components die with it,
-// but its files stayed: etcd's data alone is over 100 MB. A directory without an owner is left alone: it is being
-// made, or it is not this package's to judge.
+// process killed by go test's timeout, by Ctrl-C or by hand ends without Stop: its components die with it, but
+// its files, etcd's data among them, would stay. A directory without an owner is left alone: it is being made, or
+// it is not this package's to judge.
 func removeAbandoned(tmp string) {
-	dirs, err := filepath.Glob(filepath.Join(tmp, dirPrefix+"*"))
+	entries, err := os.ReadDir(tmp)
 	if err != nil {
-		return // the pattern is constant and valid
+		return // nothing to remove that can be found
 	}
-	for _, dir := range dirs {
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), dirPrefix) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
 		owner, err := os.ReadFile(filepath.Join(dir, ownerFile))
 		if err != nil {
 			continue

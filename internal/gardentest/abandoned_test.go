@@ -44,7 +44,14 @@ func TestRemoveAbandoned(t *testing.T) {
 			}
 		}
 	}
+	file := filepath.Join(tmp, dirPrefix+"a-file") // a name alike, but no directory: not a control plane's
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	removeAbandoned(tmp)
+	if _, err := os.Stat(file); err != nil {
+		t.Errorf("%s: %v", file, err)
+	}
 	for _, c := range cases {
 		_, err := os.Stat(filepath.Join(tmp, c.dir))
 		if removed := errors.Is(err, fs.ErrNotExist); removed != c.removed {
