@@ -12,13 +12,17 @@ import (
 
 // removeAbandoned removes a control plane's directory only when the process that owns it no longer runs.
 func TestRemoveAbandoned(t *testing.T) {
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
+	// gone's identity is recorded while it runs, as claim records a test process's, and it then exits.
+	gone := exec.Command("sleep", "60")
+	if err := gone.Start(); err != nil {
 		t.Fatal(err)
 	}
+	goneOwner := identity(gone.Process.Pid)
+	_ = gone.Process.Kill()
+	_ = gone.Wait()
 	self := identity(os.Getpid())
-	if self == "" {
-		t.Fatal("no identity for the running test process")
+	if self == "" || goneOwner == "" {
+		t.Fatalf("identities %q (this process) and %q (a running child): want both", self, goneOwner)
 	}
 	cases := []struct {
 		dir     string
@@ -26,11 +30,11 @@ func TestRemoveAbandoned(t *testing.T) {
 		removed bool
 	}{
 		{dir: dirPrefix + "running", owner: new(self)},
-		{dir: dirPrefix + "exited", owner: new(strconv.Itoa(gone.Process.Pid) + " 1"), removed: true},
+		{dir: dirPrefix + "exited", owner: new(goneOwner), removed: true},
 		{dir: dirPrefix + "pid-reused", owner: new(strconv.Itoa(os.Getpid()) + " 1"), removed: true},
 		{dir: dirPrefix + "being-made"},
 		{dir: dirPrefix + "not-ours", owner: new("whoever made it")},
-		{dir: "another-prefix", owner: new(strconv.Itoa(gone.Process.Pid) + " 1")},
+		{dir: "another-prefix", owner: new(goneOwner)},
 	}
 	tmp := t.TempDir()
 	for _, c := range cases {

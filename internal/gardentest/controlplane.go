@@ -179,8 +179,8 @@ func (cp *ControlPlane) configureEnvtest() error {
 
 // orphanless is a script that runs component's binary so that it dies with the test process that starts it
 // (setpriv --pdeathsig, which sets PR_SET_PDEATHSIG before it execs the binary), as gardener-apiserver and every
-// restarted component are started: envtest starts etcd and kube-apiserver without, and a test process killed by
-// its timeout or by hand left them running. The binary keeps its process (sh and setpriv exec), so Crash finds
+// restarted component are started: envtest starts etcd and kube-apiserver without, so a test process killed by
+// its timeout or by hand would leave them running. The binary keeps its process (sh and setpriv exec), so Crash finds
 // it by its executable and command line. Without setpriv, the binary itself.
 func (cp *ControlPlane) orphanless(component Component) (string, error) {
 	binary := filepath.Join(cp.Binaries, string(component))

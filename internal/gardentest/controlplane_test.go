@@ -36,6 +36,7 @@ func TestAKilledTestLeavesNoControlPlaneBehind(t *testing.T) {
 	}
 	child := exec.Command(os.Args[0], "-test.run", "^TestAKilledTestLeavesNoControlPlaneBehind$", "-test.count", "1")
 	child.Env = append(os.Environ(), orphanChildEnv+"=1")
+	child.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // a killed parent takes its child along
 	child.Stderr = os.Stderr
 	out, err := child.StdoutPipe()
 	if err != nil {
