@@ -63,7 +63,7 @@ func LoadPaths(paths []string) (*Landscape, error) {
 	l, small := &Landscape{}, smallFileArenas()
 	for _, root := range paths {
 		if root == "-" {
-			if err := l.read(os.Stdin, 0, "standard input"); err != nil {
+			if err := l.read(os.Stdin, 0, displayPath(root)); err != nil {
 				return nil, err
 			}
 			continue
@@ -95,13 +95,18 @@ func LoadPaths(paths []string) (*Landscape, error) {
 func noObjects(paths []string) error {
 	names := make([]string, len(paths))
 	for i, path := range paths {
-		names[i] = path
-		if path == "-" {
-			names[i] = "standard input"
-		}
+		names[i] = displayPath(path)
 	}
 	return fmt.Errorf("landscape: no object in %s: empty, or only comments and document separators "+
 		"(an empty garden is a List without items, as `kubectl get -o yaml` writes it)", strings.Join(names, ", "))
+}
+
+// displayPath is a path given to LoadPaths as messages name it: "-" is standard input.
+func displayPath(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
 }
 
 // givenOnce refuses paths that would read something twice, before anything is read: standard input given again
