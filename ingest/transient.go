@@ -21,11 +21,14 @@ const RestartPatience = 30 * time.Second
 // Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
 // (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
 // timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
-// canceled) is not, nor is one to a server whose certificate is not trusted, nor a failure that is no request's
-// (an object read that does not decode or validate): repeating them fails the same way.
+// canceled) is not, nor is one to a server whose certificate is not trusted or whose host name does not exist (DNS
+// answered that it has no address: a misspelt kubeconfig fails at once, as kubectl does, while a restarting server
+// keeps its name), nor a failure that is no request's (an object read that does not decode or validate): repeating
+// them fails the same way.
 func Transient(err error) bool {
 	var untrusted *tls.CertificateVerificationError
-	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) {
+	var lookup *net.DNSError
+	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) || errors.As(err, &lookup) && lookup.IsNotFound {
 		return false
 	}
 	var status apierrors.APIStatus

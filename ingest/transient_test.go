@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"strings"
 	"syscall"
@@ -66,6 +67,10 @@ func TestTransient(t *testing.T) {
 		{"the TLS handshake failed, as client-go reports it", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: errors.New("tls: handshake failure")}), true},
 		{"the server's certificate is not trusted", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
 			Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}), false},
+		{"the server's host name does not exist", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "garden", IsNotFound: true}}}), false},
+		{"the server's host name could not be looked up now", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "garden", IsTemporary: true}}}), true},
 		{"the connection broke", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: io.ErrUnexpectedEOF}), true},
 		{"the request's own deadline passed", wrapped(context.DeadlineExceeded), true},
 		{"the server is unavailable (503), wrapped", wrapped(apierrors.NewServiceUnavailable("restarting")), true},
