@@ -21,14 +21,10 @@ const RestartPatience = 30 * time.Second
 // Transient reports whether a failed request may succeed when repeated: the API server did not decide on it
 // (429 and 5xx say so), or the request did not reach it or its answer did not come back (a network error or
 // timeout: client-go reports them as *url.Error, a net.Error). A request its caller gave up on (its context
-// canceled) is not, nor is one to a server whose certificate is not trusted or whose host name does not exist (DNS
-// answered that it has no address: a misspelt kubeconfig fails at once, as kubectl does, while a restarting server
-// keeps its name), nor a failure that is no request's (an object read that does not decode or validate): repeating
-// them fails the same way.
+// canceled) is not, nor is one to a server that is misconfigured, nor a failure that is no request's (an object
+// read that does not decode or validate): repeating them fails the same way.
 func Transient(err error) bool {
-	var untrusted *tls.CertificateVerificationError
-	var lookup *net.DNSError
-	if errors.Is(err, context.Canceled) || errors.As(err, &untrusted) || errors.As(err, &lookup) && lookup.IsNotFound {
+	if errors.Is(err, context.Canceled) || misconfiguredServer(err) {
 		return false
 	}
 	var status apierrors.APIStatus
@@ -38,6 +34,17 @@ func Transient(err error) bool {
 	}
 	var network net.Error
 	return errors.As(err, &network) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// misconfiguredServer reports whether a request failed for a reason of the client's configuration that no restart
+// of the server changes, which kubectl too reports at once: the server's certificate is not trusted, its host name
+// does not exist (DNS answered that it has no address; a temporary failure to look it up is transient), or it does
+// not speak TLS.
+func misconfiguredServer(err error) bool {
+	var untrusted *tls.CertificateVerificationError
+	var lookup *net.DNSError
+	return errors.As(err, &untrusted) || errors.As(err, &lookup) && lookup.IsNotFound ||
+		errors.As(err, new(tls.RecordHeaderError)) || errors.Is(err, http.ErrSchemeMismatch)
 }
 
 // RetryTransient calls request until it succeeds, fails for a reason a retry cannot change (not Transient: the API
