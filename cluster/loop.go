@@ -359,36 +359,7 @@ func (w *windowLoop) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("starting the shoot informer: %w", err)
 	}
-	registration, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		// Only a shoot that arrives without a seed wakes the loop: during a burst every binding comes back
-		// through this watch, and a look for due shoots on each cost more CPU than planning the burst.
-		AddFunc: func(obj any) {
-			if w.arrivals.record(obj) {
-				w.poke()
-			}
-		},
-		UpdateFunc: func(oldObj, newObj any) {
-			// As the gardener-scheduler's predicate: only spec changes matter.
-			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
-			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
-			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
-				return
-			}
-			if w.arrivals.record(newObj) {
-				w.poke()
-			}
-		},
-		DeleteFunc: func(obj any) {
-			// A pending shoot that is deleted leaves the queue now, not at its next retry or idle look, up to
-			// idleRecheck later: seedplan_pending_shoots stays true, and its backoff is forgotten.
-			if tombstone, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-				obj = tombstone.Obj
-			}
-			if _, ok := withoutSeed(obj); ok {
-				w.poke()
-			}
-		},
-	})
+	registration, err := informer.AddEventHandler(w.shootEvents())
 	if err != nil {
 		return fmt.Errorf("watching shoots: %w", err)
 	}
@@ -418,6 +389,41 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		if retry := w.planNext(ctx); retry > 0 {
 			timer.Reset(retry)
 		}
+	}
+}
+
+// shootEvents wakes the loop for the shoot informer's events that give it work: a shoot that arrives without a
+// seed, and a pending shoot that is deleted.
+func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
+	return toolscache.ResourceEventHandlerFuncs{
+		// Only a shoot that arrives without a seed wakes the loop: during a burst every binding comes back
+		// through this watch, and a look for due shoots on each cost more CPU than planning the burst.
+		AddFunc: func(obj any) {
+			if w.arrivals.record(obj) {
+				w.poke()
+			}
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			// As the gardener-scheduler's predicate: only spec changes matter.
+			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
+			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
+			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
+				return
+			}
+			if w.arrivals.record(newObj) {
+				w.poke()
+			}
+		},
+		DeleteFunc: func(obj any) {
+			// A pending shoot that is deleted leaves the queue now, not at its next retry or idle look, up to
+			// idleRecheck later: seedplan_pending_shoots stays true, and its backoff is forgotten.
+			if tombstone, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if _, ok := withoutSeed(obj); ok {
+				w.poke()
+			}
+		},
 	}
 }
 
