@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -715,6 +716,49 @@ func TestKubeconfigContext(t *testing.T) {
 	out, err := runCombined(t, "uncordon", "no-such-seed", "--kubeconfig", two, "--context", "garden")
 	if err == nil || !strings.Contains(out, "(context garden)") || !strings.Contains(err.Error(), "no-such-seed") {
 		t.Fatalf("uncordon of a missing seed: %v\n%s", err, out)
+	}
+}
+
+// A kubeconfig whose server does not speak TLS on its port (a plain-HTTP port, a proxy's) is wrong in a way no
+// restart of the server mends: every command that reads the garden fails at once, as kubectl does, instead of
+// asking again for 30 s as it does while a garden restarts. (A host name that does not exist is the other such
+// mistake; TestTransient covers it, since a test cannot count on a DNS server to deny one.)
+func TestCommandsFailAtOnceOnAServerThatDoesNotSpeakTLS(t *testing.T) {
+	plain := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(plain.Close)
+	config := clientcmdapi.NewConfig()
+	config.Clusters["garden"] = &clientcmdapi.Cluster{Server: strings.Replace(plain.URL, "http://", "https://", 1), InsecureSkipTLSVerify: true}
+	config.AuthInfos["operator"] = &clientcmdapi.AuthInfo{Token: "token"}
+	config.Contexts["garden"] = &clientcmdapi.Context{Cluster: "garden", AuthInfo: "operator"}
+	config.CurrentContext = "garden"
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "plain-http.kubeconfig")
+	if err := clientcmd.WriteToFile(*config, kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	loopConfig, planFile := filepath.Join(dir, "loop.yaml"), filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(loopConfig, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
+	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, command := range [][]string{
+		{"schedule", "--dry-run"}, {"run", "--config", loopConfig}, {"explain", "garden-dev/web"}, {"rebalance"},
+		{"capacity"}, {"apply", "-f", planFile, "--yes"},
+	} {
+		t.Run(command[0], func(t *testing.T) {
+			// Were it asked again, the context would end it with "retried until", not the patience.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var logged bytes.Buffer
+			err := executeContext(ctx, strings.NewReader(""), io.Discard, &logged, append(command, "--kubeconfig", kubeconfig)...)
+			if err == nil || !strings.Contains(err.Error(), "HTTP") && !strings.Contains(err.Error(), "TLS") ||
+				strings.Contains(err.Error(), "retried") || strings.Contains(logged.String(), "asking again") {
+				t.Fatalf("error %v; want the plain-HTTP server named at once, never asked again; logged:\n%s", err, logged.String())
+			}
+		})
 	}
 }
 
