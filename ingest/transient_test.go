@@ -72,7 +72,7 @@ func TestTransient(t *testing.T) {
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "garden", IsNotFound: true}}}), false},
 		{"the server does not speak TLS", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
 			Err: tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}}), false},
-		{"the server answered HTTPS in plain HTTP", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: http.ErrSchemeMismatch}), false},
+		{"the server answered an HTTPS request in plain HTTP", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: http.ErrSchemeMismatch}), false},
 		{"the server's host name could not be looked up now", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot",
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: "garden", IsTemporary: true}}}), true},
 		{"the connection broke", wrapped(&url.Error{Op: "Get", URL: "https://garden/shoot", Err: io.ErrUnexpectedEOF}), true},
