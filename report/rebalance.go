@@ -67,7 +67,10 @@ type SeedChange struct {
 	// Before is the seed's shoots now, as Gardener counts them (a shoot whose control plane is moving counts on
 	// both seeds); After, once the moves and the migrations already in flight have finished.
 	Before int `json:"before"`
-	After  int `json:"after"`
+	// MigratingAway is the shoots among Before whose control planes are moving off the seed already: After
+	// counts them gone, so that Before - MigratingAway - moves off + moves onto = After.
+	MigratingAway int `json:"migratingAway"`
+	After         int `json:"after"`
 	// Allocatable is status.allocatable.shoots, omitted for a seed without it.
 	Allocatable *int64 `json:"allocatable,omitempty"`
 	// Limit is the most shoots at the target utilization (0 for a drained seed), omitted without allocatable.
@@ -172,7 +175,7 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
-		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, After: l.Staying() + d,
+		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, MigratingAway: l.MigratingAway, After: l.Staying() + d,
 			Reasons: seedReasons(l, noExecute[i], r.Snapshot.NoExecuteTaints(i))}
 		if allocatable, ok := model.Allocatable(seed); ok {
 			change.Allocatable, change.Limit = &allocatable, &l.Limit
@@ -224,7 +227,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	}
 	if len(r.Seeds) > 0 {
 		sec.next()
-		t.header(w, "SEED\tBEFORE\tAFTER\tLIMIT\tALLOCATABLE\tREASON"+t.wideColumns("\tDETAIL"))
+		t.header(w, "SEED\tBEFORE\tMIGRATING AWAY\tAFTER\tLIMIT\tALLOCATABLE\tREASON"+t.wideColumns("\tDETAIL"))
 		for _, s := range r.Seeds {
 			limit, allocatable := "-", "-"
 			if s.Allocatable != nil {
@@ -234,7 +237,7 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 			for _, why := range s.Reasons {
 				reasons, details = append(reasons, string(why.Reason)), append(details, why.Detail)
 			}
-			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\t%s%s\n", s.Name, s.Before, s.After, limit, allocatable,
+			fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\t%s\t%s%s\n", s.Name, s.Before, s.MigratingAway, s.After, limit, allocatable,
 				cmp.Or(strings.Join(reasons, ","), "-"), t.wideColumns("\t"+cmp.Or(strings.Join(details, "; "), "-")))
 		}
 	}

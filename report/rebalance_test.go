@@ -50,6 +50,57 @@ func TestRebalanceReportSeeds(t *testing.T) {
 	}
 }
 
+// Each seed's row adds up: its shoots before, less those whose control planes are moving off it already, less the
+// moves off it, plus the moves onto it, are its shoots after; the table shows the migrations away.
+func TestRebalanceReportSeedCountsAddUp(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{
+		Seed("full", Allocatable(10), WithBackup()), Seed("room", Allocatable(10), WithBackup()), Seed("more", Allocatable(10), WithBackup()),
+	}
+	var shoots []*gardencorev1beta1.Shoot
+	add := func(seed string, n int, opts ...ShootOption) {
+		for i := range n {
+			shoots = append(shoots, Shoot(fmt.Sprintf("on-%s-%d-%d", seed, len(opts), i), append([]ShootOption{BoundTo(seed), Running()}, opts...)...))
+		}
+	}
+	add("full", 10)
+	add("room", 2)
+	add("room", 1, func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("full") }) // moving from full to room
+	got := rebalanceReport(t, seeds, shoots, model.RebalanceOptions{TargetUtilization: 0.8})
+	if len(got.Moves) != 2 || !got.Complete {
+		t.Fatalf("moves %+v, complete %v; want 2 moves off full (11 shoots, 1 of them leaving, limit 8)", got.Moves, got.Complete)
+	}
+	migratingAway := map[string]int{"full": 1, "room": 0, "more": 0}
+	rows := map[string]string{}
+	for _, s := range got.Seeds {
+		moved := 0
+		for _, m := range got.Moves {
+			moved += count(m.To == s.Name) - count(m.From == s.Name)
+		}
+		if s.MigratingAway != migratingAway[s.Name] || s.Before-s.MigratingAway+moved != s.After {
+			t.Errorf("seed %s: %d before, %d migrating away, %+d moved, %d after; want %d migrating away, adding up",
+				s.Name, s.Before, s.MigratingAway, moved, s.After, migratingAway[s.Name])
+		}
+		rows[s.Name] = fmt.Sprintf("%s %d %d %d", s.Name, s.Before, s.MigratingAway, s.After)
+	}
+	var out bytes.Buffer
+	if err := got.Print(&out, report.Output{Format: "table", NoHeaders: true}); err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(out.String(), "\n") {
+		if fields := strings.Fields(line); len(fields) > 4 && rows[fields[0]] != "" && strings.Join(fields[:4], " ") != rows[fields[0]] {
+			t.Errorf("the table's row %q, want it to begin %q", line, rows[fields[0]])
+		}
+	}
+}
+
+// count is 1 for true, else 0.
+func count(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Every seed that sheds shoots says why, moves off it or not, in the words of a move off it: what drains it, how
 // far it is above its target, how many of its shoots which NoExecute taints send away. A seed listed only because
 // moves reach it gives no reason. The table shows the reasons, and -o wide their detail.
@@ -123,8 +174,8 @@ func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
 		}
 		rows := map[string]string{}
 		for line := range strings.SplitSeq(out.String(), "\n") {
-			if fields := strings.Fields(line); len(fields) > 5 {
-				rows[fields[0]] = strings.Join(fields[5:], " ")
+			if fields := strings.Fields(line); len(fields) > 6 {
+				rows[fields[0]] = strings.Join(fields[6:], " ")
 			}
 		}
 		for seed, w := range tc.row {
