@@ -69,16 +69,17 @@ func TestRebalanceReportSeedCountsAddUp(t *testing.T) {
 	if len(got.Moves) != 2 || !got.Complete {
 		t.Fatalf("moves %+v, complete %v; want 2 moves off full (11 shoots, 1 of them leaving, limit 8)", got.Moves, got.Complete)
 	}
+	moved := map[string]int{}
+	for _, m := range got.Moves {
+		moved[m.From]--
+		moved[m.To]++
+	}
 	migratingAway := map[string]int{"full": 1, "room": 0, "more": 0}
 	rows := map[string]string{}
 	for _, s := range got.Seeds {
-		moved := 0
-		for _, m := range got.Moves {
-			moved += count(m.To == s.Name) - count(m.From == s.Name)
-		}
-		if s.MigratingAway != migratingAway[s.Name] || s.Before-s.MigratingAway+moved != s.After {
+		if s.MigratingAway != migratingAway[s.Name] || s.Before-s.MigratingAway+moved[s.Name] != s.After {
 			t.Errorf("seed %s: %d before, %d migrating away, %+d moved, %d after; want %d migrating away, adding up",
-				s.Name, s.Before, s.MigratingAway, moved, s.After, migratingAway[s.Name])
+				s.Name, s.Before, s.MigratingAway, moved[s.Name], s.After, migratingAway[s.Name])
 		}
 		rows[s.Name] = fmt.Sprintf("%s %d %d %d", s.Name, s.Before, s.MigratingAway, s.After)
 	}
@@ -91,14 +92,6 @@ func TestRebalanceReportSeedCountsAddUp(t *testing.T) {
 			t.Errorf("the table's row %q, want it to begin %q", line, rows[fields[0]])
 		}
 	}
-}
-
-// count is 1 for true, else 0.
-func count(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Every seed that sheds shoots says why, moves off it or not, in the words of a move off it: what drains it, how
