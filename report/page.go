@@ -94,12 +94,18 @@ func RebalancePage(r *RebalanceReport) *Page {
 }
 
 // rebalanceLists says in words what a rebalancing's table says beside its counts: each reason a seed sheds shoots
-// with its detail, the seeds in their grace period, and the incomplete plan's lines.
+// with its detail, the migrations already moving shoots off seeds (which the bars' "before" counts and "after" does
+// not), the seeds in their grace period, and the incomplete plan's lines.
 func rebalanceLists(r *RebalanceReport) []PageList {
 	shed := PageList{Title: "Why seeds shed shoots", ID: "seed-reasons"}
+	away := PageList{Title: "Migrations already moving shoots away", ID: "migrating-away"}
 	for _, s := range r.Seeds {
 		for _, why := range s.Reasons {
 			shed.Items = append(shed.Items, fmt.Sprintf("%s: %s, %s", s.Name, why.Reason, why.Detail))
+		}
+		if n := s.MigratingAway; n > 0 {
+			away.Items = append(away.Items, fmt.Sprintf("%s: %s moving away already, counted before and not after",
+				s.Name, Counted(n, "shoot's control plane is", "shoots' control planes are")))
 		}
 	}
 	grace := PageList{Title: "Unhealthy seeds in their grace period", ID: "in-grace"}
@@ -111,7 +117,7 @@ func rebalanceLists(r *RebalanceReport) []PageList {
 	if !r.Complete {
 		unresolved.Items = strings.Split(r.Message, "\n")
 	}
-	return []PageList{shed, grace, unresolved}
+	return []PageList{shed, away, grace, unresolved}
 }
 
 // CapacityPage is the page of a capacity answer: new seeds per provider and region.

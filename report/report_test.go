@@ -354,8 +354,8 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 }
 
 // The rebalance page says in words what the table says beside its counts: every reason a seed sheds shoots with
-// its detail, the seeds in their grace period and when their shoots must leave, and each line of an incomplete
-// plan; a complete plan with neither has no lists to show.
+// its detail, the migrations already moving shoots off seeds, the seeds in their grace period and when their shoots
+// must leave, and each line of an incomplete plan; a complete plan with none of them has no lists to show.
 func TestRebalancePageSaysWhatTheTableSays(t *testing.T) {
 	since := time.Date(2026, 10, 31, 8, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -374,6 +374,12 @@ func TestRebalancePageSaysWhatTheTableSays(t *testing.T) {
 			"a: overloaded, the seed hosts 9 shoots, 2 above its target of 7",
 			`a: NoExecute, 1 shoot does not tolerate its NoExecute taint "t"`,
 			"c: unusable, seed condition GardenletReady is not True",
+		}}},
+		{name: "migrations moving away", report: report.RebalanceReport{Complete: true, Seeds: []report.SeedChange{
+			{Name: "one", Before: 14, MigratingAway: 1, After: 17}, {Name: "none", Before: 3, After: 5}, {Name: "two", Before: 9, MigratingAway: 2, After: 4},
+		}}, want: map[string][]string{"migrating-away": {
+			"one: 1 shoot's control plane is moving away already, counted before and not after",
+			"two: 2 shoots' control planes are moving away already, counted before and not after",
 		}}},
 		{name: "in grace and incomplete", report: report.RebalanceReport{
 			InGrace: []report.SeedInGrace{{Name: "d", Reason: "seed condition GardenletReady is not True", Since: since, LeftSeconds: 299.6}},

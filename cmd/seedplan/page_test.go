@@ -87,11 +87,17 @@ func TestReportPagesRenderInChromium(t *testing.T) {
 			if moves != len(plan["moves"].([]any)) || moves == 0 || !strings.Contains(dom, `data-chart="moves"`) {
 				t.Errorf("page shows %d moves, the plan has %d", moves, len(plan["moves"].([]any)))
 			}
-			reasons := 0
+			reasons, migrating := 0, 0
 			for _, seed := range plan["seeds"].([]any) {
 				if why, ok := seed.(map[string]any)["reasons"].([]any); ok {
 					reasons += len(why)
 				}
+				if seed.(map[string]any)["migratingAway"].(float64) > 0 {
+					migrating++
+				}
+			}
+			if got := listItems(dom, "migrating-away"); got != migrating || migrating == 0 {
+				t.Errorf("page names %d seeds with migrations moving away, the plan %d", got, migrating)
 			}
 			incomplete := len(strings.Split(plan["message"].(string), "\n"))
 			if got := listItems(dom, "seed-reasons"); got != reasons || reasons == 0 {
