@@ -175,7 +175,8 @@ func NewRebalanceReport(plan *plan.Rebalanced) *RebalanceReport {
 		if !touched && l.Excess() == 0 && !l.Drain.Required() && !unresolved[seed.Name] {
 			continue
 		}
-		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region, Before: l.Load, MigratingAway: l.MigratingAway, After: l.Staying() + d,
+		change := SeedChange{Name: seed.Name, Provider: seed.Spec.Provider.Type, Region: seed.Spec.Provider.Region,
+			Before: l.Load, MigratingAway: l.MigratingAway, After: l.Staying() + d,
 			Reasons: seedReasons(l, noExecute[i], r.Snapshot.NoExecuteTaints(i))}
 		if allocatable, ok := model.Allocatable(seed); ok {
 			change.Allocatable, change.Limit = &allocatable, &l.Limit
