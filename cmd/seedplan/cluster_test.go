@@ -720,9 +720,9 @@ func TestKubeconfigContext(t *testing.T) {
 }
 
 // A kubeconfig whose server does not speak TLS on its port (a plain-HTTP port, a proxy's) is wrong in a way no
-// restart of the server mends: every command that reads the garden fails at once, as kubectl does, instead of
-// asking again for 30 s as it does while a garden restarts. (A host name that does not exist is the other such
-// mistake; TestTransient covers it, since a test cannot count on a DNS server to deny one.)
+// restart of the server mends: every command that reads or writes the garden fails at once, as kubectl does,
+// instead of asking again for 30 s as it does while a garden restarts. (A host name that does not exist is the
+// other such mistake; TestTransient covers it, since a test cannot count on a DNS server to deny one.)
 func TestCommandsFailAtOnceOnAServerThatDoesNotSpeakTLS(t *testing.T) {
 	plain := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(plain.Close)
@@ -731,23 +731,11 @@ func TestCommandsFailAtOnceOnAServerThatDoesNotSpeakTLS(t *testing.T) {
 	config.AuthInfos["operator"] = &clientcmdapi.AuthInfo{Token: "token"}
 	config.Contexts["garden"] = &clientcmdapi.Context{Cluster: "garden", AuthInfo: "operator"}
 	config.CurrentContext = "garden"
-	dir := t.TempDir()
-	kubeconfig := filepath.Join(dir, "plain-http.kubeconfig")
+	kubeconfig := filepath.Join(t.TempDir(), "plain-http.kubeconfig")
 	if err := clientcmd.WriteToFile(*config, kubeconfig); err != nil {
 		t.Fatal(err)
 	}
-	loopConfig, planFile := filepath.Join(dir, "loop.yaml"), filepath.Join(dir, "plan.json")
-	if err := os.WriteFile(loopConfig, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
-	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, command := range [][]string{
-		{"schedule", "--dry-run"}, {"run", "--config", loopConfig}, {"explain", "garden-dev/web"}, {"rebalance"},
-		{"capacity"}, {"apply", "-f", planFile, "--yes"},
-	} {
+	for _, command := range gardenCommands(t) {
 		t.Run(command[0], func(t *testing.T) {
 			// Were it asked again, the context would end it with "retried until", not the patience.
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -779,28 +767,32 @@ func TestCommandsSayTheClusterIsNoGarden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	planFile := filepath.Join(t.TempDir(), "plan.json")
-	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
-	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	const want = "the cluster does not serve Seed (core.gardener.cloud/v1beta1): either it is not a garden " +
 		"(check the kubeconfig and its context), or its gardener-apiserver is unavailable or lacks that API"
-	for _, args := range [][]string{
-		{"schedule"},
-		{"schedule", "--dry-run"},
-		{"run"},
-		{"explain", "garden-dev/web"},
-		{"rebalance"},
-		{"capacity"},
-		{"cordon", "seed-a"},
-		{"uncordon", "-l", "env=dev"},
-		{"apply", "-f", planFile, "--yes"},
-	} {
+	for _, args := range gardenCommands(t) {
 		_, err := run(t, append(args, "--kubeconfig", kubeconfig)...)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", strings.Join(args, " "), err, want)
 		}
+	}
+}
+
+// gardenCommands are the arguments, but for --kubeconfig, of every command that reads or writes the garden: the
+// loop serves on a free port, and apply applies a reviewed plan of one placement.
+func gardenCommands(t *testing.T) [][]string {
+	t.Helper()
+	dir := t.TempDir()
+	loopConfig, planFile := filepath.Join(dir, "loop.yaml"), filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(loopConfig, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
+	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return [][]string{
+		{"schedule"}, {"schedule", "--dry-run"}, {"run", "--config", loopConfig}, {"explain", "garden-dev/web"},
+		{"rebalance"}, {"capacity"}, {"cordon", "seed-a"}, {"uncordon", "-l", "env=dev"}, {"apply", "-f", planFile, "--yes"},
 	}
 }
 
