@@ -413,15 +413,11 @@ func TestLoadPathsRefusesInputWithoutObjects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
+			files := map[string]string{}
 			for name, content := range tc.files {
-				path := filepath.Join(dir, name)
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				files[filepath.Join(dir, name)] = content
 			}
+			writeFiles(t, files)
 			paths := make([]string, len(tc.paths))
 			for i, path := range tc.paths {
 				paths[i] = path
@@ -480,6 +476,19 @@ func withStdin(t *testing.T, content string) {
 	t.Cleanup(func() { os.Stdin = saved; _ = stdin.Close() })
 }
 
+// writeFiles writes each file's content at its path, making the directories it needs.
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for path, content := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // A file read twice would be refused object by object as a duplicate of itself, naming the same place twice: a
 // path given again in another spelling or through a link, or inside a directory also given, is refused before
 // anything is read, naming both. What reading a directory leaves out may be given beside it.
@@ -490,14 +499,7 @@ func TestLoadPathsRefusesWhatWouldBeReadTwice(t *testing.T) {
 	notes := filepath.Join(landscape, "seeds.txt")
 	link := filepath.Join(dir, "link.yaml")
 	nested := filepath.Join(landscape, "more")
-	for path, content := range map[string]string{seeds: seedYAML, notes: seedYAML, filepath.Join(nested, "shoots.yaml"): shootYAML} {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, map[string]string{seeds: seedYAML, notes: seedYAML, filepath.Join(nested, "shoots.yaml"): shootYAML})
 	if err := os.Symlink(seeds, link); err != nil {
 		t.Fatal(err)
 	}
