@@ -163,7 +163,7 @@ func registerOutput(cmd *cobra.Command, out *report.Output, formats []string) {
 
 // registerPage adds --report, the plan's HTML page.
 func registerPage(cmd *cobra.Command, out *report.Output) {
-	cmd.Flags().StringVar(&out.Page, "report", "", "also write the plan as one self-contained HTML page to this file (utilization per region and seed before and after, moves and why seeds shed shoots, reasons, new seeds)")
+	cmd.Flags().StringVar(&out.Page, "report", "", "also write the plan as one self-contained HTML page to this file (utilization per region and seed before and after, moves and why seeds shed shoots, migrations already moving shoots away, reasons, new seeds)")
 }
 
 // registerPushgateway adds --pushgateway, saying what the command pushes.
