@@ -217,44 +217,19 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	sec := sections{w: w}
 	if len(r.Moves) > 0 {
 		sec.next()
-		t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tDETAIL"))
-		for _, m := range r.Moves {
-			starts := "now"
-			if m.StartsAt != nil {
-				starts = m.StartsAt.UTC().Format(time.RFC3339)
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, t.wideColumns("\t"+m.Detail))
-		}
+		r.printMoves(w, t)
 	}
 	if len(r.Seeds) > 0 {
 		sec.next()
-		t.header(w, "SEED\tBEFORE\tMIGRATING AWAY\tAFTER\tLIMIT\tALLOCATABLE\tREASON"+t.wideColumns("\tDETAIL"))
-		for _, s := range r.Seeds {
-			limit, allocatable := "-", "-"
-			if s.Allocatable != nil {
-				limit, allocatable = fmt.Sprint(*s.Limit), fmt.Sprint(*s.Allocatable)
-			}
-			reasons, details := []string{}, []string{}
-			for _, why := range s.Reasons {
-				reasons, details = append(reasons, string(why.Reason)), append(details, why.Detail)
-			}
-			fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\t%s\t%s%s\n", s.Name, s.Before, s.MigratingAway, s.After, limit, allocatable,
-				cmp.Or(strings.Join(reasons, ","), "-"), t.wideColumns("\t"+cmp.Or(strings.Join(details, "; "), "-")))
-		}
+		r.printSeeds(w, t)
 	}
 	if len(r.InGrace) > 0 {
 		sec.next()
-		t.header(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
-		for _, g := range r.InGrace {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), g.left())
-		}
+		r.printInGrace(w, t)
 	}
 	if len(r.Applied) > 0 {
 		sec.next()
-		t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
-		for _, a := range r.Applied {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
-		}
+		r.printApplied(w, t)
 	}
 	if !t.headers {
 		return w.Flush()
@@ -268,6 +243,51 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 		}
 	}
 	return w.Flush()
+}
+
+// printMoves writes a row per move, when it starts and why.
+func (r *RebalanceReport) printMoves(w io.Writer, t table) {
+	t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tDETAIL"))
+	for _, m := range r.Moves {
+		starts := "now"
+		if m.StartsAt != nil {
+			starts = m.StartsAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, t.wideColumns("\t"+m.Detail))
+	}
+}
+
+// printSeeds writes a row per seed the moves concern: its counts, which add up, and why it sheds shoots.
+func (r *RebalanceReport) printSeeds(w io.Writer, t table) {
+	t.header(w, "SEED\tBEFORE\tMIGRATING AWAY\tAFTER\tLIMIT\tALLOCATABLE\tREASON"+t.wideColumns("\tDETAIL"))
+	for _, s := range r.Seeds {
+		limit, allocatable := "-", "-"
+		if s.Allocatable != nil {
+			limit, allocatable = fmt.Sprint(*s.Limit), fmt.Sprint(*s.Allocatable)
+		}
+		reasons, details := []string{}, []string{}
+		for _, why := range s.Reasons {
+			reasons, details = append(reasons, string(why.Reason)), append(details, why.Detail)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\t%s\t%s%s\n", s.Name, s.Before, s.MigratingAway, s.After, limit, allocatable,
+			cmp.Or(strings.Join(reasons, ","), "-"), t.wideColumns("\t"+cmp.Or(strings.Join(details, "; "), "-")))
+	}
+}
+
+// printInGrace writes a row per unhealthy seed still in its grace period.
+func (r *RebalanceReport) printInGrace(w io.Writer, t table) {
+	t.header(w, "IN GRACE\tREASON\tSINCE\tMOVES IN")
+	for _, g := range r.InGrace {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", g.Name, g.Reason, g.Since.Format(time.RFC3339), g.left())
+	}
+}
+
+// printApplied writes a row per move apply made or skipped, with its result.
+func (r *RebalanceReport) printApplied(w io.Writer, t table) {
+	t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
+	for _, a := range r.Applied {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
+	}
 }
 
 // summary counts the moves and what they leave unresolved, which add up to the lower bound when the moves are
