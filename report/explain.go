@@ -298,8 +298,9 @@ func (v *SeedVerdict) feasibleDetail(target float64) string {
 	return fmt.Sprintf("%s; %s hosted, %s", cost, Counted(v.Hosted, "shoot", "shoots"), capacity)
 }
 
-// regionTrade says, for a shoot placed outside its own region, why: its region's seeds it may use had no room at
-// or below the target (the policy's rule), none may take it, or the weights traded distance for utilization.
+// regionTrade says, for a shoot placed outside its own region, why: none of its region's seeds may take it, those
+// that may are full, or have no room at or below the target (the policy's rule), or the weights traded distance for
+// utilization.
 func regionTrade(o *plan.Outcome, index int, chosen string) string {
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	if snap.Seed(chosen).Spec.Provider.Region == shoot.Spec.Region {
@@ -307,25 +308,27 @@ func regionTrade(o *plan.Outcome, index int, chosen string) string {
 	}
 	placed := o.Plan.PlacedPerSeed()
 	var home []string
-	roomAtTarget := false
+	room, roomAtTarget := false, false
 	for _, a := range ev.Arcs {
 		seed := snap.Seeds[a.Seed]
 		if seed.Spec.Provider.Region != shoot.Spec.Region {
 			continue
 		}
 		home = append(home, seed.Name)
-		if !o.PlacementCost(a, placed[seed.Name]+1).AboveTarget && (o.Window.Free[a.Seed] == model.Unlimited || placed[seed.Name] < o.Window.Free[a.Seed]) {
-			roomAtTarget = true
+		if o.Window.Free[a.Seed] != model.Unlimited && placed[seed.Name] >= o.Window.Free[a.Seed] {
+			continue
 		}
+		room = true
+		roomAtTarget = roomAtTarget || !o.PlacementCost(a, placed[seed.Name]+1).AboveTarget
 	}
 	switch {
 	case len(home) == 0:
 		return fmt.Sprintf(" It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
-	case !roomAtTarget && o.Target > 0:
+	case !room: // full, not merely at the target: the reason whatever the target and wherever the shoot went
+		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
+	case !roomAtTarget:
 		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) have no room at or below the %s target after the window.",
 			shoot.Spec.Region, strings.Join(home, ", "), model.FormatFraction(o.Target))
-	case !roomAtTarget:
-		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
 	}
 	return fmt.Sprintf(" It leaves its region %s although seeds there have room at or below the target (%s): the weights trade distance for utilization.",
 		shoot.Spec.Region, strings.Join(home, ", "))

@@ -19,59 +19,78 @@ import (
 )
 
 // explain shows the trade when a shoot leaves its region: which of its seeds there are above the target, and
-// why it went elsewhere.
+// why it went elsewhere. Three shoots of eu-central-1 are pending; fra, the region's one seed, takes 10.
 func TestExplainShowsTheRegionTrade(t *testing.T) {
-	seeds := []*gardencorev1beta1.Seed{Seed("fra", Allocatable(10)), Seed("zrh", InRegion("aws", "eu-central-2"), Allocatable(10))}
-	shoots := []*gardencorev1beta1.Shoot{Shoot("p-1"), Shoot("p-2"), Shoot("p-3")}
-	for i := range 7 {
-		shoots = append(shoots, Shoot("on-fra-"+string(rune('a'+i)), BoundTo("fra"), Running()))
-	}
-	snap := fixture.Landscape(t, seeds, shoots)
 	for _, tc := range []struct {
 		name    string
+		onFra   int // shoots fra hosts before the window
 		weights string
 		want    []string
+		notWant string
 	}{
-		{"the default policy: the region has no room below the target", config.WeightsCompat, []string{
+		{"the default policy: the region has no room below the target", 7, config.WeightsCompat, []string{
 			"above the 0.80 target",
 			"It leaves its region eu-central-1: the seeds there it may use (fra) have no room at or below the 0.80 target after the window.",
-		}},
-		{"balanced weights: distance traded for utilization", config.WeightsBalanced, []string{
+		}, ""},
+		{"the region full: said so, not that it is above the target", 10, config.WeightsCompat, []string{
+			"It leaves its region eu-central-1: the seeds there it may use (fra) are full after the window.",
+		}, "no room at or below"},
+		{"balanced weights: distance traded for utilization", 7, config.WeightsBalanced, []string{
 			"It leaves its region eu-central-1 although seeds there have room at or below the target (fra): the weights trade distance for utilization.",
-		}},
+		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := config.Default()
-			c.Strategy, c.Placement.Weights.Preset = string(model.MinimalDistance), tc.weights
-			p, err := plan.NewPolicy(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var left string
-			for _, pl := range o.Plan.Placements {
-				if pl.Seed == "zrh" {
-					left = pl.Shoot
-				}
-			}
-			explanation, err := report.NewExplanation(o, left)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			if err := explanation.Print(&out, report.Output{Format: "table"}); err != nil {
-				t.Fatal(err)
-			}
+			out := explainWhoLeft(t, tc.onFra, tc.weights)
 			for _, want := range tc.want {
-				if !strings.Contains(out.String(), want) {
-					t.Errorf("explain of %s does not say %q:\n%s", left, want, out.String())
+				if !strings.Contains(out, want) {
+					t.Errorf("explain does not say %q:\n%s", want, out)
 				}
+			}
+			if tc.notWant != "" && strings.Contains(out, tc.notWant) {
+				t.Errorf("explain says %q:\n%s", tc.notWant, out)
 			}
 		})
 	}
+}
+
+// explainWhoLeft plans three pending shoots of eu-central-1 under MinimalDistance, with onFra shoots on fra (its
+// region's seed) and none on zrh (eu-central-2's), each of 10 allocatable, and explains a shoot placed on zrh.
+func explainWhoLeft(t *testing.T, onFra int, weights string) string {
+	t.Helper()
+	seeds := []*gardencorev1beta1.Seed{Seed("fra", Allocatable(10)), Seed("zrh", InRegion("aws", "eu-central-2"), Allocatable(10))}
+	shoots := []*gardencorev1beta1.Shoot{Shoot("p-1"), Shoot("p-2"), Shoot("p-3")}
+	for i := range onFra {
+		shoots = append(shoots, Shoot("on-fra-"+string(rune('a'+i)), BoundTo("fra"), Running()))
+	}
+	snap := fixture.Landscape(t, seeds, shoots)
+	c := config.Default()
+	c.Strategy, c.Placement.Weights.Preset = string(model.MinimalDistance), weights
+	p, err := plan.NewPolicy(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left string
+	for _, pl := range o.Plan.Placements {
+		if pl.Seed == "zrh" {
+			left = pl.Shoot
+		}
+	}
+	if left == "" {
+		t.Fatalf("no shoot left its region: %+v", o.Plan.Placements)
+	}
+	explanation, err := report.NewExplanation(o, left)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := explanation.Print(&out, report.Output{Format: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
 
 // explain says what decided the window, as the schedule summary does: a plan the LP proved optimal, or the
