@@ -387,8 +387,8 @@ func (r *Report) printTable(out io.Writer, t table) error {
 			allocatable, utilization := "-", "-"
 			if s.Allocatable != nil {
 				allocatable = fmt.Sprint(*s.Allocatable)
-				if *s.Allocatable > 0 {
-					utilization = fmt.Sprintf("%.0f%%", 100*float64(s.Usage+s.Placed)/float64(*s.Allocatable))
+				if *s.Allocatable > 0 { // rounded down, as kubectl top rounds: 100% is full, never one shoot short of it
+					utilization = fmt.Sprintf("%d%%", 100*(int64(s.Usage)+int64(s.Placed)) / *s.Allocatable)
 				}
 			}
 			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Usage, s.Placed, allocatable, utilization)

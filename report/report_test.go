@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/utils/ptr"
+
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 )
@@ -41,6 +43,36 @@ func TestUnschedulableShootsSummarizeTheirSeeds(t *testing.T) {
 		if !strings.Contains(out.String(), tc.want) || (tc.notWant != "" && strings.Contains(out.String(), tc.notWant)) {
 			t.Errorf("%s output:\n%s\nwant it to contain %q (and not %q)", tc.format, out.String(), tc.want, tc.notWant)
 		}
+	}
+}
+
+// -o wide's seed table shows each seed's utilization after the plan rounded down, as kubectl top rounds it: 100%
+// only for a full seed, and never more than the seed holds.
+func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		usage, placed int
+		allocatable   *int64
+		want          string
+	}{
+		{"one shoot short of full", 150, 49, ptr.To[int64](200), "99%"},
+		{"full", 150, 50, ptr.To[int64](200), "100%"},
+		{"just above the target", 150, 11, ptr.To[int64](200), "80%"},
+		{"over its allocatable", 21, 0, ptr.To[int64](20), "105%"},
+		{"no allocatable shoots", 0, 0, ptr.To[int64](0), "-"},
+		{"no limit", 5, 1, nil, "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &report.Report{Seeds: []report.SeedReport{{Name: "aws-eu1", Usage: tc.usage, Placed: tc.placed, Allocatable: tc.allocatable}}}
+			var out bytes.Buffer
+			if err := r.Print(&out, report.Output{Format: "wide", NoHeaders: true}); err != nil {
+				t.Fatal(err)
+			}
+			fields := strings.Fields(out.String())
+			if len(fields) != 5 || fields[0] != "aws-eu1" || fields[4] != tc.want {
+				t.Errorf("seed row %q, want its utilization %s", out.String(), tc.want)
+			}
+		})
 	}
 }
 
