@@ -194,7 +194,7 @@ func (p *Page) Write(w io.Writer) error {
 	t, err := template.New("page.html.tmpl").Funcs(template.FuncMap{
 		// Seeds: a bar of 500 px is the seed's allocatable; the target is a line across it.
 		"px":       func(n int, of int64) float64 { return 500 * min(1, float64(n)/float64(max(of, 1))) },
-		"percent":  func(n int, of int64) float64 { return 100 * float64(n) / float64(max(of, 1)) },
+		"percent":  func(n int, of int64) string { return percentOf(n, max(of, 1)) },
 		"above":    func(n int, of int64, target float64) bool { return target > 0 && float64(n) > target*float64(of) },
 		"targetX":  func(target float64) float64 { return 260 + 500*target },
 		"targetAt": func(target float64) float64 { return 100 * target },

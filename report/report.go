@@ -387,8 +387,8 @@ func (r *Report) printTable(out io.Writer, t table) error {
 			allocatable, utilization := "-", "-"
 			if s.Allocatable != nil {
 				allocatable = fmt.Sprint(*s.Allocatable)
-				if *s.Allocatable > 0 { // rounded down, as kubectl top rounds: 100% is full, never one shoot short of it
-					utilization = fmt.Sprintf("%d%%", 100*(int64(s.Usage)+int64(s.Placed)) / *s.Allocatable)
+				if *s.Allocatable > 0 {
+					utilization = percentOf(s.Usage+s.Placed, *s.Allocatable)
 				}
 			}
 			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Usage, s.Placed, allocatable, utilization)
@@ -400,6 +400,12 @@ func (r *Report) printTable(out io.Writer, t table) error {
 	sec.next()
 	fmt.Fprintln(w, r.Summary())
 	return w.Flush()
+}
+
+// percentOf is n shoots of a seed's allocatable (> 0) in whole percent, rounded down as kubectl top rounds: 100% is
+// full, never one shoot short of it.
+func percentOf(n int, allocatable int64) string {
+	return fmt.Sprintf("%d%%", 100*int64(n)/allocatable)
 }
 
 // wideColumns is columns in wide output, nothing in a table.

@@ -46,8 +46,8 @@ func TestUnschedulableShootsSummarizeTheirSeeds(t *testing.T) {
 	}
 }
 
-// -o wide's seed table shows each seed's utilization after the plan rounded down, as kubectl top rounds it: 100%
-// only for a full seed, and never more than the seed holds.
+// -o wide's seed table and the page show each seed's utilization after the plan rounded down, as kubectl top
+// rounds it: 100% only for a full seed, and never more than the seed holds.
 func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
@@ -71,6 +71,13 @@ func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
 			fields := strings.Fields(out.String())
 			if len(fields) != 5 || fields[0] != "aws-eu1" || fields[4] != tc.want {
 				t.Errorf("seed row %q, want its utilization %s", out.String(), tc.want)
+			}
+			var page bytes.Buffer
+			if err := report.SchedulePage(r).Write(&page); err != nil {
+				t.Fatal(err)
+			}
+			if shown := strings.Contains(page.String(), "("+tc.want+")</text>"); shown != (tc.want != "-") {
+				t.Errorf("the page shows (%s): %v, want %v:\n%s", tc.want, shown, tc.want != "-", page.String())
 			}
 		})
 	}
