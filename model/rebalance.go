@@ -631,6 +631,6 @@ type SeedProblem struct {
 	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).
 	MaxMoves, MaxMovesPerSeed int
 	// NoRoom: what is left is not explained by the counts above or a cap, so the seeds its other shoots may move
-	// to have no room left below their target.
+	// to have no room left at or below their target.
 	NoRoom bool
 }

@@ -192,7 +192,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 11), hosting("b", "on-b", 7)},
 			routes: map[string]int{"a→b": 1}, bound: 3, complete: false,
-			problem: "seed a stays 2 above its limit of 8: the seeds its other shoots may move to have no room left below their target",
+			problem: "seed a stays 2 above its limit of 8: the seeds its other shoots may move to have no room left at or below their target",
 		},
 		{
 			name:   "a movable shoot left behind because another seed's shoot took the last room is said so",
@@ -207,7 +207,7 @@ func TestRebalance(t *testing.T) {
 			},
 			routes: map[string]int{"near→room": 1}, bound: 3, complete: false,
 			problem: "seed far stays 2 above its limit of 8: 9 of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler); " +
-				"the seeds its other shoots may move to have no room left below their target",
+				"the seeds its other shoots may move to have no room left at or below their target",
 		},
 		{
 			name:   "a shoot whose control plane is moving away is shed already: no other moves for it",

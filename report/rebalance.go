@@ -319,7 +319,7 @@ func problemLine(p model.SeedProblem) string {
 		why = append(why, fmt.Sprintf("--max-moves-per-seed %d is reached", p.MaxMovesPerSeed))
 	}
 	if p.NoRoom {
-		why = append(why, "the seeds its other shoots may move to have no room left below their target")
+		why = append(why, "the seeds its other shoots may move to have no room left at or below their target")
 	}
 	state := fmt.Sprintf("stays %d above its limit of %d", p.Above, p.Limit)
 	if p.Stuck >= p.Above {
