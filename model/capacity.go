@@ -43,8 +43,8 @@ type CapacityPlanning struct {
 	// shoot may use, less those another template serves at least as well (it takes every shoot they take, and
 	// as many per seed).
 	Templates []SeedTemplate
-	// Room is how many pending shoots each existing seed (by index) may take below its target, or Unlimited;
-	// candidates have 0 here (their room is PerSeed per seed opened).
+	// Room is how many pending shoots each existing seed (by index) may take and stay at or below its target, or
+	// Unlimited; candidates have 0 here (their room is PerSeed per seed opened).
 	Room []int
 	// candidates are the snapshot indexes of every candidate seed, template or not.
 	candidates []int

@@ -169,7 +169,7 @@ type BoundShoot struct {
 	// Unmovable is why the shoot cannot be moved at all, "" when it can.
 	Unmovable string
 	// Destinations are the seeds the shoot may move to: every predicate of the gardener-scheduler, its strategy
-	// and the gardener-apiserver's migration rules pass, and the seed has room below its target; how much is
+	// and the gardener-apiserver's migration rules pass, and the seed has room at or below its target; how much is
 	// the solver's. Distance is the move's distance (MoveDistance), ascending by seed index.
 	Destinations []Arc
 	// FullSeeds counts the seeds that pass the same rules but are already at their target: where the shoot could

@@ -16,7 +16,7 @@ type CapacityAnswer struct {
 	// NewSeeds per template, in the order of CapacityPlanning.Templates; OnNewSeeds how many pending shoots
 	// would go to each template's new seeds.
 	NewSeeds, OnNewSeeds []int
-	// OnExisting is how many pending shoots fit on existing seeds below their target.
+	// OnExisting is how many pending shoots fit on existing seeds at or below their target.
 	OnExisting int
 	// LowerBound is the fewest new seeds proven necessary (solver.CapacityPlan.LowerBound); Optimal is true when the
 	// total is proven minimal, which LowerBound then is.
