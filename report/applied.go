@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/seedplan/seedplan/model"
@@ -11,8 +13,11 @@ import (
 // AppliedReport is the output of `seedplan apply`: what became of each reviewed placement or move.
 type AppliedReport struct {
 	// Kind is "placements" or "moves".
-	Kind    string          `json:"kind"`
-	Applied []AppliedResult `json:"applied"`
+	Kind string `json:"kind"`
+	// Reviewed is how many placements or moves the plan holds; a run that stopped (interrupted, or at a stalled
+	// migration) has results for fewer, and did not start the rest.
+	Reviewed int             `json:"reviewed"`
+	Applied  []AppliedResult `json:"applied"`
 }
 
 // AppliedResult is one placement or move: its outcome, and why when it was not made.
@@ -23,9 +28,9 @@ type AppliedResult struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// NewMovesApplied reports reviewed moves.
-func NewMovesApplied(results []model.MoveResult) *AppliedReport {
-	r := &AppliedReport{Kind: "moves", Applied: []AppliedResult{}}
+// NewMovesApplied reports what became of the reviewed moves, of which there were reviewed.
+func NewMovesApplied(results []model.MoveResult, reviewed int) *AppliedReport {
+	r := &AppliedReport{Kind: "moves", Reviewed: reviewed, Applied: []AppliedResult{}}
 	for _, m := range results {
 		r.Applied = append(r.Applied, AppliedResult{Shoot: m.Shoot, To: m.To, Result: string(m.Result), Detail: m.Detail})
 	}
@@ -54,17 +59,41 @@ func (r *AppliedReport) NameWarning() string {
 	return "the plan holds no " + r.Kind + ", and -o name names none"
 }
 
+// printTable writes a row per result and a last line that counts them by result, and the ones not started, so
+// that they add up to the plan's.
 func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")
-	counts := map[string]int{}
 	for _, a := range r.Applied {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
-		counts[a.Result]++
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, cmp.Or(a.Detail, "-"))
 	}
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", len(r.Applied), r.Kind, countsByName(counts, "%s %d"))
+	results := make([]string, 0, len(r.Applied))
+	for _, a := range r.Applied {
+		results = append(results, a.Result)
+	}
+	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", r.Reviewed, r.Kind, resultCounts(results, r.Reviewed))
 	return w.Flush()
+}
+
+// resultCounts counts the results of a run over planned placements or moves by result, and last those it did not
+// start: "finished 2, stalled 1, not started 3"; "none" for a plan that holds none.
+func resultCounts[R ~string](results []R, planned int) string {
+	counts := map[R]int{}
+	for _, r := range results {
+		counts[r]++
+	}
+	parts := []string{}
+	if len(counts) > 0 {
+		parts = append(parts, countsByName(counts, "%s %d"))
+	}
+	if notStarted := planned - len(results); notStarted > 0 {
+		parts = append(parts, fmt.Sprintf("not started %d", notStarted))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

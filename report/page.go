@@ -78,7 +78,11 @@ func RebalancePage(r *RebalanceReport) *Page {
 	if proof := proofOf(r.Optimal, r.Fallback); proof != "" {
 		summary += " (" + proof + ")"
 	}
-	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization, Summary: summary + "."}
+	summary += "."
+	if line := r.appliedLine(); line != "" {
+		summary += " " + line
+	}
+	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization, Summary: summary}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: ptr.Deref(s.Allocatable, 0)}})

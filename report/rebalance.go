@@ -236,6 +236,9 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	}
 	sec.next()
 	fmt.Fprintf(w, "%s (target utilization %s%s)\n", r.summary(), model.FormatFraction(r.TargetUtilization), proofAfter(r.Optimal, r.Fallback))
+	if line := r.appliedLine(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if !r.Complete {
 		fmt.Fprintln(w, "incomplete:")
 		for line := range strings.SplitSeq(r.Message, "\n") {
@@ -286,7 +289,7 @@ func (r *RebalanceReport) printInGrace(w io.Writer, t table) {
 func (r *RebalanceReport) printApplied(w io.Writer, t table) {
 	t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
 	for _, a := range r.Applied {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, a.Detail)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, cmp.Or(a.Detail, "-"))
 	}
 }
 
@@ -294,6 +297,19 @@ func (r *RebalanceReport) printApplied(w io.Writer, t table) {
 // optimal.
 func (r *RebalanceReport) summary() string {
 	return fmt.Sprintf("%s, %s unresolved, lower bound %d", Counted(len(r.Moves), "move", "moves"), Counted(r.Unresolved, "shoot", "shoots"), r.LowerBound)
+}
+
+// appliedLine counts what became of the moves with --apply, and those the run did not start, or is "" without
+// --apply.
+func (r *RebalanceReport) appliedLine() string {
+	if r.Applied == nil {
+		return ""
+	}
+	results := make([]model.MoveOutcome, 0, len(r.Applied))
+	for _, a := range r.Applied {
+		results = append(results, a.Result)
+	}
+	return fmt.Sprintf("Of the %s: %s.", Counted(len(r.Moves), "move", "moves"), resultCounts(results, len(r.Moves)))
 }
 
 // problemLine says in one line why a seed stays unresolved.

@@ -259,3 +259,58 @@ func rebalanceReport(t *testing.T, seeds []*gardencorev1beta1.Seed, shoots []*ga
 	}
 	return report.NewRebalanceReport(moves)
 }
+
+// rebalance's table is the moves, the seeds, the seeds in grace and, with --apply, what became of each move, in
+// that order, each under its header and apart from the next; its last lines sum up the plan and, with --apply,
+// count the moves' results and those the run did not start.
+func TestRebalanceTableSections(t *testing.T) {
+	since := time.Date(2026, 10, 31, 8, 0, 0, 0, time.UTC)
+	limit, allocatable := 8, int64(10)
+	r := report.RebalanceReport{TargetUtilization: 0.8, LowerBound: 3, Complete: true, Optimal: true,
+		Moves: []model.Move{
+			{Shoot: "garden-a/x", From: "a", To: "b", Reason: model.LeaveOverloaded},
+			{Shoot: "garden-a/y", From: "a", To: "b", Reason: model.LeaveOverloaded},
+			{Shoot: "garden-a/z", From: "a", To: "c", Reason: model.LeaveOverloaded},
+		},
+		Seeds:   []report.SeedChange{{Name: "a", Before: 11, After: 8, Limit: &limit, Allocatable: &allocatable}},
+		InGrace: []report.SeedInGrace{{Name: "d", Reason: "seed condition GardenletReady is not True", Since: since, LeftSeconds: 299.6}},
+		Applied: []model.MoveResult{
+			{Shoot: "garden-a/x", To: "b", Result: model.MoveFinished},
+			{Shoot: "garden-a/y", To: "b", Result: model.MoveStalled, Detail: "did not finish within 30m0s"},
+		},
+	}
+	want := `SHOOT       FROM  TO  DISTANCE  STARTS  REASON
+garden-a/x  a     b   0         now     overloaded
+garden-a/y  a     b   0         now     overloaded
+garden-a/z  a     c   0         now     overloaded
+
+SEED  BEFORE  MIGRATING AWAY  AFTER  LIMIT  ALLOCATABLE  REASON
+a     11      0               8      8      10           -
+
+IN GRACE  REASON                                     SINCE                 MOVES IN
+d         seed condition GardenletReady is not True  2026-10-31T08:00:00Z  5m0s
+
+APPLIED     TO  RESULT    DETAIL
+garden-a/x  b   finished  -
+garden-a/y  b   stalled   did not finish within 30m0s
+
+3 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, optimal)
+Of the 3 moves: finished 1, stalled 1, not started 1.
+`
+	var out bytes.Buffer
+	if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+	out.Reset()
+	if err := r.Print(&out, report.Output{Format: "table", NoHeaders: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "garden-a/x  a  b  0  now  overloaded\ngarden-a/y  a  b  0  now  overloaded\ngarden-a/z  a  c  0  now  overloaded\n\n"+
+		"a  11  0  8  8  10  -\n\nd  seed condition GardenletReady is not True  2026-10-31T08:00:00Z  5m0s\n\n"+
+		"garden-a/x  b  finished  -\ngarden-a/y  b  stalled   did not finish within 30m0s\n"; got != want {
+		t.Errorf("--no-headers: got:\n%s\nwant the rows only:\n%s", got, want)
+	}
+}

@@ -239,19 +239,40 @@ func TestSummaryCounts(t *testing.T) {
 	}
 }
 
-// The table of a reviewed plan applied lists each shoot's result and ends counting them by result.
+// The table of a reviewed plan applied lists each shoot's result and ends counting them by result, and the moves a
+// run that stopped did not start, so that the counts add up to the plan's; -o json carries the plan's count.
 func TestAppliedTableCountsResults(t *testing.T) {
-	r := report.NewMovesApplied([]model.MoveResult{
-		{Shoot: "garden-a/a", To: "aws-eu2", Result: model.MoveFinished},
-		{Shoot: "garden-a/b", To: "aws-eu2", Result: model.MoveScheduled, Detail: "at 2026-11-28T22:00:00Z"},
-		{Shoot: "garden-a/c", To: "aws-eu3", Result: model.MoveFinished},
-	})
-	var out bytes.Buffer
-	if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
-		t.Fatal(err)
-	}
-	if want := "\n3 reviewed moves: finished 2, scheduled 1\n"; !strings.HasSuffix(out.String(), want) {
-		t.Errorf("table:\n%s\nwant it to end with %q", out.String(), want)
+	finished, scheduled := model.MoveResult{Shoot: "garden-a/a", To: "aws-eu2", Result: model.MoveFinished},
+		model.MoveResult{Shoot: "garden-a/b", To: "aws-eu2", Result: model.MoveScheduled, Detail: "at 2026-11-28T22:00:00Z"}
+	stalled := model.MoveResult{Shoot: "garden-a/d", To: "aws-eu3", Result: model.MoveStalled, Detail: "did not finish within 30m0s"}
+	for _, tc := range []struct {
+		name     string
+		results  []model.MoveResult
+		reviewed int
+		last     string
+	}{
+		{"every move tried", []model.MoveResult{finished, scheduled, finished}, 3, "3 reviewed moves: finished 2, scheduled 1"},
+		{"a run stopped at a stalled migration", []model.MoveResult{finished, stalled}, 5, "5 reviewed moves: finished 1, stalled 1, not started 3"},
+		{"interrupted before the first move", []model.MoveResult{}, 2, "2 reviewed moves: not started 2"},
+		{"a plan without moves", []model.MoveResult{}, 0, "0 reviewed moves: none"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := report.NewMovesApplied(tc.results, tc.reviewed)
+			var out bytes.Buffer
+			if err := r.Print(&out, report.Output{Format: "table"}); err != nil {
+				t.Fatal(err)
+			}
+			if want := "\n" + tc.last + "\n"; !strings.HasSuffix(out.String(), want) {
+				t.Errorf("table:\n%s\nwant it to end with %q", out.String(), want)
+			}
+			out.Reset()
+			if err := r.Print(&out, report.Output{Format: "json"}); err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf(`"reviewed": %d,`, tc.reviewed); !strings.Contains(out.String(), want) {
+				t.Errorf("-o json:\n%s\nwant %s", out.String(), want)
+			}
+		})
 	}
 }
 
@@ -373,21 +394,28 @@ func checkSummaries(t *testing.T, kind string, print func(io.Writer, report.Outp
 
 // The rebalance table's last line, and its page's summary, show the moves and what they leave unresolved beside
 // the lower bound they add up to, so that a plan with fewer moves than the bound reads as incomplete, not as a
-// contradiction, and both say whether the moves are proven optimal or were found greedily.
+// contradiction, and both say whether the moves are proven optimal or were found greedily; with --apply, what
+// became of the moves, counting those the run did not start.
 func TestRebalanceSummaryAddsUp(t *testing.T) {
+	finished := model.MoveResult{Shoot: "garden-a/x", To: "b", Result: model.MoveFinished}
 	for _, tc := range []struct {
 		moves, unresolved, bound int
 		optimal                  bool
 		fallback                 string
 		want, page               string
+		applied                  []model.MoveResult
 	}{
-		{9, 20, 29, true, "", "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29 (optimal)."},
-		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1 (optimal)."},
-		{3, 1, 3, false, "", "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3."},
-		{4, 0, 3, false, "range", "4 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, fallback: range)\n", "4 moves, 0 shoots unresolved, lower bound 3 (fallback: range)."},
+		{9, 20, 29, true, "", "9 moves, 20 shoots unresolved, lower bound 29 (target utilization 0.80, optimal)\n", "9 moves, 20 shoots unresolved, lower bound 29 (optimal).", nil},
+		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\n", "1 move, 0 shoots unresolved, lower bound 1 (optimal).", nil},
+		{3, 1, 3, false, "", "3 moves, 1 shoot unresolved, lower bound 3 (target utilization 0.80)\n", "3 moves, 1 shoot unresolved, lower bound 3.", nil},
+		{4, 0, 3, false, "range", "4 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, fallback: range)\n", "4 moves, 0 shoots unresolved, lower bound 3 (fallback: range).", nil},
+		{3, 0, 3, true, "", "3 moves, 0 shoots unresolved, lower bound 3 (target utilization 0.80, optimal)\nOf the 3 moves: finished 1, not started 2.\n",
+			"3 moves, 0 shoots unresolved, lower bound 3 (optimal). Of the 3 moves: finished 1, not started 2.", []model.MoveResult{finished}},
+		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\nOf the 1 move: not started 1.\n",
+			"1 move, 0 shoots unresolved, lower bound 1 (optimal). Of the 1 move: not started 1.", []model.MoveResult{}},
 	} {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
-			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback}
+			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback, Applied: tc.applied}
 		checkSummaries(t, "rebalance", r.Print, report.RebalancePage(r).Summary, tc.want, tc.page)
 	}
 }

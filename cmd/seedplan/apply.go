@@ -50,7 +50,7 @@ func applyPlacements(ctx context.Context, binder *bind.Binder, garden client.Cli
 	if results == nil && err != nil {
 		return nil, err
 	}
-	return placementsApplied(results), err
+	return placementsApplied(results, len(reviewed.Placements)), err
 }
 
 // maxReviewedBytes bounds a reviewed plan: the JSON of a window of 50,000 shoots is about 10 MB.
@@ -264,12 +264,12 @@ func (o *applyOptions) applyMoves(ctx context.Context, c *config.SeedPlanConfigu
 	target := model.RebalanceOptions{TargetUtilization: reviewed.TargetUtilization, IgnoreMaintenanceWindows: o.ignoreWindow}
 	opts.Strategy = reviewed.Strategy
 	results, err := moverOf(c, binder, garden, opts, target).Apply(ctx, reviewed.Moves)
-	return report.NewMovesApplied(results), err
+	return report.NewMovesApplied(results, len(reviewed.Moves)), err
 }
 
-// placementsApplied reports the bindings of reviewed placements.
-func placementsApplied(results []bind.Result) *report.AppliedReport {
-	r := &report.AppliedReport{Kind: "placements", Applied: []report.AppliedResult{}}
+// placementsApplied reports the bindings of the reviewed placements, of which there were reviewed.
+func placementsApplied(results []bind.Result, reviewed int) *report.AppliedReport {
+	r := &report.AppliedReport{Kind: "placements", Reviewed: reviewed, Applied: []report.AppliedResult{}}
 	for _, b := range results {
 		a := report.AppliedResult{Shoot: b.Shoot, To: b.Seed, Result: string(b.Result)}
 		if b.Err != nil {

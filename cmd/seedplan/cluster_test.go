@@ -514,6 +514,13 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not finish within 1s") {
 		t.Fatalf("apply -f of moves no gardenlet finishes: %v\n%s", err, out)
 	}
+	var stopped struct {
+		Reviewed int               `json:"reviewed"`
+		Applied  []json.RawMessage `json:"applied"`
+	}
+	if err := json.Unmarshal([]byte(out), &stopped); err != nil || stopped.Reviewed != 3 || len(stopped.Applied) == 0 || len(stopped.Applied) >= 3 {
+		t.Fatalf("the stopped run's report does not say it tried only some of the 3 reviewed moves (%v):\n%s", err, out)
+	}
 	rebound := 0
 	for _, m := range after.Moves {
 		key := strings.SplitN(m.Shoot, "/", 2)
