@@ -122,7 +122,11 @@ func BenchmarkBinding(b *testing.B) {
 			scheduler := newScheduler(b, limited, namespace, false) // the scheduler name is the project's
 			scheduler.Binder.Concurrency = concurrency
 			start := time.Now()
-			window, err := scheduler.Window(context.Background(), nil, nil)
+			planned, err := scheduler.Plan(context.Background(), nil, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			window, err := scheduler.Bind(context.Background(), planned)
 			if err != nil {
 				b.Fatal(err)
 			}

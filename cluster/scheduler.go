@@ -75,17 +75,6 @@ func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
 // (report.SnapshotWarnings).
 func (p *Planned) Warnings() []string { return report.SnapshotWarnings(p.outcome.Window.Snapshot) }
 
-// Window reads the landscape, plans the pending shoots that include admits (all when include is nil), verifies
-// the plan and, unless DryRun, binds it. bound holds shoots bound by earlier windows that the reader may not show
-// as bound yet (a cache lags behind its own writes): they count as bound to the given seed.
-func (s *Scheduler) Window(ctx context.Context, include func(*gardencorev1beta1.Shoot) bool, bound map[string]string) (*WindowResult, error) {
-	planned, err := s.Plan(ctx, include, bound)
-	if err != nil {
-		return nil, err
-	}
-	return s.Bind(ctx, planned)
-}
-
 // Plan reads the landscape and plans and verifies the pending shoots that include admits (all when include is
 // nil). bound holds shoots that earlier windows bound or are binding, which the reader may not show as bound yet
 // (a cache lags behind its own writes, and a binding in flight is not written yet): they count as bound to the
