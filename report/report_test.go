@@ -276,6 +276,21 @@ func TestAppliedTableCountsResults(t *testing.T) {
 	}
 }
 
+// apply -o name names each shoot it has a result for, as kubectl names objects, and those only: a shoot whose
+// move a stopped run did not start is not named.
+func TestAppliedNamesItsShoots(t *testing.T) {
+	r := report.NewMovesApplied([]model.MoveResult{
+		{Shoot: "garden-a/a", To: "aws-eu2", Result: model.MoveFinished}, {Shoot: "garden-b/c", To: "aws-eu3", Result: model.MoveStalled},
+	}, 3)
+	var out bytes.Buffer
+	if err := r.Print(&out, report.Output{Format: "name"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "shoot/garden-a/a\nshoot/garden-b/c\n"; out.String() != want {
+		t.Errorf("-o name:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
 // The capacity table's last line, and its page's summary, count where the pending shoots go so that it adds up
 // to them, a lone pending shoot and a lone new seed in the singular, say whether the count is proven minimal, and
 // state the target that was applied, not a rounding of it.
