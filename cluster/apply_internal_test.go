@@ -1,0 +1,52 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/internal/fixture"
+	. "github.com/seedplan/seedplan/internal/testobjects"
+	"github.com/seedplan/seedplan/model"
+)
+
+// A reviewed placement is bound only while everything the plan relied on still holds; otherwise check says
+// which thing changed, in the words apply reports the skip with.
+func TestCheckReviewedPlacement(t *testing.T) {
+	pending := Shoot("web", func(s *gardencorev1beta1.Shoot) { s.ResourceVersion = "7" })
+	bound := Shoot("bound", BoundTo("full"), Running())
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{
+		Seed("fra", Allocatable(2)), Seed("full", Allocatable(1)), Seed("tainted", Tainted("gpu"), Allocatable(5)),
+	}, []*gardencorev1beta1.Shoot{pending, bound})
+	verifier := model.NewVerifier(snap, model.Options{})
+	for _, tc := range []struct {
+		name   string
+		shoot  *gardencorev1beta1.Shoot // as read just before the binding
+		placed int                      // placements kept before it on its seed
+		seed   string
+		rv     string
+		want   string
+	}{
+		{"everything holds", pending, 0, "fra", "7", ""},
+		{"the seed's last room", pending, 1, "fra", "7", ""},
+		{"the shoot deleted", nil, 0, "fra", "7", "the shoot no longer exists"},
+		{"the shoot changed", pending, 0, "fra", "6", "the shoot changed since the plan was made (resourceVersion 6, now 7)"},
+		{"the shoot bound meanwhile", bound, 0, "fra", "", `the shoot is not pending for scheduler "default-scheduler": it is bound to seed full`},
+		{"the seed deleted", pending, 0, "gone", "7", "seed gone no longer exists"},
+		{"a predicate fails now", pending, 0, "tainted", "7", "violates predicate Tolerations: shoot does not tolerate the seed's taints"},
+		{"the seed full", pending, 0, "full", "7", "seed full has no room left: 0 free, 0 taken by the placements before"},
+		{"the room taken by the placements before", pending, 2, "fra", "7", "seed fra has no room left: 2 free, 2 taken by the placements before"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			key := "garden-dev/web"
+			if tc.shoot != nil {
+				key = tc.shoot.Namespace + "/" + tc.shoot.Name
+			}
+			got := check(snap, verifier, "default-scheduler", tc.shoot, tc.placed, model.Placement{Shoot: key, Seed: tc.seed, ResourceVersion: tc.rv})
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("check = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
