@@ -242,7 +242,7 @@ func targetUse(command string) string {
 	case "capacity":
 		return "new seeds are counted for every pending shoot to be placed at or below it"
 	}
-	return "a shoot is placed above it only where no seed it may use has room below it"
+	return "a shoot is placed above it only where no seed it may use has room at or below it"
 }
 
 // configuration reads the configuration file (or takes the defaults), applies the flags that were given, and
