@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"k8s.io/utils/ptr"
 
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
@@ -20,7 +21,10 @@ type Explanation struct {
 	Provider string         `json:"provider"`
 	Region   string         `json:"region"`
 	Strategy model.Strategy `json:"strategy"`
-	Solver   string         `json:"solver"`
+	// Purpose is the shoot's spec.purpose ("" when unset); testing overrides the strategy: seeds of the shoot's
+	// provider in any region (gardener-scheduler.md §3).
+	Purpose string `json:"purpose,omitempty"`
+	Solver  string `json:"solver"`
 	// Optimal and Fallback are the window's (WindowReport): with a fallback the gardener-scheduler's rule
 	// decided, and the costs did not.
 	Optimal  bool   `json:"optimal"`
@@ -72,8 +76,8 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	}
 	shoot, ev, snap := o.Window.Shoots[index], o.Window.Evaluations[index], o.Window.Snapshot
 	e := &Explanation{Shoot: shootKey, Provider: shoot.Spec.Provider.Type, Region: shoot.Spec.Region,
-		Strategy: o.Window.Options.Strategy, Solver: o.Solver, Optimal: o.Optimal, Fallback: o.Fallback,
-		TargetUtilization: o.Target, Seeds: []SeedVerdict{}}
+		Strategy: o.Window.Options.Strategy, Purpose: string(ptr.Deref(shoot.Spec.Purpose, "")), Solver: o.Solver,
+		Optimal: o.Optimal, Fallback: o.Fallback, TargetUtilization: o.Target, Seeds: []SeedVerdict{}}
 	for _, p := range o.Plan.Placements {
 		if p.Shoot == shootKey {
 			e.Seed = p.Seed
@@ -215,7 +219,7 @@ func (e *Explanation) NameWarning() string {
 
 func (e *Explanation) printTable(out io.Writer, t table) error {
 	if t.headers {
-		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, strategy %s, solver %s%s\n\n", e.Shoot, e.Provider, e.Region, e.Strategy, e.Solver,
+		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, %s, solver %s%s\n\n", e.Shoot, e.Provider, e.Region, e.strategy(), e.Solver,
 			proofAfter(e.Optimal, e.Fallback))
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
@@ -246,6 +250,14 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	}
 	_, err := io.WriteString(out, "\n"+e.decision())
 	return err
+}
+
+// strategy names the strategy that found the shoot's candidates, or says that its purpose overrode it.
+func (e *Explanation) strategy() string {
+	if e.Purpose == string(gardencorev1beta1.ShootPurposeTesting) {
+		return fmt.Sprintf("purpose testing (seeds of its provider in any region, not strategy %s)", e.Strategy)
+	}
+	return "strategy " + string(e.Strategy)
 }
 
 // decision is the explanation's last lines: where the shoot goes, or why nowhere, and what decided it when the

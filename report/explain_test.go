@@ -93,6 +93,50 @@ func explainWhoLeft(t *testing.T, onFra int, weights string) string {
 	return out.String()
 }
 
+// A shoot of purpose testing takes seeds of its provider in any region whatever the strategy, as in Gardener:
+// explain's first line says so, where "strategy SameRegion" would leave its feasible seeds in other regions
+// unexplained.
+func TestExplainSaysPurposeTestingOverridesTheStrategy(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{Seed("fra", Allocatable(10)), Seed("zrh", InRegion("aws", "eu-central-2"), Allocatable(10))}
+	forTesting := func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) }
+	for _, tc := range []struct {
+		name        string
+		shoot       *gardencorev1beta1.Shoot
+		header      string
+		zrhFeasible bool
+	}{
+		{"purpose testing", Shoot("t", forTesting), "region eu-central-1, purpose testing (seeds of its provider in any region, not strategy SameRegion), solver lp", true},
+		{"no purpose", Shoot("t"), "region eu-central-1, strategy SameRegion, solver lp", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := fixture.Landscape(t, seeds, []*gardencorev1beta1.Shoot{tc.shoot})
+			p, err := plan.NewPolicy(config.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := report.NewExplanation(o, "garden-dev/t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := e.Print(&out, report.Output{Format: "table"}); err != nil {
+				t.Fatal(err)
+			}
+			header, _, _ := strings.Cut(out.String(), "\n")
+			if !strings.Contains(header, tc.header) {
+				t.Errorf("first line %q, want it to hold %q", header, tc.header)
+			}
+			if zrh := e.Seeds[slices.IndexFunc(e.Seeds, func(v report.SeedVerdict) bool { return v.Name == "zrh" })]; (zrh.Verdict != "rejected") != tc.zrhFeasible {
+				t.Errorf("seed zrh in eu-central-2: %s, want it feasible: %v", zrh.Verdict, tc.zrhFeasible)
+			}
+		})
+	}
+}
+
 // explain says what decided the window, as the schedule summary does: a plan the LP proved optimal, or the
 // gardener-scheduler's rule — asked for, or after a fallback — whose choice the costs it shows did not make.
 func TestExplainSaysWhatDecided(t *testing.T) {
