@@ -180,6 +180,23 @@ func SchedulingVisible(seed *gardencorev1beta1.Seed) bool {
 	return seed.Spec.Settings != nil && seed.Spec.Settings.Scheduling != nil && seed.Spec.Settings.Scheduling.Visible
 }
 
+// SeedAdmitsMore reports whether a seed's change from before (nil: the seed was created) to after may let a shoot
+// go there that could not before: it is usable after, and either was not before, or what the predicates and the
+// strategy read of it changed (seedKind), or it has more allocatable shoots or no limit any more. The status a
+// gardenlet refreshes (a condition's lastUpdateTime) changes none of them; a seed that becomes unusable, or
+// smaller, admits no more.
+func SeedAdmitsMore(before, after *gardencorev1beta1.Seed) bool {
+	if SeedUnusableReason(after) != "" {
+		return false
+	}
+	if before == nil || SeedUnusableReason(before) != "" {
+		return true
+	}
+	allocatableBefore, limitedBefore := Allocatable(before)
+	allocatableAfter, limitedAfter := Allocatable(after)
+	return limitedBefore && (!limitedAfter || allocatableAfter > allocatableBefore) || seedKind(before) != seedKind(after)
+}
+
 // seedHealthReason is the part of §2.1 about the seed's state: a last operation, a ready gardenlet, and ready
 // backup buckets when the seed has backup. since is when it became so: the condition's lastTransitionTime, or the
 // seed's creation when the status never said otherwise.

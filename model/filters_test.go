@@ -5,9 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/seedplan/seedplan/internal/testobjects"
 )
 
 // filterCase is one row of a filter's specification: seeds and a shoot in, the seeds kept and the error out.
@@ -353,5 +356,64 @@ func TestStaticFiltersFollowGardenersOrder(t *testing.T) {
 	want := "SeedUsable CloudProfileSeedSelector ShootSeedSelector ProviderType ZonalControlPlane ZoneSelection AccessRestrictions DNSDomain EmergencyStop Networks Tolerations"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("filter order %v", got)
+	}
+}
+
+// A seed's change matters to a waiting shoot when the seed may take a shoot it did not before: created usable,
+// usable again, changed in what the predicates read (labels, taints, zones, …) or given more allocatable shoots —
+// not the status a gardenlet refreshes, and not a seed that becomes unusable or smaller.
+func TestSeedAdmitsMore(t *testing.T) {
+	later := metav1.NewTime(time.Now().Add(time.Minute))
+	cordoned := func(s *gardencorev1beta1.Seed) { s.Spec.Settings.Scheduling.Visible = false }
+	gardenletUnknown := func(s *gardencorev1beta1.Seed) { s.Status.Conditions[0].Status = gardencorev1beta1.ConditionUnknown }
+	unlimited := func(s *gardencorev1beta1.Seed) { s.Status.Allocatable = nil }
+	for _, tc := range []struct {
+		name   string
+		from   seedOption // the seed before, besides allocatable 10 and taint gpu
+		change func(*gardencorev1beta1.Seed)
+		want   bool
+	}{
+		{"nothing", nil, func(*gardencorev1beta1.Seed) {}, false},
+		{"a heartbeat: the condition refreshed", nil, func(s *gardencorev1beta1.Seed) { s.Status.Conditions[0].LastUpdateTime = later }, false},
+		{"a new resourceVersion and observedGeneration", nil, func(s *gardencorev1beta1.Seed) { s.ResourceVersion, s.Status.ObservedGeneration = "9", 4 }, false},
+		{"more allocatable shoots", nil, allocatable(11), true},
+		{"fewer allocatable shoots", nil, allocatable(9), false},
+		{"no allocatable limit any more", nil, unlimited, true},
+		{"a limit where there was none", unlimited, allocatable(10), false},
+		{"the gardenlet ready again", gardenletUnknown, func(s *gardencorev1beta1.Seed) { s.Status.Conditions[0].Status = gardencorev1beta1.ConditionTrue }, true},
+		{"the gardenlet not ready", nil, gardenletUnknown, false},
+		{"uncordoned", cordoned, func(s *gardencorev1beta1.Seed) { s.Spec.Settings.Scheduling.Visible = true }, true},
+		{"cordoned", nil, cordoned, false},
+		{"uncordoned but not ready", func(s *gardencorev1beta1.Seed) { cordoned(s); gardenletUnknown(s) }, func(s *gardencorev1beta1.Seed) { s.Spec.Settings.Scheduling.Visible = true }, false},
+		{"a taint removed", nil, func(s *gardencorev1beta1.Seed) { s.Spec.Taints = nil }, true},
+		{"a label", nil, func(s *gardencorev1beta1.Seed) { s.Labels["tier"] = "gold" }, true},
+		{"a zone more", nil, func(s *gardencorev1beta1.Seed) {
+			s.Spec.Provider.Zones = append(s.Spec.Provider.Zones, "eu-central-1d")
+		}, true},
+		{"being deleted", nil, func(s *gardencorev1beta1.Seed) { s.DeletionTimestamp = &later }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := testSeed("a", allocatable(10), testobjects.Tainted("gpu"))
+			if tc.from != nil {
+				tc.from(before)
+			}
+			after := before.DeepCopy()
+			tc.change(after)
+			if got := SeedAdmitsMore(before, after); got != tc.want {
+				t.Errorf("SeedAdmitsMore = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		seed *gardencorev1beta1.Seed
+		want bool
+	}{
+		{"created usable", testSeed("a"), true},
+		{"created without the status a gardenlet writes", testSeed("a", func(s *gardencorev1beta1.Seed) { s.Status = gardencorev1beta1.SeedStatus{} }), false},
+	} {
+		if got := SeedAdmitsMore(nil, tc.seed); got != tc.want {
+			t.Errorf("%s: SeedAdmitsMore = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -37,3 +37,27 @@ func TestWhyNotPending(t *testing.T) {
 		})
 	}
 }
+
+// A shoot leaves a seed, and so frees room there, when it is deleted or stops counting on it: its control plane
+// migrated away, or its binding undone; a binding or the start of a migration leaves none.
+func TestLeavesASeed(t *testing.T) {
+	onA := Shoot("s", BoundTo("a"))
+	migrating := Shoot("s", BoundTo("b"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") })
+	for _, tc := range []struct {
+		name          string
+		before, after *gardencorev1beta1.Shoot
+		want          bool
+	}{
+		{"a bound shoot deleted", onA, nil, true},
+		{"a pending shoot deleted", Shoot("s"), nil, false},
+		{"a pending shoot bound", Shoot("s"), onA, false},
+		{"a migration starts: counted on both", onA, migrating, false},
+		{"a migration ends: it leaves the old seed", migrating, Shoot("s", BoundTo("b")), true},
+		{"a migrating shoot deleted", migrating, nil, true},
+		{"its status only refreshed", onA, onA.DeepCopy(), false},
+	} {
+		if got := model.LeavesASeed(tc.before, tc.after); got != tc.want {
+			t.Errorf("%s: LeavesASeed = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -295,6 +295,17 @@ func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
 	return usage
 }
 
+// LeavesASeed reports whether a shoot's change from before to after (nil: deleted) leaves a seed it counted on
+// (SeedUsage): room there that a shoot waiting for one may take.
+func LeavesASeed(before, after *gardencorev1beta1.Shoot) bool {
+	for _, seed := range []string{deref(before.Spec.SeedName), deref(before.Status.SeedName)} {
+		if seed != "" && (after == nil || seed != deref(after.Spec.SeedName) && seed != deref(after.Status.SeedName)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Assume is the shoots with those that bound names (namespace/name → seed) bound there, when they show no seed
 // yet: a binding in flight, or one a cache does not show yet, counts as made — as kube-scheduler assumes a pod on
 // its node. The shoots given are not changed; an assumed one is a shallow copy.
