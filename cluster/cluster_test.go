@@ -512,6 +512,58 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 	})
 }
 
+// A shoot waiting for room takes it when it appears, not when its backoff ends, which after a dozen failures is
+// over 10 s away (retryDelay; the gardener-scheduler waits it out, up to 1000 s): a seed created in its region,
+// and a shoot deleted from its seed, each let the loop place the shoot waiting there within seconds, and only
+// that one. The new seed makes both waiting shoots due, and the one it cannot take fails again: room makes it due
+// again no sooner than roomRetry (10 s) later, so the deletion comes after that.
+func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "room", []int64{1, 1}, 0, "room") // room-seed0 in room-1, room-seed1 in room-2
+	c := loopConfig(t, cp, "room")
+	loop := startLoop(t, cp.Config, c, "room")
+	defer loop.stop(t)
+	create := func(name, region string) *gardencorev1beta1.Shoot {
+		shoot := gardentest.Shoot(namespace, name, "room", "aws", region, region+"a")
+		shoot.Spec.SchedulerName = &c.SchedulerName
+		if err := cp.Create(ctx, shoot); err != nil {
+			t.Fatal(err)
+		}
+		return shoot
+	}
+	seedOf := func(name string) string {
+		shoot := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, shoot); err != nil {
+			t.Fatal(err)
+		}
+		return ptr.Deref(shoot.Spec.SeedName, "")
+	}
+	create("first-1", "room-1")
+	leaving := create("first-2", "room-2")
+	waitFor(t, 30*time.Second, "the first shoots fill the two seeds", func() bool { return boundCount(t, cp.Client, namespace) == 2 })
+	create("waits-1", "room-1")
+	create("waits-2", "room-2")
+	waitFor(t, time.Minute, "each waiting shoot failed twelve times", func() bool {
+		failures := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)
+		return failures["waits-1"] >= 12 && failures["waits-2"] >= 12
+	})
+
+	if err := cp.CreateSeed(ctx, gardentest.Seed("room-seed2", "aws", "room-1", "room-1a"), 1); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 4*time.Second, "the shoot waiting in room-1 is placed on the new seed", func() bool { return seedOf("waits-1") == "room-seed2" })
+	placed := time.Now()
+	if seed := seedOf("waits-2"); seed != "" {
+		t.Fatalf("waits-2, whose region has no room, was placed on %s", seed)
+	}
+	time.Sleep(time.Until(placed.Add(10 * time.Second))) // its backoff after 13 failures: 20 s
+	if err := cp.Client.Delete(ctx, leaving); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 4*time.Second, "the shoot waiting in room-2 takes the deleted shoot's place", func() bool { return seedOf("waits-2") == "room-seed1" })
+}
+
 // sample is the value of the sample named exactly so in the exposition text, and whether there is one that parses.
 func sample(metrics, name string) (float64, bool) {
 	for line := range strings.SplitSeq(metrics, "\n") {

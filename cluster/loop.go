@@ -257,6 +257,11 @@ type tracked struct {
 	// then bound while the cache may not show the binding yet. A binding that fails forgets it.
 	boundTo  string
 	inFlight bool
+	// turnedAwayForRoom is true when the last window left it pending for lack of room on a seed it may use
+	// (some seed rejected it for Capacity, or the re-check before binding found its seed full): room freed on a
+	// seed may let it be placed. roomDue is when room that appeared last made it due (roomFor).
+	turnedAwayForRoom bool
+	roomDue           time.Time
 }
 
 // windowLoop closes, plans and binds windows; it runs only on the leader.
@@ -279,6 +284,11 @@ type windowLoop struct {
 	bound   chan []bind.Result
 	next    *Planned
 	warned  warnings
+
+	// roomChanged collects the informers' events that may let a waiting shoot be placed (roomAppeared) until the
+	// loop's next look takes them (roomLook); lastRoomLook is when one last did.
+	roomChanged  atomic.Uint32
+	lastRoomLook time.Time
 }
 
 // warnings are the landscape's warnings (Planned.Warnings) the loop has logged and that still hold: the
@@ -364,6 +374,15 @@ func (w *windowLoop) Start(ctx context.Context) error {
 		return fmt.Errorf("watching shoots: %w", err)
 	}
 	defer func() { _ = informer.RemoveEventHandler(registration) }()
+	seedInformer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Seed{})
+	if err != nil {
+		return fmt.Errorf("starting the seed informer: %w", err)
+	}
+	seedRegistration, err := seedInformer.AddEventHandler(w.seedEvents())
+	if err != nil {
+		return fmt.Errorf("watching seeds: %w", err)
+	}
+	defer func() { _ = seedInformer.RemoveEventHandler(seedRegistration) }()
 	slog.InfoContext(ctx, "Leading: windows are planned and bound here")
 
 	timer := time.NewTimer(0)
@@ -393,7 +412,7 @@ func (w *windowLoop) Start(ctx context.Context) error {
 }
 
 // shootEvents wakes the loop for the shoot informer's events that give it work: a shoot that arrives without a
-// seed, and a pending shoot that is deleted.
+// seed, a pending shoot that is deleted, and a shoot that leaves a seed (roomAppeared).
 func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 	return toolscache.ResourceEventHandlerFuncs{
 		// Only a shoot that arrives without a seed wakes the loop: during a burst every binding comes back
@@ -407,6 +426,9 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 			// As the gardener-scheduler's predicate: only spec changes matter.
 			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
 			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
+			if ok1 && ok2 && model.LeavesASeed(oldShoot, newShoot) {
+				w.roomAppeared(roomFreed)
+			}
 			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
 				return
 			}
@@ -422,6 +444,9 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 			}
 			if _, ok := withoutSeed(obj); ok {
 				w.poke()
+			}
+			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok && model.LeavesASeed(shoot, nil) {
+				w.roomAppeared(roomFreed)
 			}
 		},
 	}
@@ -513,16 +538,21 @@ func (w *windowLoop) settleInFlight() {
 // due returns the pending shoots a window should take now, oldest first, and when the loop must look again
 // for the others (the end of the earliest backoff, or idleRecheck from now).
 func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.NamespacedName, time.Time, error) {
+	room, later := w.roomLook(now) // before the list: room that appears after it is looked at next time
 	var shoots gardencorev1beta1.ShootList
 	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
+		w.roomChanged.Or(uint32(room)) // not looked at: look next time
 		return nil, time.Time{}, err
 	}
 	arrived := w.arrivals.take()
 	schedulerName := w.scheduler.Policy.Options.WithDefaults().SchedulerName
 	var due []types.NamespacedName
-	waiting := 0 // pending, but backing off
+	waiting, woken := 0, 0 // pending, but backing off; of those, due because room appeared
 	seen := map[types.NamespacedName]bool{}
 	wake := now.Add(idleRecheck)
+	if !later.IsZero() {
+		wake = later
+	}
 	for i := range shoots.Items {
 		shoot := &shoots.Items[i]
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
@@ -535,16 +565,9 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 			delete(w.shoots, key)
 			continue
 		}
-		if state == nil || state.uid != shoot.UID {
-			firstSeen, ok := arrived[key]
-			if !ok {
-				firstSeen = now
-			}
-			state = &tracked{uid: shoot.UID, generation: shoot.Generation, firstSeen: firstSeen}
-			w.shoots[key] = state
-		}
-		if state.generation != shoot.Generation {
-			state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
+		state = w.track(key, shoot, arrived, now)
+		if now.Before(state.notBefore) && state.roomFor(room, now) {
+			woken++
 		}
 		if now.Before(state.notBefore) {
 			wake = minTime(wake, state.notBefore)
@@ -553,12 +576,33 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		}
 		due = append(due, key)
 	}
+	if woken > 0 {
+		slog.DebugContext(ctx, "Room appeared: shoots waiting out their backoff are due sooner", "shoots", woken)
+	}
 	maps.DeleteFunc(w.shoots, func(key types.NamespacedName, _ *tracked) bool { return !seen[key] })
 	w.metrics.SetPending(len(due) + waiting)
 	slices.SortFunc(due, func(a, b types.NamespacedName) int {
 		return cmp.Or(w.shoots[a].firstSeen.Compare(w.shoots[b].firstSeen), cmp.Compare(a.String(), b.String()))
 	})
 	return due, wake, nil
+}
+
+// track returns what the loop remembers of a pending shoot, anew for one it has not seen (or another of its name),
+// timed from its arrival when the watch delivered it; a spec change (a new generation) ends its backoff.
+func (w *windowLoop) track(key types.NamespacedName, shoot *gardencorev1beta1.Shoot, arrived map[types.NamespacedName]time.Time, now time.Time) *tracked {
+	state := w.shoots[key]
+	if state == nil || state.uid != shoot.UID {
+		firstSeen, ok := arrived[key]
+		if !ok {
+			firstSeen = now
+		}
+		state = &tracked{uid: shoot.UID, generation: shoot.Generation, firstSeen: firstSeen}
+		w.shoots[key] = state
+	}
+	if state.generation != shoot.Generation {
+		state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
+	}
+	return state
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -597,7 +641,11 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 	}
 	now := time.Now()
 	for _, u := range planned.Plan().Unschedulable {
-		w.failed(parseKey(u.Shoot), now)
+		key := parseKey(u.Shoot)
+		if state := w.shoots[key]; state != nil {
+			state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
+		}
+		w.failed(key, now)
 	}
 	return planned, nil
 }
@@ -619,7 +667,7 @@ func (w *windowLoop) settle(results []bind.Result) {
 		case r.Result == model.Bound:
 			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
 		case r.Retry():
-			state.boundTo = ""
+			state.boundTo, state.turnedAwayForRoom = "", r.Result == model.Deferred
 			w.failed(key, now)
 		default: // someone else's now, or gone
 			delete(w.shoots, key)

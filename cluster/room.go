@@ -1,0 +1,88 @@
+package cluster
+
+import (
+	"time"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	toolscache "k8s.io/client-go/tools/cache"
+
+	"github.com/seedplan/seedplan/model"
+)
+
+// roomChange is what may have made room for a waiting shoot since the loop last looked.
+type roomChange uint32
+
+const (
+	// seedsChanged: a seed may take shoots it did not before; any waiting shoot may fit now.
+	seedsChanged roomChange = 1 << iota
+	// roomFreed: a shoot left a seed; a shoot turned away for lack of room may fit now.
+	roomFreed
+)
+
+const (
+	// roomLookSpacing is how long at least between two looks that take room changes, so that a stream of
+	// deletions does not have the loop plan its waiting shoots back to back.
+	roomLookSpacing = time.Second
+	// roomRetry is how long at least before room makes a shoot due again that it made due before: so a garden
+	// whose shoots come and go has a waiting shoot tried (and reported failed) at most this often, as
+	// kube-scheduler's longest backoff does, and not every roomLookSpacing.
+	roomRetry = 10 * time.Second
+)
+
+// seedEvents tell the loop of room that appears on seeds: a seed that may take shoots it did not before
+// (model.SeedAdmitsMore: created usable, ready or visible again, a taint gone, more allocatable shoots, …).
+func (w *windowLoop) seedEvents() toolscache.ResourceEventHandlerDetailedFuncs {
+	return toolscache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, isInInitialList bool) {
+			if seed, ok := obj.(*gardencorev1beta1.Seed); ok && !isInInitialList && model.SeedAdmitsMore(nil, seed) {
+				w.roomAppeared(seedsChanged)
+			}
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			oldSeed, ok1 := oldObj.(*gardencorev1beta1.Seed)
+			newSeed, ok2 := newObj.(*gardencorev1beta1.Seed)
+			if ok1 && ok2 && model.SeedAdmitsMore(oldSeed, newSeed) {
+				w.roomAppeared(seedsChanged)
+			}
+		},
+	}
+}
+
+// roomAppeared notes room that may have appeared, for the loop's next look: where the gardener-scheduler waits
+// out a shoot's backoff (up to 1000 s) whatever changed, a shoot waiting for room here takes it when it appears,
+// as kube-scheduler moves unschedulable pods back to its queue on the cluster events that may admit them.
+func (w *windowLoop) roomAppeared(change roomChange) {
+	w.roomChanged.Or(uint32(change))
+	w.poke()
+}
+
+// roomLook takes the room changes since the loop's last such look: at most once per roomLookSpacing, and when it
+// is too early, later is when it may.
+func (w *windowLoop) roomLook(now time.Time) (changes roomChange, later time.Time) {
+	if w.roomChanged.Load() == 0 {
+		return 0, time.Time{}
+	}
+	if next := w.lastRoomLook.Add(roomLookSpacing); now.Before(next) {
+		return 0, next
+	}
+	w.lastRoomLook = now
+	return roomChange(w.roomChanged.Swap(0)), time.Time{}
+}
+
+// roomFor brings a waiting shoot's next try forward to now when the changes may let it be placed — any changed
+// seed, or room freed when it was turned away for lack of room — but not to less than roomRetry after room last
+// made it due. It reports whether it did.
+func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
+	if changes&seedsChanged == 0 && (changes&roomFreed == 0 || !s.turnedAwayForRoom) {
+		return false
+	}
+	at := now
+	if !s.roomDue.IsZero() && now.Before(s.roomDue.Add(roomRetry)) {
+		at = s.roomDue.Add(roomRetry)
+	}
+	if !at.Before(s.notBefore) {
+		return false
+	}
+	s.notBefore, s.roomDue = at, at
+	return true
+}

@@ -1,0 +1,72 @@
+package cluster
+
+import (
+	"testing"
+	"time"
+)
+
+// The loop takes the room changes at its next look, together when several came, and no sooner than
+// roomLookSpacing after its last such look: then it says when it may.
+func TestRoomLook(t *testing.T) {
+	w := &windowLoop{nudge: make(chan struct{}, 1)}
+	start := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	for _, step := range []struct {
+		name    string
+		at      time.Duration // after start
+		appear  []roomChange  // before the look
+		changes roomChange
+		later   time.Duration // 0: none
+	}{
+		{"nothing appeared", 0, nil, 0, 0},
+		{"a seed created", 0, []roomChange{seedsChanged}, seedsChanged, 0},
+		{"taken already", 100 * time.Millisecond, nil, 0, 0},
+		{"a shoot deleted too soon after", 200 * time.Millisecond, []roomChange{roomFreed}, 0, roomLookSpacing},
+		{"and a seed changed: still too soon", 900 * time.Millisecond, []roomChange{seedsChanged}, 0, roomLookSpacing},
+		{"the spacing passed: both", roomLookSpacing, nil, seedsChanged | roomFreed, 0},
+		{"nothing since", 3 * roomLookSpacing, nil, 0, 0},
+	} {
+		for _, change := range step.appear {
+			w.roomAppeared(change)
+		}
+		changes, later := w.roomLook(start.Add(step.at))
+		wantLater := time.Time{}
+		if step.later > 0 {
+			wantLater = start.Add(step.later)
+		}
+		if changes != step.changes || !later.Equal(wantLater) {
+			t.Errorf("%s: changes %b, later %v; want %b, %v", step.name, changes, later, step.changes, wantLater)
+		}
+	}
+}
+
+// Room brings a waiting shoot's next try forward when it may let the shoot be placed: a changed seed any shoot,
+// room freed only a shoot turned away for lack of room; and a shoot room made due comes again by room no sooner
+// than roomRetry later, so that shoots coming and going do not have it tried every second.
+func TestRoomFor(t *testing.T) {
+	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name          string
+		state         tracked
+		changes       roomChange
+		wantNotBefore time.Time
+	}{
+		{"nothing changed", tracked{notBefore: now.Add(time.Hour)}, 0, now.Add(time.Hour)},
+		{"a seed changed", tracked{notBefore: now.Add(time.Hour)}, seedsChanged, now},
+		{"room freed, turned away for room", tracked{notBefore: now.Add(time.Hour), turnedAwayForRoom: true}, roomFreed, now},
+		{"room freed, turned away for another reason", tracked{notBefore: now.Add(time.Hour)}, roomFreed, now.Add(time.Hour)},
+		{"made due by room a moment ago, its backoff ends sooner", tracked{notBefore: now.Add(time.Second), roomDue: now.Add(-time.Second)}, seedsChanged, now.Add(time.Second)},
+		{"made due by room a moment ago", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second)}, seedsChanged, now.Add(roomRetry - time.Second)},
+		{"made due by room long ago", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Minute)}, seedsChanged, now},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := tc.state
+			brought := state.roomFor(tc.changes, now)
+			if !state.notBefore.Equal(tc.wantNotBefore) || brought != !tc.wantNotBefore.Equal(tc.state.notBefore) {
+				t.Errorf("next try %v (brought forward: %v), want %v", state.notBefore, brought, tc.wantNotBefore)
+			}
+			if brought && !state.roomDue.Equal(state.notBefore) {
+				t.Errorf("roomDue %v, want the new next try %v", state.roomDue, state.notBefore)
+			}
+		})
+	}
+}
