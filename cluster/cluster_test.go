@@ -564,6 +564,39 @@ func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 	waitFor(t, 4*time.Second, "the shoot waiting in room-2 takes the deleted shoot's place", func() bool { return seedOf("waits-2") == "room-seed1" })
 }
 
+// A shoot that no seed may take for its cloud profile's seed selector is placed within seconds of the operator's
+// fixing the profile, not when its backoff ends: the rest of the landscape a placement reads — cloud profiles,
+// namespaced ones, projects and region configs — wakes the waiting shoots as a seed does.
+func TestLoopPlacesAWaitingShootWhenItsCloudProfileChanges(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "profiled", []int64{5}, 0, "profiled")
+	profile := &gardencorev1beta1.CloudProfile{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: "profiled"}, profile); err != nil {
+		t.Fatal(err)
+	}
+	profile.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"profiled.test/ok": "true"}}}
+	if err := cp.Client.Update(ctx, profile); err != nil {
+		t.Fatal(err)
+	}
+	c := loopConfig(t, cp, "profiled")
+	loop := startLoop(t, cp.Config, c, "profiled")
+	defer loop.stop(t)
+	shoot := gardentest.Shoot(namespace, "waits", "profiled", "aws", "profiled-1", "profiled-1a")
+	shoot.Spec.SchedulerName = &c.SchedulerName
+	if err := cp.Create(ctx, shoot); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, time.Minute, "the shoot failed twelve times", func() bool {
+		return eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits"] >= 12
+	})
+	profile.Spec.SeedSelector = nil
+	if err := cp.Client.Update(ctx, profile); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 4*time.Second, "the shoot is placed once its cloud profile admits the seed", func() bool { return boundCount(t, cp.Client, namespace) == 1 })
+}
+
 // sample is the value of the sample named exactly so in the exposition text, and whether there is one that parses.
 func sample(metrics, name string) (float64, bool) {
 	for line := range strings.SplitSeq(metrics, "\n") {

@@ -365,24 +365,11 @@ func (w *windowLoop) Start(ctx context.Context) error {
 	w.metrics.SetLeader(true)
 	defer w.metrics.SetLeader(false)
 	defer w.scheduler.Binder.Flush() // a stopping loop writes the reports of its last window
-	informer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Shoot{})
+	unwatch, err := w.watch(ctx)
 	if err != nil {
-		return fmt.Errorf("starting the shoot informer: %w", err)
+		return err
 	}
-	registration, err := informer.AddEventHandler(w.shootEvents())
-	if err != nil {
-		return fmt.Errorf("watching shoots: %w", err)
-	}
-	defer func() { _ = informer.RemoveEventHandler(registration) }()
-	seedInformer, err := w.cache.GetInformer(ctx, &gardencorev1beta1.Seed{})
-	if err != nil {
-		return fmt.Errorf("starting the seed informer: %w", err)
-	}
-	seedRegistration, err := seedInformer.AddEventHandler(w.seedEvents())
-	if err != nil {
-		return fmt.Errorf("watching seeds: %w", err)
-	}
-	defer func() { _ = seedInformer.RemoveEventHandler(seedRegistration) }()
+	defer unwatch()
 	slog.InfoContext(ctx, "Leading: windows are planned and bound here")
 
 	timer := time.NewTimer(0)

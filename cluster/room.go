@@ -1,10 +1,15 @@
 package cluster
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/model"
 )
@@ -13,8 +18,9 @@ import (
 type roomChange uint32
 
 const (
-	// seedsChanged: a seed may take shoots it did not before; any waiting shoot may fit now.
-	seedsChanged roomChange = 1 << iota
+	// landscapeChanged: a seed may take shoots it did not before, or a cloud profile, project or region config
+	// changed; any waiting shoot may fit now.
+	landscapeChanged roomChange = 1 << iota
 	// roomFreed: a shoot left a seed; a shoot turned away for lack of room may fit now.
 	roomFreed
 )
@@ -35,17 +41,52 @@ func (w *windowLoop) seedEvents() toolscache.ResourceEventHandlerDetailedFuncs {
 	return toolscache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, isInInitialList bool) {
 			if seed, ok := obj.(*gardencorev1beta1.Seed); ok && !isInInitialList && model.SeedAdmitsMore(nil, seed) {
-				w.roomAppeared(seedsChanged)
+				w.roomAppeared(landscapeChanged)
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			oldSeed, ok1 := oldObj.(*gardencorev1beta1.Seed)
 			newSeed, ok2 := newObj.(*gardencorev1beta1.Seed)
 			if ok1 && ok2 && model.SeedAdmitsMore(oldSeed, newSeed) {
-				w.roomAppeared(seedsChanged)
+				w.roomAppeared(landscapeChanged)
 			}
 		},
 	}
+}
+
+// landscapeEvents tell the loop of a change to what a shoot's placement reads besides seeds and shoots: a cloud
+// profile, namespaced cloud profile, project or region config created, or changed in what the predicates and the
+// strategy read of it (placementInput).
+func (w *windowLoop) landscapeEvents() toolscache.ResourceEventHandlerDetailedFuncs {
+	return toolscache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(_ any, isInInitialList bool) {
+			if !isInInitialList {
+				w.roomAppeared(landscapeChanged)
+			}
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			if !equality.Semantic.DeepEqual(placementInput(oldObj), placementInput(newObj)) {
+				w.roomAppeared(landscapeChanged)
+			}
+		},
+	}
+}
+
+// placementInput is what a placement reads of a cloud profile, namespaced cloud profile (its own spec and the
+// profile it makes of its parent's), project or region config: not its metadata and status, which their
+// controllers refresh.
+func placementInput(obj any) any {
+	switch o := obj.(type) {
+	case *gardencorev1beta1.CloudProfile:
+		return o.Spec
+	case *gardencorev1beta1.NamespacedCloudProfile:
+		return []any{o.Spec, o.Status.CloudProfileSpec}
+	case *gardencorev1beta1.Project:
+		return o.Spec
+	case *corev1.ConfigMap:
+		return o.Data
+	}
+	return obj
 }
 
 // roomAppeared notes room that may have appeared, for the loop's next look: where the gardener-scheduler waits
@@ -73,7 +114,7 @@ func (w *windowLoop) roomLook(now time.Time) (changes roomChange, later time.Tim
 // seed, or room freed when it was turned away for lack of room — but not to less than roomRetry after room last
 // made it due. It reports whether it did.
 func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
-	if changes&seedsChanged == 0 && (changes&roomFreed == 0 || !s.turnedAwayForRoom) {
+	if changes&landscapeChanged == 0 && (changes&roomFreed == 0 || !s.turnedAwayForRoom) {
 		return false
 	}
 	at := now
@@ -85,4 +126,39 @@ func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
 	}
 	s.notBefore, s.roomDue = at, at
 	return true
+}
+
+// watch registers the loop's event handlers with the informers — the shoots' (work arrives, room is freed), the
+// seeds' and the rest of the landscape's (room appears) — and returns what removes them.
+func (w *windowLoop) watch(ctx context.Context) (unwatch func(), err error) {
+	var removes []func()
+	unwatch = func() {
+		for _, remove := range removes {
+			remove()
+		}
+	}
+	for _, watched := range []struct {
+		obj      client.Object
+		handlers toolscache.ResourceEventHandler
+	}{
+		{&gardencorev1beta1.Shoot{}, w.shootEvents()},
+		{&gardencorev1beta1.Seed{}, w.seedEvents()},
+		{&gardencorev1beta1.CloudProfile{}, w.landscapeEvents()},
+		{&gardencorev1beta1.NamespacedCloudProfile{}, w.landscapeEvents()},
+		{&gardencorev1beta1.Project{}, w.landscapeEvents()},
+		{&corev1.ConfigMap{}, w.landscapeEvents()}, // the cache holds the region configs only
+	} {
+		informer, err := w.cache.GetInformer(ctx, watched.obj)
+		if err != nil {
+			unwatch()
+			return nil, fmt.Errorf("starting the informer of %T: %w", watched.obj, err)
+		}
+		registration, err := informer.AddEventHandler(watched.handlers)
+		if err != nil {
+			unwatch()
+			return nil, fmt.Errorf("watching %T: %w", watched.obj, err)
+		}
+		removes = append(removes, func() { _ = informer.RemoveEventHandler(registration) })
+	}
+	return unwatch, nil
 }
