@@ -110,9 +110,9 @@ func (w *windowLoop) roomLook(now time.Time) (changes roomChange, later time.Tim
 	return roomChange(w.roomChanged.Swap(0)), time.Time{}
 }
 
-// roomFor brings a waiting shoot's next try forward to now when the changes may let it be placed — any changed
-// seed, or room freed when it was turned away for lack of room — but not to less than roomRetry after room last
-// made it due. It reports whether it did.
+// roomFor brings a waiting shoot's next try forward to now when the changes may let it be placed — a changed
+// landscape, or room freed when it was turned away for lack of room — but not to less than roomRetry after room
+// last made it due. It reports whether it did.
 func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
 	if changes&landscapeChanged == 0 && (changes&roomFreed == 0 || !s.turnedAwayForRoom) {
 		return false
