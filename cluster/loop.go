@@ -87,6 +87,8 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	health := &healthServer{metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
+		"strategy", c.Strategy, "solver", c.Solver.Name, "solverTimeout", c.Solver.Timeout.Duration,
+		"targetUtilization", c.Placement.TargetUtilization, "weights", c.Placement.Weights.Preset,
 		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
 	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
