@@ -515,8 +515,8 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 // A shoot waiting for room takes it when it appears, not when its backoff ends, which after a dozen failures is
 // over 10 s away (retryDelay; the gardener-scheduler waits it out, up to 1000 s): a seed created in its region,
 // and a shoot deleted from its seed, each let the loop place the shoot waiting there within seconds, and only
-// that one. The new seed makes both waiting shoots due, and the one it cannot take fails again: room makes it due
-// again no sooner than roomRetry (10 s) later, so the deletion comes after that.
+// that one. The new seed makes both waiting shoots due, and the one it cannot take fails again: room freed makes
+// it due again no sooner than 10 s after room last did (roomRetry), so the deletion comes after that.
 func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()

@@ -29,9 +29,10 @@ const (
 	// roomLookSpacing is how long at least between two looks that take room changes, so that a stream of
 	// deletions does not have the loop plan its waiting shoots back to back.
 	roomLookSpacing = time.Second
-	// roomRetry is how long at least before room makes a shoot due again that it made due before: so a garden
-	// whose shoots come and go has a waiting shoot tried (and reported failed) at most this often, as
-	// kube-scheduler's longest backoff does, and not every roomLookSpacing.
+	// roomRetry is how long at least before room freed on a seed makes a shoot due again that room made due
+	// before: so a garden whose shoots come and go has a waiting shoot tried (and reported failed) at most this
+	// often, as kube-scheduler's longest backoff does, and not every roomLookSpacing. A changed landscape, which is
+	// rarer and may come in steps (one seed after another), makes it due at the next look.
 	roomRetry = 10 * time.Second
 )
 
@@ -110,15 +111,16 @@ func (w *windowLoop) roomLook(now time.Time) (changes roomChange, later time.Tim
 	return roomChange(w.roomChanged.Swap(0)), time.Time{}
 }
 
-// roomFor brings a waiting shoot's next try forward to now when the changes may let it be placed — a changed
-// landscape, or room freed when it was turned away for lack of room — but not to less than roomRetry after room
-// last made it due. It reports whether it did.
+// roomFor brings a waiting shoot's next try forward when the changes may let it be placed: to now for a changed
+// landscape; for room freed, when it was turned away for lack of room, to now but not to less than roomRetry
+// after room last made it due. It reports whether it did.
 func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
-	if changes&landscapeChanged == 0 && (changes&roomFreed == 0 || !s.turnedAwayForRoom) {
+	freed := changes&roomFreed != 0 && s.turnedAwayForRoom
+	if changes&landscapeChanged == 0 && !freed {
 		return false
 	}
 	at := now
-	if !s.roomDue.IsZero() && now.Before(s.roomDue.Add(roomRetry)) {
+	if changes&landscapeChanged == 0 && !s.roomDue.IsZero() && now.Before(s.roomDue.Add(roomRetry)) {
 		at = s.roomDue.Add(roomRetry)
 	}
 	if !at.Before(s.notBefore) {

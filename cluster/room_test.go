@@ -44,9 +44,9 @@ func TestRoomLook(t *testing.T) {
 	}
 }
 
-// Room brings a waiting shoot's next try forward when it may let the shoot be placed: a changed seed any shoot,
-// room freed only a shoot turned away for lack of room; and a shoot room made due comes again by room no sooner
-// than roomRetry later, so that shoots coming and going do not have it tried every second.
+// Room brings a waiting shoot's next try forward when it may let the shoot be placed: a changed landscape any
+// shoot, at once; room freed only a shoot turned away for lack of room, and one that room made due comes again by
+// freed room no sooner than roomRetry later, so that shoots coming and going do not have it tried every second.
 func TestRoomFor(t *testing.T) {
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -59,9 +59,10 @@ func TestRoomFor(t *testing.T) {
 		{"a seed admits more", tracked{notBefore: now.Add(time.Hour)}, landscapeChanged, now},
 		{"room freed, turned away for room", tracked{notBefore: now.Add(time.Hour), turnedAwayForRoom: true}, roomFreed, now},
 		{"room freed, turned away for another reason", tracked{notBefore: now.Add(time.Hour)}, roomFreed, now.Add(time.Hour)},
-		{"made due by room a moment ago, its backoff ends sooner", tracked{notBefore: now.Add(time.Second), roomDue: now.Add(-time.Second)}, landscapeChanged, now.Add(time.Second)},
-		{"made due by room a moment ago", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second)}, landscapeChanged, now.Add(roomRetry - time.Second)},
-		{"made due by room long ago", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Minute)}, landscapeChanged, now},
+		{"made due by room a moment ago, then room freed", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second), turnedAwayForRoom: true}, roomFreed, now.Add(roomRetry - time.Second)},
+		{"made due by room a moment ago, then room freed: its backoff ends sooner", tracked{notBefore: now.Add(time.Second), roomDue: now.Add(-time.Second), turnedAwayForRoom: true}, roomFreed, now.Add(time.Second)},
+		{"made due by room long ago, then room freed", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Minute), turnedAwayForRoom: true}, roomFreed, now},
+		{"made due by room a moment ago, then another seed admits more", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second)}, landscapeChanged, now},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := tc.state
