@@ -187,7 +187,10 @@ func run(b *testing.B, scheduler, seedplan string) ([]Result, []Quality) {
 	e.warmUp()
 	results := []Result{e.stream(scheduler, "trickle 60 x 1/s", 60, time.Second), e.stream(scheduler, "steady 20/s for 60 s", 1200, 50*time.Millisecond)}
 	stop()
-	return append(results, e.burst(scheduler, e.createBurst(5000))), nil
+	results = append(results, e.burst(scheduler, e.createBurst(5000)))
+	stop = e.start()
+	defer stop()
+	return append(results, e.waitingForSeed(scheduler, 20, time.Minute)), nil
 }
 
 // quality plans the pending burst as one window with the solver, writing nothing.
@@ -309,15 +312,54 @@ func (e *env) watch(ctx context.Context) {
 	}
 }
 
-// create creates the next shoot of the landscape, in its next region, with the default scheduler name.
-func (e *env) create(ctx context.Context) (string, error) {
+// create creates the next shoot of the landscape, in its next region, with the default scheduler name; change,
+// when given, changes it first.
+func (e *env) create(ctx context.Context, change ...func(*gardencorev1beta1.Shoot) *gardencorev1beta1.Shoot) (string, error) {
 	e.mu.Lock()
 	i := e.next
 	e.next++
 	e.mu.Unlock()
 	region := fmt.Sprintf("%s-%d", landscapeName, 1+i%regions)
 	shoot := gardentest.Shoot(e.namespace, fmt.Sprintf("shoot-%d", i), landscapeName, "aws", region, region+"a")
+	for _, c := range change {
+		shoot = c(shoot)
+	}
 	return shoot.Name, e.cp.Create(ctx, shoot)
+}
+
+// waitingForSeed creates shoots that no seed may take yet — their seed selector asks for a label no seed has
+// (gardentest.Unschedulable) — lets the scheduler fail them for wait, and then creates a seed with that label in
+// every region in turn: the latency of each shoot counts from its region's new seed being ready (its status
+// written) to the watch seeing the shoot bound. The gardener-scheduler tries a shoot again only when its backoff
+// ends; seedplan's loop when room appears.
+func (e *env) waitingForSeed(scheduler string, shoots int, wait time.Duration) Result {
+	ctx := context.Background()
+	var names []string
+	first := e.next // the shoots are created one after another, each in the next region
+	for range shoots {
+		name, err := e.create(ctx, gardentest.Unschedulable)
+		if err != nil {
+			e.b.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	time.Sleep(wait)
+	start := time.Now()
+	ready := map[string]time.Time{}
+	for r := 1; r <= regions; r++ {
+		region := fmt.Sprintf("%s-%d", landscapeName, r)
+		seed := gardentest.Seed(fmt.Sprintf("%s-new-%d", landscapeName, r), "aws", region, region+"a")
+		seed.Labels = map[string]string{gardentest.UnschedulableLabel: "true"}
+		if err := e.cp.CreateSeed(ctx, seed, allocatable); err != nil {
+			e.b.Fatal(err)
+		}
+		ready[region] = time.Now()
+	}
+	created := map[string]time.Time{}
+	for i, name := range names {
+		created[name] = ready[fmt.Sprintf("%s-%d", landscapeName, 1+(first+i)%regions)]
+	}
+	return e.result(scheduler, fmt.Sprintf("%d waiting %s, then seeds", shoots, wait), created, start)
 }
 
 // stream creates shoots at one every interval, the latency of each from just before its Create to the watch

@@ -166,11 +166,14 @@ func Shoot(namespace, name, cloudProfile, providerType, region string, zones ...
 	}
 }
 
+// UnschedulableLabel is the seed label Unschedulable shoots ask for, "true"; no seed of these fixtures has it.
+const UnschedulableLabel = "seedplan.test/none"
+
 // Unschedulable makes the shoot ask for a seed label no seed of these fixtures has: no seed passes its
-// seed selector, so it stays pending and fails every attempt to schedule it.
+// seed selector, so it stays pending and fails every attempt to schedule it (until a seed with the label comes).
 func Unschedulable(shoot *gardencorev1beta1.Shoot) *gardencorev1beta1.Shoot {
 	shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{
-		MatchLabels: map[string]string{"seedplan.test/none": "true"},
+		MatchLabels: map[string]string{UnschedulableLabel: "true"},
 	}}
 	return shoot
 }
