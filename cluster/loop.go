@@ -317,6 +317,8 @@ func (w *warnings) fresh(now []string) []string {
 const (
 	idleRecheck       = 30 * time.Second
 	failedWindowRetry = time.Second
+	// conflictRetry is how long a shoot whose binding met a conflict waits: its backoff does not grow.
+	conflictRetry = time.Second
 )
 
 // arrivals records when the watch delivered each shoot, written by the informer's goroutine and taken by the
@@ -655,6 +657,10 @@ func (w *windowLoop) settle(results []bind.Result) {
 		switch {
 		case r.Result == model.Bound:
 			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
+		case r.Result == model.Conflict:
+			// The shoot changed since the window read it — often the loop's own report of its last failure, which
+			// the cache did not show yet when room made it due again: not the shoot's failure, so no longer backoff.
+			state.boundTo, state.notBefore = "", now.Add(conflictRetry)
 		case r.Retry():
 			state.boundTo, state.turnedAwayForRoom = "", r.Result == model.Deferred
 			w.failed(key, now)
