@@ -215,10 +215,7 @@ func (l *Loop) warmInformers(ctx context.Context) (cache.Cache, error) {
 				return err
 			}
 		}
-		for _, obj := range []client.Object{
-			&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
-			&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
-		} {
+		for _, obj := range informedKinds() {
 			// An informer made in an earlier try is returned as it is.
 			if _, err := informers.GetInformer(ctx, obj); err != nil {
 				return fmt.Errorf("creating the informer of %T: %w", obj, err)

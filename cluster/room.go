@@ -139,28 +139,39 @@ func (w *windowLoop) watch(ctx context.Context) (unwatch func(), err error) {
 			remove()
 		}
 	}
-	for _, watched := range []struct {
-		obj      client.Object
-		handlers toolscache.ResourceEventHandler
-	}{
-		{&gardencorev1beta1.Shoot{}, w.shootEvents()},
-		{&gardencorev1beta1.Seed{}, w.seedEvents()},
-		{&gardencorev1beta1.CloudProfile{}, w.landscapeEvents()},
-		{&gardencorev1beta1.NamespacedCloudProfile{}, w.landscapeEvents()},
-		{&gardencorev1beta1.Project{}, w.landscapeEvents()},
-		{&corev1.ConfigMap{}, w.landscapeEvents()}, // the cache holds the region configs only
-	} {
-		informer, err := w.cache.GetInformer(ctx, watched.obj)
+	for _, obj := range informedKinds() {
+		informer, err := w.cache.GetInformer(ctx, obj)
 		if err != nil {
 			unwatch()
-			return nil, fmt.Errorf("starting the informer of %T: %w", watched.obj, err)
+			return nil, fmt.Errorf("starting the informer of %T: %w", obj, err)
 		}
-		registration, err := informer.AddEventHandler(watched.handlers)
+		registration, err := informer.AddEventHandler(w.eventsOf(obj))
 		if err != nil {
 			unwatch()
-			return nil, fmt.Errorf("watching %T: %w", watched.obj, err)
+			return nil, fmt.Errorf("watching %T: %w", obj, err)
 		}
 		removes = append(removes, func() { _ = informer.RemoveEventHandler(registration) })
 	}
 	return unwatch, nil
+}
+
+// informedKinds are the kinds of the loop's informers: what a window reads (the cache of ConfigMaps holds the
+// region configs only).
+func informedKinds() []client.Object {
+	return []client.Object{
+		&gardencorev1beta1.Seed{}, &gardencorev1beta1.Shoot{}, &gardencorev1beta1.CloudProfile{},
+		&gardencorev1beta1.NamespacedCloudProfile{}, &gardencorev1beta1.Project{}, &corev1.ConfigMap{},
+	}
+}
+
+// eventsOf is the loop's handler of an informer's events: the shoots' give work and free room, the seeds' and
+// the rest of the landscape's make room.
+func (w *windowLoop) eventsOf(obj client.Object) toolscache.ResourceEventHandler {
+	switch obj.(type) {
+	case *gardencorev1beta1.Shoot:
+		return w.shootEvents()
+	case *gardencorev1beta1.Seed:
+		return w.seedEvents()
+	}
+	return w.landscapeEvents()
 }
