@@ -64,32 +64,33 @@ func (r *AppliedReport) NameWarning() string {
 func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")
-	for _, a := range r.Applied {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, cmp.Or(a.Detail, "-"))
-	}
+	r.printRows(w)
 	if !t.headers {
 		return w.Flush()
 	}
-	results := make([]string, 0, len(r.Applied))
-	for _, a := range r.Applied {
-		results = append(results, a.Result)
-	}
-	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", r.Reviewed, r.Kind, resultCounts(results, r.Reviewed))
+	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", r.Reviewed, r.Kind, r.counts())
 	return w.Flush()
 }
 
-// resultCounts counts the results of a run over planned placements or moves by result, and last those it did not
-// start: "finished 2, stalled 1, not started 3"; "none" for a plan that holds none.
-func resultCounts[R ~string](results []R, planned int) string {
-	counts := map[R]int{}
-	for _, r := range results {
-		counts[r]++
+// printRows writes a row per result.
+func (r *AppliedReport) printRows(w io.Writer) {
+	for _, a := range r.Applied {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, cmp.Or(a.Detail, "-"))
+	}
+}
+
+// counts counts the results by result, and last the placements or moves the run did not start: "finished 2,
+// stalled 1, not started 3"; "none" for a plan that holds none.
+func (r *AppliedReport) counts() string {
+	counts := map[string]int{}
+	for _, a := range r.Applied {
+		counts[a.Result]++
 	}
 	parts := []string{}
 	if len(counts) > 0 {
 		parts = append(parts, countsByName(counts, "%s %d"))
 	}
-	if notStarted := planned - len(results); notStarted > 0 {
+	if notStarted := r.Reviewed - len(r.Applied); notStarted > 0 {
 		parts = append(parts, fmt.Sprintf("not started %d", notStarted))
 	}
 	if len(parts) == 0 {

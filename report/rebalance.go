@@ -285,12 +285,10 @@ func (r *RebalanceReport) printInGrace(w io.Writer, t table) {
 	}
 }
 
-// printApplied writes a row per move apply made or skipped, with its result.
+// printApplied writes a row per move apply made or skipped, with its result, as apply -f does.
 func (r *RebalanceReport) printApplied(w io.Writer, t table) {
 	t.header(w, "APPLIED\tTO\tRESULT\tDETAIL")
-	for _, a := range r.Applied {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Shoot, a.To, a.Result, cmp.Or(a.Detail, "-"))
-	}
+	NewMovesApplied(r.Applied, len(r.Moves)).printRows(w)
 }
 
 // summary counts the moves and what they leave unresolved, which add up to the lower bound when the moves are
@@ -305,11 +303,7 @@ func (r *RebalanceReport) appliedLine() string {
 	if r.Applied == nil {
 		return ""
 	}
-	results := make([]model.MoveOutcome, 0, len(r.Applied))
-	for _, a := range r.Applied {
-		results = append(results, a.Result)
-	}
-	return fmt.Sprintf("Of the %s: %s.", Counted(len(r.Moves), "move", "moves"), resultCounts(results, len(r.Moves)))
+	return fmt.Sprintf("Of the %s: %s.", Counted(len(r.Moves), "move", "moves"), NewMovesApplied(r.Applied, len(r.Moves)).counts())
 }
 
 // problemLine says in one line why a seed stays unresolved.
