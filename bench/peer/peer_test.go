@@ -319,13 +319,16 @@ func (e *env) create(ctx context.Context, change ...func(*gardencorev1beta1.Shoo
 	i := e.next
 	e.next++
 	e.mu.Unlock()
-	region := fmt.Sprintf("%s-%d", landscapeName, 1+i%regions)
+	region := regionOf(i)
 	shoot := gardentest.Shoot(e.namespace, fmt.Sprintf("shoot-%d", i), landscapeName, "aws", region, region+"a")
 	for _, c := range change {
 		shoot = c(shoot)
 	}
 	return shoot.Name, e.cp.Create(ctx, shoot)
 }
+
+// regionOf is the region of the landscape's i-th shoot (and i-th region): they take the regions in turn.
+func regionOf(i int) string { return fmt.Sprintf("%s-%d", landscapeName, 1+i%regions) }
 
 // waitingForSeed creates shoots that no seed may take yet — their seed selector asks for a label no seed has
 // (gardentest.Unschedulable) — lets the scheduler fail them for wait, and then creates a seed with that label in
@@ -335,7 +338,9 @@ func (e *env) create(ctx context.Context, change ...func(*gardencorev1beta1.Shoo
 func (e *env) waitingForSeed(scheduler string, shoots int, wait time.Duration) Result {
 	ctx := context.Background()
 	var names []string
+	e.mu.Lock()
 	first := e.next // the shoots are created one after another, each in the next region
+	e.mu.Unlock()
 	for range shoots {
 		name, err := e.create(ctx, gardentest.Unschedulable)
 		if err != nil {
@@ -346,9 +351,9 @@ func (e *env) waitingForSeed(scheduler string, shoots int, wait time.Duration) R
 	time.Sleep(wait)
 	start := time.Now()
 	ready := map[string]time.Time{}
-	for r := 1; r <= regions; r++ {
-		region := fmt.Sprintf("%s-%d", landscapeName, r)
-		seed := gardentest.Seed(fmt.Sprintf("%s-new-%d", landscapeName, r), "aws", region, region+"a")
+	for r := range regions {
+		region := regionOf(r)
+		seed := gardentest.Seed(fmt.Sprintf("%s-new-%d", landscapeName, r+1), "aws", region, region+"a")
 		seed.Labels = map[string]string{gardentest.UnschedulableLabel: "true"}
 		if err := e.cp.CreateSeed(ctx, seed, allocatable); err != nil {
 			e.b.Fatal(err)
@@ -357,7 +362,7 @@ func (e *env) waitingForSeed(scheduler string, shoots int, wait time.Duration) R
 	}
 	created := map[string]time.Time{}
 	for i, name := range names {
-		created[name] = ready[fmt.Sprintf("%s-%d", landscapeName, 1+(first+i)%regions)]
+		created[name] = ready[regionOf(first+i)]
 	}
 	return e.result(scheduler, fmt.Sprintf("%d waiting %s, then seeds", shoots, wait), created, start)
 }
