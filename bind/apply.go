@@ -176,13 +176,27 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 // errNotTried is the error of a placement whose binding was never sent because the Binder's context had ended.
 var errNotTried = errors.New("not tried: seedplan was stopping")
 
-// bind binds one shoot and, on a conflict, finds out what became of it; the event of a binding is queued.
+// bind binds one shoot and, on a conflict, finds out what became of it; the event of a binding is queued. A shoot
+// that changed since it was read only in what placement does not read — a label, an annotation, the last
+// operation of a failure report the reading cache did not show yet — is bound again at once under its current
+// resourceVersion, once: the decision stands, and the next window need not make it again.
 func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) Result {
-	result := Result{Shoot: pl.Shoot, Seed: pl.Seed}
 	if read == nil {
-		result.Result, result.Err = model.Failed, fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)
+		return Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.Failed, Err: fmt.Errorf("shoot %s: not among the objects read", pl.Shoot)}
+	}
+	result, current := b.bindAsRead(ctx, read, pl)
+	if result.Result != model.Conflict || current == nil || !model.SamePlacementInput(read, current) {
 		return result
 	}
+	slog.InfoContext(ctx, "Shoot changed since it was read, but not in what placement reads: binding it again", "shoot", pl.Shoot, "seed", pl.Seed)
+	result, _ = b.bindAsRead(ctx, current, pl)
+	return result
+}
+
+// bindAsRead binds one shoot under the resourceVersion read; after a conflict, current is the shoot as it is now
+// when it was read again (nil otherwise).
+func (b *Binder) bindAsRead(ctx context.Context, read *gardencorev1beta1.Shoot, pl model.Placement) (result Result, current *gardencorev1beta1.Shoot) {
+	result = Result{Shoot: pl.Shoot, Seed: pl.Seed}
 	shoot, err := b.updateBinding(ctx, read, pl.Seed)
 	switch {
 	case err == nil && b.DryRun:
@@ -195,7 +209,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		slog.InfoContext(ctx, "Shoot scheduled", "shoot", pl.Shoot, "seed", pl.Seed, "distance", pl.Distance)
 	case apierrors.IsConflict(err):
 		// The shoot changed since it was read: look at it again, and never decide for anyone else.
-		result.Result = b.afterConflict(ctx, read, err)
+		result.Result, current = b.afterConflict(ctx, read, err)
 		slog.InfoContext(ctx, "Shoot changed since it was read", "shoot", pl.Shoot, "seed", pl.Seed, "result", result.Result)
 	case apierrors.IsNotFound(err):
 		result.Result = model.Gone
@@ -213,7 +227,7 @@ func (b *Binder) bind(ctx context.Context, read *gardencorev1beta1.Shoot, pl mod
 		result.Result, result.Err = model.Failed, err
 		slog.ErrorContext(ctx, "Binding failed", "shoot", pl.Shoot, "seed", pl.Seed, "error", err)
 	}
-	return result
+	return result, current
 }
 
 // reportWriters is how many events of bindings are written at once.
@@ -378,21 +392,21 @@ func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta
 	return current, nil
 }
 
-// afterConflict classifies a shoot whose binding met a conflict, as the shoot now is: looked at already when the
-// binding's answer was lost, read again otherwise.
-func (b *Binder) afterConflict(ctx context.Context, read *gardencorev1beta1.Shoot, conflict error) model.BindResult {
+// afterConflict classifies a shoot whose binding met a conflict, as the shoot now is (current, nil when unknown):
+// looked at already when the binding's answer was lost, read again otherwise.
+func (b *Binder) afterConflict(ctx context.Context, read *gardencorev1beta1.Shoot, conflict error) (model.BindResult, *gardencorev1beta1.Shoot) {
 	var changed *changedError
 	if errors.As(conflict, &changed) {
-		return changedTo(read, changed.current)
+		return changedTo(read, changed.current), changed.current
 	}
 	current := &gardencorev1beta1.Shoot{}
 	if err := b.reader().Get(ctx, client.ObjectKeyFromObject(read), current); err != nil {
 		if apierrors.IsNotFound(err) {
-			return model.Gone
+			return model.Gone, nil
 		}
-		return model.Conflict // unknown: it goes into the next window, which reads it afresh
+		return model.Conflict, nil // unknown: it goes into the next window, which reads it afresh
 	}
-	return changedTo(read, current)
+	return changedTo(read, current), current
 }
 
 // changedTo classifies a shoot read before its binding by what it is now: gone (or another shoot of its name),

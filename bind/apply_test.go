@@ -19,6 +19,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
@@ -185,8 +186,9 @@ func checkFailureReported(t *testing.T, c client.Client, u model.Unschedulable) 
 }
 
 // Between read and bind the world changes: someone else binds a shoot, another shoot's spec changes, a third is
-// deleted. seedplan leaves the first alone, reports the second as a conflict still pending (for the next window)
-// and skips the third — and binds everything else.
+// deleted, a fourth gains a label and a fifth a last operation. seedplan leaves the first alone, reports the second
+// as a conflict still pending (for the next window) and skips the third; the last two changed in nothing placement
+// reads, so it binds them under their new resourceVersions, as planned.
 func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -219,6 +221,24 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	if err := cp.Client.Delete(ctx, read[namespace+"/shoot-2"].DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
+	// shoot-3: a label; shoot-4: its status, as a failure report writes it.
+	labelled := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-3"}, labelled); err != nil {
+		t.Fatal(err)
+	}
+	metav1.SetMetaDataLabel(&labelled.ObjectMeta, "changed-by", "someone-else")
+	if err := cp.Client.Update(ctx, labelled); err != nil {
+		t.Fatal(err)
+	}
+	reported := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-4"}, reported); err != nil {
+		t.Fatal(err)
+	}
+	reported.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeCreate,
+		State: gardencorev1beta1.LastOperationStatePending, Description: "Failed to schedule Shoot: earlier", LastUpdateTime: metav1.Now()}
+	if err := cp.Client.Status().Update(ctx, reported); err != nil {
+		t.Fatal(err)
+	}
 
 	applyWanting(t, &bind.Binder{Client: cp.Client, Concurrency: 2}, read, p,
 		map[string]model.BindResult{"shoot-0": model.Taken, "shoot-1": model.Conflict, "shoot-2": model.Gone, "shoot-3": model.Bound, "shoot-4": model.Bound})
@@ -230,6 +250,14 @@ func TestApplyWhenShootsChangeMeanwhile(t *testing.T) {
 	}
 	if n := len(eventsOf(t, cp.Client, namespace, "shoot-0")); n != 0 {
 		t.Fatalf("shoot-0: %d events written about a shoot seedplan did not bind", n)
+	}
+	for _, name := range []string{"shoot-3", "shoot-4"} {
+		if got, want := seedName(t, cp.Client, namespace, name), planned[namespace+"/"+name]; got != want {
+			t.Errorf("%s: seedName %q, want the planned %q", name, got, want)
+		}
+		if events := eventsOf(t, cp.Client, namespace, name); len(events) != 1 || events[0].Reason != bind.ReasonSchedulingSuccessful {
+			t.Errorf("%s: events %v, want one SchedulingSuccessful", name, events)
+		}
 	}
 }
 

@@ -655,8 +655,8 @@ func (w *windowLoop) settle(results []bind.Result) {
 		case r.Result == model.Bound:
 			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
 		case r.Result == model.Conflict:
-			// The shoot changed since the window read it — often the loop's own report of its last failure, which
-			// the cache did not show yet when room made it due again: not the shoot's failure, so no longer backoff.
+			// The shoot's spec changed since the window read it (the Binder binds again at once a shoot changed in
+			// nothing placement reads): not the shoot's failure, so no longer backoff; the cache shows it soon.
 			state.boundTo, state.notBefore = "", now.Add(conflictRetry)
 		case r.Retry():
 			state.boundTo, state.turnedAwayForRoom = "", r.Result == model.Deferred

@@ -61,3 +61,36 @@ func TestLeavesASeed(t *testing.T) {
 		}
 	}
 }
+
+// A binding planned for a shoot as read stands for the shoot as it is now when only what no predicate reads
+// changed; a change to its spec, the networks its status records, its identity or its deletion asks for a new
+// decision.
+func TestSamePlacementInput(t *testing.T) {
+	read := Shoot("s")
+	for _, tc := range []struct {
+		name   string
+		change func(*gardencorev1beta1.Shoot)
+		want   bool
+	}{
+		{"nothing", func(*gardencorev1beta1.Shoot) {}, true},
+		{"a label", func(s *gardencorev1beta1.Shoot) { s.Labels = map[string]string{"changed-by": "someone"} }, true},
+		{"an annotation", func(s *gardencorev1beta1.Shoot) { s.Annotations = map[string]string{"note": "x"} }, true},
+		{"its resourceVersion and last operation (a failure report)", func(s *gardencorev1beta1.Shoot) {
+			s.ResourceVersion = "42"
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{Description: "Failed to schedule Shoot: full"}
+		}, true},
+		{"a toleration", func(s *gardencorev1beta1.Shoot) { Tolerating("t")(s) }, false},
+		{"its region", func(s *gardencorev1beta1.Shoot) { Region("elsewhere")(s) }, false},
+		{"the networks of its status", func(s *gardencorev1beta1.Shoot) {
+			s.Status.Networking = &gardencorev1beta1.NetworkingStatus{Nodes: []string{"10.0.0.0/16"}}
+		}, false},
+		{"marked for deletion", func(s *gardencorev1beta1.Shoot) { BeingDeleted()(s) }, false},
+		{"another shoot of its name", func(s *gardencorev1beta1.Shoot) { s.UID = "other" }, false},
+	} {
+		now := read.DeepCopy()
+		tc.change(now)
+		if got := model.SamePlacementInput(read, now); got != tc.want {
+			t.Errorf("%s changed: SamePlacementInput = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

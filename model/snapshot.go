@@ -16,6 +16,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -304,6 +305,16 @@ func LeavesASeed(before, after *gardencorev1beta1.Shoot) bool {
 		}
 	}
 	return false
+}
+
+// SamePlacementInput reports whether a shoot read before its binding and the shoot as it is now ask the same of
+// placement: the same object (not deleted, nor marked for deletion), its spec and the networks its status records
+// unchanged (§6 of the gardener-scheduler's fields read). What else may have changed — labels, annotations, the
+// last operation a failure report writes — no predicate reads, so a decision made for the one stands for the other.
+func SamePlacementInput(read, now *gardencorev1beta1.Shoot) bool {
+	return read.UID == now.UID && now.DeletionTimestamp == nil &&
+		equality.Semantic.DeepEqual(read.Spec, now.Spec) &&
+		equality.Semantic.DeepEqual(read.Status.Networking, now.Status.Networking)
 }
 
 // Assume is the shoots with those that bound names (namespace/name → seed) bound there, when they show no seed
