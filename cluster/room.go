@@ -57,7 +57,7 @@ func (w *windowLoop) seedEvents() toolscache.ResourceEventHandlerDetailedFuncs {
 
 // landscapeEvents tell the loop of a change to what a shoot's placement reads besides seeds and shoots: a cloud
 // profile, namespaced cloud profile, project or region config created, or changed in what the predicates and the
-// strategy read of it (placementInput).
+// strategy read of it (model.PlacementInput: not a profile's new versions, nor a project's members).
 func (w *windowLoop) landscapeEvents() toolscache.ResourceEventHandlerDetailedFuncs {
 	return toolscache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(_ any, isInInitialList bool) {
@@ -66,28 +66,11 @@ func (w *windowLoop) landscapeEvents() toolscache.ResourceEventHandlerDetailedFu
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
-			if !equality.Semantic.DeepEqual(placementInput(oldObj), placementInput(newObj)) {
+			if !equality.Semantic.DeepEqual(model.PlacementInput(oldObj), model.PlacementInput(newObj)) {
 				w.roomAppeared(landscapeChanged)
 			}
 		},
 	}
-}
-
-// placementInput is what a placement reads of a cloud profile, namespaced cloud profile (its own spec and the
-// profile it makes of its parent's), project or region config: not its metadata and status, which their
-// controllers refresh.
-func placementInput(obj any) any {
-	switch o := obj.(type) {
-	case *gardencorev1beta1.CloudProfile:
-		return o.Spec
-	case *gardencorev1beta1.NamespacedCloudProfile:
-		return []any{o.Spec, o.Status.CloudProfileSpec}
-	case *gardencorev1beta1.Project:
-		return o.Spec
-	case *corev1.ConfigMap:
-		return o.Data
-	}
-	return obj
 }
 
 // roomAppeared notes room that may have appeared, for the loop's next look: where the gardener-scheduler waits

@@ -3,11 +3,6 @@ package cluster
 import (
 	"testing"
 	"time"
-
-	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The loop takes the room changes at its next look, together when several came, and no sooner than
@@ -74,34 +69,5 @@ func TestRoomFor(t *testing.T) {
 				t.Errorf("roomDue %v, want the new next try %v", state.roomDue, state.notBefore)
 			}
 		})
-	}
-}
-
-// What a placement reads of the rest of the landscape changes with a cloud profile's spec, a namespaced cloud
-// profile's spec or the profile it makes, a project's spec and a region config's data — not with what their
-// controllers refresh.
-func TestPlacementInput(t *testing.T) {
-	for _, tc := range []struct {
-		name          string
-		before, after any
-		changed       bool
-	}{
-		{"a cloud profile's labels", &gardencorev1beta1.CloudProfile{}, &gardencorev1beta1.CloudProfile{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}}}, false},
-		{"a cloud profile's seed selector", &gardencorev1beta1.CloudProfile{},
-			&gardencorev1beta1.CloudProfile{Spec: gardencorev1beta1.CloudProfileSpec{SeedSelector: &gardencorev1beta1.SeedSelector{}}}, true},
-		{"the profile a namespaced cloud profile makes", &gardencorev1beta1.NamespacedCloudProfile{},
-			&gardencorev1beta1.NamespacedCloudProfile{Status: gardencorev1beta1.NamespacedCloudProfileStatus{CloudProfileSpec: gardencorev1beta1.CloudProfileSpec{Type: "aws"}}}, true},
-		{"a namespaced cloud profile's observed generation", &gardencorev1beta1.NamespacedCloudProfile{},
-			&gardencorev1beta1.NamespacedCloudProfile{Status: gardencorev1beta1.NamespacedCloudProfileStatus{ObservedGeneration: 2}}, false},
-		{"a project's last activity", &gardencorev1beta1.Project{},
-			&gardencorev1beta1.Project{Status: gardencorev1beta1.ProjectStatus{LastActivityTimestamp: &metav1.Time{Time: time.Now()}}}, false},
-		{"a project's tolerations", &gardencorev1beta1.Project{},
-			&gardencorev1beta1.Project{Spec: gardencorev1beta1.ProjectSpec{Tolerations: &gardencorev1beta1.ProjectTolerations{}}}, true},
-		{"a region config's distances", &corev1.ConfigMap{Data: map[string]string{"eu-1": "eu-2: 10"}}, &corev1.ConfigMap{Data: map[string]string{"eu-1": "eu-2: 20"}}, true},
-		{"a region config's annotations", &corev1.ConfigMap{}, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"a": "b"}}}, false},
-	} {
-		if changed := !equality.Semantic.DeepEqual(placementInput(tc.before), placementInput(tc.after)); changed != tc.changed {
-			t.Errorf("%s: changed %v, want %v", tc.name, changed, tc.changed)
-		}
 	}
 }

@@ -2,8 +2,12 @@ package model_test
 
 import (
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
@@ -91,6 +95,46 @@ func TestSamePlacementInput(t *testing.T) {
 		tc.change(now)
 		if got := model.SamePlacementInput(read, now); got != tc.want {
 			t.Errorf("%s changed: SamePlacementInput = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// What placement reads of the rest of the landscape changes with a profile's seed selector (a namespaced one's as
+// its status makes it), a project's namespace, a region config's distances and the profiles it names — not with a
+// profile's versions, a project's members or tolerations, or what controllers refresh.
+func TestPlacementInput(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		before, after any
+		changed       bool
+	}{
+		{"a cloud profile's labels", &gardencorev1beta1.CloudProfile{}, &gardencorev1beta1.CloudProfile{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}}}, false},
+		{"a cloud profile's Kubernetes versions", &gardencorev1beta1.CloudProfile{}, &gardencorev1beta1.CloudProfile{Spec: gardencorev1beta1.CloudProfileSpec{
+			Kubernetes: gardencorev1beta1.KubernetesSettings{Versions: []gardencorev1beta1.ExpirableVersion{{Version: "1.34.1"}}}}}, false},
+		{"a cloud profile's seed selector", &gardencorev1beta1.CloudProfile{},
+			&gardencorev1beta1.CloudProfile{Spec: gardencorev1beta1.CloudProfileSpec{SeedSelector: &gardencorev1beta1.SeedSelector{}}}, true},
+		{"the seed selector of the profile a namespaced cloud profile makes", &gardencorev1beta1.NamespacedCloudProfile{},
+			&gardencorev1beta1.NamespacedCloudProfile{Status: gardencorev1beta1.NamespacedCloudProfileStatus{CloudProfileSpec: gardencorev1beta1.CloudProfileSpec{
+				SeedSelector: &gardencorev1beta1.SeedSelector{ProviderTypes: []string{"aws"}}}}}, true},
+		{"the type of the profile a namespaced cloud profile makes", &gardencorev1beta1.NamespacedCloudProfile{},
+			&gardencorev1beta1.NamespacedCloudProfile{Status: gardencorev1beta1.NamespacedCloudProfileStatus{CloudProfileSpec: gardencorev1beta1.CloudProfileSpec{Type: "aws"}}}, false},
+		{"a namespaced cloud profile's observed generation", &gardencorev1beta1.NamespacedCloudProfile{},
+			&gardencorev1beta1.NamespacedCloudProfile{Status: gardencorev1beta1.NamespacedCloudProfileStatus{ObservedGeneration: 2}}, false},
+		{"a project's last activity", &gardencorev1beta1.Project{},
+			&gardencorev1beta1.Project{Status: gardencorev1beta1.ProjectStatus{LastActivityTimestamp: &metav1.Time{Time: time.Now()}}}, false},
+		{"a project's members", &gardencorev1beta1.Project{},
+			&gardencorev1beta1.Project{Spec: gardencorev1beta1.ProjectSpec{Members: []gardencorev1beta1.ProjectMember{{Role: "admin"}}}}, false},
+		{"a project's tolerations (admission's, not placement's)", &gardencorev1beta1.Project{},
+			&gardencorev1beta1.Project{Spec: gardencorev1beta1.ProjectSpec{Tolerations: &gardencorev1beta1.ProjectTolerations{}}}, false},
+		{"a project's namespace", &gardencorev1beta1.Project{},
+			&gardencorev1beta1.Project{Spec: gardencorev1beta1.ProjectSpec{Namespace: new("garden-p")}}, true},
+		{"a region config's distances", &corev1.ConfigMap{Data: map[string]string{"eu-1": "eu-2: 10"}}, &corev1.ConfigMap{Data: map[string]string{"eu-1": "eu-2: 20"}}, true},
+		{"the profiles a region config names", &corev1.ConfigMap{},
+			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"scheduling.gardener.cloud/cloudprofiles": "aws"}}}, true},
+		{"a region config's other annotations", &corev1.ConfigMap{}, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"a": "b"}}}, false},
+	} {
+		if changed := !equality.Semantic.DeepEqual(model.PlacementInput(tc.before), model.PlacementInput(tc.after)); changed != tc.changed {
+			t.Errorf("%s: changed %v, want %v", tc.name, changed, tc.changed)
 		}
 	}
 }

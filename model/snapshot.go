@@ -308,13 +308,33 @@ func LeavesASeed(before, after *gardencorev1beta1.Shoot) bool {
 }
 
 // SamePlacementInput reports whether a shoot read before its binding and the shoot as it is now ask the same of
-// placement: the same object (not deleted, nor marked for deletion), its spec and the networks its status records
-// unchanged (§6 of the gardener-scheduler's fields read). What else may have changed — labels, annotations, the
-// last operation a failure report writes — no predicate reads, so a decision made for the one stands for the other.
+// placement (PlacementInput): what else may have changed — labels, annotations, the last operation a failure
+// report writes — no predicate reads, so a decision made for the one stands for the other.
 func SamePlacementInput(read, now *gardencorev1beta1.Shoot) bool {
-	return read.UID == now.UID && now.DeletionTimestamp == nil &&
-		equality.Semantic.DeepEqual(read.Spec, now.Spec) &&
-		equality.Semantic.DeepEqual(read.Status.Networking, now.Status.Networking)
+	return equality.Semantic.DeepEqual(PlacementInput(read), PlacementInput(now))
+}
+
+// PlacementInput is what placement reads of a shoot, cloud profile, namespaced cloud profile, project or region
+// config (the gardener-scheduler's fields read, §6), to compare two versions of one: a shoot's identity, whether
+// it is being deleted, its spec and the networks its status records; a profile's seed selector (a namespaced
+// one's as its status makes it of its parent's); a project's name and namespace; a region config's purpose, the
+// profiles it names and its distances. What else changes — a profile's versions and machine images, a project's
+// members, what controllers refresh in metadata and status — no predicate or strategy reads. Any other object is
+// its own input.
+func PlacementInput(obj any) any {
+	switch o := obj.(type) {
+	case *gardencorev1beta1.Shoot:
+		return []any{o.UID, o.DeletionTimestamp != nil, o.Spec, o.Status.Networking}
+	case *gardencorev1beta1.CloudProfile:
+		return o.Spec.SeedSelector
+	case *gardencorev1beta1.NamespacedCloudProfile:
+		return o.Status.CloudProfileSpec.SeedSelector
+	case *gardencorev1beta1.Project:
+		return []any{o.Name, o.Spec.Namespace}
+	case *corev1.ConfigMap:
+		return []any{o.Namespace, o.Labels[v1beta1constants.SchedulingPurpose], o.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], o.Data}
+	}
+	return obj
 }
 
 // Assume is the shoots with those that bound names (namespace/name → seed) bound there, when they show no seed
