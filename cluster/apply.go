@@ -23,9 +23,10 @@ type Reviewed struct {
 	Options  model.Options
 }
 
-// Apply binds each placement only while its shoot still has the resourceVersion the plan recorded and is pending
-// for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed still passes every predicate and has room, counting the placements before it (model.Verify on a
-// fresh read); the binding carries that resourceVersion. Anything else is Skipped with the reason. A placement
+// Apply binds each placement only while its shoot is still the version the plan recorded (changedSince) and is
+// pending for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed
+// still passes every predicate and has room, counting the placements before it (model.Verify on a fresh read);
+// the binding carries the resourceVersion of that read. Anything else is Skipped with the reason. A placement
 // without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
 // Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
@@ -67,12 +68,14 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 // check says why a reviewed placement no longer holds, or "": placed is how many shoots the placements kept
 // before it put on its seed.
 func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string, shoot *gardencorev1beta1.Shoot, placed int, pl model.Placement) string {
+	if shoot == nil {
+		return "the shoot no longer exists"
+	}
+	if changed := changedSince(pl.ShootVersion, shoot, "the plan was made"); changed != "" {
+		return changed
+	}
 	seed := snap.Seed(pl.Seed)
 	switch {
-	case shoot == nil:
-		return "the shoot no longer exists"
-	case shoot.ResourceVersion != pl.ResourceVersion:
-		return fmt.Sprintf("the shoot changed since the plan was made (resourceVersion %s, now %s)", pl.ResourceVersion, shoot.ResourceVersion)
 	case model.WhyNotPending(shoot, schedulerName) != "":
 		return fmt.Sprintf("the shoot is not pending for scheduler %q: %s", schedulerName, report.NotPending(shoot, schedulerName))
 	case seed == nil:
@@ -84,6 +87,24 @@ func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string,
 	}
 	if free := model.FreeCapacity(seed, snap.Usage(pl.Seed)); free != model.Unlimited && placed >= free {
 		return fmt.Sprintf("seed %s has no room left: %d free, %d taken by the placements before", pl.Seed, free, placed)
+	}
+	return ""
+}
+
+// changedSince says how the shoot as read now differs from the version v it was planned for, since when: "" when
+// it is that version, or a later one with the same spec (a gardenlet's reconcile or a scheduler's failure report
+// changed its status), which the binding then carries.
+func changedSince(v model.ShootVersion, now *gardencorev1beta1.Shoot, since string) string {
+	switch v.ChangeTo(now) {
+	case model.OtherVersion:
+		return fmt.Sprintf("the shoot changed since %s (resourceVersion %s, now %s)", since, v.ResourceVersion, now.ResourceVersion)
+	case model.Recreated:
+		return fmt.Sprintf("the shoot was deleted and created again since %s", since)
+	case model.SpecChanged:
+		if now.DeletionTimestamp != nil {
+			return fmt.Sprintf("the shoot's deletion began after %s", since)
+		}
+		return fmt.Sprintf("the shoot's spec changed since %s (generation %d, now %d)", since, v.Generation, now.Generation)
 	}
 	return ""
 }

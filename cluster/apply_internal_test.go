@@ -14,36 +14,47 @@ import (
 // A reviewed placement is bound only while everything the plan relied on still holds; otherwise check says
 // which thing changed, in the words apply reports the skip with.
 func TestCheckReviewedPlacement(t *testing.T) {
-	pending := Shoot("web", func(s *gardencorev1beta1.Shoot) { s.ResourceVersion = "7" })
+	pending := Shoot("web", func(s *gardencorev1beta1.Shoot) { s.ResourceVersion, s.UID, s.Generation = "7", "uid-web", 2 })
+	deleting := pending.DeepCopy()
+	deleting.ResourceVersion = "8"
+	BeingDeleted()(deleting)
 	bound := Shoot("bound", BoundTo("full"), Running())
 	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{
 		Seed("fra", Allocatable(2)), Seed("full", Allocatable(1)), Seed("tainted", Tainted("gpu"), Allocatable(5)),
 	}, []*gardencorev1beta1.Shoot{pending, bound})
 	verifier := model.NewVerifier(snap, model.Options{})
+	asPlanned := model.VersionOf(pending)
 	for _, tc := range []struct {
-		name   string
-		shoot  *gardencorev1beta1.Shoot // as read just before the binding
-		placed int                      // placements kept before it on its seed
-		seed   string
-		rv     string
-		want   string
+		name    string
+		shoot   *gardencorev1beta1.Shoot // as read just before the binding
+		placed  int                      // placements kept before it on its seed
+		seed    string
+		planned model.ShootVersion
+		want    string
 	}{
-		{"everything holds", pending, 0, "fra", "7", ""},
-		{"the seed's last room", pending, 1, "fra", "7", ""},
-		{"the shoot deleted", nil, 0, "fra", "7", "the shoot no longer exists"},
-		{"the shoot changed", pending, 0, "fra", "6", "the shoot changed since the plan was made (resourceVersion 6, now 7)"},
-		{"the shoot bound meanwhile", bound, 0, "fra", "", `the shoot is not pending for scheduler "default-scheduler": it is bound to seed full`},
-		{"the seed deleted", pending, 0, "gone", "7", "seed gone no longer exists"},
-		{"a predicate fails now", pending, 0, "tainted", "7", "violates predicate Tolerations: shoot does not tolerate the seed's taints"},
-		{"the seed full", pending, 0, "full", "7", "seed full has no room left: 0 free, 0 taken by the placements before"},
-		{"the room taken by the placements before", pending, 2, "fra", "7", "seed fra has no room left: 2 free, 2 taken by the placements before"},
+		{"everything holds", pending, 0, "fra", asPlanned, ""},
+		{"the seed's last room", pending, 1, "fra", asPlanned, ""},
+		{"the shoot deleted", nil, 0, "fra", asPlanned, "the shoot no longer exists"},
+		{"only its status or metadata changed", pending, 0, "fra", model.ShootVersion{ResourceVersion: "6", UID: "uid-web", Generation: 2}, ""},
+		{"its spec changed", pending, 0, "fra", model.ShootVersion{ResourceVersion: "6", UID: "uid-web", Generation: 1},
+			"the shoot's spec changed since the plan was made (generation 1, now 2)"},
+		{"its deletion began", deleting, 0, "fra", asPlanned, "the shoot's deletion began after the plan was made"},
+		{"another shoot of its name", pending, 0, "fra", model.ShootVersion{ResourceVersion: "6", UID: "uid-old", Generation: 2},
+			"the shoot was deleted and created again since the plan was made"},
+		{"the shoot changed, in a plan without its generation", pending, 0, "fra", model.ShootVersion{ResourceVersion: "6"},
+			"the shoot changed since the plan was made (resourceVersion 6, now 7)"},
+		{"the shoot bound meanwhile", bound, 0, "fra", model.ShootVersion{}, `the shoot is not pending for scheduler "default-scheduler": it is bound to seed full`},
+		{"the seed deleted", pending, 0, "gone", asPlanned, "seed gone no longer exists"},
+		{"a predicate fails now", pending, 0, "tainted", asPlanned, "violates predicate Tolerations: shoot does not tolerate the seed's taints"},
+		{"the seed full", pending, 0, "full", asPlanned, "seed full has no room left: 0 free, 0 taken by the placements before"},
+		{"the room taken by the placements before", pending, 2, "fra", asPlanned, "seed fra has no room left: 2 free, 2 taken by the placements before"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			key := "garden-dev/web"
 			if tc.shoot != nil {
 				key = tc.shoot.Namespace + "/" + tc.shoot.Name
 			}
-			got := check(snap, verifier, "default-scheduler", tc.shoot, tc.placed, model.Placement{Shoot: key, Seed: tc.seed, ResourceVersion: tc.rv})
+			got := check(snap, verifier, "default-scheduler", tc.shoot, tc.placed, model.Placement{Shoot: key, Seed: tc.seed, ShootVersion: tc.planned})
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("check = %q, want %q", got, tc.want)
 			}

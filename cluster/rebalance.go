@@ -57,7 +57,7 @@ func (r *Rebalance) read(ctx context.Context) (*model.Snapshot, map[string]*gard
 // model.VerifyMoves against what it finds — the shoot still on its seed and movable, the new seed still passing every
 // predicate and the migration rules, and still below its target counting the moves made so far (their shoots count on
 // both seeds until their migrations complete, as the gardener-apiserver counts them) — and skips it with the reason
-// when not, as it skips a move planned for another resourceVersion of the shoot than it finds. A move whose shoot's
+// when not, as it skips a move whose shoot's spec changed since it was planned (changedSince). A move whose shoot's
 // maintenance window is closed now waits for it (MoveScheduled, with the time it opens) unless the target ignores
 // maintenance windows. The binding carries the resourceVersion of that read. It stops when ctx ends, and returns an
 // error, after trying every move, when a binding failed for another reason than a skip, a conflict or Gardener's
@@ -152,8 +152,10 @@ func (r *Rebalance) start(ctx context.Context, m model.Move, snap *model.Snapsho
 	if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
 		return skip(err.Error()), false
 	}
-	if shoot := read[m.Shoot]; m.ResourceVersion != "" && shoot.ResourceVersion != m.ResourceVersion {
-		return skip(fmt.Sprintf("the shoot changed since the move was planned (resourceVersion %s, now %s)", m.ResourceVersion, shoot.ResourceVersion)), false
+	if m.ResourceVersion != "" {
+		if changed := changedSince(m.ShootVersion, read[m.Shoot], "the move was planned"); changed != "" {
+			return skip(changed), false
+		}
 	}
 	if !r.Target.IgnoreMaintenanceWindows {
 		now := time.Now()

@@ -28,7 +28,8 @@ import (
 )
 
 // Rebalancing on the real gardener-apiserver: an overloaded seed's excess moves, one rebinding at a time, to the
-// only seed the migration rules allow; a move whose shoot someone else moved meanwhile is skipped by the re-check;
+// only seed the migration rules allow; a move whose shoot someone else moved meanwhile is skipped by the re-check,
+// one whose shoot's status its gardenlet changed meanwhile is made;
 // and the ShootValidator refuses a rebinding to a seed without backup exactly as model.MigrationReason says.
 func TestRebalanceApply(t *testing.T) {
 	cp := garden.Get(t)
@@ -101,6 +102,19 @@ func TestRebalanceApply(t *testing.T) {
 	moved.Spec.SeedName = &roomy
 	if err := cp.Client.SubResource("binding").Update(ctx, moved); err != nil {
 		t.Fatalf("the other writer's move: %v", err)
+	}
+
+	// The second shoot's gardenlet reconciles it meanwhile: its status changes, its spec does not — it is the
+	// shoot the move was planned for.
+	reconciled := &gardencorev1beta1.Shoot{}
+	key = strings.SplitN(mine[1].Shoot, "/", 2)
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: key[0], Name: key[1]}, reconciled); err != nil {
+		t.Fatal(err)
+	}
+	reconciled.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeReconcile,
+		State: gardencorev1beta1.LastOperationStateSucceeded, Progress: 100, LastUpdateTime: metav1.Now()}
+	if err := cp.Client.Status().Update(ctx, reconciled); err != nil {
+		t.Fatal(err)
 	}
 
 	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: binder, Options: opts, Target: target}

@@ -138,3 +138,37 @@ func TestPlacementInput(t *testing.T) {
 		}
 	}
 }
+
+// A placement or move planned for one version of a shoot holds for a later version whose spec is unchanged (its
+// generation), as a gardenlet's reconcile or a failure report leaves it; a plan that recorded no generation holds
+// for its resourceVersion only.
+func TestShootVersionChangeTo(t *testing.T) {
+	planned := Shoot("s", func(s *gardencorev1beta1.Shoot) { s.ResourceVersion, s.UID, s.Generation = "7", "uid-s", 2 })
+	later := func(change func(*gardencorev1beta1.Shoot)) *gardencorev1beta1.Shoot {
+		now := planned.DeepCopy()
+		now.ResourceVersion = "9"
+		change(now)
+		return now
+	}
+	for _, tc := range []struct {
+		name    string
+		version model.ShootVersion
+		now     *gardencorev1beta1.Shoot
+		want    model.VersionChange
+	}{
+		{"the version planned", model.VersionOf(planned), planned, model.SameVersion},
+		{"its status changed", model.VersionOf(planned), later(func(s *gardencorev1beta1.Shoot) {
+			s.Status.LastOperation = &gardencorev1beta1.LastOperation{State: gardencorev1beta1.LastOperationStateSucceeded}
+		}), model.SameVersion},
+		{"its spec changed", model.VersionOf(planned), later(func(s *gardencorev1beta1.Shoot) { s.Generation = 3 }), model.SpecChanged},
+		{"its deletion began", model.VersionOf(planned), later(func(s *gardencorev1beta1.Shoot) { BeingDeleted()(s) }), model.SpecChanged},
+		{"another shoot of its name", model.VersionOf(planned), later(func(s *gardencorev1beta1.Shoot) { s.UID, s.Generation = "uid-new", 1 }), model.Recreated},
+		{"a plan without generation, the same resourceVersion", model.ShootVersion{ResourceVersion: "7"}, planned, model.SameVersion},
+		{"a plan without generation, another resourceVersion", model.ShootVersion{ResourceVersion: "7"}, later(func(*gardencorev1beta1.Shoot) {}), model.OtherVersion},
+		{"read from files: no version", model.VersionOf(Shoot("f")), Shoot("f"), model.SameVersion},
+	} {
+		if got := tc.version.ChangeTo(tc.now); got != tc.want {
+			t.Errorf("%s: ChangeTo = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Placement binds one pending shoot to one seed.
@@ -15,9 +16,61 @@ type Placement struct {
 	Seed  string `json:"seed"`
 	// Distance is the region distance of the placement (0 in the shoot's own region).
 	Distance int `json:"distance"`
-	// ResourceVersion is the shoot's when it was planned (from a cluster): `seedplan apply` binds exactly this
-	// version, so that a shoot changed since the plan was reviewed is skipped, not bound blindly.
+	// ShootVersion is the shoot's when it was planned (from a cluster): `seedplan apply` binds only this version,
+	// or one changed since in nothing but its status and metadata, so that a shoot whose spec changed since the
+	// plan was reviewed is skipped, not bound blindly.
+	ShootVersion
+}
+
+// ShootVersion is the version of a shoot a placement or a move was planned for, read from a cluster (zero for a
+// shoot read from files).
+type ShootVersion struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
+	// UID and Generation tell a later version of the same shoot whose spec is unchanged (the API server counts
+	// every change of a shoot's spec in its generation, none of its status): a gardenlet's reconcile or a
+	// scheduler's failure report changes only the resourceVersion. A plan saved before they were recorded has
+	// neither.
+	UID        types.UID `json:"uid,omitempty"`
+	Generation int64     `json:"generation,omitempty"`
+}
+
+// VersionOf is the version of a shoot as read from a cluster; a shoot without a resourceVersion (read from files)
+// has none.
+func VersionOf(shoot *gardencorev1beta1.Shoot) ShootVersion {
+	if shoot.ResourceVersion == "" {
+		return ShootVersion{}
+	}
+	return ShootVersion{ResourceVersion: shoot.ResourceVersion, UID: shoot.UID, Generation: shoot.Generation}
+}
+
+// VersionChange is how a shoot read now differs from the version planned for.
+type VersionChange int
+
+const (
+	// SameVersion: the version planned for, or a later one whose spec is unchanged (the same object, the same
+	// generation, not being deleted).
+	SameVersion VersionChange = iota
+	// Recreated: another shoot of the same name.
+	Recreated
+	// SpecChanged: its generation moved on: its spec changed, or its deletion began.
+	SpecChanged
+	// OtherVersion: another resourceVersion, where the plan recorded no generation to tell more.
+	OtherVersion
+)
+
+// ChangeTo is how the shoot as read now differs from the version v.
+func (v ShootVersion) ChangeTo(now *gardencorev1beta1.Shoot) VersionChange {
+	switch {
+	case now.ResourceVersion == v.ResourceVersion:
+		return SameVersion
+	case v.UID == "" || v.Generation == 0:
+		return OtherVersion
+	case now.UID != v.UID:
+		return Recreated
+	case now.Generation != v.Generation || now.DeletionTimestamp != nil:
+		return SpecChanged
+	}
+	return SameVersion
 }
 
 // Unschedulable is a pending shoot the plan leaves unplaced.

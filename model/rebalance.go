@@ -545,9 +545,10 @@ type Move struct {
 	// StartsAt is when the move may start: the next begin of the shoot's maintenance window when it is closed at
 	// planning time (see MaintenanceStart); nil when it may start at once.
 	StartsAt *time.Time `json:"startsAt,omitempty"`
-	// ResourceVersion is the shoot's when the move was planned (from a cluster): `seedplan apply` moves exactly
-	// this version.
-	ResourceVersion string `json:"resourceVersion,omitempty"`
+	// ShootVersion is the shoot's when the move was planned (from a cluster): `seedplan apply` and a paced
+	// `rebalance --apply` move only this version, or one changed since in nothing but its status and metadata (a
+	// gardenlet's reconcile, hourly).
+	ShootVersion
 }
 
 // VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved

@@ -57,7 +57,7 @@ func SolveRebalancing(ctx context.Context, r *model.Rebalancing, rb solver.Rebal
 		b := r.Shoots[m.Shoot]
 		result.Moves = append(result.Moves, model.Move{Shoot: model.ShootKey(b.Shoot), From: r.Snapshot.Seeds[b.Seed].Name,
 			To: r.Snapshot.Seeds[m.To.Seed].Name, Distance: m.To.Distance, Reason: b.MoveReason(), Detail: b.Leave.Detail,
-			ResourceVersion: b.Shoot.ResourceVersion})
+			ShootVersion: model.VersionOf(b.Shoot)})
 	}
 	if err := scheduleMoves(r, result.Moves); err != nil {
 		return nil, err

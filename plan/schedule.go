@@ -334,7 +334,7 @@ func windowPlan(w *model.Window, a *solver.Assignment, failures *model.Failures)
 		ev := w.Evaluations[i]
 		if seed := a.Seed[i]; seed >= 0 {
 			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: ev.ArcTo(seed).Distance,
-				ResourceVersion: w.Shoots[i].ResourceVersion})
+				ShootVersion: model.VersionOf(w.Shoots[i])})
 			continue
 		}
 		unschedulable := *failures.Unschedulable(ev, failureOf(a.Cause[i]))

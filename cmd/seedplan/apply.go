@@ -185,9 +185,10 @@ func newApplyCommand() *cobra.Command {
 		Use:   "apply -f FILE",
 		Short: "Apply exactly a reviewed plan: the placements of schedule -o json or the moves of rebalance -o json",
 		Long: "apply binds exactly the placements, or makes exactly the moves, of a plan saved with -o json (or yaml) from a " +
-			"garden, nothing planned anew: each only while its shoot still has the resourceVersion the plan recorded, and " +
+			"garden, nothing planned anew: each only while its shoot is still the version the plan recorded (or a later one " +
+			"whose spec is unchanged: the same uid and generation), and " +
 			"its seed still passes every predicate and has room (moves: the migration rules, the target, and the shoot's " +
-			"maintenance window unless --ignore-maintenance-window). Anything that changed since is skipped with its " +
+			"maintenance window unless --ignore-maintenance-window). Anything that no longer holds is skipped with its " +
 			"reason. It names the garden it writes to first, and asks for --yes. With --dry-run it checks the same and " +
 			"sends each binding as a server-side dry run, which the API server admits or refuses, and writes nothing.",
 		Args: noArguments,

@@ -804,8 +804,8 @@ func gardenCommands(t *testing.T) [][]string {
 }
 
 // apply -f binds exactly the plan an operator reviewed: every placement to its planned seed, except the shoot
-// that changed after the plan was made, which is skipped with the reason; applying the same file again binds
-// nothing twice.
+// whose spec changed after the plan was made, which is skipped with the reason (one whose labels changed is the
+// shoot reviewed, and bound); applying the same file again binds nothing twice.
 func TestApplyReviewedPlan(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -826,14 +826,19 @@ func TestApplyReviewedPlan(t *testing.T) {
 	if err := json.Unmarshal([]byte(planned), &plan); err != nil || len(plan.Placements) != 4 || plan.Placements[0].ResourceVersion == "" {
 		t.Fatalf("the dry run should place 4 shoots, each with its resourceVersion: %v\n%s", err, planned)
 	}
-	// Someone changes a shoot after the review.
-	changed := &gardencorev1beta1.Shoot{}
-	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-0"}, changed); err != nil {
-		t.Fatal(err)
-	}
-	changed.Labels = map[string]string{"changed": "after-review"}
-	if err := cp.Client.Update(ctx, changed); err != nil {
-		t.Fatal(err)
+	// Someone changes a shoot's spec after the review, and another's labels, which no placement reads.
+	for name, change := range map[string]func(*gardencorev1beta1.Shoot){
+		"shoot-0": func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Maximum++ },
+		"shoot-1": func(s *gardencorev1beta1.Shoot) { s.Labels = map[string]string{"changed": "after-review"} },
+	} {
+		changed := &gardencorev1beta1.Shoot{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, changed); err != nil {
+			t.Fatal(err)
+		}
+		change(changed)
+		if err := cp.Client.Update(ctx, changed); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	if _, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed"); err == nil || !strings.Contains(err.Error(), "binding 4 reviewed placements: add --yes to confirm") {
@@ -882,7 +887,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 	results := map[string]string{}
 	for _, a := range applied.Applied {
 		results[a.Shoot] = a.Result
-		if a.Shoot == namespace+"/shoot-0" && !strings.Contains(a.Detail, "changed since the plan was made") {
+		if a.Shoot == namespace+"/shoot-0" && !strings.Contains(a.Detail, "the shoot's spec changed since the plan was made (generation 1, now 2)") {
 			t.Errorf("the changed shoot is skipped for %q", a.Detail)
 		}
 	}
