@@ -288,6 +288,19 @@ func setDefault[T comparable](field *T, value T) {
 // refused: a configuration mounted empty would otherwise run with the defaults — as default-scheduler beside the
 // gardener-scheduler, say — instead of failing.
 func Load(path string) (*SeedPlanConfiguration, error) {
+	c, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, EachPrefixed("configuration "+path, Each(err))
+	}
+	return c, nil
+}
+
+// Read is Load without the validation, for a caller that sets fields from flags first and validates what it will
+// run with: a field a flag overrides may be invalid in the file.
+func Read(path string) (*SeedPlanConfiguration, error) {
 	data, err := ReadRegularFile(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %w", err)
@@ -295,7 +308,7 @@ func Load(path string) (*SeedPlanConfiguration, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("configuration %s: empty; it must hold a %s (leave out --config for the defaults)", path, Kind)
 	}
-	c, err := Parse(data)
+	c, err := Decode(data)
 	if err != nil {
 		return nil, EachPrefixed("configuration "+path, Each(err))
 	}
@@ -439,6 +452,18 @@ func uniqueKeys(node *yaml3.Node, path string) error {
 
 // Parse decodes a configuration (YAML or JSON), refusing unknown fields, then defaults and validates it.
 func Parse(data []byte) (*SeedPlanConfiguration, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Decode is Parse without the validation.
+func Decode(data []byte) (*SeedPlanConfiguration, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%d bytes, more than the limit of %d", len(data), MaxFileSize)
 	}
@@ -468,9 +493,6 @@ func Parse(data []byte) (*SeedPlanConfiguration, error) {
 		}
 	}
 	c.SetDefaults()
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 

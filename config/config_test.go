@@ -344,3 +344,27 @@ func TestDeployConfigurationParses(t *testing.T) {
 		t.Fatalf("unexpected configuration: %+v", c)
 	}
 }
+
+// Read decodes and defaults a file without validating it, for a caller whose flags set fields first; what does
+// not decode is refused as by Load.
+func TestReadLeavesValidationToTheCaller(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"+body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	invalid := write("invalid.yaml", "strategy: Nearest\n")
+	c, err := Read(invalid)
+	if err != nil || c.Strategy != "Nearest" || c.Window.MaxShoots == 0 {
+		t.Fatalf("Read: %+v, %v; want the invalid strategy as written, the rest defaulted", c, err)
+	}
+	if _, err := Load(invalid); err == nil || !strings.Contains(err.Error(), "configuration "+invalid+": strategy: Nearest") {
+		t.Fatalf("Load: %v, want the invalid strategy refused with the file", err)
+	}
+	if _, err := Read(write("unknown.yaml", "bogus: 1\n")); err == nil || !strings.Contains(err.Error(), `unknown field "bogus"`) {
+		t.Fatalf("Read of an unknown field: %v", err)
+	}
+}

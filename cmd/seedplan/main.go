@@ -251,7 +251,7 @@ func (f *planFlags) configuration(cmd *cobra.Command) (*config.SeedPlanConfigura
 	c := config.Default()
 	if f.configFile != "" {
 		var err error
-		if c, err = config.Load(f.configFile); err != nil {
+		if c, err = config.Read(f.configFile); err != nil {
 			return nil, config.EachPrefixed("--config", config.Each(err))
 		}
 	}

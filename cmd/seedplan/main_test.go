@@ -1134,6 +1134,39 @@ func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
 	}
 }
 
+// A flag sets a field before the configuration is validated, as kube-scheduler's flags override its file: a field
+// the flag sets may be invalid in the file, and only what is left invalid is reported, by flag or by file.
+func TestFlagsOverrideInvalidConfigurationFields(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\nwindow:\n  maxShoots: -3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string // the whole error; "" for none
+	}{
+		{"one of two invalid fields set by its flag", []string{"--strategy", "MinimalDistance"},
+			"--config: configuration " + path + ": window.maxShoots: -3: must be at least 1"},
+		{"the flag invalid too", []string{"--strategy", "Nearest"},
+			"--strategy Nearest: must be SameRegion or MinimalDistance\n--config: configuration " + path + ": window.maxShoots: -3: must be at least 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := run(t, append([]string{"schedule", "--config", path}, tc.flags...)...)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error:\n%v\nwant:\n%s", err, tc.want)
+			}
+		})
+	}
+	fixed := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(fixed, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "schedule", "--config", fixed, "--strategy", "MinimalDistance"); err != nil || !strings.Contains(out, "strategy MinimalDistance") {
+		t.Fatalf("the only invalid field set by its flag: %v\n%s", err, out)
+	}
+}
+
 // cordon and uncordon refuse a name no seed can have, or one given twice, before they reach for a garden (here
 // there is none), each such name with its reason.
 func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {
