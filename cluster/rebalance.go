@@ -113,9 +113,11 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 // migrations the fresh read before the binding shows in flight that this run did not start take slots too: when
 // they leave the move none, it waits again. A paced run, which may last hours, also waits out a read that failed
 // for a transient reason (ingest.Transient) for as long as the Timeout; a one-shot run reads again for up to
-// ingest.RestartPatience, as the job does, and then fails the move.
+// ingest.RestartPatience, as the job does, and then fails the move. A move whose binding met a conflict is checked
+// once more against a fresh read.
 func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight, results []model.MoveResult) (model.MoveResult, error) {
 	var unreadSince time.Time
+	checkedAgain := false
 	for {
 		if paced != nil {
 			if err := paced.waitForSlot(ctx, m, results); err != nil {
@@ -136,7 +138,15 @@ func (r *Rebalance) startPaced(ctx context.Context, m model.Move, paced *flight,
 			return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveFailed, Detail: err.Error()}, nil
 		}
 		unreadSince = time.Time{}
-		if result, held := r.start(ctx, m, snap, read, paced); !held {
+		result, held := r.start(ctx, m, snap, read, paced)
+		if result.Result == model.MoveConflict && !checkedAgain {
+			// The shoot changed between the read and the binding — most often its gardenlet writing its status:
+			// the move is checked once more against a fresh read, which makes it when the shoot is still the
+			// version planned for and the move still holds, and says why not otherwise.
+			checkedAgain = true
+			continue
+		}
+		if !held {
 			return result, nil
 		}
 	}

@@ -29,7 +29,7 @@ import (
 
 // Rebalancing on the real gardener-apiserver: an overloaded seed's excess moves, one rebinding at a time, to the
 // only seed the migration rules allow; a move whose shoot someone else moved meanwhile is skipped by the re-check,
-// one whose shoot's status its gardenlet changed meanwhile is made;
+// one whose shoot's status its gardenlet changed meanwhile, and again as it was bound, is made;
 // and the ShootValidator refuses a rebinding to a seed without backup exactly as model.MigrationReason says.
 func TestRebalanceApply(t *testing.T) {
 	cp := garden.Get(t)
@@ -117,7 +117,23 @@ func TestRebalanceApply(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: binder, Options: opts, Target: target}
+	// And writes it again just as seedplan binds it: the binding meets a conflict, and the move is checked and made
+	// again on a fresh read.
+	var raced sync.Once
+	racing := interceptor.NewClient(cp.Client, interceptor.Funcs{
+		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			if subResource == "binding" && obj.GetName() == key[1] {
+				raced.Do(func() {
+					reconciled.Status.LastOperation.Description = "Shoot cluster has been successfully reconciled."
+					if err := c.Status().Update(ctx, reconciled); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			return c.SubResource(subResource).Update(ctx, obj, opts...)
+		},
+	})
+	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: racing}, Options: opts, Target: target}
 	results, err := mover.Apply(ctx, mine)
 	if err != nil {
 		t.Fatal(err)
