@@ -531,7 +531,8 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 // over 10 s away (retryDelay; the gardener-scheduler waits it out, up to 1000 s): a seed created in its region,
 // and a shoot deleted from its seed, each let the loop place the shoot waiting there within seconds, and only
 // that one. The new seed makes both waiting shoots due, and the one it cannot take fails again: room freed makes
-// it due again no sooner than 10 s after room last did (roomRetry), so the deletion comes after that.
+// it due again no sooner than 10 s after room last did (roomRetry), so the deletions come after that: one from a
+// seed the waiting shoot may not use, which does not make it due, then one from the seed it may.
 func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -554,7 +555,7 @@ func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 		}
 		return ptr.Deref(shoot.Spec.SeedName, "")
 	}
-	create("first-1", "room-1")
+	elsewhere := create("first-1", "room-1")
 	leaving := create("first-2", "room-2")
 	waitFor(t, 30*time.Second, "the first shoots fill the two seeds", func() bool { return boundCount(t, cp.Client, namespace) == 2 })
 	create("waits-1", "room-1")
@@ -573,6 +574,15 @@ func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 		t.Fatalf("waits-2, whose region has no room, was placed on %s", seed)
 	}
 	time.Sleep(time.Until(placed.Add(10 * time.Second))) // its backoff after 13 failures: 20 s
+	// Room freed in room-1 is no room for waits-2, which only room-2's seed may take: it is not tried again.
+	failed := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits-2"]
+	if err := cp.Client.Delete(ctx, elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	if now := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits-2"]; now != failed {
+		t.Fatalf("waits-2 was tried again (%d failures, %d before) when room was freed on a seed of another region", now, failed)
+	}
 	if err := cp.Client.Delete(ctx, leaving); err != nil {
 		t.Fatal(err)
 	}

@@ -257,9 +257,11 @@ type tracked struct {
 	boundTo  string
 	inFlight bool
 	// turnedAwayForRoom is true when the last window left it pending for lack of room on a seed it may use
-	// (some seed rejected it for Capacity, or the re-check before binding found its seed full): room freed on a
-	// seed may let it be placed. roomDue is when room that appeared last made it due (roomFor).
+	// (some seed rejected it for Capacity, or the re-check before binding found its seed full): room freed on
+	// one of roomSeeds — the seeds it may use (Planned.RoomSeeds), every seed when nil — may let it be placed.
+	// roomDue is when room that appeared last made it due (roomFor).
 	turnedAwayForRoom bool
+	roomSeeds         map[string]bool
 	roomDue           time.Time
 }
 
@@ -286,7 +288,8 @@ type windowLoop struct {
 
 	// roomChanged collects the informers' events that may let a waiting shoot be placed (roomAppeared) until the
 	// loop's next look takes them (roomLook); lastRoomLook is when one last did.
-	roomChanged  atomic.Uint32
+	roomMu       sync.Mutex
+	roomChanged  roomChange
 	lastRoomLook time.Time
 }
 
@@ -414,8 +417,10 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 			// As the gardener-scheduler's predicate: only spec changes matter.
 			oldShoot, ok1 := oldObj.(*gardencorev1beta1.Shoot)
 			newShoot, ok2 := newObj.(*gardencorev1beta1.Shoot)
-			if ok1 && ok2 && model.LeavesASeed(oldShoot, newShoot) {
-				w.roomAppeared(roomFreed)
+			if ok1 && ok2 {
+				if left := model.SeedsLeft(oldShoot, newShoot); len(left) > 0 {
+					w.roomAppeared(roomFreedOn(left...))
+				}
 			}
 			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
 				return
@@ -433,8 +438,10 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 			if _, ok := withoutSeed(obj); ok {
 				w.poke()
 			}
-			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok && model.LeavesASeed(shoot, nil) {
-				w.roomAppeared(roomFreed)
+			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok {
+				if left := model.SeedsLeft(shoot, nil); len(left) > 0 {
+					w.roomAppeared(roomFreedOn(left...))
+				}
 			}
 		},
 	}
@@ -529,7 +536,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 	room, later := w.roomLook(now) // before the list: room that appears after it is looked at next time
 	var shoots gardencorev1beta1.ShootList
 	if err := w.cache.List(ctx, &shoots, client.UnsafeDisableDeepCopy); err != nil {
-		w.roomChanged.Or(uint32(room)) // not looked at: look next time
+		w.keepRoom(room) // not looked at: look next time
 		return nil, time.Time{}, err
 	}
 	arrived := w.arrivals.take()
@@ -628,10 +635,12 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 		}
 	}
 	now := time.Now()
+	roomSeeds := planned.RoomSeeds()
 	for _, u := range planned.Plan().Unschedulable {
 		key := parseKey(u.Shoot)
 		if state := w.shoots[key]; state != nil {
 			state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
+			state.roomSeeds = roomSeeds(u.Shoot)
 		}
 		w.failed(key, now)
 	}
@@ -659,7 +668,8 @@ func (w *windowLoop) settle(results []bind.Result) {
 			// nothing placement reads): not the shoot's failure, so no longer backoff; the cache shows it soon.
 			state.boundTo, state.notBefore = "", now.Add(conflictRetry)
 		case r.Retry():
-			state.boundTo, state.turnedAwayForRoom = "", r.Result == model.Deferred
+			// A placement deferred for its seed's room may take room on any seed: roomSeeds, nil, says so.
+			state.boundTo, state.turnedAwayForRoom, state.roomSeeds = "", r.Result == model.Deferred, nil
 			w.failed(key, now)
 		default: // someone else's now, or gone
 			delete(w.shoots, key)

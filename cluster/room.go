@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -15,15 +16,51 @@ import (
 )
 
 // roomChange is what may have made room for a waiting shoot since the loop last looked.
-type roomChange uint32
+type roomChange struct {
+	// landscape: a seed may take shoots it did not before, or a cloud profile, project or region config changed;
+	// any waiting shoot may fit now.
+	landscape bool
+	// freed are the seeds shoots left: a shoot turned away for lack of room there may fit now.
+	freed map[string]bool
+}
 
-const (
-	// landscapeChanged: a seed may take shoots it did not before, or a cloud profile, project or region config
-	// changed; any waiting shoot may fit now.
-	landscapeChanged roomChange = 1 << iota
-	// roomFreed: a shoot left a seed; a shoot turned away for lack of room may fit now.
-	roomFreed
-)
+// landscapeChanged is the change of a seed that admits more, or of the rest of the landscape.
+var landscapeChanged = roomChange{landscape: true}
+
+// roomFreedOn is the change of shoots that left the seeds.
+func roomFreedOn(seeds ...string) roomChange {
+	freed := make(map[string]bool, len(seeds))
+	for _, seed := range seeds {
+		freed[seed] = true
+	}
+	return roomChange{freed: freed}
+}
+
+// none reports whether nothing changed.
+func (c roomChange) none() bool { return !c.landscape && len(c.freed) == 0 }
+
+// with is c and other together.
+func (c roomChange) with(other roomChange) roomChange {
+	if len(other.freed) > 0 && c.freed == nil {
+		c.freed = map[string]bool{}
+	}
+	maps.Copy(c.freed, other.freed)
+	c.landscape = c.landscape || other.landscape
+	return c
+}
+
+// freedAny reports whether room was freed on any of the seeds (any seed at all when seeds is nil).
+func (c roomChange) freedAny(seeds map[string]bool) bool {
+	if seeds == nil {
+		return len(c.freed) > 0
+	}
+	for seed := range c.freed {
+		if seeds[seed] {
+			return true
+		}
+	}
+	return false
+}
 
 const (
 	// roomLookSpacing is how long at least between two looks that take room changes, so that a stream of
@@ -77,33 +114,43 @@ func (w *windowLoop) landscapeEvents() toolscache.ResourceEventHandlerDetailedFu
 // out a shoot's backoff (up to 1000 s) whatever changed, a shoot waiting for room here takes it when it appears,
 // as kube-scheduler moves unschedulable pods back to its queue on the cluster events that may admit them.
 func (w *windowLoop) roomAppeared(change roomChange) {
-	w.roomChanged.Or(uint32(change))
+	w.keepRoom(change)
 	w.poke()
+}
+
+// keepRoom adds change to the room changes the loop's next look takes.
+func (w *windowLoop) keepRoom(change roomChange) {
+	w.roomMu.Lock()
+	defer w.roomMu.Unlock()
+	w.roomChanged = w.roomChanged.with(change)
 }
 
 // roomLook takes the room changes since the loop's last such look: at most once per roomLookSpacing, and when it
 // is too early, later is when it may.
 func (w *windowLoop) roomLook(now time.Time) (changes roomChange, later time.Time) {
-	if w.roomChanged.Load() == 0 {
-		return 0, time.Time{}
+	w.roomMu.Lock()
+	defer w.roomMu.Unlock()
+	if w.roomChanged.none() {
+		return roomChange{}, time.Time{}
 	}
 	if next := w.lastRoomLook.Add(roomLookSpacing); now.Before(next) {
-		return 0, next
+		return roomChange{}, next
 	}
 	w.lastRoomLook = now
-	return roomChange(w.roomChanged.Swap(0)), time.Time{}
+	changes, w.roomChanged = w.roomChanged, roomChange{}
+	return changes, time.Time{}
 }
 
 // roomFor brings a waiting shoot's next try forward when the changes may let it be placed: to now for a changed
-// landscape; for room freed, when it was turned away for lack of room, to now but not to less than roomRetry
-// after room last made it due. It reports whether it did.
+// landscape; for room freed on a seed that turned it away for lack of room (one of its roomSeeds), to now but
+// not to less than roomRetry after room last made it due. It reports whether it did.
 func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
-	freed := changes&roomFreed != 0 && s.turnedAwayForRoom
-	if changes&landscapeChanged == 0 && !freed {
+	freed := s.turnedAwayForRoom && changes.freedAny(s.roomSeeds)
+	if !changes.landscape && !freed {
 		return false
 	}
 	at := now
-	if changes&landscapeChanged == 0 && !s.roomDue.IsZero() && now.Before(s.roomDue.Add(roomRetry)) {
+	if !changes.landscape && !s.roomDue.IsZero() && now.Before(s.roomDue.Add(roomRetry)) {
 		at = s.roomDue.Add(roomRetry)
 	}
 	if !at.Before(s.notBefore) {

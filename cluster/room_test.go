@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"maps"
 	"testing"
 	"time"
 )
@@ -17,13 +18,14 @@ func TestRoomLook(t *testing.T) {
 		changes roomChange
 		later   time.Duration // 0: none
 	}{
-		{"nothing appeared", 0, nil, 0, 0},
+		{"nothing appeared", 0, nil, roomChange{}, 0},
 		{"a seed created", 0, []roomChange{landscapeChanged}, landscapeChanged, 0},
-		{"taken already", 100 * time.Millisecond, nil, 0, 0},
-		{"a shoot deleted too soon after", 200 * time.Millisecond, []roomChange{roomFreed}, 0, roomLookSpacing},
-		{"and a seed changed: still too soon", 900 * time.Millisecond, []roomChange{landscapeChanged}, 0, roomLookSpacing},
-		{"the spacing passed: both", roomLookSpacing, nil, landscapeChanged | roomFreed, 0},
-		{"nothing since", 3 * roomLookSpacing, nil, 0, 0},
+		{"taken already", 100 * time.Millisecond, nil, roomChange{}, 0},
+		{"a shoot deleted too soon after", 200 * time.Millisecond, []roomChange{roomFreedOn("a")}, roomChange{}, roomLookSpacing},
+		{"and a seed changed, and another shoot left: still too soon", 900 * time.Millisecond,
+			[]roomChange{landscapeChanged, roomFreedOn("b", "a")}, roomChange{}, roomLookSpacing},
+		{"the spacing passed: all of them", roomLookSpacing, nil, roomChange{landscape: true, freed: map[string]bool{"a": true, "b": true}}, 0},
+		{"nothing since", 3 * roomLookSpacing, nil, roomChange{}, 0},
 	} {
 		for _, change := range step.appear {
 			w.roomAppeared(change)
@@ -33,31 +35,38 @@ func TestRoomLook(t *testing.T) {
 		if step.later > 0 {
 			wantLater = start.Add(step.later)
 		}
-		if changes != step.changes || !later.Equal(wantLater) {
-			t.Errorf("%s: changes %b, later %v; want %b, %v", step.name, changes, later, step.changes, wantLater)
+		if changes.landscape != step.changes.landscape || !maps.Equal(changes.freed, step.changes.freed) || !later.Equal(wantLater) {
+			t.Errorf("%s: changes %+v, later %v; want %+v, %v", step.name, changes, later, step.changes, wantLater)
 		}
 	}
 }
 
 // Room brings a waiting shoot's next try forward when it may let the shoot be placed: a changed landscape any
-// shoot, at once; room freed only a shoot turned away for lack of room, and one that room made due comes again by
-// freed room no sooner than roomRetry later, so that shoots coming and going do not have it tried every second.
+// shoot, at once; room freed only a shoot turned away for lack of room on a seed it may use (any seed, when the
+// re-check before binding found its seed full), and one that room made due comes again by freed room no sooner
+// than roomRetry later, so that shoots coming and going do not have it tried every second.
 func TestRoomFor(t *testing.T) {
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	later := now.Add(time.Hour)
+	mayUse := map[string]bool{"a": true, "b": true}
 	for _, tc := range []struct {
 		name          string
 		state         tracked
 		changes       roomChange
 		wantNotBefore time.Time
 	}{
-		{"nothing changed", tracked{notBefore: now.Add(time.Hour)}, 0, now.Add(time.Hour)},
-		{"a seed admits more", tracked{notBefore: now.Add(time.Hour)}, landscapeChanged, now},
-		{"room freed, turned away for room", tracked{notBefore: now.Add(time.Hour), turnedAwayForRoom: true}, roomFreed, now},
-		{"room freed, turned away for another reason", tracked{notBefore: now.Add(time.Hour)}, roomFreed, now.Add(time.Hour)},
-		{"made due by room a moment ago, then room freed", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second), turnedAwayForRoom: true}, roomFreed, now.Add(roomRetry - time.Second)},
-		{"made due by room a moment ago, then room freed: its backoff ends sooner", tracked{notBefore: now.Add(time.Second), roomDue: now.Add(-time.Second), turnedAwayForRoom: true}, roomFreed, now.Add(time.Second)},
-		{"made due by room long ago, then room freed", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Minute), turnedAwayForRoom: true}, roomFreed, now},
-		{"made due by room a moment ago, then another seed admits more", tracked{notBefore: now.Add(time.Hour), roomDue: now.Add(-time.Second)}, landscapeChanged, now},
+		{"nothing changed", tracked{notBefore: later}, roomChange{}, later},
+		{"a seed admits more", tracked{notBefore: later}, landscapeChanged, now},
+		{"room freed on a seed it may use", tracked{notBefore: later, turnedAwayForRoom: true, roomSeeds: mayUse}, roomFreedOn("x", "b"), now},
+		{"room freed only on seeds it may not use", tracked{notBefore: later, turnedAwayForRoom: true, roomSeeds: mayUse}, roomFreedOn("x", "y"), later},
+		{"room freed anywhere, its seed found full before binding", tracked{notBefore: later, turnedAwayForRoom: true}, roomFreedOn("x"), now},
+		{"room freed, turned away for another reason", tracked{notBefore: later}, roomFreedOn("a"), later},
+		{"made due by room a moment ago, then room freed", tracked{notBefore: later, roomDue: now.Add(-time.Second), turnedAwayForRoom: true, roomSeeds: mayUse},
+			roomFreedOn("a"), now.Add(roomRetry - time.Second)},
+		{"made due by room a moment ago, then room freed: its backoff ends sooner",
+			tracked{notBefore: now.Add(time.Second), roomDue: now.Add(-time.Second), turnedAwayForRoom: true, roomSeeds: mayUse}, roomFreedOn("a"), now.Add(time.Second)},
+		{"made due by room long ago, then room freed", tracked{notBefore: later, roomDue: now.Add(-time.Minute), turnedAwayForRoom: true, roomSeeds: mayUse}, roomFreedOn("a"), now},
+		{"made due by room a moment ago, then another seed admits more", tracked{notBefore: later, roomDue: now.Add(-time.Second)}, landscapeChanged, now},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := tc.state

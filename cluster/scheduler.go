@@ -71,6 +71,35 @@ type Planned struct {
 // Plan returns the window's verified plan.
 func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
 
+// RoomSeeds says, for a shoot of the window (namespace/name), the seeds it may be placed on were they not full:
+// the candidates its strategy admits (model.Evaluation.Arcs), by name; room freed on another seed cannot let it be
+// placed. Shoots that evaluated alike share one set, made when first asked for; it is nil for a shoot not in
+// the window.
+func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
+	w := p.outcome.Window
+	index := make(map[string]int, len(w.Keys))
+	for i, key := range w.Keys {
+		index[key] = i
+	}
+	sets := map[*model.Evaluation]map[string]bool{}
+	return func(shoot string) map[string]bool {
+		i, ok := index[shoot]
+		if !ok {
+			return nil
+		}
+		ev := w.Evaluations[i]
+		if set, made := sets[ev]; made {
+			return set
+		}
+		set := make(map[string]bool, len(ev.Arcs))
+		for _, arc := range ev.Arcs {
+			set[w.Snapshot.Seeds[arc.Seed].Name] = true
+		}
+		sets[ev] = set
+		return set
+	}
+}
+
 // Warnings say what is wrong with the landscape the window read that no shoot's outcome tells
 // (report.SnapshotWarnings).
 func (p *Planned) Warnings() []string { return report.SnapshotWarnings(p.outcome.Window.Snapshot) }

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -44,24 +45,24 @@ func TestWhyNotPending(t *testing.T) {
 
 // A shoot leaves a seed, and so frees room there, when it is deleted or stops counting on it: its control plane
 // migrated away, or its binding undone; a binding or the start of a migration leaves none.
-func TestLeavesASeed(t *testing.T) {
+func TestSeedsLeft(t *testing.T) {
 	onA := Shoot("s", BoundTo("a"))
 	migrating := Shoot("s", BoundTo("b"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("a") })
 	for _, tc := range []struct {
 		name          string
 		before, after *gardencorev1beta1.Shoot
-		want          bool
+		want          []string
 	}{
-		{"a bound shoot deleted", onA, nil, true},
-		{"a pending shoot deleted", Shoot("s"), nil, false},
-		{"a pending shoot bound", Shoot("s"), onA, false},
-		{"a migration starts: counted on both", onA, migrating, false},
-		{"a migration ends: it leaves the old seed", migrating, Shoot("s", BoundTo("b")), true},
-		{"a migrating shoot deleted", migrating, nil, true},
-		{"its status only refreshed", onA, onA.DeepCopy(), false},
+		{"a bound shoot deleted", onA, nil, []string{"a"}},
+		{"a pending shoot deleted", Shoot("s"), nil, nil},
+		{"a pending shoot bound", Shoot("s"), onA, nil},
+		{"a migration starts: counted on both", onA, migrating, nil},
+		{"a migration ends: it leaves the old seed", migrating, Shoot("s", BoundTo("b")), []string{"a"}},
+		{"a migrating shoot deleted: both", migrating, nil, []string{"b", "a"}},
+		{"its status only refreshed", onA, onA.DeepCopy(), nil},
 	} {
-		if got := model.LeavesASeed(tc.before, tc.after); got != tc.want {
-			t.Errorf("%s: LeavesASeed = %v, want %v", tc.name, got, tc.want)
+		if got := model.SeedsLeft(tc.before, tc.after); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: SeedsLeft = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

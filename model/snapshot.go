@@ -296,15 +296,17 @@ func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
 	return usage
 }
 
-// LeavesASeed reports whether a shoot's change from before to after (nil: deleted) leaves a seed it counted on
+// SeedsLeft are the seeds a shoot's change from before to after (nil: deleted) leaves, which it counted on
 // (SeedUsage): room there that a shoot waiting for one may take.
-func LeavesASeed(before, after *gardencorev1beta1.Shoot) bool {
+func SeedsLeft(before, after *gardencorev1beta1.Shoot) []string {
+	var left []string
 	for _, seed := range []string{deref(before.Spec.SeedName), deref(before.Status.SeedName)} {
-		if seed != "" && (after == nil || seed != deref(after.Spec.SeedName) && seed != deref(after.Status.SeedName)) {
-			return true
+		if seed != "" && !slices.Contains(left, seed) &&
+			(after == nil || seed != deref(after.Spec.SeedName) && seed != deref(after.Status.SeedName)) {
+			left = append(left, seed)
 		}
 	}
-	return false
+	return left
 }
 
 // SamePlacementInput reports whether a shoot read before its binding and the shoot as it is now ask the same of
