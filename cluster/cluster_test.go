@@ -530,9 +530,10 @@ func TestLoopForgetsADeletedPendingShoot(t *testing.T) {
 // A shoot waiting for room takes it when it appears, not when its backoff ends, which after a dozen failures is
 // over 10 s away (retryDelay; the gardener-scheduler waits it out, up to 1000 s): a seed created in its region,
 // and a shoot deleted from its seed, each let the loop place the shoot waiting there within seconds, and only
-// that one. The new seed makes both waiting shoots due, and the one it cannot take fails again: room freed makes
-// it due again no sooner than 10 s after room last did (roomRetry), so the deletions come after that: one from a
-// seed the waiting shoot may not use, which does not make it due, then one from the seed it may.
+// that one. The new seed makes both waiting shoots due; a seed's new label makes the one left due again, and a
+// failure the same as the one written last is not written again. Room freed makes it due again no sooner than
+// 10 s after room last did (roomRetry), so the deletions come after that: one from a seed the waiting shoot may
+// not use, which does not make it due, then one from the seed it may.
 func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
@@ -564,6 +565,8 @@ func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 		failures := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)
 		return failures["waits-1"] >= 12 && failures["waits-2"] >= 12
 	})
+	wakes := func() int { return metricValue(t, get(loop.address, "/metrics"), "seedplan_room_wakes_total") }
+	woken := wakes()
 
 	if err := cp.CreateSeed(ctx, gardentest.Seed("room-seed2", "aws", "room-1", "room-1a"), 1); err != nil {
 		t.Fatal(err)
@@ -573,15 +576,39 @@ func TestLoopPlacesWaitingShootsWhenRoomAppears(t *testing.T) {
 	if seed := seedOf("waits-2"); seed != "" {
 		t.Fatalf("waits-2, whose region has no room, was placed on %s", seed)
 	}
-	time.Sleep(time.Until(placed.Add(10 * time.Second))) // its backoff after 13 failures: 20 s
-	// Room freed in room-1 is no room for waits-2, which only room-2's seed may take: it is not tried again.
+	if now := wakes(); now < woken+2 {
+		t.Fatalf("seedplan_room_wakes_total %d, want at least %d: both waiting shoots tried when the seed came", now, woken+2)
+	}
+	// A label on a seed makes waits-2 due again (twice): once its failure is the same as written last, it is not
+	// written again, and its backoff is left as it was.
+	label := func(value string) {
+		woken := wakes()
+		seed := &gardencorev1beta1.Seed{}
+		if err := cp.Client.Get(ctx, client.ObjectKey{Name: "room-seed1"}, seed); err != nil {
+			t.Fatal(err)
+		}
+		metav1.SetMetaDataLabel(&seed.ObjectMeta, "room.test/label", value)
+		if err := cp.Client.Update(ctx, seed); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 4*time.Second, "waits-2 is tried when the seed's labels change", func() bool { return wakes() > woken })
+		time.Sleep(time.Second) // the window of the try, and the report it would write
+	}
+	label("first")
 	failed := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits-2"]
+	label("second")
+	if now := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits-2"]; now != failed {
+		t.Fatalf("waits-2's failure written again (%d failures, %d before) after a try that found what was written last", now, failed)
+	}
+	time.Sleep(time.Until(placed.Add(10 * time.Second)))
+	// Room freed in room-1 is no room for waits-2, which only room-2's seed may take: it is not tried again.
+	woken = wakes()
 	if err := cp.Client.Delete(ctx, elsewhere); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(3 * time.Second)
-	if now := eventsByShoot(t, cp.Client, namespace, bind.ReasonSchedulingFailed)["waits-2"]; now != failed {
-		t.Fatalf("waits-2 was tried again (%d failures, %d before) when room was freed on a seed of another region", now, failed)
+	if now := wakes(); now != woken {
+		t.Fatalf("seedplan_room_wakes_total %d, %d before: a shoot was tried again when room was freed on a seed of another region", now, woken)
 	}
 	if err := cp.Client.Delete(ctx, leaving); err != nil {
 		t.Fatal(err)

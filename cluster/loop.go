@@ -263,6 +263,11 @@ type tracked struct {
 	turnedAwayForRoom bool
 	roomSeeds         map[string]bool
 	roomDue           time.Time
+	// roomTry is true while room, not the end of its backoff, made it due (roomFor); backoffEnd is when its
+	// backoff ends. lastReason is the reason of the failure last reported for it (model.Unschedulable.Reason).
+	roomTry    bool
+	backoffEnd time.Time
+	lastReason string
 }
 
 // windowLoop closes, plans and binds windows; it runs only on the leader.
@@ -572,6 +577,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		due = append(due, key)
 	}
 	if woken > 0 {
+		w.metrics.ObserveRoomWakes(woken)
 		slog.DebugContext(ctx, "Room appeared: shoots waiting out their backoff are due sooner", "shoots", woken)
 	}
 	maps.DeleteFunc(w.shoots, func(key types.NamespacedName, _ *tracked) bool { return !seen[key] })
@@ -596,6 +602,7 @@ func (w *windowLoop) track(key types.NamespacedName, shoot *gardencorev1beta1.Sh
 	}
 	if state.generation != shoot.Generation {
 		state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
+		state.roomTry, state.lastReason = false, ""
 	}
 	return state
 }
@@ -637,12 +644,20 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 	now := time.Now()
 	roomSeeds := planned.RoomSeeds()
 	for _, u := range planned.Plan().Unschedulable {
-		key := parseKey(u.Shoot)
-		if state := w.shoots[key]; state != nil {
-			state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
-			state.roomSeeds = roomSeeds(u.Shoot)
+		state := w.shoots[parseKey(u.Shoot)]
+		if state == nil {
+			continue
 		}
-		w.failed(key, now)
+		state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
+		state.roomSeeds = roomSeeds(u.Shoot)
+		if !state.unschedulable(u.Reason, now) {
+			planned.unreported[u.Shoot] = true
+		}
+	}
+	for _, key := range shoots {
+		if state := w.shoots[key]; state != nil {
+			state.roomTry = false
+		}
 	}
 	return planned, nil
 }
@@ -680,9 +695,30 @@ func (w *windowLoop) settle(results []bind.Result) {
 // failed makes a shoot that a window left pending back off.
 func (w *windowLoop) failed(key types.NamespacedName, now time.Time) {
 	if state := w.shoots[key]; state != nil {
-		state.failures++
-		state.notBefore = now.Add(retryDelay(state.failures))
+		state.fail(now)
 	}
+}
+
+// fail makes the shoot back off, as the gardener-scheduler's rate limiter does after a failed reconcile.
+func (s *tracked) fail(now time.Time) {
+	s.failures++
+	s.notBefore = now.Add(retryDelay(s.failures))
+}
+
+// unschedulable notes that a window left the shoot unplaced for reason, and reports whether its failure is to be
+// written (event and lastOperation). A try that room brought forward (roomTry) and that fails for the reason last
+// written writes nothing and leaves the backoff as it was: it was seedplan's own extra look, and the garden hears
+// of the shoot when it would from the gardener-scheduler, at the end of the backoff — so that seeds flapping or
+// shoots coming and going do not multiply the writes about shoots that wait. Any other failure backs off and is
+// written.
+func (s *tracked) unschedulable(reason string, now time.Time) (report bool) {
+	if s.roomTry && reason == s.lastReason {
+		s.notBefore = s.backoffEnd
+		return false
+	}
+	s.lastReason = reason
+	s.fail(now)
+	return true
 }
 
 // retryDelay is the gardener-scheduler's per-item backoff: 5 ms · 2^(failures-1), capped at 1000 s.

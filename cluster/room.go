@@ -156,6 +156,9 @@ func (s *tracked) roomFor(changes roomChange, now time.Time) bool {
 	if !at.Before(s.notBefore) {
 		return false
 	}
+	if !s.roomTry {
+		s.roomTry, s.backoffEnd = true, s.notBefore
+	}
 	s.notBefore, s.roomDue = at, at
 	return true
 }

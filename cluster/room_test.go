@@ -80,3 +80,43 @@ func TestRoomFor(t *testing.T) {
 		})
 	}
 }
+
+// A failure is written and backs the shoot off, as the gardener-scheduler's; but a try that room brought forward
+// and that fails for the reason last written writes nothing and leaves the backoff where it was: the garden hears
+// of it at the end of the backoff, as from the gardener-scheduler.
+func TestUnschedulableAfterRoom(t *testing.T) {
+	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	backoffEnd := now.Add(20 * time.Second)
+	waiting := func(lastReason string) tracked {
+		return tracked{failures: 12, notBefore: backoffEnd, lastReason: lastReason, turnedAwayForRoom: true}
+	}
+	for _, tc := range []struct {
+		name          string
+		state         tracked
+		room          bool // room brought its try forward
+		reason        string
+		wantReport    bool
+		wantFailures  int
+		wantNotBefore time.Time
+	}{
+		{"its backoff ended", waiting("Capacity"), false, "Capacity", true, 13, now.Add(retryDelay(13))},
+		{"room, and the same reason", waiting("Capacity"), true, "Capacity", false, 12, backoffEnd},
+		{"room, and another reason", waiting("Capacity"), true, "Tolerations", true, 13, now.Add(retryDelay(13))},
+		{"room, and nothing written before (a new loop)", waiting(""), true, "Capacity", true, 13, now.Add(retryDelay(13))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := tc.state
+			if tc.room && !state.roomFor(landscapeChanged, now) {
+				t.Fatal("the landscape's change did not bring the try forward")
+			}
+			if tc.room && (!state.roomTry || !state.backoffEnd.Equal(backoffEnd)) {
+				t.Fatalf("roomTry %v, backoffEnd %v; want true, %v", state.roomTry, state.backoffEnd, backoffEnd)
+			}
+			report := state.unschedulable(tc.reason, now)
+			if report != tc.wantReport || state.failures != tc.wantFailures || !state.notBefore.Equal(tc.wantNotBefore) || state.lastReason != tc.reason {
+				t.Errorf("report %v, failures %d, next try %v, last reason %q; want %v, %d, %v, %q",
+					report, state.failures, state.notBefore, state.lastReason, tc.wantReport, tc.wantFailures, tc.wantNotBefore, tc.reason)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -66,6 +67,9 @@ type Planned struct {
 	hosted func(seed string) int
 	bound  map[string]string
 	start  time.Time
+	// unreported are the unschedulable shoots whose failure the binding does not write (the loop's room tries that
+	// found nothing new: tracked.unschedulable).
+	unreported map[string]bool
 }
 
 // Plan returns the window's verified plan.
@@ -103,6 +107,14 @@ func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
 // Warnings say what is wrong with the landscape the window read that no shoot's outcome tells
 // (report.SnapshotWarnings).
 func (p *Planned) Warnings() []string { return report.SnapshotWarnings(p.outcome.Window.Snapshot) }
+
+// reported are those of the unschedulable shoots whose failure is written: all but the unreported.
+func (p *Planned) reported(unschedulable []model.Unschedulable) []model.Unschedulable {
+	if len(p.unreported) == 0 {
+		return unschedulable
+	}
+	return slices.DeleteFunc(slices.Clone(unschedulable), func(u model.Unschedulable) bool { return p.unreported[u.Shoot] })
+}
 
 // Plan reads the landscape and plans and verifies the pending shoots that include admits (all when include is
 // nil). bound holds shoots that earlier windows bound or are binding, which the reader may not show as bound yet
@@ -148,7 +160,7 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 	if s.Metrics != nil {
 		s.Metrics.ObserveWindow(report)
 	}
-	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, bound: bound, start: start}, nil
+	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, bound: bound, start: start, unreported: map[string]bool{}}, nil
 }
 
 // load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy from the
@@ -184,6 +196,7 @@ func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error)
 		return nil, fmt.Errorf("nothing was bound: re-reading the seeds and shoots before binding: %w", err)
 	}
 	kept, deferred := bind.Recheck(ctx, p.Plan(), seeds, shoots, p.hosted, p.bound)
+	kept.Unschedulable = p.reported(kept.Unschedulable)
 	result.Results, err = s.Binder.Apply(ctx, p.read, kept)
 	result.Results = append(result.Results, deferred...)
 	if s.Metrics != nil {

@@ -43,6 +43,7 @@ type Metrics struct {
 	leader     prometheus.Gauge
 	scheduling prometheus.Histogram
 	pending    prometheus.Gauge
+	roomWakes  prometheus.Counter
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -117,7 +118,11 @@ func (m *Metrics) registerLoopMetrics() {
 	m.pending = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "seedplan_pending_shoots", Help: "Shoots pending for this scheduler: due for the next window or waiting out their backoff.",
 	})
-	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.roomWakes = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "seedplan_room_wakes_total",
+		Help: "Pending shoots whose next try the run loop brought forward, before their backoff ended, because room may have appeared for them: a seed that admits more, a changed cloud profile, project or region config, or room freed on a seed that turned them away.",
+	})
+	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 }
 
 // joined lists a metric's label values for its help text.
@@ -197,6 +202,14 @@ func (m *Metrics) ObserveScheduled(d time.Duration) {
 func (m *Metrics) SetPending(n int) {
 	if m.pending != nil {
 		m.pending.Set(float64(n))
+	}
+}
+
+// ObserveRoomWakes records n pending shoots whose next try was brought forward because room may have appeared
+// (run loop only).
+func (m *Metrics) ObserveRoomWakes(n int) {
+	if m.roomWakes != nil {
+		m.roomWakes.Add(float64(n))
 	}
 }
 
