@@ -685,6 +685,9 @@ func (w *windowLoop) settle(results []bind.Result) {
 		case r.Retry():
 			// A placement deferred for its seed's room may take room on any seed: roomSeeds, nil, says so.
 			state.boundTo, state.turnedAwayForRoom, state.roomSeeds = "", r.Result == model.Deferred, nil
+			if r.Result == model.Refused {
+				state.lastReason = "" // the refusal is what was written last
+			}
 			w.failed(key, now)
 		default: // someone else's now, or gone
 			delete(w.shoots, key)

@@ -4,6 +4,12 @@ import (
 	"maps"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/metrics"
+	"github.com/seedplan/seedplan/model"
 )
 
 // The loop takes the room changes at its next look, together when several came, and no sooner than
@@ -116,6 +122,36 @@ func TestUnschedulableAfterRoom(t *testing.T) {
 			if report != tc.wantReport || state.failures != tc.wantFailures || !state.notBefore.Equal(tc.wantNotBefore) || state.lastReason != tc.reason {
 				t.Errorf("report %v, failures %d, next try %v, last reason %q; want %v, %d, %v, %q",
 					report, state.failures, state.notBefore, state.lastReason, tc.wantReport, tc.wantFailures, tc.wantNotBefore, tc.reason)
+			}
+		})
+	}
+}
+
+// What a window's bindings leave: a refusal is written, so it, not the failure before it, is what the shoot shows
+// last; a placement deferred for its seed's room waits for room on any seed; a conflict is tried again soon,
+// without backing off.
+func TestSettleRemembersWhatWasWritten(t *testing.T) {
+	key := types.NamespacedName{Namespace: "garden-dev", Name: "web"}
+	for _, tc := range []struct {
+		result         model.BindResult
+		wantLastReason string
+		wantFailures   int
+		wantTurnedAway bool // for room on any seed
+	}{
+		{model.Refused, "", 3, false},
+		{model.Deferred, "Capacity", 3, true},
+		{model.Conflict, "Capacity", 2, false},
+	} {
+		t.Run(string(tc.result), func(t *testing.T) {
+			w := &windowLoop{metrics: metrics.NewMetrics(true), binding: true, shoots: map[types.NamespacedName]*tracked{
+				key: {failures: 2, lastReason: "Capacity", boundTo: "seed-a", inFlight: true, roomSeeds: map[string]bool{"seed-a": true}},
+			}}
+			w.settle([]bind.Result{{Shoot: key.String(), Seed: "seed-a", Result: tc.result}})
+			state := w.shoots[key]
+			if state.lastReason != tc.wantLastReason || state.failures != tc.wantFailures || state.boundTo != "" || state.inFlight ||
+				state.turnedAwayForRoom != tc.wantTurnedAway || state.turnedAwayForRoom && state.roomSeeds != nil {
+				t.Errorf("%+v; want last reason %q, %d failures, unbound, turned away for room on any seed %v",
+					*state, tc.wantLastReason, tc.wantFailures, tc.wantTurnedAway)
 			}
 		})
 	}
