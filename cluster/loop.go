@@ -636,6 +636,14 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 	for _, warning := range w.warned.fresh(planned.Warnings()) {
 		slog.WarnContext(ctx, warning)
 	}
+	w.remember(planned, shoots)
+	return planned, nil
+}
+
+// remember notes what a planned window decided for its shoots: a placement is assumed until its binding is done;
+// an unplaced shoot backs off, and what its failure is written about is decided (tracked.unschedulable); every
+// shoot's room try is over.
+func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 	for _, pl := range planned.Plan().Placements {
 		if state := w.shoots[parseKey(pl.Shoot)]; state != nil {
 			state.boundTo, state.inFlight = pl.Seed, true
@@ -659,7 +667,6 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 			state.roomTry = false
 		}
 	}
-	return planned, nil
 }
 
 // settle updates what the loop remembers of a window's shoots once their bindings are done: a bound shoot is
