@@ -77,16 +77,19 @@ func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
 
 // RoomSeeds says, for a shoot of the window (namespace/name), the seeds it may be placed on were they not full:
 // the candidates its strategy admits (model.Evaluation.Arcs), by name; room freed on another seed cannot let it be
-// placed. Shoots that evaluated alike share one set, made when first asked for; it is nil for a shoot not in
-// the window.
+// placed. Shoots that evaluated alike share one set, and the window's index and each set are made when first
+// asked for; it is nil for a shoot not in the window.
 func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
 	w := p.outcome.Window
-	index := make(map[string]int, len(w.Keys))
-	for i, key := range w.Keys {
-		index[key] = i
-	}
+	var index map[string]int
 	sets := map[*model.Evaluation]map[string]bool{}
 	return func(shoot string) map[string]bool {
+		if index == nil {
+			index = make(map[string]int, len(w.Keys))
+			for i, key := range w.Keys {
+				index[key] = i
+			}
+		}
 		i, ok := index[shoot]
 		if !ok {
 			return nil
