@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -193,9 +194,13 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 			cp := garden.Get(t)
 			namespace := cp.Landscape(t, tc.landscape, []int64{10, 10}, 3, tc.landscape)
 			before := snapshot(t, cp.Client)
-			report, err := newScheduler(t, changingShoot1(t, cp.Client, tc.change), namespace, false).RunJob(context.Background(), 3)
+			writer, changed := changingShoot1(t, cp.Client, tc.change)
+			report, err := newScheduler(t, writer, namespace, false).RunJob(context.Background(), 3)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !changed.Load() {
+				t.Fatal("the second writer never changed shoot-1 as it was bound")
 			}
 			if report.Bindings[model.Conflict] != tc.conflicts || report.Bindings[model.Bound] != 3 || report.Rounds != tc.rounds {
 				t.Fatalf("bindings %v in %d rounds; want %d conflicts, all 3 bound in %d rounds", report.Bindings, report.Rounds, tc.conflicts, tc.rounds)
@@ -207,9 +212,11 @@ func TestJobRetriesConflictInNextWindow(t *testing.T) {
 	}
 }
 
-// changingShoot1 is a client that, the first time shoot-1 is bound, has a second writer change it just before.
-func changingShoot1(t *testing.T, c client.Client, change func(*gardencorev1beta1.Shoot)) client.Client {
+// changingShoot1 is a client that, the first time shoot-1 is bound, has a second writer change it just before;
+// changed says whether it did.
+func changingShoot1(t *testing.T, c client.Client, change func(*gardencorev1beta1.Shoot)) (writer client.Client, changed *atomic.Bool) {
 	var once sync.Once
+	changed = &atomic.Bool{}
 	return interceptor.NewClient(c.(client.WithWatch), interceptor.Funcs{
 		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			if subResource == "binding" && obj.GetName() == "shoot-1" {
@@ -222,12 +229,14 @@ func changingShoot1(t *testing.T, c client.Client, change func(*gardencorev1beta
 					change(shoot)
 					if err := c.Update(ctx, shoot); err != nil {
 						t.Error(err)
+						return
 					}
+					changed.Store(true)
 				})
 			}
 			return c.SubResource(subResource).Update(ctx, obj, opts...)
 		},
-	})
+	}), changed
 }
 
 // The loop warns of a malformed region ConfigMap entry when it first meets it, not again for every window while it

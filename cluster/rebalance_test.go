@@ -120,9 +120,11 @@ func TestRebalanceApply(t *testing.T) {
 	// And writes it again just as seedplan binds it: the binding meets a conflict, and the move is checked and made
 	// again on a fresh read.
 	var raced sync.Once
+	var bindings atomic.Int32 // of the raced shoot
 	racing := interceptor.NewClient(cp.Client, interceptor.Funcs{
 		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			if subResource == "binding" && obj.GetName() == key[1] {
+				bindings.Add(1)
 				raced.Do(func() {
 					reconciled.Status.LastOperation.Description = "Shoot cluster has been successfully reconciled."
 					if err := c.Status().Update(ctx, reconciled); err != nil {
@@ -140,6 +142,9 @@ func TestRebalanceApply(t *testing.T) {
 	}
 	if results[0].Result != model.MoveSkipped || !strings.Contains(results[0].Detail, fmt.Sprintf("is on seed %q", roomy)) || results[1].Result != model.MoveApplied {
 		t.Fatalf("results %+v", results)
+	}
+	if n := bindings.Load(); n != 2 {
+		t.Fatalf("the raced shoot's binding was sent %d times, want 2: the one that met the conflict, then the one made", n)
 	}
 	after := snapshot(t, cp.Client)
 	if got := after.Usage(full); got != 2 {
