@@ -6,6 +6,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
@@ -167,15 +168,29 @@ func completeFormats(formats []string) cobra.CompletionFunc {
 
 // completeSeeds completes seed names from the landscape the flags given so far name (files, or the garden).
 func (f *planFlags) completeSeeds(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	snap, _, ok := f.completionSnapshot(cmd)
-	if !ok {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+	return f.completeSeedsBut(nil)(cmd, nil, toComplete)
+}
+
+// completeSeedsBut completes seed names as completeSeeds does, but for those given already (NAME or seed/NAME) in
+// the repeatable flag whose values given returns.
+func (f *planFlags) completeSeedsBut(given func() []string) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		snap, _, ok := f.completionSnapshot(cmd)
+		if !ok {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var taken []string
+		if given != nil {
+			taken = given()
+		}
+		names := make([]string, 0, len(snap.Seeds))
+		for _, seed := range snap.Seeds {
+			if !slices.ContainsFunc(taken, func(g string) bool { return seedName(g) == seed.Name }) {
+				names = append(names, seed.Name)
+			}
+		}
+		return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
-	names := make([]string, 0, len(snap.Seeds))
-	for _, seed := range snap.Seeds {
-		names = append(names, seed.Name)
-	}
-	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeGardenSeeds completes the names of the garden cluster's seeds (cordon and uncordon only write to one)
@@ -244,6 +259,7 @@ func (f *planFlags) completeShootNamespaces(cmd *cobra.Command, _ []string, toCo
 
 // completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.
 func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, string, bool) {
+	parsedOnce(cmd)
 	c, err := f.configuration(cmd)
 	if err != nil {
 		return nil, "", false
@@ -253,6 +269,26 @@ func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, str
 		return nil, "", false
 	}
 	return snap, c.SchedulerName, true
+}
+
+// parsedOnce undoes, for a completion, cobra's parsing the command line twice (v1.10.2's getCompletions parses
+// it once to count its arguments, then again): a repeatable flag then holds what it was given twice over, and
+// --landscape DIR would be refused as DIR given twice. A flag whose values are two equal halves keeps one.
+func parsedOnce(cmd *cobra.Command) {
+	cmd.Flags().Visit(func(flag *pflag.Flag) {
+		value := flag.Value
+		if wrapped, ok := value.(nonEmpty); ok {
+			value = wrapped.Value
+		}
+		slice, ok := value.(pflag.SliceValue)
+		if !ok {
+			return
+		}
+		values := slice.GetSlice()
+		if half := len(values) / 2; len(values)%2 == 0 && slices.Equal(values[:half], values[half:]) {
+			_ = slice.Replace(values[:half]) // a string slice's Replace cannot fail
+		}
+	})
 }
 
 // matching are the names that start with what is being completed.

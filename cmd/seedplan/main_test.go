@@ -911,9 +911,28 @@ func TestOutputJSONPath(t *testing.T) {
 
 // Flag values complete from their fixed sets, and seed and shoot names from the landscape the flags name.
 func TestCompletion(t *testing.T) {
+	// The example landscape as files: in one directory, and as its shoots' file beside the directory of the rest.
+	landscape, shoots, others := "../../examples/landscape", filepath.Join(t.TempDir(), "shoots.yaml"), t.TempDir()
+	entries, err := os.ReadDir(landscape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, entry := range entries {
+		data, err := os.ReadFile(filepath.Join(landscape, entry.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := filepath.Join(others, entry.Name())
+		if entry.Name() == "shoots.yaml" {
+			to = shoots
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
-		args []string
-		want []string
+		args          []string
+		want, without []string
 	}{
 		{args: []string{"schedule", "--strategy", ""}, want: []string{"SameRegion", "MinimalDistance"}},
 		{args: []string{"rebalance", "--solver-timeout", "1s", "--weights", ""}, want: []string{"compat", "balanced"}},
@@ -926,6 +945,16 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"explain", "-n", "garden-"}, want: []string{"garden-data", "garden-web"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
 		{args: []string{"rebalance", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
+		// A seed to drain is offered once: not again after --drain gave it, by name or as -o name prints it.
+		{args: []string{"rebalance", "--drain", "openstack-eu-nl-1-1", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-2"},
+			without: []string{"openstack-eu-nl-1-1"}},
+		{args: []string{"rebalance", "--drain", "seed/openstack-eu-nl-1-2,aws-eu-west-1-1", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1"},
+			without: []string{"openstack-eu-nl-1-2"}},
+		// Names come from the landscape --landscape names (cobra parses a completion's flags twice: a repeatable
+		// flag given once is still given once).
+		{args: []string{"explain", "--landscape", landscape, "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
+		{args: []string{"explain", "--landscape", shoots, "--landscape", others, "-n", "garden-"}, want: []string{"garden-data", "garden-web"}},
+		{args: []string{"rebalance", "--landscape", landscape, "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
 	} {
 		out, err := run(t, append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)
 		if err != nil {
@@ -934,6 +963,11 @@ func TestCompletion(t *testing.T) {
 		for _, want := range tc.want {
 			if !slices.Contains(strings.Split(out, "\n"), want) {
 				t.Errorf("completing %v offers\n%s\nwithout %s", tc.args, out, want)
+			}
+		}
+		for _, unwanted := range tc.without {
+			if slices.Contains(strings.Split(out, "\n"), unwanted) {
+				t.Errorf("completing %v offers %s:\n%s", tc.args, unwanted, out)
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 	o.flags.registerPushgateway(cmd, "the recommendation (seedplan_rebalance_*, grouped by answer=\"rebalance\")")
 	o.flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&o.target.Drain, "drain", nil, "seeds to empty, as NAME or seed/NAME (repeatable)")
-	_ = cmd.RegisterFlagCompletionFunc("drain", o.flags.completeSeeds)
+	_ = cmd.RegisterFlagCompletionFunc("drain", o.flags.completeSeedsBut(func() []string { return o.target.Drain }))
 	cmd.Flags().StringSliceVar(&o.flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
 	cmd.Flags().DurationVar(&o.flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
