@@ -767,7 +767,8 @@ func TestFastPathReadsTheExample(t *testing.T) {
 
 // What the fast path does not read, the strict path words as it always did: the warnings and errors of typed and
 // untyped List items, in YAML and JSON. A duplicate YAML key, which sigs.k8s.io/yaml's conversion dropped without
-// a word, is now a warning, as it always was in JSON; the last value counts in both.
+// a word, is now a warning, as it always was in JSON; the last value counts in both. A List's repeated field is an
+// error.
 func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, warning, err string
@@ -786,6 +787,15 @@ func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 		{"a duplicate key",
 			"apiVersion: core.gardener.cloud/v1beta1\nkind: CloudProfile\nmetadata:\n  name: aws\n  name: aws2\nspec:\n  type: aws\n",
 			`in.yaml: document 1: CloudProfile aws2: ignoring duplicate field "metadata.name"`, ""},
+		// A List's repeated field is refused: only its last value would be read, and the items of every other
+		// List but the last lost without a word (cat seeds.yaml shoots.yaml, each file a List).
+		{"Lists joined without a document separator",
+			"apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Project\n  metadata: {name: a}\n  spec: {namespace: garden-a}\n" +
+				"apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Project\n  metadata: {name: b}\n  spec: {namespace: garden-b}\n",
+			"", "in.yaml: document 1: List: field apiVersion: given 2 times (documents in one file are separated by ---)"},
+		{"a typed List's items given three times, JSON",
+			`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ProjectList","items":[],"metadata":{},"items":[{"metadata":{"name":"a"},"spec":{"namespace":"garden-a"}}],"items":[]}`,
+			"", "in.yaml: document 1: ProjectList: field items: given 3 times (documents in one file are separated by ---)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &Landscape{}

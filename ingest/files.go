@@ -23,6 +23,7 @@ import (
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
 	"gopkg.in/inf.v0"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -749,6 +750,11 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		return fmt.Errorf("%s: object without kind%s", where, seedplanAnswer(data))
 	}
 	if h.Kind == "List" || (strings.HasSuffix(h.Kind, "List") && h.Items != nil) {
+		if name, times := repeatedName(data); times > 0 {
+			// Only the last would be read: most often files joined into one document, each List's items but the
+			// last's dropped. (An object's repeated field is a warning, as the API server's; a List never gets there.)
+			return fmt.Errorf("%s: %s: field %s: given %d times (documents in one file are separated by ---)", where, h.Kind, name, times)
+		}
 		var items []json.RawMessage
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(h.Items, &items); err != nil {
 			return fmt.Errorf("%s: %s: field items: %v", where, h.Kind, err)
@@ -791,6 +797,36 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	}
 	l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
 	return nil
+}
+
+// repeatedName is the first name the JSON object data gives more than once, and how many times it gives it; times
+// is 0 when it repeats none.
+func repeatedName(data []byte) (name string, times int) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), streamSyntax)
+	if token, err := dec.ReadToken(); err != nil || token.Kind() != '{' {
+		return "", 0
+	}
+	count := map[string]int{}
+	var order []string
+	for dec.PeekKind() == '"' {
+		token, err := dec.ReadToken()
+		if err != nil {
+			break
+		}
+		name := token.String() // before the token is voided by the next read
+		if count[name]++; count[name] == 1 {
+			order = append(order, name)
+		}
+		if dec.SkipValue() != nil {
+			break
+		}
+	}
+	for _, name := range order {
+		if count[name] > 1 {
+			return name, count[name]
+		}
+	}
+	return "", 0
 }
 
 // strictDecode decodes into the typed object. Wrong types are errors naming the field; unknown or duplicate
