@@ -755,12 +755,15 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 			// last's dropped. (An object's repeated field is a warning, as the API server's; a List never gets there.)
 			return fmt.Errorf("%s: %s: field %s: given %d times (documents in one file are separated by ---)", where, h.Kind, name, times)
 		}
-		var items []json.RawMessage
-		if err := kjson.UnmarshalCaseSensitivePreserveInts(h.Items, &items); err != nil {
-			return fmt.Errorf("%s: %s: field items: %v", where, h.Kind, err)
+		var list struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		// Of a List's own fields only its items are read: another field is no warning, here as on the fast path.
+		if _, err := config.DecodeStrict(data, &list); err != nil {
+			return decodeError(where, h.Kind, err)
 		}
 		itemKind := strings.TrimSuffix(h.Kind, "List")
-		for i, item := range items {
+		for i, item := range list.Items {
 			itemWhere := place{in: &source{document: where, list: h.Kind}, item: i}.String()
 			if itemKind != "" {
 				// Items of a typed list (SeedList) may omit apiVersion and kind.
@@ -833,17 +836,22 @@ func repeatedName(data []byte) (name string, times int) {
 // fields are warnings (a newer Gardener may have fields this version does not know).
 func (l *Landscape) strictDecode(where, object string, data []byte, into any) error {
 	strictErrs, err := config.DecodeStrict(data, into)
-	var refused *config.DecodeError
-	if errors.As(err, &refused) && refused.Field != "" {
-		return fmt.Errorf("%s: %s: field %s: %s", where, object, refused.Field, refused.Problem)
-	}
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", where, object, err)
+		return decodeError(where, object, err)
 	}
 	for _, e := range strictErrs {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("%s: %s: ignoring %v", where, object, e))
 	}
 	return nil
+}
+
+// decodeError words config.DecodeStrict's error about object, read at where: by the field it names, if any.
+func decodeError(where, object string, err error) error {
+	var refused *config.DecodeError
+	if errors.As(err, &refused) && refused.Field != "" {
+		return fmt.Errorf("%s: %s: field %s: %s", where, object, refused.Field, refused.Problem)
+	}
+	return fmt.Errorf("%s: %s: %w", where, object, err)
 }
 
 func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
