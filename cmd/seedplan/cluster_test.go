@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,12 +25,14 @@ import (
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/utils/ptr"
@@ -1013,6 +1016,7 @@ func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
 	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
 		t.Fatal(err)
 	}
+	restricted := restrictedNamespace(t, cp)
 	workloads := 0
 	for _, file := range []string{"rbac.yaml", "config.yaml", "cronjob.yaml", "deployment.yaml"} {
 		data, err := os.ReadFile(filepath.Join("../../examples/deploy", file))
@@ -1030,18 +1034,36 @@ func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
 			if len(obj.Object) == 0 {
 				continue
 			}
+			written := obj.DeepCopy() // Apply reads the server's answer into the object
 			if err := cp.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.DryRunAll,
 				client.FieldOwner("seedplan-deploy-test"), client.ForceOwnership); err != nil {
 				t.Fatalf("%s: %s %s: %v", file, obj.GetKind(), obj.GetName(), err)
 			}
-			containers, _, _ := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+			obj = written
+			path := []string{"spec", "template", "spec", "containers"}
 			if obj.GetKind() == "CronJob" {
-				containers, _, _ = unstructured.NestedSlice(obj.Object, "spec", "jobTemplate", "spec", "template", "spec", "containers")
+				path = append([]string{"spec", "jobTemplate"}, path...)
 			}
+			containers, _, _ := unstructured.NestedSlice(obj.Object, path...) // a copy
 			for _, c := range containers {
 				workloads++
 				if img := c.(map[string]any)["image"]; img != image.Name {
 					t.Errorf("%s: %s runs image %v, want %s (what make image builds)", file, obj.GetName(), img, image.Name)
+				}
+			}
+			if len(containers) > 0 {
+				if warnings := restricted.warnings(t, obj); len(warnings) > 0 {
+					t.Errorf("%s: %s: its pod template breaks the restricted Pod Security Standard: %q", file, obj.GetName(), warnings)
+				}
+				// Without its containers' security context it would: the namespace does warn.
+				for _, c := range containers {
+					delete(c.(map[string]any), "securityContext")
+				}
+				if err := unstructured.SetNestedSlice(obj.Object, containers, path...); err != nil {
+					t.Fatal(err)
+				}
+				if warnings := restricted.warnings(t, obj); len(warnings) == 0 {
+					t.Errorf("%s: %s without its security context: no warning from a namespace that warns of the restricted profile", file, obj.GetName())
 				}
 			}
 		}
@@ -1049,4 +1071,62 @@ func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
 	if workloads != 2 {
 		t.Fatalf("%d containers in the CronJob and the Deployment, want 2", workloads)
 	}
+}
+
+// podSecurity applies workloads, as a dry run, in a namespace whose Pod Security admission warns of what breaks
+// the restricted profile — as a garden's namespaces may enforce it — and hears the warnings.
+type podSecurity struct {
+	namespace string
+	client    client.Client
+	heard     *heardWarnings
+}
+
+// heardWarnings are the API server's warnings a client heard.
+type heardWarnings struct {
+	mu   sync.Mutex
+	text []string
+}
+
+// HandleWarningHeader implements rest.WarningHandler.
+func (h *heardWarnings) HandleWarningHeader(_ int, _ string, text string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.text = append(h.text, text)
+}
+
+// restrictedNamespace is a namespace labelled pod-security.kubernetes.io/warn=restricted and a client that hears
+// its warnings.
+func restrictedNamespace(t *testing.T, cp *gardentest.ControlPlane) *podSecurity {
+	t.Helper()
+	ctx := context.Background()
+	namespace := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "seedplan-restricted",
+		Labels: map[string]string{"pod-security.kubernetes.io/warn": "restricted"}}}
+	if err := cp.Client.Create(ctx, namespace); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	heard := &heardWarnings{}
+	config := rest.CopyConfig(cp.Config)
+	config.WarningHandler = heard
+	c, err := client.New(config, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &podSecurity{namespace: namespace.Name, client: c, heard: heard}
+}
+
+// warnings are what the API server warns of when the workload obj is applied, as a dry run, in the namespace.
+func (p *podSecurity) warnings(t *testing.T, obj *unstructured.Unstructured) []string {
+	t.Helper()
+	workload := obj.DeepCopy()
+	workload.SetNamespace(p.namespace)
+	p.heard.mu.Lock()
+	p.heard.text = nil
+	p.heard.mu.Unlock()
+	if err := p.client.Apply(context.Background(), client.ApplyConfigurationFromUnstructured(workload), client.DryRunAll,
+		client.FieldOwner("seedplan-deploy-test"), client.ForceOwnership); err != nil {
+		t.Fatalf("%s %s in %s: %v", obj.GetKind(), obj.GetName(), p.namespace, err)
+	}
+	p.heard.mu.Lock()
+	defer p.heard.mu.Unlock()
+	return slices.Clone(p.heard.text)
 }
