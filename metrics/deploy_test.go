@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,76 @@ func TestDeployQueriesNameOnlyExportedMetrics(t *testing.T) {
 	}
 	if used < 20 {
 		t.Fatalf("only %d metric references found: the test reads nothing", used)
+	}
+}
+
+// The PodMonitor scrapes the run loop: it selects the Deployment's pods in their namespace, on the port the
+// container names, at the path the loop serves.
+func TestPodMonitorScrapesTheRunLoop(t *testing.T) {
+	type selector struct {
+		MatchLabels map[string]string `json:"matchLabels"`
+	}
+	var monitor struct {
+		Kind     string
+		Metadata struct{ Namespace string }
+		Spec     struct {
+			Selector  selector
+			Endpoints []struct{ Port, Path string } `json:"podMetricsEndpoints"`
+		}
+	}
+	var deployment struct {
+		Kind     string
+		Metadata struct{ Namespace string }
+		Spec     struct {
+			Template struct {
+				Metadata struct{ Labels map[string]string }
+				Spec     struct {
+					Containers []struct {
+						Args  []string
+						Ports []struct{ Name string }
+					}
+				}
+			}
+		}
+	}
+	readFirst(t, "../examples/deploy/podmonitor.yaml", &monitor)
+	readFirst(t, "../examples/deploy/deployment.yaml", &deployment)
+	if monitor.Kind != "PodMonitor" || deployment.Kind != "Deployment" {
+		t.Fatalf("read a %s and a %s, want a PodMonitor and a Deployment", monitor.Kind, deployment.Kind)
+	}
+	if monitor.Metadata.Namespace != deployment.Metadata.Namespace {
+		t.Errorf("the PodMonitor is in %q, the Deployment in %q", monitor.Metadata.Namespace, deployment.Metadata.Namespace)
+	}
+	pod := deployment.Spec.Template
+	if len(monitor.Spec.Selector.MatchLabels) == 0 {
+		t.Error("the PodMonitor selects every pod of its namespace")
+	}
+	for key, value := range monitor.Spec.Selector.MatchLabels {
+		if pod.Metadata.Labels[key] != value {
+			t.Errorf("the PodMonitor selects %s=%s, which the Deployment's pods are not labelled", key, value)
+		}
+	}
+	if len(monitor.Spec.Endpoints) != 1 || len(pod.Spec.Containers) != 1 {
+		t.Fatalf("%d endpoints for %d containers, want one each", len(monitor.Spec.Endpoints), len(pod.Spec.Containers))
+	}
+	endpoint, container := monitor.Spec.Endpoints[0], pod.Spec.Containers[0]
+	if !slices.ContainsFunc(container.Ports, func(p struct{ Name string }) bool { return p.Name == endpoint.Port }) {
+		t.Errorf("the PodMonitor scrapes port %q, which the container does not name", endpoint.Port)
+	}
+	if endpoint.Path != "/metrics" || len(container.Args) == 0 || container.Args[0] != "run" {
+		t.Errorf("the PodMonitor scrapes %s of a container running %v, want /metrics of seedplan run", endpoint.Path, container.Args)
+	}
+}
+
+// readFirst decodes the first document of a manifest file into v.
+func readFirst(t *testing.T, file string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n---\n")
+	if err := yaml.Unmarshal([]byte(first), v); err != nil {
+		t.Fatalf("%s: %v", file, err)
 	}
 }

@@ -30,6 +30,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -1018,6 +1019,7 @@ func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
 	}
 	restricted := restrictedNamespace(t, cp)
 	workloads := 0
+	applied := map[string]*unstructured.Unstructured{} // by kind
 	for _, file := range []string{"rbac.yaml", "config.yaml", "cronjob.yaml", "deployment.yaml"} {
 		data, err := os.ReadFile(filepath.Join("../../examples/deploy", file))
 		if err != nil {
@@ -1034,43 +1036,57 @@ func TestDeployManifestsApplyWithServerSideDryRun(t *testing.T) {
 			if len(obj.Object) == 0 {
 				continue
 			}
-			written := obj.DeepCopy() // Apply reads the server's answer into the object
+			applied[obj.GetKind()] = obj.DeepCopy() // Apply reads the server's answer into obj
 			if err := cp.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.DryRunAll,
 				client.FieldOwner("seedplan-deploy-test"), client.ForceOwnership); err != nil {
 				t.Fatalf("%s: %s %s: %v", file, obj.GetKind(), obj.GetName(), err)
 			}
-			obj = written
-			path := []string{"spec", "template", "spec", "containers"}
-			if obj.GetKind() == "CronJob" {
-				path = append([]string{"spec", "jobTemplate"}, path...)
-			}
-			containers, _, _ := unstructured.NestedSlice(obj.Object, path...) // a copy
-			for _, c := range containers {
-				workloads++
-				if img := c.(map[string]any)["image"]; img != image.Name {
-					t.Errorf("%s: %s runs image %v, want %s (what make image builds)", file, obj.GetName(), img, image.Name)
-				}
-			}
-			if len(containers) > 0 {
-				if warnings := restricted.warnings(t, obj); len(warnings) > 0 {
-					t.Errorf("%s: %s: its pod template breaks the restricted Pod Security Standard: %q", file, obj.GetName(), warnings)
-				}
-				// Without its containers' security context it would: the namespace does warn.
-				for _, c := range containers {
-					delete(c.(map[string]any), "securityContext")
-				}
-				if err := unstructured.SetNestedSlice(obj.Object, containers, path...); err != nil {
-					t.Fatal(err)
-				}
-				if warnings := restricted.warnings(t, obj); len(warnings) == 0 {
-					t.Errorf("%s: %s without its security context: no warning from a namespace that warns of the restricted profile", file, obj.GetName())
-				}
-			}
+			workloads += checkWorkload(t, restricted, file, applied[obj.GetKind()])
 		}
 	}
 	if workloads != 2 {
 		t.Fatalf("%d containers in the CronJob and the Deployment, want 2", workloads)
 	}
+	// A drain evicts one of the loop's replicas at a time: the PodDisruptionBudget selects the Deployment's pods.
+	budget, _, _ := unstructured.NestedStringMap(applied["PodDisruptionBudget"].Object, "spec", "selector", "matchLabels")
+	pods, _, _ := unstructured.NestedStringMap(applied["Deployment"].Object, "spec", "template", "metadata", "labels")
+	if len(budget) == 0 || !labels.SelectorFromSet(budget).Matches(labels.Set(pods)) {
+		t.Errorf("the PodDisruptionBudget selects %v, the Deployment's pods are labelled %v", budget, pods)
+	}
+}
+
+// checkWorkload checks the containers of a CronJob's or a Deployment's pod template, and is how many there are
+// (none of another kind): each runs the image make image builds, and the template keeps to the restricted Pod
+// Security Standard — which it would not without the containers' security context.
+func checkWorkload(t *testing.T, restricted *podSecurity, file string, workload *unstructured.Unstructured) int {
+	t.Helper()
+	obj := workload.DeepCopy()
+	path := []string{"spec", "template", "spec", "containers"}
+	if obj.GetKind() == "CronJob" {
+		path = append([]string{"spec", "jobTemplate"}, path...)
+	}
+	containers, _, _ := unstructured.NestedSlice(obj.Object, path...) // a copy
+	if len(containers) == 0 {
+		return 0
+	}
+	for _, c := range containers {
+		if img := c.(map[string]any)["image"]; img != image.Name {
+			t.Errorf("%s: %s runs image %v, want %s (what make image builds)", file, obj.GetName(), img, image.Name)
+		}
+	}
+	if warnings := restricted.warnings(t, obj); len(warnings) > 0 {
+		t.Errorf("%s: %s: its pod template breaks the restricted Pod Security Standard: %q", file, obj.GetName(), warnings)
+	}
+	for _, c := range containers {
+		delete(c.(map[string]any), "securityContext")
+	}
+	if err := unstructured.SetNestedSlice(obj.Object, containers, path...); err != nil {
+		t.Fatal(err)
+	}
+	if warnings := restricted.warnings(t, obj); len(warnings) == 0 {
+		t.Errorf("%s: %s without its security context: no warning from a namespace that warns of the restricted profile", file, obj.GetName())
+	}
+	return len(containers)
 }
 
 // podSecurity applies workloads, as a dry run, in a namespace whose Pod Security admission warns of what breaks
