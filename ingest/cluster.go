@@ -172,13 +172,18 @@ func NewClient(cfg *rest.Config) (client.Client, error) {
 }
 
 // NewCache returns informers of the garden cluster, not yet started, which map kinds with NewRESTMapper;
-// byObject restricts what they hold of a kind, as cache.Options.ByObject does.
+// byObject restricts what they hold of a kind, as cache.Options.ByObject does. They hold objects without their
+// managedFields, as kube-scheduler's informers do: nothing here reads them, and in a garden whose shoots are
+// applied with kubectl or server-side apply and whose status the gardenlet writes they can be as large as the
+// rest of the object, held once by the informers and again by the window's defaulted copies (Copies). A
+// binding sent without them leaves the shoot's as they are.
 func NewCache(cfg *rest.Config, byObject map[client.Object]cache.ByObject) (cache.Cache, error) {
 	scheme, httpClient, mapper, err := transport(cfg)
 	if err != nil {
 		return nil, err
 	}
-	informers, err := cache.New(cfg, cache.Options{Scheme: scheme, HTTPClient: httpClient, Mapper: mapper, ByObject: byObject})
+	informers, err := cache.New(cfg, cache.Options{Scheme: scheme, HTTPClient: httpClient, Mapper: mapper, ByObject: byObject,
+		DefaultTransform: cache.TransformStripManagedFields()})
 	if err != nil {
 		return nil, fmt.Errorf("creating the garden informers for %s: %w", cfg.Host, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/ingest"
@@ -146,5 +148,60 @@ func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
 	}
 	if _, err := ingest.LoadClusterPatiently(ctx, c, ingest.ListPageSize); err != nil {
 		t.Fatalf("reading the garden once gardener-apiserver is back: %v", err)
+	}
+}
+
+// The informers hold objects without their managedFields, and a binding made from such a copy leaves the
+// shoot's managedFields in the garden as they were, but for the binding's own entry.
+func TestCacheHoldsObjectsWithoutManagedFields(t *testing.T) {
+	cp := garden.Get(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	namespace := cp.Landscape(t, "stripped", []int64{2}, 1, "seedplan-stripped")
+	key := client.ObjectKey{Namespace: namespace, Name: "shoot-0"}
+	var stored gardencorev1beta1.Shoot
+	if err := cp.Client.Get(ctx, key, &stored); err != nil {
+		t.Fatal(err)
+	}
+	if len(stored.ManagedFields) == 0 {
+		t.Fatal("the garden keeps no managedFields of the shoot: nothing to strip")
+	}
+	informers, err := ingest.NewCache(cp.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := informers.GetInformer(ctx, &gardencorev1beta1.Shoot{}); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = informers.Start(ctx) }()
+	if !informers.WaitForCacheSync(ctx) {
+		t.Fatal("the informers did not sync")
+	}
+	var cached gardencorev1beta1.Shoot
+	if err := informers.Get(ctx, key, &cached); err != nil {
+		t.Fatal(err)
+	}
+	if cached.ManagedFields != nil || cached.ResourceVersion != stored.ResourceVersion {
+		t.Fatalf("cached shoot with %d managedFields entries at resourceVersion %s, want none at %s",
+			len(cached.ManagedFields), cached.ResourceVersion, stored.ResourceVersion)
+	}
+
+	cached.Spec.SeedName = ptr.To("stripped-seed0")
+	if err := cp.Client.SubResource("binding").Update(ctx, &cached); err != nil {
+		t.Fatal(err)
+	}
+	var bound gardencorev1beta1.Shoot
+	if err := cp.Client.Get(ctx, key, &bound); err != nil {
+		t.Fatal(err)
+	}
+	for _, entry := range stored.ManagedFields {
+		if !slices.ContainsFunc(bound.ManagedFields, func(e metav1.ManagedFieldsEntry) bool {
+			return e.Manager == entry.Manager && e.Operation == entry.Operation && e.Subresource == entry.Subresource
+		}) {
+			t.Errorf("the binding dropped the managedFields entry of %s (%s %q)", entry.Manager, entry.Operation, entry.Subresource)
+		}
+	}
+	if ptr.Deref(bound.Spec.SeedName, "") != "stripped-seed0" {
+		t.Fatalf("bound to %q", ptr.Deref(bound.Spec.SeedName, ""))
 	}
 }
