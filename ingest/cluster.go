@@ -324,7 +324,9 @@ func loadCluster(ctx context.Context, reader client.Reader, pageSize int64, all 
 	return landscape, nil
 }
 
-// listAll lists every object of the list's kind into list, in pages of pageSize when pageSize > 0.
+// listAll lists every object of the list's kind into list, in pages of pageSize when pageSize > 0. Objects read
+// in pages, from the API server, are kept without their managedFields, as the loop's informers keep them
+// (NewCache): a large garden's would be a third or more of what a run holds.
 func listAll(ctx context.Context, reader client.Reader, list client.ObjectList, pageSize int64, opts ...client.ListOption) error {
 	if pageSize <= 0 {
 		return reader.List(ctx, list, opts...)
@@ -340,6 +342,11 @@ func listAll(ctx context.Context, reader client.Reader, list client.ObjectList, 
 		pageItems, err := meta.ExtractList(page)
 		if err != nil {
 			return err
+		}
+		for _, item := range pageItems {
+			if object, err := meta.Accessor(item); err == nil {
+				object.SetManagedFields(nil)
+			}
 		}
 		items = append(items, pageItems...)
 		continueToken = page.GetContinue()

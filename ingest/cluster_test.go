@@ -81,8 +81,9 @@ func TestLoadCluster(t *testing.T) {
 		t.Fatalf("read ConfigMaps %v, want only the region config", objs.ConfigMaps)
 	}
 	for _, shoot := range objs.Shoots {
-		if shoot.ResourceVersion == "" {
-			t.Fatalf("shoot %s read without its resourceVersion", shoot.Name)
+		if shoot.ResourceVersion == "" || shoot.ManagedFields != nil {
+			t.Fatalf("shoot %s read with resourceVersion %q and %d managedFields entries, want one and none",
+				shoot.Name, shoot.ResourceVersion, len(shoot.ManagedFields))
 		}
 	}
 	snap, err := model.NewSnapshot(objs)
