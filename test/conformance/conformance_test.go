@@ -62,6 +62,7 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 		t.Run(string(strategy), func(t *testing.T) {
 			t.Parallel()
 			compared, placed := 0, 0
+			reasons := map[string]int{}
 			for i := range landscapes {
 				cfg := generator.Config{
 					Seeds: 20 + i%3*10, Shoots: shoots, Existing: 60 + i%4*40,
@@ -79,6 +80,9 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 				}
 				ours := decideWithSeedplan(t, objs, strategy)
 				theirs := decideWithGardener(t, objs, strategy, ours.order)
+				for reason, n := range ours.reasons {
+					reasons[reason] += n
+				}
 				for _, key := range ours.order {
 					want, got := theirs[key], ours.decisions[key]
 					compared++
@@ -96,7 +100,20 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 			if placed < compared/4 || placed == compared {
 				t.Fatalf("landscapes are not discriminating: %d of %d shoots bound", placed, compared)
 			}
-			t.Logf("%s: %d decisions identical (%d bound, %d unschedulable) over %d landscapes", strategy, compared, placed, compared-placed, landscapes)
+			// Each filter the generated landscapes reach must decide some shoots, or the comparison proves nothing
+			// of its message; the ones they cannot reach are TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed's.
+			for _, predicate := range []string{
+				model.PredicateReferences, model.PredicateProviderType, model.PredicateZonalControlPlane,
+				model.PredicateZoneSelection, model.PredicateAccessRestrictions, model.PredicateDNSDomain,
+				model.PredicateEmergencyStop, model.PredicateNetworks, model.PredicateTolerations,
+				model.PredicateCapacity, model.PredicateStrategy,
+			} {
+				if reasons[predicate] == 0 {
+					t.Errorf("no shoot was left unschedulable by %s: its message was never compared", predicate)
+				}
+			}
+			t.Logf("%s: %d decisions identical (%d bound, %d unschedulable) over %d landscapes; unschedulable by: %v",
+				strategy, compared, placed, compared-placed, landscapes, reasons)
 		})
 	}
 }
@@ -163,6 +180,73 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 	}
 }
 
+// The filters before the provider's leave no seed in the generated landscapes, whose shoots' selectors always match
+// some seeds and whose seeds are never all unusable: here valid selectors match none — shoots' own, of several
+// forms, and one cloud profile's — and, in a second landscape, every seed is cordoned. Gardener's messages print
+// the selector and count the seeds entering the filter.
+func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
+	matchingNone := []metav1.LabelSelector{
+		{MatchLabels: map[string]string{"environment": "nowhere"}},
+		{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "environment", Operator: metav1.LabelSelectorOpIn, Values: []string{"sandbox", "qa"}}}},
+		{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "seedplan.io/tier", Operator: metav1.LabelSelectorOpExists}}},
+		{MatchLabels: map[string]string{"environment": "prod", "zone-class": "gold"},
+			MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "seed.gardener.cloud/deprecated", Operator: metav1.LabelSelectorOpDoesNotExist}}},
+	}
+	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+		t.Run(string(strategy), func(t *testing.T) {
+			objs, err := generator.Generate(generator.Config{Seeds: 20, Shoots: shoots, Existing: 60, Contention: 0.8, Seed: 78, Mix: generator.StressMix()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, shoot := range objs.Shoots {
+				if shoot.Spec.SeedName == nil && i%4 == 0 {
+					shoot.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: matchingNone[i/4%len(matchingNone)]}
+				}
+			}
+			for _, profile := range objs.CloudProfiles {
+				if profile.Name == "gcp" { // its provider types, if any, kept
+					if profile.Spec.SeedSelector == nil {
+						profile.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{}
+					}
+					profile.Spec.SeedSelector.LabelSelector = matchingNone[1]
+				}
+			}
+			reasons := compareDecisions(t, objs, strategy)
+			cordoned, err := generator.Generate(generator.Config{Seeds: 20, Shoots: 40, Existing: 60, Contention: 0.8, Seed: 79, Mix: generator.StressMix()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, seed := range cordoned.Seeds {
+				seed.Spec.Settings = &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: false}}
+			}
+			for reason, n := range compareDecisions(t, cordoned, strategy) {
+				reasons[reason] += n
+			}
+			for _, predicate := range []string{model.PredicateShootSeedSelector, model.PredicateCloudProfileSeedSelector, model.PredicateSeedUsable} {
+				if reasons[predicate] == 0 {
+					t.Errorf("no shoot was left unschedulable by %s: its message was never compared", predicate)
+				}
+			}
+			t.Logf("%s: decisions identical; unschedulable by: %v", strategy, reasons)
+		})
+	}
+}
+
+// compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
+// shoots, fails the test for each decision they differ on, and returns how many shoots each predicate left
+// unschedulable.
+func compareDecisions(t *testing.T, objs model.Objects, strategy model.Strategy) map[string]int {
+	t.Helper()
+	ours := decideWithSeedplan(t, objs, strategy)
+	theirs := decideWithGardener(t, objs, strategy, ours.order)
+	for _, key := range ours.order {
+		if want, got := theirs[key], ours.decisions[key]; !got.matches(want) {
+			t.Errorf("shoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", key, want, got)
+		}
+	}
+	return ours.reasons
+}
+
 // roundTrip writes the landscape as `seedplan generate` does and loads it as `--landscape` does.
 func roundTrip(t *testing.T, objs model.Objects) model.Objects {
 	t.Helper()
@@ -183,6 +267,8 @@ func roundTrip(t *testing.T, objs model.Objects) model.Objects {
 type seedplanDecisions struct {
 	order     []string
 	decisions map[string]decision
+	// reasons are the predicates that left shoots unschedulable, and how many each.
+	reasons map[string]int
 }
 
 func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strategy) seedplanDecisions {
@@ -201,7 +287,7 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := seedplanDecisions{decisions: map[string]decision{}}
+	out := seedplanDecisions{decisions: map[string]decision{}, reasons: map[string]int{}}
 	for _, shoot := range pending {
 		out.order = append(out.order, model.ShootKey(shoot))
 	}
@@ -210,6 +296,7 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	}
 	for _, u := range solution.Plan.Unschedulable {
 		out.decisions[u.Shoot] = decision{message: u.Message}
+		out.reasons[u.Reason]++
 	}
 	return out
 }
