@@ -52,6 +52,9 @@ type Landscape struct {
 	where map[string]place
 	// documents counts the documents read that hold an object or a List, even of no items: not empty ones.
 	documents int
+	// skipped counts the objects of kinds seedplan does not read; firstSkipped names the first of them.
+	skipped      int
+	firstSkipped string
 }
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
@@ -86,8 +89,30 @@ func LoadPaths(paths []string) (*Landscape, error) {
 	if l.documents == 0 {
 		return nil, noObjects(paths)
 	}
+	if err := l.readSomething(paths); err != nil {
+		return nil, err
+	}
 	l.warnIfIncomplete()
 	return l, nil
+}
+
+// readSomething refuses a landscape all of whose objects are of kinds seedplan does not read — Deployments or
+// Secrets where a garden's objects were meant, as `kubectl get deploy -o yaml` would pipe them — which would plan
+// nothing; kubectl's apply refuses kinds it does not know too. A landscape with some objects seedplan reads, and the
+// empty List of an empty garden, load.
+func (l *Landscape) readSomething(paths []string) error {
+	o := l.Objects
+	if l.skipped == 0 || len(o.Seeds)+len(o.Shoots)+len(o.CloudProfiles)+len(o.NamespacedCloudProfiles)+len(o.Projects)+
+		len(o.ConfigMaps)+len(o.ManagedSeedSets) > 0 {
+		return nil
+	}
+	names := make([]string, len(paths))
+	for i, path := range paths {
+		names[i] = displayPath(path)
+	}
+	return fmt.Errorf("landscape: no object in %s is of a kind seedplan reads (Seed, Shoot, CloudProfile, "+
+		"NamespacedCloudProfile, Project, ManagedSeedSet, ConfigMap): %d of other kinds, the first %s",
+		strings.Join(names, ", "), l.skipped, l.firstSkipped)
 }
 
 // noObjects is the error of a landscape whose files and standard input hold no document but empty ones. It is
@@ -799,6 +824,9 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		return fmt.Errorf("%s: %s: field apiVersion: required", where, object)
 	}
 	l.Warnings = append(l.Warnings, fmt.Sprintf("%s: skipping %s (%s): not a kind seedplan reads", where, object, h.APIVersion))
+	if l.skipped++; l.skipped == 1 {
+		l.firstSkipped = fmt.Sprintf("%s (%s) at %s", object, h.APIVersion, where)
+	}
 	return nil
 }
 

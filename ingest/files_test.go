@@ -388,8 +388,8 @@ func TestLoadPathsSaysWhatIsMissing(t *testing.T) {
 
 // Input without any object — an empty file, or comments and document separators only — is refused, naming the
 // inputs: it is what a pipe gives when the command writing it failed, and "placed 0 of 0" with exit status 0 would
-// pass that off as an empty garden. An empty garden is a List without items and loads; an empty file beside
-// objects is nothing to refuse.
+// pass that off as an empty garden. So is input whose objects are all of kinds seedplan does not read. An empty
+// garden is a List without items and loads; an empty file or an unknown kind beside objects is nothing to refuse.
 func TestLoadPathsRefusesInputWithoutObjects(t *testing.T) {
 	const emptyList = "apiVersion: v1\nkind: List\nitems: []\n"
 	for _, tc := range []struct {
@@ -408,7 +408,13 @@ func TestLoadPathsRefusesInputWithoutObjects(t *testing.T) {
 			paths: []string{"d", "c.yaml", "-"}, refuse: "no object in DIR/d, DIR/c.yaml, standard input: empty"},
 		{name: "an empty List", paths: []string{"-"}, stdin: emptyList},
 		{name: "an empty JSON List", files: map[string]string{"a.json": `{"apiVersion": "v1", "kind": "List", "items": []}`}, paths: []string{"a.json"}},
-		{name: "an unknown kind", files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"}, paths: []string{"a.yaml"}},
+		// Objects only of kinds seedplan does not read are not a garden's: `kubectl get deploy,secrets -o yaml`.
+		{name: "only unknown kinds", files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n",
+			"b.json": `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "x"}}`}, paths: []string{"a.yaml", "b.json"},
+			refuse: "landscape: no object in DIR/a.yaml, DIR/b.json is of a kind seedplan reads (Seed, Shoot, CloudProfile, " +
+				"NamespacedCloudProfile, Project, ManagedSeedSet, ConfigMap): 2 of other kinds, the first Secret s (v1) at DIR/a.yaml: document 1"},
+		{name: "an unknown kind beside a seed", files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n" + seedYAML}, paths: []string{"a.yaml"}},
+		{name: "only a ConfigMap", files: map[string]string{"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: garden}\n"}, paths: []string{"a.yaml"}},
 		{name: "an empty file beside a seed", files: map[string]string{"d/a.yaml": "", "d/seeds.yaml": seedYAML}, paths: []string{"d"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
