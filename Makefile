@@ -6,7 +6,7 @@ BIN      := bin/seedplan
 # The conformance test compares every greedy decision with the real gardener-scheduler; it is a module of its own.
 CONFORMANCE := test/conformance
 
-.PHONY: all deps build run test test-unit test-race test-conformance vet fmt example clean bench-solver bench-capacity bench bench-load bench-wholerun bench-cluster bench-binding bench-peer fuzz soak control-plane image
+.PHONY: all deps build run test test-unit test-race test-conformance conformance-long vet fmt example clean bench-solver bench-capacity bench bench-load bench-wholerun bench-cluster bench-binding bench-peer fuzz soak control-plane image
 
 all: build
 
@@ -66,6 +66,12 @@ control-plane:
 
 test-conformance:
 	cd $(CONFORMANCE) && $(GO) test -count=1 -timeout 40m -v ./... 2>&1 | grep -v '^=== ' 
+
+# The differential test over 200 generated landscapes per strategy that make test never compares (about 9 minutes
+# here): after a change of the model, or against a new Gardener version.
+conformance-long:
+	cd $(CONFORMANCE) && SEEDPLAN_CONFORMANCE_LANDSCAPES=200 SEEDPLAN_CONFORMANCE_FIRST_SEED=5000 \
+		$(GO) test -count=1 -timeout 60m -run '^TestGreedyMatchesGardenerScheduler$$' -v ./... 2>&1 | grep -v '^=== '
 
 # Regenerates the embedded example landscape (deterministic).
 example: build

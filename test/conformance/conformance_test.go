@@ -6,7 +6,9 @@ package conformance
 
 import (
 	"context"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,10 +35,32 @@ import (
 	"github.com/seedplan/seedplan/solver"
 )
 
-const (
-	landscapes = 50
-	shoots     = 200
-)
+// shoots is how many pending shoots each generated landscape has.
+const shoots = 200
+
+// landscapeRange is which generated landscapes TestGreedyMatchesGardenerScheduler compares: how many, and the
+// generator seed of the first. make test compares 50 from 1000; SEEDPLAN_CONFORMANCE_LANDSCAPES and
+// SEEDPLAN_CONFORMANCE_FIRST_SEED ask for others (make conformance-long: 200 from 5000, landscapes make test never
+// sees).
+func landscapeRange(t *testing.T) (count int, first uint64) {
+	t.Helper()
+	count, first = 50, 1000
+	if v := os.Getenv("SEEDPLAN_CONFORMANCE_LANDSCAPES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 4 {
+			t.Fatalf("SEEDPLAN_CONFORMANCE_LANDSCAPES=%q: want a whole number of at least 4 (one of each contention)", v)
+		}
+		count = n
+	}
+	if v := os.Getenv("SEEDPLAN_CONFORMANCE_FIRST_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("SEEDPLAN_CONFORMANCE_FIRST_SEED=%q: want a whole number", v)
+		}
+		first = n
+	}
+	return count, first
+}
 
 // decision is what happened to one shoot: the seed it was bound to, or the scheduling error.
 type decision struct {
@@ -61,13 +85,14 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 		t.Run(string(strategy), func(t *testing.T) {
 			t.Parallel()
+			landscapes, first := landscapeRange(t)
 			compared, placed := 0, 0
 			reasons := map[string]int{}
 			for i := range landscapes {
 				cfg := generator.Config{
 					Seeds: 20 + i%3*10, Shoots: shoots, Existing: 60 + i%4*40,
 					Contention: []float64{0, 0.8, 1.0, 1.2}[i%4],
-					Seed:       uint64(1000 + i), Mix: generator.StressMix(),
+					Seed:       first + uint64(i), Mix: generator.StressMix(),
 				}
 				cfg.Mix.CrossProvider = i%2 == 0
 				objs, err := generator.Generate(cfg)
