@@ -67,7 +67,7 @@ control-plane:
 test-conformance:
 	cd $(CONFORMANCE) && $(GO) test -count=1 -timeout 40m -v ./... 2>&1 | grep -v '^=== ' 
 
-# The differential test over 200 generated landscapes per strategy that make test never compares (about 9 minutes
+# The differential test over 200 generated landscapes per strategy that make test never compares (about 5 minutes
 # here): after a change of the model, or against a new Gardener version.
 conformance-long:
 	cd $(CONFORMANCE) && SEEDPLAN_CONFORMANCE_LANDSCAPES=200 SEEDPLAN_CONFORMANCE_FIRST_SEED=5000 \
