@@ -284,22 +284,11 @@ func setDefault[T comparable](field *T, value T) {
 	}
 }
 
-// Load reads a configuration file, refusing unknown fields, then defaults and validates it. An empty file is
-// refused: a configuration mounted empty would otherwise run with the defaults — as default-scheduler beside the
-// gardener-scheduler, say — instead of failing.
-func Load(path string) (*SeedPlanConfiguration, error) {
-	c, err := Read(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Validate(); err != nil {
-		return nil, EachPrefixed("configuration "+path, Each(err))
-	}
-	return c, nil
-}
-
-// Read is Load without the validation, for a caller that sets fields from flags first and validates what it will
-// run with: a field a flag overrides may be invalid in the file.
+// Read reads a configuration file, refusing unknown fields, and defaults it. It does not validate it: its caller
+// sets fields from flags first, as kube-scheduler's flags override its file, and validates what it will run with
+// (a field a flag overrides may be invalid in the file). An empty file is refused: a configuration mounted empty
+// would otherwise run with the defaults — as default-scheduler beside the gardener-scheduler, say — instead of
+// failing.
 func Read(path string) (*SeedPlanConfiguration, error) {
 	data, err := ReadRegularFile(path, MaxFileSize)
 	if err != nil {

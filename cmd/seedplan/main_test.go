@@ -1146,25 +1146,36 @@ func TestInvalidFlagsAreReportedTogether(t *testing.T) {
 }
 
 // A configuration file's errors are reported together, each line naming the flag and the file, as the flags' own
-// errors each name their flag.
+// errors each name their flag: each invalid value, each unknown field.
 func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\nwindow:\n  maxShoots: -3\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err := run(t, "schedule", "--config", path)
-	if err == nil {
-		t.Fatal("an invalid configuration was accepted")
-	}
-	want := []string{"strategy: Nearest: must be SameRegion or MinimalDistance", "window.maxShoots: -3: must be at least 1"}
-	lines := strings.Split(err.Error(), "\n")
-	if len(lines) != len(want) {
-		t.Fatalf("error:\n%v\nwant %d lines", err, len(want))
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(lines[i], "--config: configuration "+path+": "+w) {
-			t.Errorf("line %d: %q, want it to name the flag, the file and %q", i+1, lines[i], w)
-		}
+	for _, tc := range []struct {
+		name, yaml string
+		lines      []string
+	}{
+		{"two invalid values", "strategy: Nearest\nwindow:\n  maxShoots: -3\n",
+			[]string{"strategy: Nearest: must be SameRegion or MinimalDistance", "window.maxShoots: -3: must be at least 1"}},
+		{"two unknown fields", "bogus: 1\nwindow:\n  maxShots: 5\n", []string{`unknown field "bogus"`, `unknown field "window.maxShots"`}},
+		{"one", "logLevel: loud\n", []string{"logLevel: loud"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"+tc.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := run(t, "schedule", "--config", path)
+			if err == nil {
+				t.Fatal("an invalid configuration was accepted")
+			}
+			lines := strings.Split(err.Error(), "\n")
+			if len(lines) != len(tc.lines) {
+				t.Fatalf("error:\n%v\nwant %d lines", err, len(tc.lines))
+			}
+			for i, w := range tc.lines {
+				if !strings.HasPrefix(lines[i], "--config: configuration "+path+": "+w) {
+					t.Errorf("line %d: %q, want it to name the flag, the file and %q", i+1, lines[i], w)
+				}
+			}
+		})
 	}
 }
 
