@@ -197,7 +197,7 @@ func (f *planFlags) completeSeedsBut(given func() []string) cobra.CompletionFunc
 // that the command would change: those whose visibility is visible, and not given already.
 func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, given []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		c, err := f.configuration(cmd)
+		c, err := f.completionConfiguration(cmd)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -259,8 +259,7 @@ func (f *planFlags) completeShootNamespaces(cmd *cobra.Command, _ []string, toCo
 
 // completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.
 func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, string, bool) {
-	parsedOnce(cmd)
-	c, err := f.configuration(cmd)
+	c, err := f.completionConfiguration(cmd)
 	if err != nil {
 		return nil, "", false
 	}
@@ -269,6 +268,13 @@ func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, str
 		return nil, "", false
 	}
 	return snap, c.SchedulerName, true
+}
+
+// completionConfiguration is the configuration the flags typed so far make, for a completion: every completion
+// reads its flags through it.
+func (f *planFlags) completionConfiguration(cmd *cobra.Command) (*config.SeedPlanConfiguration, error) {
+	parsedOnce(cmd)
+	return f.configuration(cmd)
 }
 
 // parsedOnce undoes, for a completion, cobra's parsing the command line twice (v1.10.2's getCompletions parses
