@@ -6,6 +6,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -103,19 +104,14 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 					// Every tenth landscape goes through the YAML files `seedplan generate` writes and back.
 					objs = roundTrip(t, objs)
 				}
-				ours := decideWithSeedplan(t, objs, strategy)
-				theirs := decideWithGardener(t, objs, strategy, ours.order)
-				for reason, n := range ours.reasons {
+				decided := compareDecisions(t, fmt.Sprintf("landscape %d, ", i), objs, strategy)
+				for reason, n := range decided.reasons {
 					reasons[reason] += n
 				}
-				for _, key := range ours.order {
-					want, got := theirs[key], ours.decisions[key]
+				for _, key := range decided.order {
 					compared++
-					if want.seed != "" {
+					if decided.gardeners[key].seed != "" {
 						placed++
-					}
-					if !got.matches(want) {
-						t.Errorf("landscape %d, shoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", i, key, want, got)
 					}
 				}
 			}
@@ -177,14 +173,10 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 					profile.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: profileSelector}
 				}
 			}
-			ours := decideWithSeedplan(t, objs, strategy)
-			theirs := decideWithGardener(t, objs, strategy, ours.order)
+			decided := compareDecisions(t, "", objs, strategy)
 			failedOwn, failedProfile := map[int]int{}, 0
-			for _, key := range ours.order {
-				want, got := theirs[key], ours.decisions[key]
-				if !got.matches(want) {
-					t.Errorf("shoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", key, want, got)
-				}
+			for _, key := range decided.order {
+				want := decided.gardeners[key]
 				n, own := ownInvalid[key]
 				switch {
 				case !strings.HasPrefix(want.message, "label selector conversion failed"):
@@ -200,7 +192,7 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 				t.Fatalf("shoots failing for their own selector, by selector: %v (of %d kinds); for their cloud profile's: %d: the test would not compare every kind",
 					failedOwn, len(invalid), failedProfile)
 			}
-			t.Logf("%s: %d decisions identical; failing for their own selector, by kind: %v; for their cloud profile's: %d", strategy, len(ours.order), failedOwn, failedProfile)
+			t.Logf("%s: %d decisions identical; failing for their own selector, by kind: %v; for their cloud profile's: %d", strategy, len(decided.order), failedOwn, failedProfile)
 		})
 	}
 }
@@ -236,7 +228,7 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 					profile.Spec.SeedSelector.LabelSelector = matchingNone[1]
 				}
 			}
-			reasons := compareDecisions(t, objs, strategy)
+			reasons := compareDecisions(t, "", objs, strategy).reasons
 			cordoned, err := generator.Generate(generator.Config{Seeds: 20, Shoots: 40, Existing: 60, Contention: 0.8, Seed: 79, Mix: generator.StressMix()})
 			if err != nil {
 				t.Fatal(err)
@@ -244,7 +236,7 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 			for _, seed := range cordoned.Seeds {
 				seed.Spec.Settings = &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: false}}
 			}
-			for reason, n := range compareDecisions(t, cordoned, strategy) {
+			for reason, n := range compareDecisions(t, "cordoned seeds, ", cordoned, strategy).reasons {
 				reasons[reason] += n
 			}
 			for _, predicate := range []string{model.PredicateShootSeedSelector, model.PredicateCloudProfileSeedSelector, model.PredicateSeedUsable} {
@@ -258,18 +250,25 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 }
 
 // compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
-// shoots, fails the test for each decision they differ on, and returns how many shoots each predicate left
-// unschedulable.
-func compareDecisions(t *testing.T, objs model.Objects, strategy model.Strategy) map[string]int {
+// shoots and fails the test, naming where (a prefix of the message), for each decision they differ on.
+func compareDecisions(t *testing.T, where string, objs model.Objects, strategy model.Strategy) decisions {
 	t.Helper()
 	ours := decideWithSeedplan(t, objs, strategy)
 	theirs := decideWithGardener(t, objs, strategy, ours.order)
 	for _, key := range ours.order {
 		if want, got := theirs[key], ours.decisions[key]; !got.matches(want) {
-			t.Errorf("shoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", key, want, got)
+			t.Errorf("%sshoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", where, key, want, got)
 		}
 	}
-	return ours.reasons
+	return decisions{order: ours.order, gardeners: theirs, reasons: ours.reasons}
+}
+
+// decisions are a landscape's compared decisions: its pending shoots in the order decided, the gardener-scheduler's
+// decision of each, and how many shoots each predicate left unschedulable (seedplan's reasons).
+type decisions struct {
+	order     []string
+	gardeners map[string]decision
+	reasons   map[string]int
 }
 
 // roundTrip writes the landscape as `seedplan generate` does and loads it as `--landscape` does.
