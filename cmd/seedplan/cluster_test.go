@@ -543,7 +543,7 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	// Draining the healthy seed (nowhere to go while the other is sick) cordons it, moves or not; without --yes
 	// it is only said what would be done.
 	if _, err := run(t, "rebalance", "--kubeconfig", kubeconfig, "--drain", healthy.Name, "--apply"); err == nil ||
-		!strings.Contains(err.Error(), "--apply: cordoning 1 seed to drain and starting 0 control plane migrations; add --yes to confirm") {
+		!strings.Contains(err.Error(), "--apply: cordoning 1 seed to drain (no control plane migration to start); add --yes to confirm") {
 		t.Fatalf("rebalance --drain --apply without --yes: %v", err)
 	}
 	unconfirmed := &gardencorev1beta1.Seed{}

@@ -221,10 +221,29 @@ func configureTarget(target *model.RebalanceOptions, c *config.SeedPlanConfigura
 	}
 }
 
-// applying says what --apply does with the recommended moves.
+// applying says what --apply does with the recommended moves: the seeds it cordons, and the migrations it starts
+// now and those it leaves for a later run because their shoots' maintenance windows are closed (a move's StartsAt).
 func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
-	return fmt.Sprintf("Cordoning %s to drain and starting %s", report.Counted(len(target.Drain), "seed", "seeds"),
-		report.Counted(len(moves.Moves), "control plane migration", "control plane migrations"))
+	waiting := 0
+	for _, m := range moves.Moves {
+		if m.StartsAt != nil {
+			waiting++
+		}
+	}
+	migrations := "starting " + report.Counted(len(moves.Moves)-waiting, "control plane migration", "control plane migrations")
+	if waiting > 0 {
+		migrations += " now (" + report.Counted(waiting, "waits for its shoot's maintenance window",
+			"wait for their shoots' maintenance windows") + ", for a later run)"
+	}
+	cordoning := "cordoning " + report.Counted(len(target.Drain), "seed", "seeds") + " to drain"
+	sentence := cordoning + " and " + migrations
+	switch {
+	case len(target.Drain) == 0:
+		sentence = migrations
+	case len(moves.Moves) == 0:
+		sentence = cordoning + " (no control plane migration to start)"
+	}
+	return strings.ToUpper(sentence[:1]) + sentence[1:]
 }
 
 // checkSeedNames refuses, before the garden is reached, names no seed can have, each with the reason, and a name

@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/plan"
 )
 
 // The -o json output of rebalance follows design.md's contract, on the embedded example landscape (whose
@@ -117,5 +121,29 @@ func TestPacingFlagsAreTheOnesRegistered(t *testing.T) {
 	cmd.Flags().VisitAll(func(f *pflag.Flag) { registered = append(registered, f.Name) })
 	if want := slices.Sorted(slices.Values(pacingFlags())); !slices.Equal(registered, want) {
 		t.Fatalf("registerPacing adds %v, pacingFlags lists %v", registered, want)
+	}
+}
+
+// What --apply announces, and asks --yes for, is what it does: it cordons the seeds to drain, starts the moves whose
+// shoots' maintenance windows are open, and leaves the others for a later run.
+func TestApplyingSaysWhatApplyDoes(t *testing.T) {
+	later := time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC)
+	now, waits := model.Move{Shoot: "garden-a/now"}, model.Move{Shoot: "garden-a/later", StartsAt: &later}
+	for _, c := range []struct {
+		drain []string
+		moves []model.Move
+		want  string
+	}{
+		{nil, []model.Move{now}, "Starting 1 control plane migration"},
+		{nil, []model.Move{now, now}, "Starting 2 control plane migrations"},
+		{nil, []model.Move{now, waits}, "Starting 1 control plane migration now (1 waits for its shoot's maintenance window, for a later run)"},
+		{nil, []model.Move{waits, waits}, "Starting 0 control plane migrations now (2 wait for their shoots' maintenance windows, for a later run)"},
+		{[]string{"aws-1"}, nil, "Cordoning 1 seed to drain (no control plane migration to start)"},
+		{[]string{"aws-1", "aws-2"}, []model.Move{now}, "Cordoning 2 seeds to drain and starting 1 control plane migration"},
+		{[]string{"aws-1"}, []model.Move{waits}, "Cordoning 1 seed to drain and starting 0 control plane migrations now (1 waits for its shoot's maintenance window, for a later run)"},
+	} {
+		if got := applying(model.RebalanceOptions{Drain: c.drain}, &plan.Rebalanced{Moves: c.moves}); got != c.want {
+			t.Errorf("drain %v, %d moves:\n got %s\nwant %s", c.drain, len(c.moves), got, c.want)
+		}
 	}
 }
