@@ -33,10 +33,15 @@ type reviewedPlan struct {
 	LowerBound        *int              `json:"lowerBound"`
 }
 
-// applying says what applying the reviewed plan does.
-func (p *reviewedPlan) applying() string {
+// applying says what applying the reviewed plan does: a move starts only while its shoot's maintenance window is
+// open, unless ignoreWindow.
+func (p *reviewedPlan) applying(ignoreWindow bool) string {
 	if p.Window == nil {
-		return "Starting " + report.Counted(len(p.Moves), "reviewed control plane migration", "reviewed control plane migrations")
+		what := "Starting " + report.Counted(len(p.Moves), "reviewed control plane migration", "reviewed control plane migrations")
+		if !ignoreWindow {
+			what += ", each only while its shoot's maintenance window is open"
+		}
+		return what
 	}
 	return "Binding " + report.Counted(len(p.Placements), "reviewed placement", "reviewed placements")
 }
@@ -227,7 +232,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	what := reviewed.applying()
+	what := reviewed.applying(o.ignoreWindow)
 	switch {
 	case o.dryRun:
 		what += " (server dry run: nothing is stored)"

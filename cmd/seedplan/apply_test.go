@@ -88,6 +88,33 @@ func TestApplyReadsStandardInput(t *testing.T) {
 	}
 }
 
+// What apply -f announces, and asks --yes for: the reviewed placements it binds, or the reviewed migrations it
+// starts, each only inside its shoot's maintenance window unless --ignore-maintenance-window.
+func TestApplyingAReviewedPlanSaysWhatItDoes(t *testing.T) {
+	const (
+		placements = `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "a/b", "seed": "s", "resourceVersion": "7"}]}`
+		moves      = `{"lowerBound": 2, "targetUtilization": 0.8, "strategy": "SameRegion", "moves": [{"shoot": "a/b", "from": "s", "to": "t", "resourceVersion": "7"},` +
+			` {"shoot": "a/c", "from": "s", "to": "t", "resourceVersion": "8"}]}`
+	)
+	for _, tc := range []struct {
+		plan         string
+		ignoreWindow bool
+		want         string
+	}{
+		{placements, false, "Binding 1 reviewed placement"},
+		{moves, false, "Starting 2 reviewed control plane migrations, each only while its shoot's maintenance window is open"},
+		{moves, true, "Starting 2 reviewed control plane migrations"},
+	} {
+		reviewed, err := parseReviewed([]byte(tc.plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := reviewed.applying(tc.ignoreWindow); got != tc.want {
+			t.Errorf("applying(%v) = %q, want %q", tc.ignoreWindow, got, tc.want)
+		}
+	}
+}
+
 // FuzzParseReviewed: any file is a reviewed plan or an error, never a panic, within the input budget.
 func FuzzParseReviewed(f *testing.F) {
 	for _, seed := range []string{`{"window": {}, "placements": []}`, "lowerBound: 0\nmoves: []\n", "a: &a [*a]", ""} {
