@@ -53,8 +53,9 @@ type SeedVerdict struct {
 	Verdict   string `json:"verdict"`
 	Predicate string `json:"predicate,omitempty"`
 	Reason    string `json:"reason,omitempty"`
-	// Cost is one more shoot's cost on a feasible seed (the shoot's own on the chosen one); Full says the window
-	// filled it.
+	// Cost is one more shoot's cost on a feasible seed (the shoot's own on the chosen one); Full says the seed
+	// passes every predicate but has no room for the shoot after the window, so Gardener's capacity check rejects
+	// it (Predicate Capacity).
 	Cost *plan.CostTerms `json:"cost,omitempty"`
 	Full bool            `json:"full,omitempty"`
 	// Distance is the placement's region distance and DistanceSource where it comes from.
@@ -133,8 +134,9 @@ func pendingIndex(w *model.Window, shootKey string) (int, error) {
 }
 
 // judgeFeasible fills the verdict of a seed that passes every predicate, reached by arc: the chosen one, with the
-// cost of its placement as the window made it; or another, full or with the cost the shoot would have added there
-// after the window's placements.
+// cost of its placement as the window made it; another with the cost the shoot would have added there after the
+// window's placements; or, when the window left no room there for the shoot, rejected by Capacity, as Gardener's
+// message for a shoot left unschedulable counts it.
 func (v *SeedVerdict) judgeFeasible(o *plan.Outcome, arc model.Arc, chosen bool) {
 	v.Verdict, v.Distance, v.DistanceSource = "feasible", arc.Distance, string(arc.Source)
 	n := v.Placed + 1
@@ -142,7 +144,7 @@ func (v *SeedVerdict) judgeFeasible(o *plan.Outcome, arc model.Arc, chosen bool)
 		v.Verdict, n = "chosen", v.Placed
 	}
 	if v.Free != nil && n > *v.Free {
-		v.Full = true
+		v.Verdict, v.Predicate, v.Reason, v.Full = "rejected", model.PredicateCapacity, model.ReasonCapacity, true
 		return
 	}
 	cost := o.PlacementCost(arc, n)
@@ -227,7 +229,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	for _, v := range e.Seeds {
 		fmt.Fprint(w, v.Name, t.wideColumns(fmt.Sprintf("\t%d\t%s\t%s\t%d", v.Hosted, orDash(v.Free), orDash(v.Allocatable), v.Placed)))
 		if v.Verdict == "rejected" {
-			fmt.Fprintf(w, "\trejected by %s\t%s\n", v.Predicate, v.Reason)
+			fmt.Fprintf(w, "\trejected by %s\t%s%s\n", v.Predicate, v.Reason, v.fullDetail())
 			continue
 		}
 		verdict := "feasible"
@@ -290,24 +292,37 @@ func (e *Explanation) ruleDecided() string {
 	return ""
 }
 
-// feasibleDetail says what placing the shoot on a seed it may use costs, or that the window filled the seed, and
-// what the seed held before the window.
+// feasibleDetail says what placing the shoot on a seed it may use costs, and what the seed held before the window.
 func (v *SeedVerdict) feasibleDetail(target float64) string {
-	cost := fmt.Sprintf("full after the window; distance %d (%s)", v.Distance, v.DistanceSource)
-	if v.Cost != nil {
-		cost = fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", v.Cost.Total(), v.Cost.Distance, v.Distance, v.DistanceSource, v.Cost.Utilization)
-		if v.Cost.Soft > 0 {
-			cost += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
-		}
-		if v.Cost.AboveTarget {
-			cost += fmt.Sprintf(", above the %s target", model.FormatFraction(target))
-		}
+	if v.Cost == nil { // an explanation made by hand, or read back, without the cost
+		return fmt.Sprintf("distance %d (%s); %s", v.Distance, v.DistanceSource, v.room())
 	}
+	cost := fmt.Sprintf("cost %.0f = distance %.0f (%d, %s) + utilization %.0f", v.Cost.Total(), v.Cost.Distance, v.Distance, v.DistanceSource, v.Cost.Utilization)
+	if v.Cost.Soft > 0 {
+		cost += fmt.Sprintf(" + soft penalty %.0f", v.Cost.Soft)
+	}
+	if v.Cost.AboveTarget {
+		cost += fmt.Sprintf(", above the %s target", model.FormatFraction(target))
+	}
+	return cost + "; " + v.room()
+}
+
+// fullDetail says, of a seed that had no room for the shoot after the window, how far it is and what filled it:
+// the shoots before the window and those the window placed; "" for a seed a predicate rejected.
+func (v *SeedVerdict) fullDetail() string {
+	if !v.Full {
+		return ""
+	}
+	return fmt.Sprintf(" after the window; distance %d (%s); %s", v.Distance, v.DistanceSource, v.room())
+}
+
+// room is what the seed held before the window and what the window placed there.
+func (v *SeedVerdict) room() string {
 	capacity := "no allocatable limit"
 	if v.Free != nil && v.Allocatable != nil {
 		capacity = fmt.Sprintf("free %d of %d before the window, %d placed by the window", *v.Free, *v.Allocatable, v.Placed)
 	}
-	return fmt.Sprintf("%s; %s hosted, %s", cost, Counted(v.Hosted, "shoot", "shoots"), capacity)
+	return fmt.Sprintf("%s hosted, %s", Counted(v.Hosted, "shoot", "shoots"), capacity)
 }
 
 // regionTrade says, for a shoot placed outside its own region, why: none of its region's seeds may take it, those
