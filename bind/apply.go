@@ -153,6 +153,8 @@ func (b *Binder) Apply(ctx context.Context, shoots map[string]*gardencorev1beta1
 					pl := plan.Placements[i]
 					results[i] = b.bind(ctx, shoots[pl.Shoot], pl)
 				} else if u := plan.Unschedulable[i-len(plan.Placements)]; shoots[u.Shoot] != nil && !b.DryRun {
+					// Said where the gardener-scheduler's reconciler logs its error, as each failure is reported.
+					slog.InfoContext(ctx, "Shoot unschedulable", "shoot", u.Shoot, "reason", u.Reason, "message", u.Message)
 					b.reportFailure(ctx, shoots[u.Shoot], u.Message)
 				}
 			}

@@ -106,6 +106,9 @@ func TestApplyBindsAndReports(t *testing.T) {
 	if len(p.Placements) != 4 || len(p.Unschedulable) != 1 {
 		t.Fatalf("plan places %d and leaves %d, want 4 and 1", len(p.Placements), len(p.Unschedulable))
 	}
+	var logged bytes.Buffer
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
 	binder := &bind.Binder{Client: cp.Client, Concurrency: 3, Instance: "test"}
 	results, err := binder.Apply(ctx, read, p)
 	if err != nil {
@@ -113,6 +116,12 @@ func TestApplyBindsAndReports(t *testing.T) {
 	}
 	// The unschedulable shoot's report is written when Apply returns; the bindings' events when Flush does.
 	checkFailureReported(t, cp.Client, p.Unschedulable[0])
+	// Each shoot is logged as the gardener-scheduler logs it: the placements bound, the failure with its reason.
+	u := p.Unschedulable[0]
+	unschedulable := fmt.Sprintf("msg=\"Shoot unschedulable\" shoot=%s reason=%s message=%q", u.Shoot, u.Reason, u.Message)
+	if !strings.Contains(logged.String(), unschedulable) || strings.Count(logged.String(), `msg="Shoot scheduled"`) != len(p.Placements) {
+		t.Errorf("logged:\n%s\nwant %d lines Shoot scheduled and %s", logged.String(), len(p.Placements), unschedulable)
+	}
 	binder.Flush()
 	for i, r := range results {
 		pl := p.Placements[i]
