@@ -173,8 +173,8 @@ type BoundShoot struct {
 	// the solver's. Distance is the move's distance (MoveDistance), ascending by seed index.
 	Destinations []Arc
 	// FullSeeds counts the seeds that pass the same rules but are already at their target: where the shoot could
-	// go with more capacity.
-	FullSeeds int
+	// go with more capacity. DrainingSeeds counts those that pass them but are being emptied themselves (Drain).
+	FullSeeds, DrainingSeeds int
 }
 
 // MoveReason is why the shoot would move: the reason it must leave, or its seed's overload.
@@ -292,8 +292,8 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 		domain string
 	}
 	type destinations struct {
-		arcs []Arc
-		full int
+		arcs           []Arc
+		full, draining int
 	}
 	cache := map[destinationsKey]destinations{}
 	next := 0
@@ -316,7 +316,9 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 				migration, _ := checkMigration(b.Shoot, from, to)
 				distance := snap.MoveDistance(ev.Request, from, to)
 				switch {
-				case a.Seed == b.Seed || r.Seeds[a.Seed].Drain.Required() || migration != migrationAllowed || r.Target.tooFar(distance):
+				case a.Seed == b.Seed || migration != migrationAllowed || r.Target.tooFar(distance):
+				case r.Seeds[a.Seed].Drain.Required():
+					d.draining++
 				case r.Seeds[a.Seed].Room == 0:
 					d.full++
 				default:
@@ -326,7 +328,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 			}
 			cache[key] = d
 		}
-		b.Destinations, b.FullSeeds = d.arcs, d.full
+		b.Destinations, b.FullSeeds, b.DrainingSeeds = d.arcs, d.full, d.draining
 	}
 	return nil
 }
@@ -627,8 +629,9 @@ type SeedProblem struct {
 	// within MaxMoveDistance, when that bounds the moves).
 	Stranded        int
 	MaxMoveDistance *int
-	// Blocked counts its movable shoots that may only move to seeds already at their target.
-	Blocked int
+	// Blocked counts its movable shoots that may only move to seeds already at their target; Draining those that
+	// may only move to seeds being emptied themselves.
+	Blocked, Draining int
 	// MaxMoves and MaxMovesPerSeed are the caps on moves that were reached (0: not reached).
 	MaxMoves, MaxMovesPerSeed int
 	// NoRoom: what is left is not explained by the counts above or a cap, so the seeds its other shoots may move

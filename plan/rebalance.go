@@ -142,7 +142,7 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
 			p.MaxMovesPerSeed = rb.MaxMovesPerSeed
 		}
-		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked < left
+		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked+p.Draining < left
 		problems = append(problems, p)
 	}
 	return problems
@@ -156,6 +156,8 @@ func countKept(p *model.SeedProblem, b model.BoundShoot) {
 	case len(b.Destinations) > 0:
 	case b.FullSeeds > 0:
 		p.Blocked++
+	case b.DrainingSeeds > 0:
+		p.Draining++
 	default:
 		p.Stranded++
 	}

@@ -167,6 +167,22 @@ func TestRebalance(t *testing.T) {
 			problem: "seed a keeps 2 shoots that must leave: 2 of its shoots may only move to seeds already at their target",
 		},
 		{
+			name:   "an overloaded seed whose only other seed is drained says so",
+			target: model.RebalanceOptions{TargetUtilization: 0.8, Drain: []string{"b"}},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 10)},
+			routes: map[string]int{}, bound: 2, complete: false,
+			problem: "seed a stays 2 above its limit of 8: 10 of its shoots may only move to seeds being emptied themselves",
+		},
+		{
+			name:   "two seeds drained together cannot take each other's shoots",
+			target: model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a", "b"}},
+			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 1), hosting("b", "on-b", 1)},
+			routes: map[string]int{}, bound: 2, complete: false,
+			problem: "seed a keeps 1 shoot that must leave: 1 of its shoots may only move to seeds being emptied themselves",
+		},
+		{
 			name:   "NoExecute moves only the shoots that do not tolerate it",
 			target: model.RebalanceOptions{TargetUtilization: 1},
 			seeds: []*gardencorev1beta1.Seed{

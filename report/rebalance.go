@@ -322,6 +322,9 @@ func problemLine(p model.SeedProblem) string {
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
 	}
+	if p.Draining > 0 {
+		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds being emptied themselves", p.Draining))
+	}
 	if p.MaxMoves > 0 {
 		why = append(why, fmt.Sprintf("--max-moves %d is reached", p.MaxMoves))
 	}
