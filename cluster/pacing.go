@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
@@ -44,7 +45,7 @@ type flight struct {
 type inFlight struct {
 	move    model.Move
 	started time.Time
-	// state is what the shoot of a migration this run found reported last.
+	// state is what the shoot reported last (migrationState).
 	state string
 }
 
@@ -108,6 +109,10 @@ func (f *flight) observe(shoots map[string]*gardencorev1beta1.Shoot) {
 // waiting after it waits for migrations this run did not start: that stops the run, naming them.
 func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.MoveResult) error {
 	since := time.Now()
+	if !f.admits(m) { // said, because the wait may last as long as a migration: minutes
+		slog.InfoContext(ctx, "Move waits for migrations in flight", "shoot", m.Shoot, "from", m.From, "to", m.To,
+			"inFlight", len(f.moves)+len(f.others))
+	}
 	return f.waitFor(ctx, func() (bool, error) {
 		if f.admits(m) {
 			return true, nil
@@ -181,9 +186,16 @@ func (f *flight) pollMoves(ctx context.Context, results []model.MoveResult) erro
 		case err != nil && !ingest.Transient(err):
 			return err
 		case err == nil && ptr.Deref(shoot.Status.SeedName, "") == m.move.To && !migrating(shoot): // restored on the new seed
-			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+time.Since(m.started).Round(time.Second).String()
+			took := time.Since(m.started).Round(time.Second)
+			results[i].Result, results[i].Detail = model.MoveFinished, "restored on the new seed after "+took.String()
 			delete(f.moves, i)
-		case time.Since(m.started) > f.pacing.Timeout:
+			slog.InfoContext(ctx, "Migration finished", "shoot", m.move.Shoot, "seed", m.move.To, "after", took)
+		case err == nil && migrationState(shoot) != m.state: // progress, for the operator waiting on it
+			m.state = migrationState(shoot)
+			f.moves[i] = m
+			slog.InfoContext(ctx, "Migration in progress", "shoot", m.move.Shoot, "seed", m.move.To, "state", m.state)
+		}
+		if _, still := f.moves[i]; still && time.Since(m.started) > f.pacing.Timeout {
 			state := fmt.Sprint(err) // what the last read said when it failed
 			if err == nil {
 				state = migrationState(shoot)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -102,6 +103,9 @@ func (r *Rebalance) Apply(ctx context.Context, moves []model.Move) ([]model.Move
 		results = append(results, result)
 	}
 	if paced != nil {
+		if len(paced.moves) > 0 {
+			slog.InfoContext(ctx, "Waiting for the migrations started to finish", "migrations", len(paced.moves))
+		}
 		if err := paced.waitFor(ctx, func() (bool, error) { return len(paced.moves) == 0, nil }, results); err != nil {
 			return results, err
 		}

@@ -1,9 +1,11 @@
 package cluster_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +23,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -383,6 +386,10 @@ func TestRebalancePaced(t *testing.T) {
 	defer stop()
 	go g.run(gctx, t)
 
+	logged := &lockedBuffer{}
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(slog.NewTextHandler(logged, nil)))
+
 	pacing := &cluster.Pacing{MaxInFlight: 2, MaxPerSeed: 1, Timeout: 3 * time.Second, Poll: 100 * time.Millisecond}
 	mover := &cluster.Rebalance{Reader: cp.Client, PageSize: ingest.ListPageSize, Binder: &bind.Binder{Client: cp.Client}, Target: target, Pacing: pacing}
 	results, err := mover.Apply(ctx, moves)
@@ -401,6 +408,7 @@ func TestRebalancePaced(t *testing.T) {
 	if stalled != 1 {
 		t.Fatalf("results %+v: want the stuck move stalled", results)
 	}
+	allFinished := finished
 
 	moved := func(results []model.MoveResult) (n int) {
 		for _, res := range results {
@@ -430,6 +438,9 @@ func TestRebalancePaced(t *testing.T) {
 	results, err = capped.Apply(ctx, moves)
 	cappedOnes := 0
 	for _, res := range results {
+		if res.Result == model.MoveFinished {
+			allFinished++
+		}
 		if res.Result == model.MoveCapped {
 			cappedOnes++
 			if !strings.HasSuffix(res.Detail, " had its 1 move of this run; a later run moves it") {
@@ -443,6 +454,17 @@ func TestRebalancePaced(t *testing.T) {
 	results, err = mover.Apply(ctx, moves)
 	if err != nil || moved(results) != max(left-1, 0) {
 		t.Fatalf("the last run should move the %d shoots left: %v, results %+v", max(left-1, 0), err, results)
+	}
+	for _, res := range results {
+		if res.Result == model.MoveFinished {
+			allFinished++
+		}
+	}
+	// An operator watching a paced run sees it wait for slots, its migrations progress, and each one finish.
+	log := logged.String()
+	if got := strings.Count(log, `msg="Migration finished"`); got != allFinished ||
+		!strings.Contains(log, `msg="Move waits for migrations in flight"`) || !strings.Contains(log, `msg="Migration in progress"`) {
+		t.Errorf("%d migrations finished, %d logged so; the log:\n%s", allFinished, got, log)
 	}
 	after := snapshot(t, cp.Client)
 	if after.Usage(seeds[0])+after.Usage(seeds[1]) != 0 {
@@ -573,4 +595,22 @@ func TestRebalancePacedReadsThroughTransientFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedBuffer is a buffer the loggers of several goroutines may write to while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
