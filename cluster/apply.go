@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -28,7 +30,8 @@ type Reviewed struct {
 // still passes every predicate and has room, counting the placements before it (model.Verify on a fresh read);
 // the binding carries the resourceVersion of that read. Anything else is Skipped with the reason. A placement
 // without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
-// Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written.
+// Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written. The results are one per
+// placement, in the plan's order, as a rebalancing's are.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
 	for _, pl := range placements {
 		if pl.ResourceVersion == "" {
@@ -62,7 +65,17 @@ func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]b
 	}
 	results, err := r.Binder.Apply(ctx, read, kept)
 	r.Binder.Flush()
-	return append(skipped, results...), err
+	return inPlanOrder(placements, append(skipped, results...)), err
+}
+
+// inPlanOrder orders the results as their placements are ordered (a plan names each shoot once).
+func inPlanOrder(placements []model.Placement, results []bind.Result) []bind.Result {
+	position := make(map[string]int, len(placements))
+	for i, pl := range placements {
+		position[pl.Shoot] = i
+	}
+	slices.SortFunc(results, func(a, b bind.Result) int { return cmp.Compare(position[a.Shoot], position[b.Shoot]) })
+	return results
 }
 
 // check says why a reviewed placement no longer holds, or "": placed is how many shoots the placements kept

@@ -832,7 +832,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 	}
 	// Someone changes a shoot's spec after the review, and another's labels, which no placement reads.
 	for name, change := range map[string]func(*gardencorev1beta1.Shoot){
-		"shoot-0": func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Maximum++ },
+		"shoot-2": func(s *gardencorev1beta1.Shoot) { s.Spec.Provider.Workers[0].Maximum++ },
 		"shoot-1": func(s *gardencorev1beta1.Shoot) { s.Labels = map[string]string{"changed": "after-review"} },
 	} {
 		changed := &gardencorev1beta1.Shoot{}
@@ -868,7 +868,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 	if len(events.Items) > 0 {
 		t.Fatalf("apply --dry-run wrote events: %+v", events.Items)
 	}
-	// Under another scheduler's name, the plan's shoots are not pending: none is bound (shoot-0 is skipped first
+	// Under another scheduler's name, the plan's shoots are not pending: none is bound (shoot-2 is skipped first
 	// for its change).
 	other, err := run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "someone-else", "--yes", "-o", "json")
 	if err != nil {
@@ -889,9 +889,12 @@ func TestApplyReviewedPlan(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	results := map[string]string{}
-	for _, a := range applied.Applied {
+	for i, a := range applied.Applied {
+		if a.Shoot != plan.Placements[i].Shoot { // the plan's order, skipped or not, as kubectl lists what it applied
+			t.Errorf("result %d is of %s, placement %d of %s", i, a.Shoot, i, plan.Placements[i].Shoot)
+		}
 		results[a.Shoot] = a.Result
-		if a.Shoot == namespace+"/shoot-0" && !strings.Contains(a.Detail, "the shoot's spec changed since the plan was made (generation 1, now 2)") {
+		if a.Shoot == namespace+"/shoot-2" && !strings.Contains(a.Detail, "the shoot's spec changed since the plan was made (generation 1, now 2)") {
 			t.Errorf("the changed shoot is skipped for %q", a.Detail)
 		}
 	}
@@ -902,7 +905,7 @@ func TestApplyReviewedPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, seed := "bound", ptrString(shoot.Spec.SeedName)
-		if key[1] == "shoot-0" {
+		if key[1] == "shoot-2" {
 			want = "skipped"
 		}
 		switch {
