@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -35,15 +34,7 @@ func TestExplanationsAddUp(t *testing.T) {
 				}
 				c := config.Default()
 				c.Strategy, c.Solver.Name = string(strategy), solver
-				p, err := plan.NewPolicy(c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkExplanationsAddUp(t, snap, o)
+				checkExplanationsAddUp(t, snap, scheduled(t, snap, c))
 			})
 		}
 	}

@@ -53,6 +53,20 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 	}
 }
 
+// scheduled plans every pending shoot of the snapshot under the configuration.
+func scheduled(t *testing.T, snap *model.Snapshot, c *config.SeedPlanConfiguration) *plan.Outcome {
+	t.Helper()
+	p, err := plan.NewPolicy(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
 // explainWhoLeft plans three pending shoots of eu-central-1 under MinimalDistance, with onFra shoots on fra (its
 // region's seed) and none on zrh (eu-central-2's), each of 10 allocatable, and explains a shoot placed on zrh.
 func explainWhoLeft(t *testing.T, onFra int, weights string) string {
@@ -65,14 +79,7 @@ func explainWhoLeft(t *testing.T, onFra int, weights string) string {
 	snap := fixture.Landscape(t, seeds, shoots)
 	c := config.Default()
 	c.Strategy, c.Placement.Weights.Preset = string(model.MinimalDistance), weights
-	p, err := plan.NewPolicy(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := scheduled(t, snap, c)
 	var left string
 	for _, pl := range o.Plan.Placements {
 		if pl.Seed == "zrh" {
@@ -110,15 +117,7 @@ func TestExplainSaysPurposeTestingOverridesTheStrategy(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := fixture.Landscape(t, seeds, []*gardencorev1beta1.Shoot{tc.shoot})
-			p, err := plan.NewPolicy(config.Default())
-			if err != nil {
-				t.Fatal(err)
-			}
-			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := report.NewExplanation(o, "garden-dev/t")
+			e, err := report.NewExplanation(scheduled(t, snap, config.Default()), "garden-dev/t")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,15 +213,7 @@ func TestExplainNamesASelectorThatDoesNotConvertForEverySeed(t *testing.T) {
 	for _, tc := range fixture.InvalidSelectors(t) {
 		t.Run(tc.Predicate, func(t *testing.T) {
 			seeds, snap := tc.Seeds, tc.Snapshot
-			p, err := plan.NewPolicy(config.Default())
-			if err != nil {
-				t.Fatal(err)
-			}
-			o, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := report.NewExplanation(o, "garden-dev/s")
+			e, err := report.NewExplanation(scheduled(t, snap, config.Default()), "garden-dev/s")
 			if err != nil {
 				t.Fatal(err)
 			}
