@@ -2,8 +2,12 @@ package ingest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -11,9 +15,13 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/internal/gardentest"
@@ -97,6 +105,98 @@ func TestLoadCluster(t *testing.T) {
 	if err := c.Get(ctx, client.ObjectKey{Name: "aws-eu0"}, &seed); err != nil || seed.Status.Allocatable == nil {
 		t.Fatalf("seed status not written: %v", err)
 	}
+	checkLoadsAsKubectlPrintsIt(t, c, objs)
+}
+
+// checkLoadsAsKubectlPrintsIt writes the garden as `kubectl get seeds,shoots,cloudprofiles,namespacedcloudprofiles,
+// projects -A` and `kubectl get cm -n garden -l scheduling.gardener.cloud/purpose=region-config` print it, with -o
+// yaml and with -o json (managedFields and all), and checks that each loads from the files into the objects the
+// cluster read gave, but for the managedFields the cluster read leaves out: a landscape saved with kubectl is planned
+// as the garden itself is.
+func checkLoadsAsKubectlPrintsIt(t *testing.T, c client.Client, fromCluster model.Objects) {
+	t.Helper()
+	core := gardencorev1beta1.SchemeGroupVersion
+	garden := kubectlList(t, c, nil, core.WithKind("Seed"), core.WithKind("Shoot"), core.WithKind("CloudProfile"),
+		core.WithKind("NamespacedCloudProfile"), core.WithKind("Project"))
+	regions := kubectlList(t, c, []client.ListOption{client.InNamespace(v1beta1constants.GardenNamespace),
+		client.MatchingLabels{v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig}}, corev1.SchemeGroupVersion.WithKind("ConfigMap"))
+	dir := t.TempDir()
+	for _, format := range []struct {
+		name    string
+		marshal func(any) ([]byte, error)
+	}{
+		{"yaml", func(v any) ([]byte, error) { return yaml.Marshal(v) }},
+		{"json", func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "    ") }},
+	} {
+		var paths []string
+		for name, list := range map[string]any{"garden": garden, "regions": regions} {
+			data, err := format.marshal(list)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, name+"."+format.name)
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, path)
+		}
+		fromFiles, err := ingest.LoadPaths(paths)
+		if err != nil {
+			t.Fatalf("%s as kubectl prints it: %v", format.name, err)
+		}
+		for kind, objects := range map[string][2]any{
+			"Seed": {fromCluster.Seeds, fromFiles.Objects.Seeds}, "Shoot": {fromCluster.Shoots, fromFiles.Objects.Shoots},
+			"CloudProfile":           {fromCluster.CloudProfiles, fromFiles.Objects.CloudProfiles},
+			"NamespacedCloudProfile": {fromCluster.NamespacedCloudProfiles, fromFiles.Objects.NamespacedCloudProfiles},
+			"Project":                {fromCluster.Projects, fromFiles.Objects.Projects}, "ConfigMap": {fromCluster.ConfigMaps, fromFiles.Objects.ConfigMaps},
+		} {
+			cluster, files := byName(t, objects[0]), byName(t, objects[1])
+			if len(cluster) != len(files) {
+				t.Fatalf("%s: %d %ss from the cluster, %d from the files", format.name, len(cluster), kind, len(files))
+			}
+			for name, object := range cluster {
+				if !equality.Semantic.DeepEqual(object, files[name]) {
+					got, _ := json.Marshal(files[name])
+					want, _ := json.Marshal(object)
+					t.Errorf("%s: %s %s from the files:\n%s\nfrom the cluster:\n%s", format.name, kind, name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// kubectlList lists the kinds as kubectl get does — each object as the API server sends it — into one List.
+func kubectlList(t *testing.T, c client.Client, opts []client.ListOption, kinds ...schema.GroupVersionKind) map[string]any {
+	t.Helper()
+	items := []any{}
+	for _, kind := range kinds {
+		list := &unstructured.UnstructuredList{}
+		list.SetGroupVersionKind(kind.GroupVersion().WithKind(kind.Kind + "List"))
+		if err := c.List(context.Background(), list, opts...); err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range list.Items {
+			item.SetAPIVersion(kind.GroupVersion().String()) // as kubectl prints every item
+			item.SetKind(kind.Kind)
+			items = append(items, item.Object)
+		}
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
+}
+
+// byName indexes a slice of API objects by namespace/name, each without its managedFields and type meta (which
+// the cluster's typed read leaves out).
+func byName(t *testing.T, objects any) map[string]client.Object {
+	t.Helper()
+	indexed := map[string]client.Object{}
+	list := reflect.ValueOf(objects)
+	for i := range list.Len() {
+		object := list.Index(i).Interface().(client.Object).DeepCopyObject().(client.Object)
+		object.SetManagedFields(nil)
+		object.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		indexed[object.GetNamespace()+"/"+object.GetName()] = object
+	}
+	return indexed
 }
 
 // Once kube-apiserver has found gardener-apiserver unavailable, discovery leaves Gardener's groups out and the REST
