@@ -313,7 +313,7 @@ func (v *SeedVerdict) fullDetail() string {
 	if !v.Full {
 		return ""
 	}
-	return fmt.Sprintf(" after the window; distance %d (%s); %s", v.Distance, v.DistanceSource, v.room())
+	return fmt.Sprintf("; distance %d (%s); %s", v.Distance, v.DistanceSource, v.room())
 }
 
 // room is what the seed held before the window and what the window placed there.
