@@ -73,8 +73,11 @@ func LoadPaths(paths []string) (*Landscape, error) {
 			continue
 		}
 		info, err := os.Stat(root)
+		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+			err = pathErr.Err // named once, as given, without the system call
+		}
 		if err != nil {
-			return nil, fmt.Errorf("landscape: %w", err)
+			return nil, fmt.Errorf("landscape %s: %w", root, err)
 		}
 		if !info.IsDir() {
 			if err := l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root, small)); err != nil {

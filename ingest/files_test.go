@@ -3,7 +3,9 @@ package ingest_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -531,8 +533,8 @@ func TestLoadPathsRefusesWhatWouldBeReadTwice(t *testing.T) {
 		t.Errorf("the directory and a .txt file in it: %v, want them read, each once (their seed is a duplicate)", err)
 	}
 	missing := filepath.Join(landscape, "missing.yaml")
-	if _, err := ingest.LoadPaths([]string{landscape, missing}); err == nil || !strings.Contains(err.Error(), "no such file") {
-		t.Errorf("a missing file in a given directory: %v, want it named as missing", err)
+	if _, err := ingest.LoadPaths([]string{landscape, missing}); !errors.Is(err, fs.ErrNotExist) || err.Error() != "landscape "+missing+": no such file or directory" {
+		t.Errorf("a missing file in a given directory: %v, want it named once as missing", err)
 	}
 }
 
