@@ -298,9 +298,9 @@ func (r *RebalanceReport) summary() string {
 }
 
 // appliedLine counts what became of the moves with --apply, and those the run did not start, or is "" without
-// --apply.
+// --apply or without moves (a drain that only cordoned: the line before says there were none).
 func (r *RebalanceReport) appliedLine() string {
-	if r.Applied == nil {
+	if r.Applied == nil || len(r.Moves) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("Of the %s: %s.", Counted(len(r.Moves), "move", "moves"), NewMovesApplied(r.Applied, len(r.Moves)).counts())

@@ -428,6 +428,9 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 			"3 moves, 0 shoots unresolved, lower bound 3 (optimal). Of the 3 moves: finished 1, not started 2.", []model.MoveResult{finished}},
 		{1, 0, 1, true, "", "1 move, 0 shoots unresolved, lower bound 1 (target utilization 0.80, optimal)\nOf the 1 move: not started 1.\n",
 			"1 move, 0 shoots unresolved, lower bound 1 (optimal). Of the 1 move: not started 1.", []model.MoveResult{}},
+		// --drain --apply that only cordoned: no line about moves there were none of.
+		{0, 12, 12, true, "", "0 moves, 12 shoots unresolved, lower bound 12 (target utilization 0.80, optimal)\n",
+			"0 moves, 12 shoots unresolved, lower bound 12 (optimal).", []model.MoveResult{}},
 	} {
 		r := &report.RebalanceReport{TargetUtilization: 0.8, LowerBound: tc.bound, Moves: make([]model.Move, tc.moves),
 			Unresolved: tc.unresolved, Complete: tc.unresolved == 0, Optimal: tc.optimal, Fallback: tc.fallback, Applied: tc.applied}
