@@ -352,9 +352,9 @@ func regionTrade(o *plan.Outcome, index int, chosen string) string {
 	case len(home) == 0:
 		return fmt.Sprintf(" It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
 	case !room: // full, not merely at the target: the reason whatever the target and wherever the shoot went
-		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
+		return fmt.Sprintf(" It leaves its region %s: the seeds there that pass its predicates (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
 	case !roomAtTarget:
-		return fmt.Sprintf(" It leaves its region %s: the seeds there it may use (%s) have no room at or below the %s target after the window.",
+		return fmt.Sprintf(" It leaves its region %s: the seeds there that pass its predicates (%s) have no room at or below the %s target after the window.",
 			shoot.Spec.Region, strings.Join(home, ", "), model.FormatFraction(o.Target))
 	}
 	return fmt.Sprintf(" It leaves its region %s although seeds there have room at or below the target (%s): the weights trade distance for utilization.",

@@ -30,10 +30,10 @@ func TestExplainShowsTheRegionTrade(t *testing.T) {
 	}{
 		{"the default policy: the region has no room below the target", 7, config.WeightsCompat, []string{
 			"above the 0.80 target",
-			"It leaves its region eu-central-1: the seeds there it may use (fra) have no room at or below the 0.80 target after the window.",
+			"It leaves its region eu-central-1: the seeds there that pass its predicates (fra) have no room at or below the 0.80 target after the window.",
 		}, ""},
 		{"the region full: said so, not that it is above the target", 10, config.WeightsCompat, []string{
-			"It leaves its region eu-central-1: the seeds there it may use (fra) are full after the window.",
+			"It leaves its region eu-central-1: the seeds there that pass its predicates (fra) are full after the window.",
 		}, "no room at or below"},
 		{"balanced weights: distance traded for utilization", 7, config.WeightsBalanced, []string{
 			"It leaves its region eu-central-1 although seeds there have room at or below the target (fra): the weights trade distance for utilization.",
