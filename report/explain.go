@@ -139,16 +139,27 @@ func pendingIndex(w *model.Window, shootKey string) (int, error) {
 // message for a shoot left unschedulable counts it.
 func (v *SeedVerdict) judgeFeasible(o *plan.Outcome, arc model.Arc, chosen bool) {
 	v.Verdict, v.Distance, v.DistanceSource = "feasible", arc.Distance, string(arc.Source)
-	n := v.Placed + 1
 	if chosen {
-		v.Verdict, n = "chosen", v.Placed
+		v.Verdict = "chosen"
 	}
-	if v.Free != nil && n > *v.Free {
+	n, full := withTheShoot(o, arc, v.Placed, chosen)
+	if full {
 		v.Verdict, v.Predicate, v.Reason, v.Full = "rejected", model.PredicateCapacity, model.ReasonCapacity, true
 		return
 	}
 	cost := o.PlacementCost(arc, n)
 	v.Cost = &cost
+}
+
+// withTheShoot is how many shoots of the window arc's seed holds with the shoot there — the placed ones the plan
+// put there, the shoot among them when chosen — and whether that is more than the seed had room for.
+func withTheShoot(o *plan.Outcome, arc model.Arc, placed int, chosen bool) (n int, full bool) {
+	n = placed + 1
+	if chosen {
+		n = placed
+	}
+	free := o.Window.Free[arc.Seed]
+	return n, free != model.Unlimited && n > free
 }
 
 // summarize counts the feasible seeds and the rejected ones by predicate, most first.
@@ -342,11 +353,12 @@ func regionTrade(o *plan.Outcome, index int, chosen string) string {
 			continue
 		}
 		home = append(home, seed.Name)
-		if o.Window.Free[a.Seed] != model.Unlimited && placed[seed.Name] >= o.Window.Free[a.Seed] {
+		n, full := withTheShoot(o, a, placed[seed.Name], false)
+		if full {
 			continue
 		}
 		room = true
-		roomAtTarget = roomAtTarget || !o.PlacementCost(a, placed[seed.Name]+1).AboveTarget
+		roomAtTarget = roomAtTarget || !o.PlacementCost(a, n).AboveTarget
 	}
 	switch {
 	case len(home) == 0:
