@@ -104,13 +104,13 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 					// Every tenth landscape goes through the YAML files `seedplan generate` writes and back.
 					objs = roundTrip(t, objs)
 				}
-				decided := compareDecisions(t, fmt.Sprintf("landscape %d, ", i), objs, strategy)
-				for reason, n := range decided.reasons {
+				ours, theirs := compareDecisions(t, fmt.Sprintf("landscape %d, ", i), objs, strategy)
+				for reason, n := range ours.reasons {
 					reasons[reason] += n
 				}
-				for _, key := range decided.order {
+				for _, key := range ours.order {
 					compared++
-					if decided.gardeners[key].seed != "" {
+					if theirs[key].seed != "" {
 						placed++
 					}
 				}
@@ -173,10 +173,10 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 					profile.Spec.SeedSelector = &gardencorev1beta1.SeedSelector{LabelSelector: profileSelector}
 				}
 			}
-			decided := compareDecisions(t, "", objs, strategy)
+			ours, theirs := compareDecisions(t, "", objs, strategy)
 			failedOwn, failedProfile := map[int]int{}, 0
-			for _, key := range decided.order {
-				want := decided.gardeners[key]
+			for _, key := range ours.order {
+				want := theirs[key]
 				n, own := ownInvalid[key]
 				switch {
 				case !strings.HasPrefix(want.message, "label selector conversion failed"):
@@ -192,7 +192,7 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 				t.Fatalf("shoots failing for their own selector, by selector: %v (of %d kinds); for their cloud profile's: %d: the test would not compare every kind",
 					failedOwn, len(invalid), failedProfile)
 			}
-			t.Logf("%s: %d decisions identical; failing for their own selector, by kind: %v; for their cloud profile's: %d", strategy, len(decided.order), failedOwn, failedProfile)
+			t.Logf("%s: %d decisions identical; failing for their own selector, by kind: %v; for their cloud profile's: %d", strategy, len(ours.order), failedOwn, failedProfile)
 		})
 	}
 }
@@ -228,7 +228,8 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 					profile.Spec.SeedSelector.LabelSelector = matchingNone[1]
 				}
 			}
-			reasons := compareDecisions(t, "", objs, strategy).reasons
+			ours, _ := compareDecisions(t, "", objs, strategy)
+			reasons := ours.reasons
 			cordoned, err := generator.Generate(generator.Config{Seeds: 20, Shoots: 40, Existing: 60, Contention: 0.8, Seed: 79, Mix: generator.StressMix()})
 			if err != nil {
 				t.Fatal(err)
@@ -236,7 +237,8 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 			for _, seed := range cordoned.Seeds {
 				seed.Spec.Settings = &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: false}}
 			}
-			for reason, n := range compareDecisions(t, "cordoned seeds, ", cordoned, strategy).reasons {
+			onCordoned, _ := compareDecisions(t, "cordoned seeds, ", cordoned, strategy)
+			for reason, n := range onCordoned.reasons {
 				reasons[reason] += n
 			}
 			for _, predicate := range []string{model.PredicateShootSeedSelector, model.PredicateCloudProfileSeedSelector, model.PredicateSeedUsable} {
@@ -250,25 +252,18 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 }
 
 // compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
-// shoots and fails the test, naming where (a prefix of the message), for each decision they differ on.
-func compareDecisions(t *testing.T, where string, objs model.Objects, strategy model.Strategy) decisions {
+// shoots, fails the test, naming where (a prefix of the message), for each decision they differ on, and returns
+// both sides' decisions.
+func compareDecisions(t *testing.T, where string, objs model.Objects, strategy model.Strategy) (ours seedplanDecisions, theirs map[string]decision) {
 	t.Helper()
-	ours := decideWithSeedplan(t, objs, strategy)
-	theirs := decideWithGardener(t, objs, strategy, ours.order)
+	ours = decideWithSeedplan(t, objs, strategy)
+	theirs = decideWithGardener(t, objs, strategy, ours.order)
 	for _, key := range ours.order {
 		if want, got := theirs[key], ours.decisions[key]; !got.matches(want) {
 			t.Errorf("%sshoot %s:\n  gardener-scheduler: %s\n  seedplan greedy:    %s", where, key, want, got)
 		}
 	}
-	return decisions{order: ours.order, gardeners: theirs, reasons: ours.reasons}
-}
-
-// decisions are a landscape's compared decisions: its pending shoots in the order decided, the gardener-scheduler's
-// decision of each, and how many shoots each predicate left unschedulable (seedplan's reasons).
-type decisions struct {
-	order     []string
-	gardeners map[string]decision
-	reasons   map[string]int
+	return ours, theirs
 }
 
 // roundTrip writes the landscape as `seedplan generate` does and loads it as `--landscape` does.
