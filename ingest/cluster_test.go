@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -129,12 +128,15 @@ func checkLoadsAsKubectlPrintsIt(t *testing.T, c client.Client, fromCluster mode
 		{"json", func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "    ") }},
 	} {
 		var paths []string
-		for name, list := range map[string]any{"garden": garden, "regions": regions} {
-			data, err := format.marshal(list)
+		for _, list := range []struct {
+			name    string
+			objects map[string]any
+		}{{"garden", garden}, {"regions", regions}} {
+			data, err := format.marshal(list.objects)
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(dir, name+"."+format.name)
+			path := filepath.Join(dir, list.name+"."+format.name)
 			if err := os.WriteFile(path, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -144,25 +146,43 @@ func checkLoadsAsKubectlPrintsIt(t *testing.T, c client.Client, fromCluster mode
 		if err != nil {
 			t.Fatalf("%s as kubectl prints it: %v", format.name, err)
 		}
-		for kind, objects := range map[string][2]any{
-			"Seed": {fromCluster.Seeds, fromFiles.Objects.Seeds}, "Shoot": {fromCluster.Shoots, fromFiles.Objects.Shoots},
-			"CloudProfile":           {fromCluster.CloudProfiles, fromFiles.Objects.CloudProfiles},
-			"NamespacedCloudProfile": {fromCluster.NamespacedCloudProfiles, fromFiles.Objects.NamespacedCloudProfiles},
-			"Project":                {fromCluster.Projects, fromFiles.Objects.Projects}, "ConfigMap": {fromCluster.ConfigMaps, fromFiles.Objects.ConfigMaps},
-		} {
-			cluster, files := byName(t, objects[0]), byName(t, objects[1])
-			if len(cluster) != len(files) {
-				t.Fatalf("%s: %d %ss from the cluster, %d from the files", format.name, len(cluster), kind, len(files))
-			}
-			for name, object := range cluster {
-				if !equality.Semantic.DeepEqual(object, files[name]) {
-					got, _ := json.Marshal(files[name])
-					want, _ := json.Marshal(object)
-					t.Errorf("%s: %s %s from the files:\n%s\nfrom the cluster:\n%s", format.name, kind, name, got, want)
-				}
-			}
+		files := fromFiles.Objects
+		sameObjects(t, format.name, "Seed", fromCluster.Seeds, files.Seeds)
+		sameObjects(t, format.name, "Shoot", fromCluster.Shoots, files.Shoots)
+		sameObjects(t, format.name, "CloudProfile", fromCluster.CloudProfiles, files.CloudProfiles)
+		sameObjects(t, format.name, "NamespacedCloudProfile", fromCluster.NamespacedCloudProfiles, files.NamespacedCloudProfiles)
+		sameObjects(t, format.name, "Project", fromCluster.Projects, files.Projects)
+		sameObjects(t, format.name, "ConfigMap", fromCluster.ConfigMaps, files.ConfigMaps)
+	}
+}
+
+// sameObjects checks that the files gave the objects of the kind the cluster read gave, by namespace/name, each
+// compared without its managedFields and type meta (which the cluster's typed read leaves out).
+func sameObjects[T client.Object](t *testing.T, format, kind string, fromCluster, fromFiles []T) {
+	t.Helper()
+	files := map[string]client.Object{}
+	for _, object := range fromFiles {
+		files[client.ObjectKeyFromObject(object).String()] = withoutServerFields(object)
+	}
+	if len(fromCluster) != len(files) {
+		t.Fatalf("%s: %d %ss from the cluster, %d from the files", format, len(fromCluster), kind, len(files))
+	}
+	for _, object := range fromCluster {
+		key := client.ObjectKeyFromObject(object).String()
+		if want, got := withoutServerFields(object), files[key]; !equality.Semantic.DeepEqual(want, got) {
+			gotJSON, _ := json.Marshal(got)
+			wantJSON, _ := json.Marshal(want)
+			t.Errorf("%s: %s %s from the files:\n%s\nfrom the cluster:\n%s", format, kind, key, gotJSON, wantJSON)
 		}
 	}
+}
+
+// withoutServerFields is a copy of the object without its managedFields and type meta.
+func withoutServerFields(object client.Object) client.Object {
+	c := object.DeepCopyObject().(client.Object)
+	c.SetManagedFields(nil)
+	c.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return c
 }
 
 // kubectlList lists the kinds as kubectl get does — each object as the API server sends it — into one List.
@@ -182,21 +202,6 @@ func kubectlList(t *testing.T, c client.Client, opts []client.ListOption, kinds 
 		}
 	}
 	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
-}
-
-// byName indexes a slice of API objects by namespace/name, each without its managedFields and type meta (which
-// the cluster's typed read leaves out).
-func byName(t *testing.T, objects any) map[string]client.Object {
-	t.Helper()
-	indexed := map[string]client.Object{}
-	list := reflect.ValueOf(objects)
-	for i := range list.Len() {
-		object := list.Index(i).Interface().(client.Object).DeepCopyObject().(client.Object)
-		object.SetManagedFields(nil)
-		object.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
-		indexed[object.GetNamespace()+"/"+object.GetName()] = object
-	}
-	return indexed
 }
 
 // Once kube-apiserver has found gardener-apiserver unavailable, discovery leaves Gardener's groups out and the REST
