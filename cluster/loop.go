@@ -89,7 +89,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
 		"strategy", c.Strategy, "solver", c.Solver.Name, "solverTimeout", c.Solver.Timeout.Duration,
 		"targetUtilization", c.Placement.TargetUtilization, "weights", c.Placement.Weights.Preset,
-		"maxShoots", c.Window.MaxShoots, "coalesce", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
+		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
 	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
