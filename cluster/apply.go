@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
@@ -84,6 +85,9 @@ func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string,
 	if shoot == nil {
 		return "the shoot no longer exists"
 	}
+	if moved := seedChangedSince(pl.ShootVersion, shoot, "", pl.Seed, "the plan was made"); moved != "" {
+		return moved
+	}
 	if changed := changedSince(pl.ShootVersion, shoot, "the plan was made"); changed != "" {
 		return changed
 	}
@@ -102,6 +106,24 @@ func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string,
 		return fmt.Sprintf("seed %s has no room left: %d free, %d taken by the placements before", pl.Seed, free, placed)
 	}
 	return ""
+}
+
+// seedChangedSince says where a shoot is whose seed changed since the version v was planned for (from: its seed
+// then, "" for a pending shoot): on seed to, as planned — the plan applied before, or another writer's same choice —
+// or on another. That, not "its spec changed" (which the binding changed), tells an operator applying the same file
+// again what happened. Another shoot of the same name is not the one planned for: changedSince says so.
+func seedChangedSince(v model.ShootVersion, now *gardencorev1beta1.Shoot, from, to, since string) string {
+	change := v.ChangeTo(now)
+	seed := ptr.Deref(now.Spec.SeedName, "")
+	switch {
+	case seed == from || seed == "" || change == model.SameVersion || change == model.Recreated:
+		return ""
+	case seed == to:
+		return fmt.Sprintf("the shoot is on seed %s already, as planned", to)
+	case from == "":
+		return fmt.Sprintf("the shoot was bound to seed %s since %s", seed, since)
+	}
+	return fmt.Sprintf("the shoot moved to seed %s since %s", seed, since)
 }
 
 // changedSince says how the shoot as read now differs from the version v it was planned for, since when: "" when

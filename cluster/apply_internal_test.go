@@ -18,7 +18,7 @@ func TestCheckReviewedPlacement(t *testing.T) {
 	deleting := pending.DeepCopy()
 	deleting.ResourceVersion = "8"
 	BeingDeleted()(deleting)
-	bound := Shoot("bound", BoundTo("full"), Running())
+	bound := Shoot("bound", BoundTo("full"), Running(), func(s *gardencorev1beta1.Shoot) { s.ResourceVersion, s.UID, s.Generation = "9", "uid-bound", 2 })
 	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{
 		Seed("fra", Allocatable(2)), Seed("full", Allocatable(1)), Seed("tainted", Tainted("gpu"), Allocatable(5)),
 	}, []*gardencorev1beta1.Shoot{pending, bound})
@@ -43,7 +43,15 @@ func TestCheckReviewedPlacement(t *testing.T) {
 			"the shoot was deleted and created again since the plan was made"},
 		{"the shoot changed, in a plan without its generation", pending, 0, "fra", model.ShootVersion{ResourceVersion: "6"},
 			"the shoot changed since the plan was made (resourceVersion 6, now 7)"},
-		{"the shoot bound meanwhile", bound, 0, "fra", model.ShootVersion{}, `the shoot is not pending for scheduler "default-scheduler": it is bound to seed full`},
+		{"a bound shoot named by the plan", bound, 0, "fra", model.VersionOf(bound), `the shoot is not pending for scheduler "default-scheduler": it is bound to seed full`},
+		{"the shoot bound elsewhere since", bound, 0, "fra", model.ShootVersion{ResourceVersion: "6", UID: "uid-bound", Generation: 1},
+			"the shoot was bound to seed full since the plan was made"},
+		{"the shoot bound as planned, by this plan applied before", bound, 0, "full", model.ShootVersion{ResourceVersion: "6", UID: "uid-bound", Generation: 1},
+			"the shoot is on seed full already, as planned"},
+		{"the shoot bound since, in a plan without its generation", bound, 0, "full", model.ShootVersion{ResourceVersion: "6"},
+			"the shoot is on seed full already, as planned"},
+		{"another shoot of its name, bound", bound, 0, "full", model.ShootVersion{ResourceVersion: "6", UID: "uid-old", Generation: 1},
+			"the shoot was deleted and created again since the plan was made"},
 		{"the seed deleted", pending, 0, "gone", asPlanned, "seed gone no longer exists"},
 		{"a predicate fails now", pending, 0, "tainted", asPlanned, "violates predicate Tolerations: shoot does not tolerate the seed's taints"},
 		{"the seed full", pending, 0, "full", asPlanned, "seed full has no room left: 0 free, 0 taken by the placements before"},
@@ -57,6 +65,31 @@ func TestCheckReviewedPlacement(t *testing.T) {
 			got := check(snap, verifier, "default-scheduler", tc.shoot, tc.placed, model.Placement{Shoot: key, Seed: tc.seed, ShootVersion: tc.planned})
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("check = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A reviewed move whose shoot changed seed since it was planned says where the shoot is; one still on the seed it
+// was to leave is left to the other checks (its spec changed otherwise, or nothing did).
+func TestSeedChangedSinceTheMoveWasPlanned(t *testing.T) {
+	planned := model.ShootVersion{ResourceVersion: "6", UID: "uid-web", Generation: 2}
+	on := func(seed string) *gardencorev1beta1.Shoot {
+		return Shoot("web", BoundTo(seed), func(s *gardencorev1beta1.Shoot) { s.ResourceVersion, s.UID, s.Generation = "9", "uid-web", 3 })
+	}
+	for _, tc := range []struct {
+		name  string
+		shoot *gardencorev1beta1.Shoot
+		want  string
+	}{
+		{"still on the seed it was to leave", on("fra"), ""},
+		{"moved as planned", on("ams"), "the shoot is on seed ams already, as planned"},
+		{"moved elsewhere", on("lon"), "the shoot moved to seed lon since the move was planned"},
+		{"the version planned for", Shoot("web", BoundTo("lon"), func(s *gardencorev1beta1.Shoot) { s.ResourceVersion = "6" }), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := seedChangedSince(planned, tc.shoot, "fra", "ams", "the move was planned"); got != tc.want {
+				t.Errorf("seedChangedSince = %q, want %q", got, tc.want)
 			}
 		})
 	}

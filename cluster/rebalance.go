@@ -163,6 +163,11 @@ func (r *Rebalance) start(ctx context.Context, m model.Move, snap *model.Snapsho
 	skip := func(detail string) model.MoveResult {
 		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: detail}
 	}
+	if shoot := read[m.Shoot]; shoot != nil && m.ResourceVersion != "" {
+		if moved := seedChangedSince(m.ShootVersion, shoot, m.From, m.To, "the move was planned"); moved != "" {
+			return skip(moved), false
+		}
+	}
 	if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
 		return skip(err.Error()), false
 	}

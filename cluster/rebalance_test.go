@@ -143,7 +143,7 @@ func TestRebalanceApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if results[0].Result != model.MoveSkipped || !strings.Contains(results[0].Detail, fmt.Sprintf("is on seed %q", roomy)) || results[1].Result != model.MoveApplied {
+	if results[0].Result != model.MoveSkipped || !strings.Contains(results[0].Detail, "the shoot is on seed "+roomy+" already, as planned") || results[1].Result != model.MoveApplied {
 		t.Fatalf("results %+v", results)
 	}
 	if n := bindings.Load(); n != 2 {

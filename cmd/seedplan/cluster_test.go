@@ -918,9 +918,23 @@ func TestApplyReviewedPlan(t *testing.T) {
 		}
 	}
 
+	// Applied again, the plan binds nothing and says where each shoot already is.
 	out, err = run(t, "apply", "-f", planFile, "--kubeconfig", kubeconfig, "--scheduler-name", "reviewed", "--yes", "-o", "json")
 	if err != nil || strings.Contains(out, `"bound"`) {
 		t.Fatalf("applying the same plan again bound something: %v\n%s", err, out)
+	}
+	applied.Applied = nil
+	if err := json.Unmarshal([]byte(out), &applied); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, a := range applied.Applied {
+		want := "the shoot is on seed " + a.To + " already, as planned"
+		if a.Shoot == namespace+"/shoot-2" {
+			want = "the shoot's spec changed since the plan was made"
+		}
+		if !strings.Contains(a.Detail, want) {
+			t.Errorf("applied again, %s is %s for %q, want %q", a.Shoot, a.Result, a.Detail, want)
+		}
 	}
 }
 
