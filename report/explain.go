@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -34,6 +35,8 @@ type Explanation struct {
 	// Seed is the seed the plan binds the shoot to ("" when unschedulable); Message then Gardener's message.
 	Seed    string `json:"seed,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Reason is the predicate behind Message, as schedule reports it ("" when the shoot is placed).
+	Reason string `json:"reason,omitempty"`
 	// OwnNetworks, for an unschedulable shoot, is what is wrong with its own networks whatever the seed: no seed of
 	// any kind takes it while they are so ("" when nothing is).
 	OwnNetworks string `json:"ownNetworks,omitempty"`
@@ -86,7 +89,7 @@ func NewExplanation(o *plan.Outcome, shootKey string) (*Explanation, error) {
 	}
 	for _, u := range o.Plan.Unschedulable {
 		if u.Shoot == shootKey {
-			e.Message, e.OwnNetworks = u.Message, model.OwnNetworkConflicts(shoot)
+			e.Message, e.Reason, e.OwnNetworks = u.Message, u.Reason, model.OwnNetworkConflicts(shoot)
 		}
 	}
 	arcs := map[int]model.Arc{}
@@ -280,7 +283,7 @@ func (e *Explanation) decision() string {
 	if e.Seed != "" {
 		line = fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
 	} else {
-		line = fmt.Sprintf("Decision: unschedulable: %s\n", e.Message)
+		line = fmt.Sprintf("Decision: unschedulable: %s\n", e.Message) + e.roomBeforeStrategy()
 		if e.OwnNetworks != "" {
 			line += fmt.Sprintf("No seed of any kind takes the shoot while its own networks are invalid: %s\n", e.OwnNetworks)
 		}
@@ -289,6 +292,18 @@ func (e *Explanation) decision() string {
 		line += fmt.Sprintf("The gardener-scheduler's rule decided the window (%s); the costs above did not.\n", rule)
 	}
 	return line
+}
+
+// roomBeforeStrategy reconciles the table with Gardener's message when every candidate was full: Gardener checks
+// room before it applies the strategy, so its message calls full also the seeds the table rejects by Strategy,
+// which would not take the shoot with room either.
+func (e *Explanation) roomBeforeStrategy() string {
+	i := slices.IndexFunc(e.Rejections, func(c model.SeedCount) bool { return c.Predicate == model.PredicateStrategy })
+	if e.Reason != model.PredicateCapacity || i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("Gardener checks for room before it applies the strategy, so its message also calls full the %s the strategy rejects above.\n",
+		Counted(e.Rejections[i].Seeds, "seed", "seeds"))
 }
 
 // ruleDecided says why the gardener-scheduler's rule, not the LP's costs, decided the window: the greedy solver

@@ -3,6 +3,7 @@ package report_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/seedplan/seedplan/bench/generator"
@@ -17,7 +18,7 @@ import (
 // shoot after the window (counted here from the landscape and the plan, not from the window); one that passes
 // every predicate but has none is rejected by Capacity; the chosen seed is the plan's; and an unschedulable
 // shoot's summary is the rejections schedule reports for it, so explain never calls a seed feasible that the
-// decision's message calls full.
+// decision's message calls full; when that message blames Capacity, it calls full every seed the strategy rejects.
 func TestExplanationsAddUp(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		for _, solver := range []string{config.SolverLP, config.SolverGreedy} {
@@ -79,6 +80,10 @@ func checkExplanationsAddUp(t *testing.T, snap *model.Snapshot, o *plan.Outcome)
 				t.Fatalf("%s: seed %s %s without room for the shoot", key, v.Name, v.Verdict)
 			case v.Verdict == "chosen" && v.Name != seedOf[key]:
 				t.Fatalf("%s: chosen %s, placed on %q", key, v.Name, seedOf[key])
+			case e.Reason == model.PredicateCapacity && v.Predicate == model.PredicateStrategy &&
+				!strings.Contains(e.Message, v.Name+" => "+model.ReasonCapacity):
+				// explain says Gardener's message calls these seeds full, as it checks room before the strategy.
+				t.Fatalf("%s: seed %s rejected by Strategy is not full in Gardener's message %q", key, v.Name, e.Message)
 			}
 		}
 		rejected := 0

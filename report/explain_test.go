@@ -166,6 +166,44 @@ func TestExplainSaysWhatDecided(t *testing.T) {
 	}
 }
 
+// Gardener checks a candidate's room before it applies the strategy: when every candidate is full, its message
+// calls full also the seeds of other regions that the table rejects by Strategy, and explain says why the two differ.
+// When a seed of another region has room, the strategy decides, and there is nothing to reconcile.
+func TestExplainSaysGardenerChecksRoomBeforeTheStrategy(t *testing.T) {
+	const note = "Gardener checks for room before it applies the strategy, so its message also calls full the 1 seed the strategy rejects above.\n"
+	for _, tc := range []struct {
+		name        string
+		zrh         int64 // allocatable of zrh (eu-central-2), which hosts one shoot
+		message     string
+		explainsWhy bool
+	}{
+		{"every candidate full", 1, "0/2 seed cluster candidate(s) are eligible for scheduling: {fra => seed does not have available capacity for shoots, zrh => seed does not have available capacity for shoots}", true},
+		{"a seed of another region with room", 5, "no matching seed candidate found for Configuration (Cloud Profile 'aws', Region 'eu-central-1', SeedDeterminationStrategy 'SameRegion')", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seeds := []*gardencorev1beta1.Seed{Seed("fra", Allocatable(1)), Seed("zrh", InRegion("aws", "eu-central-2"), Allocatable(tc.zrh))}
+			shoots := []*gardencorev1beta1.Shoot{Shoot("p"), Shoot("on-fra", BoundTo("fra"), Running()), Shoot("on-zrh", BoundTo("zrh"), Running())}
+			e, err := report.NewExplanation(scheduled(t, fixture.Landscape(t, seeds, shoots), config.Default()), "garden-dev/p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := e.Print(&out, report.Output{Format: "table"}); err != nil {
+				t.Fatal(err)
+			}
+			zrh := e.Seeds[slices.IndexFunc(e.Seeds, func(v report.SeedVerdict) bool { return v.Name == "zrh" })]
+			switch {
+			case zrh.Verdict != "rejected" || zrh.Predicate != model.PredicateStrategy:
+				t.Errorf("seed zrh is %s by %s, want rejected by Strategy:\n%s", zrh.Verdict, zrh.Predicate, out.String())
+			case !strings.Contains(out.String(), "Decision: unschedulable: "+tc.message+"\n"):
+				t.Errorf("the decision is not Gardener's %q:\n%s", tc.message, out.String())
+			case strings.Contains(out.String(), note) != tc.explainsWhy:
+				t.Errorf("says %q: %v, want %v:\n%s", note, !tc.explainsWhy, tc.explainsWhy, out.String())
+			}
+		})
+	}
+}
+
 // failsOn is a writer that refuses the write holding text, as a closed pipe refuses every write after it closed.
 type failsOn struct{ text string }
 
