@@ -462,6 +462,12 @@ func MigrationReason(shoot *gardencorev1beta1.Shoot, from, to *gardencorev1beta1
 	return ""
 }
 
+// MigratesOff reports whether the gardener-apiserver lets any shoot's control plane migrate off the seed: only
+// when the seed has backup configured (MigrationReason's first rule).
+func MigratesOff(seed *gardencorev1beta1.Seed) bool {
+	return seed.Spec.Backup != nil
+}
+
 // migrationProblem is which rule of MigrationReason a move breaks.
 type migrationProblem int
 
@@ -477,7 +483,7 @@ const (
 // pair of seeds); for migrationLosesDefaultDomain it also returns the domain.
 func checkMigration(shoot *gardencorev1beta1.Shoot, from, to *gardencorev1beta1.Seed) (migrationProblem, string) {
 	switch {
-	case from.Spec.Backup == nil:
+	case !MigratesOff(from):
 		return migrationWithoutOldBackup, ""
 	case to.Spec.Backup == nil:
 		return migrationWithoutNewBackup, ""
@@ -626,8 +632,10 @@ type SeedProblem struct {
 	// Unmovable counts its shoots that must not be moved (UnmovableReason).
 	Unmovable int
 	// Stranded counts its movable shoots that no other seed may take by the predicates and migration rules (and
-	// within MaxMoveDistance, when that bounds the moves).
+	// within MaxMoveDistance, when that bounds the moves); WithoutBackup says none may, as the seed has no backup
+	// (MigratesOff).
 	Stranded        int
+	WithoutBackup   bool
 	MaxMoveDistance *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target; Draining those that
 	// may only move to seeds being emptied themselves.

@@ -136,6 +136,7 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 			p, left = leaving[i], u.Stuck
 		}
 		p.Seed, p.Limit, p.Unresolved, p.MaxMoveDistance = name, r.Seeds[i].Limit, u, r.Target.MaxMoveDistance
+		p.WithoutBackup = !model.MigratesOff(r.Snapshot.Seeds[i])
 		if rb.MaxMoves > 0 && len(moves) == rb.MaxMoves {
 			p.MaxMoves = rb.MaxMoves
 		}

@@ -252,6 +252,14 @@ func TestRebalance(t *testing.T) {
 			problem: "seed a stays 1 above its limit of 8: 9 of its shoots have no other seed that passes every predicate and the migration rules",
 		},
 		{
+			name:   "no shoot migrates off a seed without backup, and the problem says so",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds:  []*gardencorev1beta1.Seed{Seed("a", Allocatable(10)), seed("b", 10)},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
+			routes: map[string]int{}, bound: 1, complete: false,
+			problem: "seed a stays 1 above its limit of 8: 9 of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration",
+		},
+		{
 			name:   "one shoot that must leave and cannot is counted as one",
 			target: model.RebalanceOptions{TargetUtilization: 0.8, Drain: []string{"a"}},
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},

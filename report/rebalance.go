@@ -312,7 +312,9 @@ func problemLine(p model.SeedProblem) string {
 	if p.Unmovable > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", p.Unmovable))
 	}
-	if p.Stranded > 0 {
+	if p.Stranded > 0 && p.WithoutBackup {
+		why = append(why, fmt.Sprintf("%d of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration", p.Stranded))
+	} else if p.Stranded > 0 {
 		within := ""
 		if p.MaxMoveDistance != nil {
 			within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
