@@ -209,7 +209,7 @@ func (o *applyOptions) addFlags(cmd *cobra.Command) {
 	_ = cmd.MarkFlagRequired("filename")
 	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	o.flags.registerGarden(cmd)
-	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its schedulerName, clientConnection and bind settings; flags override it)")
+	o.flags.registerConfig(cmd, "its schedulerName, clientConnection, bind and logging settings; ")
 	cmd.Flags().StringVar(&o.flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
 	registerDryRun(cmd, &o.dryRun, dryRunServer, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)",

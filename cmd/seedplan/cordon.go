@@ -53,7 +53,7 @@ func newCordonCommand(cordon bool) *cobra.Command {
 		"use --dry-run=server, which writes nothing either: the API server checks each update and stores none")
 	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	o.flags.registerGarden(cmd)
-	cmd.Flags().StringVar(&o.flags.configFile, "config", "", "SeedPlanConfiguration file (its clientConnection; flags override it)")
+	o.flags.registerConfig(cmd, "its clientConnection and logging settings; ")
 	cmd.ValidArgsFunction = o.flags.completeGardenSeeds(cordon) // cordon offers the visible seeds
 	return cmd
 }

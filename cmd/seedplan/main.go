@@ -121,6 +121,8 @@ type planFlags struct {
 	triggers           []string
 	schedulerName      string
 	strictNetworks     bool
+	logLevel           string
+	logFormat          string
 }
 
 // register adds the input and scheduling flags: --landscape when the command reads files too, and --kubeconfig
@@ -137,10 +139,22 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 	// Only where files are the alternative: a command that only writes to a garden reads it anyway.
 	cmd.Flags().BoolVar(&f.inCluster, "cluster", false, "read the garden cluster of $KUBECONFIG, ~/.kube/config or the pod's service account")
 	f.registerGarden(cmd)
-	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file (flags override it)")
+	f.registerConfig(cmd, "")
 	cmd.Flags().StringVar(&f.strategy, "strategy", defaults.Strategy, "candidate determination strategy: SameRegion or MinimalDistance")
 	cmd.Flags().StringVar(&f.schedulerName, "scheduler-name", defaults.SchedulerName, "spec.schedulerName of the shoots to place")
 	cmd.Flags().BoolVar(&f.strictNetworks, "strict-networks", false, "also reject seeds whose networks overlap a shoot's IPv4 networks")
+}
+
+// registerConfig adds --config, whose file's settings the command reads (what, for its help: "" for all of them),
+// and --log-level and --log-format, which override the file's logLevel and logFormat as every flag overrides its
+// setting: a one-off run at debug level needs no file of its own.
+func (f *planFlags) registerConfig(cmd *cobra.Command, what string) {
+	defaults := config.Default()
+	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file ("+what+"flags override it)")
+	cmd.Flags().StringVar(&f.logLevel, "log-level", defaults.LogLevel, "log records of this level and above on standard error: debug, info or error")
+	cmd.Flags().StringVar(&f.logFormat, "log-format", defaults.LogFormat, "log records as text (for a terminal) or json (for a log collector)")
+	_ = cmd.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions([]string{"debug", "info", "error"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // registerGarden adds --context, which picks the garden cluster's kubeconfig context.
@@ -407,6 +421,8 @@ func (f *planFlags) overrides(c *config.SeedPlanConfiguration) []override {
 		{"context", "clientConnection.context", func() { c.Client.Context = f.kubeContext }},
 		{"pushgateway", "metrics.pushgateway", func() { c.Metrics.Pushgateway = f.pushgateway }},
 		{"request-timeout", "clientConnection.requestTimeout", func() { c.Client.RequestTimeout = &metav1.Duration{Duration: f.requestTimeout} }},
+		{"log-level", "logLevel", func() { c.LogLevel = f.logLevel }},
+		{"log-format", "logFormat", func() { c.LogFormat = f.logFormat }},
 	}
 }
 

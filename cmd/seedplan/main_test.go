@@ -1212,6 +1212,41 @@ func TestFlagsOverrideInvalidConfigurationFields(t *testing.T) {
 	}
 }
 
+// --log-level and --log-format override the configuration file's logLevel and logFormat, as every flag overrides
+// its setting: a run at debug level, or in JSON, needs no file of its own, and the file's choice holds without them.
+func TestLogFlagsOverrideTheConfiguration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: error\nlogFormat: json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name          string
+		args          []string
+		debug, asJSON bool // the landscape loaded record is logged, and as JSON
+	}{
+		{"the file's level and format", []string{"--config", path}, false, false},
+		{"--log-level over the file's", []string{"--config", path, "--log-level", "debug"}, true, true},
+		{"--log-format over the file's", []string{"--config", path, "--log-level", "debug", "--log-format", "text"}, true, false},
+		{"without a file", []string{"--log-level", "debug", "--log-format", "json"}, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, logged, err := runLogged(t, append([]string{"schedule", "-o", "name"}, tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			debug := strings.Contains(logged, "landscape loaded")
+			asJSON := strings.Contains(logged, `"msg":"landscape loaded"`)
+			if debug != tc.debug || asJSON != tc.asJSON {
+				t.Errorf("logged the debug record: %v, as JSON: %v; want %v, %v:\n%s", debug, asJSON, tc.debug, tc.asJSON, logged)
+			}
+		})
+	}
+	checkRefused(t, []string{"schedule"}, []refusal{
+		{[]string{"--log-level", "verbose"}, "--log-level verbose: must be one of debug, info, error"},
+		{[]string{"--log-format", "xml"}, "--log-format xml: must be one of json, text"},
+	})
+}
+
 // cordon and uncordon refuse a name no seed can have, or one given twice, before they reach for a garden (here
 // there is none), each such name with its reason.
 func TestCordonRefusesWhatNamesNoSeed(t *testing.T) {

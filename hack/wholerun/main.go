@@ -72,11 +72,6 @@ func run(bin, out string, repeats int) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	// The configuration asks for the debug log, whose "landscape loaded" record says how long loading took.
-	config := filepath.Join(work, "config.yaml")
-	if err := os.WriteFile(config, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: debug\nlogFormat: json\n"), 0o644); err != nil {
-		return err
-	}
 	var rows []row
 	for i, l := range landscapes {
 		dir := filepath.Join(work, fmt.Sprint(i))
@@ -88,7 +83,7 @@ func run(bin, out string, repeats int) error {
 			return err
 		}
 		for _, solver := range []string{"lp", "greedy"} {
-			r, err := measure(bin, config, dir, l, solver, repeats)
+			r, err := measure(bin, dir, l, solver, repeats)
 			if err != nil {
 				return fmt.Errorf("%s, %s: %w", l.Name, solver, err)
 			}
@@ -102,12 +97,13 @@ func run(bin, out string, repeats int) error {
 }
 
 // measure runs schedule repeats times and keeps the medians and the largest peak memory.
-func measure(bin, config, dir string, l landscape, solver string, repeats int) (row, error) {
+func measure(bin, dir string, l landscape, solver string, repeats int) (row, error) {
 	r := row{Landscape: l.Name, Solver: solver}
 	var whole, load, window, model, solve, verify []float64
 	for range repeats {
 		var stdout, stderr bytes.Buffer
-		cmd := exec.Command(bin, "schedule", "--config", config, "--landscape", dir, "--strategy", l.Strategy, "--solver", solver, "-o", "json")
+		// The debug log's "landscape loaded" record says how long loading took.
+		cmd := exec.Command(bin, "schedule", "--log-level", "debug", "--log-format", "json", "--landscape", dir, "--strategy", l.Strategy, "--solver", solver, "-o", "json")
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
