@@ -940,6 +940,8 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"schedule", "-o", "jsonp"}, want: []string{"jsonpath=", ":6"}}, // no space: the template follows
 		{args: []string{"version", "-o", ""}, want: []string{"text", "json", "yaml"}},
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
+		{args: []string{"cordon", "--log-level", ""}, want: []string{"debug", "info", "error", ":4"}},
+		{args: []string{"schedule", "--log-format", ""}, want: []string{"text", "json", ":4"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-data", "data-batch-22"}, want: []string{"data-batch-225", "data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-"}, want: []string{"garden-data", "garden-web"}},
