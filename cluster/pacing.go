@@ -55,6 +55,12 @@ func newFlight(p Pacing, reader client.Reader) *flight {
 
 // admits reports whether the move may start now: below the bound in all, off its seed and onto its seed.
 func (f *flight) admits(m model.Move) bool {
+	return f.holding(m) == ""
+}
+
+// holding says which bound keeps the move from starting now — the migrations in flight in all, off its seed or onto
+// its seed — or "" when none does.
+func (f *flight) holding(m model.Move) string {
 	total, from, to := 0, 0, 0
 	count := func(in inFlight) {
 		total++
@@ -71,7 +77,16 @@ func (f *flight) admits(m model.Move) bool {
 	for _, in := range f.others {
 		count(in)
 	}
-	return total < f.pacing.MaxInFlight && from < f.pacing.MaxPerSeed && to < f.pacing.MaxPerSeed
+	atMost := func(n int) string { return report.Counted(n, "migration", "migrations") }
+	switch {
+	case total >= f.pacing.MaxInFlight:
+		return fmt.Sprintf("%d of at most %s in flight", total, atMost(f.pacing.MaxInFlight))
+	case from >= f.pacing.MaxPerSeed:
+		return fmt.Sprintf("%d of at most %s in flight off seed %s", from, atMost(f.pacing.MaxPerSeed), m.From)
+	case to >= f.pacing.MaxPerSeed:
+		return fmt.Sprintf("%d of at most %s in flight onto seed %s", to, atMost(f.pacing.MaxPerSeed), m.To)
+	}
+	return ""
 }
 
 // add counts a started move.
@@ -109,9 +124,8 @@ func (f *flight) observe(shoots map[string]*gardencorev1beta1.Shoot) {
 // waiting after it waits for migrations this run did not start: that stops the run, naming them.
 func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.MoveResult) error {
 	since := time.Now()
-	if !f.admits(m) { // said, because the wait may last as long as a migration: minutes
-		slog.InfoContext(ctx, "Move waits for migrations in flight", "shoot", m.Shoot, "from", m.From, "to", m.To,
-			"inFlight", len(f.moves)+len(f.others))
+	if holding := f.holding(m); holding != "" { // said, because the wait may last as long as a migration: minutes
+		slog.InfoContext(ctx, "Move waits for migrations in flight", "shoot", m.Shoot, "from", m.From, "to", m.To, "holding", holding)
 	}
 	return f.waitFor(ctx, func() (bool, error) {
 		if f.admits(m) {
