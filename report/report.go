@@ -522,9 +522,13 @@ func (r *Report) writeUnschedulable(b *strings.Builder) {
 	fmt.Fprintf(b, " Unschedulable: %d (%s).", len(r.Unschedulable), countsByName(byReason, "%s %d"))
 }
 
-// writeBindings counts the bindings written to a cluster, by result.
+// writeBindings counts the bindings written to a cluster, by result, or says there were none (nothing placed).
 func (r *Report) writeBindings(b *strings.Builder) {
-	if r.Bindings == nil {
+	switch {
+	case r.Bindings == nil:
+		return
+	case len(r.Bindings) == 0:
+		b.WriteString(" Bindings: none.")
 		return
 	}
 	fmt.Fprintf(b, " Bindings: %s", countsByName(r.Bindings, "%s %d"))

@@ -226,6 +226,8 @@ func TestSummaryCounts(t *testing.T) {
 		{"bindings in rounds", report.Report{Bindings: map[model.BindResult]int{model.Bound: 2}, Rounds: 3},
 			placed + " Bindings: bound 2 in 3 rounds."},
 		{"no bindings asked for", report.Report{Rounds: 2}, placed},
+		{"bindings asked for, none made (nothing placed)", report.Report{Bindings: map[model.BindResult]int{}, Rounds: 1},
+			placed + " Bindings: none."},
 		{"pending for other scheduler names", report.Report{PendingForOthers: map[string]int{"z-scheduler": 1, "a-scheduler": 12}},
 			placed + ` Nothing is pending for this scheduler name, but shoots are pending for others: 12 for "a-scheduler", 1 for "z-scheduler" (--scheduler-name, schedulerName).`},
 		{"pending for others while some are pending for this one", report.Report{Window: report.WindowReport{Pending: 1},
