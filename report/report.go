@@ -380,7 +380,7 @@ func (r *Report) printTable(out io.Writer, t table) error {
 			fmt.Fprintf(w, "%s\t%s\t%s%s\n", u.Shoot, u.Reason, seedsSummary(u.Rejections, r.Window.Seeds), t.wideColumns("\t"+u.Message))
 		}
 	}
-	if t.wide {
+	if t.wide && len(r.Seeds) > 0 { // a table without rows is left out, as the others are
 		sec.next()
 		t.header(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
 		for _, s := range r.Seeds {

@@ -46,6 +46,19 @@ func TestUnschedulableShootsSummarizeTheirSeeds(t *testing.T) {
 	}
 }
 
+// A table without rows is left out, in wide output as in the table: a landscape without seeds prints no seed
+// table's header, only the summary.
+func TestWideOutputLeavesOutEmptyTables(t *testing.T) {
+	r := &report.Report{Window: report.WindowReport{Strategy: "SameRegion", Solver: "lp"}}
+	var out bytes.Buffer
+	if err := r.Print(&out, report.Output{Format: "wide"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := r.Summary() + "\n"; out.String() != want {
+		t.Errorf("wide output without seeds:\n%q\nwant only the summary %q", out.String(), want)
+	}
+}
+
 // -o wide's seed table and the page show each seed's utilization after the plan rounded down, as kubectl top
 // rounds it: 100% only for a full seed, and never more than the seed holds.
 func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
