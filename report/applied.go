@@ -60,15 +60,20 @@ func (r *AppliedReport) NameWarning() string {
 }
 
 // printTable writes a row per result and a last line that counts them by result, and the ones not started, so
-// that they add up to the plan's.
+// that they add up to the plan's; without results, only that line.
 func (r *AppliedReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")
-	r.printRows(w)
+	sec := sections{w: w}
+	if len(r.Applied) > 0 {
+		sec.next()
+		t.header(w, "SHOOT\tTO\tRESULT\tDETAIL")
+		r.printRows(w)
+	}
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintf(w, "\n%d reviewed %s: %s\n", r.Reviewed, r.Kind, r.counts())
+	sec.next()
+	fmt.Fprintf(w, "%d reviewed %s: %s\n", r.Reviewed, r.Kind, r.counts())
 	return w.Flush()
 }
 

@@ -35,15 +35,15 @@ type reviewedPlan struct {
 
 // applying says what applying the reviewed plan does: a move starts only while its shoot's maintenance window is
 // open, unless ignoreWindow.
-func (p *reviewedPlan) applying(ignoreWindow bool) string {
+func (p *reviewedPlan) applying(ignoreWindow bool) announcement {
 	if p.Window == nil {
-		what := "Starting " + report.Counted(len(p.Moves), "reviewed control plane migration", "reviewed control plane migrations")
+		a := announcement{what: "Starting " + report.Counted(len(p.Moves), "reviewed control plane migration", "reviewed control plane migrations")}
 		if !ignoreWindow {
-			what += ", each only while its shoot's maintenance window is open"
+			a.condition = ", each only while its shoot's maintenance window is open"
 		}
-		return what
+		return a
 	}
-	return "Binding " + report.Counted(len(p.Placements), "reviewed placement", "reviewed placements")
+	return announcement{what: "Binding " + report.Counted(len(p.Placements), "reviewed placement", "reviewed placements")}
 }
 
 // applyPlacements binds the reviewed placements under the strategy they were planned with, with binder; the report
@@ -235,7 +235,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	what := reviewed.applying(o.ignoreWindow)
 	switch {
 	case o.dryRun:
-		what += " (server dry run: nothing is stored)"
+		what.what += " (server dry run: nothing is stored)"
 	case !o.yes:
 		return fmt.Errorf("%s: add --yes to confirm, or see first what it would do with --dry-run", clause(what))
 	}

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/fixture"
 )
 
@@ -109,9 +115,36 @@ func TestApplyingAReviewedPlanSaysWhatItDoes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := reviewed.applying(tc.ignoreWindow); got != tc.want {
+		if got := reviewed.applying(tc.ignoreWindow).String(); got != tc.want {
 			t.Errorf("applying(%v) = %q, want %q", tc.ignoreWindow, got, tc.want)
 		}
+	}
+}
+
+// An announcement names the garden right after what is done in it, and its condition after the garden: the garden
+// never ends up inside the condition ("… window is open in garden …").
+func TestAnnouncementNamesTheGardenBeforeItsCondition(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	const garden = "apiVersion: v1\nkind: Config\ncurrent-context: garden\nclusters: [{name: g, cluster: {server: https://garden.example.com}}]\n" +
+		"contexts: [{name: garden, context: {cluster: g, user: u}}]\nusers: [{name: u, user: {}}]\n"
+	if err := os.WriteFile(kubeconfig, []byte(garden), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := config.Default()
+	c.Client.Kubeconfig = kubeconfig
+	var said bytes.Buffer
+	cmd := &cobra.Command{}
+	cmd.SetErr(&said)
+	a := announcement{what: "Starting 2 reviewed control plane migrations", condition: ", each only while its shoot's maintenance window is open"}
+	if err := announceGarden(cmd, c, a); err != nil {
+		t.Fatal(err)
+	}
+	const want = "Starting 2 reviewed control plane migrations in garden https://garden.example.com (context garden), each only while its shoot's maintenance window is open\n"
+	if said.String() != want {
+		t.Errorf("announced %q, want %q", said.String(), want)
+	}
+	if got := clause(a); got != "starting 2 reviewed control plane migrations, each only while its shoot's maintenance window is open" {
+		t.Errorf("as a clause: %q", got)
 	}
 }
 

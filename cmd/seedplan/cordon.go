@@ -113,9 +113,9 @@ func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	what := fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", o.visible, report.Counted(len(seeds), "seed", "seeds"))
+	what := announcement{what: fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", o.visible, report.Counted(len(seeds), "seed", "seeds"))}
 	if o.dryRun {
-		what += " (server dry run: nothing is stored)"
+		what.what += " (server dry run: nothing is stored)"
 	}
 	if err := announceGarden(cmd, c, what); err != nil {
 		return err

@@ -435,20 +435,28 @@ func (f *planFlags) fromCluster(c *config.SeedPlanConfiguration) (bool, error) {
 	return cluster, nil
 }
 
+// announcement is what a command is about to do to a garden: what it does, said before the garden, and a
+// condition on it said after the garden ("" for none), so that the garden never ends up inside the condition.
+type announcement struct{ what, condition string }
+
+// String is the announcement without the garden.
+func (a announcement) String() string { return a.what + a.condition }
+
 // announceGarden says, before anything is written, which garden cluster will be: its API server and kubeconfig
 // context, on standard error so that it never mixes into -o json.
-func announceGarden(cmd *cobra.Command, c *config.SeedPlanConfiguration, what string) error {
+func announceGarden(cmd *cobra.Command, c *config.SeedPlanConfiguration, a announcement) error {
 	server, context, err := ingest.Garden(ingest.ClientOptionsOf(c.Client))
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(cmd.ErrOrStderr(), "%s in garden %s (context %s)\n", what, server, context)
+	_, err = fmt.Fprintf(cmd.ErrOrStderr(), "%s in garden %s (context %s)%s\n", a.what, server, context, a.condition)
 	return err
 }
 
-// clause is an announcement (announceGarden's what) as a clause of an error: "Binding …" as "binding …".
-func clause(announcement string) string {
-	return strings.ToLower(announcement[:1]) + announcement[1:]
+// clause is an announcement as a clause of an error: "Binding …" as "binding …".
+func clause(a announcement) string {
+	announced := a.String()
+	return strings.ToLower(announced[:1]) + announced[1:]
 }
 
 // binderOf is the Binder that writes to the configured garden: this host's name in its events, the configured
@@ -579,7 +587,7 @@ func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
 		return o.runOffline(cmd, c)
 	}
 	if !o.dryRun {
-		if err := announceGarden(cmd, c, "Binding shoots"); err != nil {
+		if err := announceGarden(cmd, c, announcement{what: "Binding shoots"}); err != nil {
 			return err
 		}
 	}
@@ -664,7 +672,7 @@ func newRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := announceGarden(cmd, c, "Binding shoots as they come"); err != nil {
+			if err := announceGarden(cmd, c, announcement{what: "Binding shoots as they come"}); err != nil {
 				return err
 			}
 			return (&cluster.Loop{Config: c, REST: cfg, Identity: instanceIdentity()}).Run(cmd.Context())

@@ -222,18 +222,21 @@ func configureTarget(target *model.RebalanceOptions, c *config.SeedPlanConfigura
 }
 
 // applying says what --apply does with the recommended moves: the seeds it cordons, and the migrations it starts
-// now and those it leaves for a later run because their shoots' maintenance windows are closed (a move's StartsAt).
-func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
+// now and, as its condition, those it leaves for a later run because their shoots' maintenance windows are closed
+// (a move's StartsAt).
+func applying(target model.RebalanceOptions, moves *plan.Rebalanced) announcement {
 	waiting := 0
 	for _, m := range moves.Moves {
 		if m.StartsAt != nil {
 			waiting++
 		}
 	}
+	var a announcement
 	migrations := "starting " + report.Counted(len(moves.Moves)-waiting, "control plane migration", "control plane migrations")
 	if waiting > 0 {
-		migrations += " now (" + report.Counted(waiting, "waits for its shoot's maintenance window",
-			"wait for their shoots' maintenance windows") + ", for a later run)"
+		migrations += " now"
+		a.condition = "; " + report.Counted(waiting, "waits for its shoot's maintenance window", "wait for their shoots' maintenance windows") +
+			", for a later run"
 	}
 	cordoning := "cordoning " + report.Counted(len(target.Drain), "seed", "seeds") + " to drain"
 	sentence := cordoning + " and " + migrations
@@ -243,7 +246,8 @@ func applying(target model.RebalanceOptions, moves *plan.Rebalanced) string {
 	case len(moves.Moves) == 0:
 		sentence = cordoning + " (no control plane migration to start)"
 	}
-	return strings.ToUpper(sentence[:1]) + sentence[1:]
+	a.what = strings.ToUpper(sentence[:1]) + sentence[1:]
+	return a
 }
 
 // checkSeedNames refuses, before the garden is reached, names no seed can have, each with the reason, and a name

@@ -136,13 +136,13 @@ func TestApplyingSaysWhatApplyDoes(t *testing.T) {
 	}{
 		{nil, []model.Move{now}, "Starting 1 control plane migration"},
 		{nil, []model.Move{now, now}, "Starting 2 control plane migrations"},
-		{nil, []model.Move{now, waits}, "Starting 1 control plane migration now (1 waits for its shoot's maintenance window, for a later run)"},
-		{nil, []model.Move{waits, waits}, "Starting 0 control plane migrations now (2 wait for their shoots' maintenance windows, for a later run)"},
+		{nil, []model.Move{now, waits}, "Starting 1 control plane migration now; 1 waits for its shoot's maintenance window, for a later run"},
+		{nil, []model.Move{waits, waits}, "Starting 0 control plane migrations now; 2 wait for their shoots' maintenance windows, for a later run"},
 		{[]string{"aws-1"}, nil, "Cordoning 1 seed to drain (no control plane migration to start)"},
 		{[]string{"aws-1", "aws-2"}, []model.Move{now}, "Cordoning 2 seeds to drain and starting 1 control plane migration"},
-		{[]string{"aws-1"}, []model.Move{waits}, "Cordoning 1 seed to drain and starting 0 control plane migrations now (1 waits for its shoot's maintenance window, for a later run)"},
+		{[]string{"aws-1"}, []model.Move{waits}, "Cordoning 1 seed to drain and starting 0 control plane migrations now; 1 waits for its shoot's maintenance window, for a later run"},
 	} {
-		if got := applying(model.RebalanceOptions{Drain: c.drain}, &plan.Rebalanced{Moves: c.moves}); got != c.want {
+		if got := applying(model.RebalanceOptions{Drain: c.drain}, &plan.Rebalanced{Moves: c.moves}).String(); got != c.want {
 			t.Errorf("drain %v, %d moves:\n got %s\nwant %s", c.drain, len(c.moves), got, c.want)
 		}
 	}
