@@ -239,7 +239,11 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 			proofAfter(e.Optimal, e.Fallback))
 	}
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	t.header(w, "SEED"+t.wideColumns("\tHOSTED\tFREE\tALLOCATABLE\tPLACED")+"\tVERDICT\tDETAIL")
+	sec := sections{w: w}
+	if len(e.Seeds) > 0 { // a landscape without seeds has no verdicts: no table, as the others are left out when empty
+		sec.next()
+		t.header(w, "SEED"+t.wideColumns("\tHOSTED\tFREE\tALLOCATABLE\tPLACED")+"\tVERDICT\tDETAIL")
+	}
 	for _, v := range e.Seeds {
 		fmt.Fprint(w, v.Name, t.wideColumns(fmt.Sprintf("\t%d\t%s\t%s\t%d", v.Hosted, orDash(v.Free), orDash(v.Allocatable), v.Placed)))
 		if v.Verdict == "rejected" {
@@ -255,7 +259,7 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	fmt.Fprintln(w)
+	sec.next()
 	fmt.Fprintln(w, "SEEDS\tVERDICT")
 	fmt.Fprintf(w, "%d\tfeasible\n", e.Feasible)
 	for _, r := range e.Rejections {

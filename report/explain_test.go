@@ -204,6 +204,25 @@ func TestExplainSaysGardenerChecksRoomBeforeTheStrategy(t *testing.T) {
 	}
 }
 
+// A landscape without seeds has no verdicts: explain leaves the seed table out, as the other tables are left out
+// when empty, and the summary still counts none feasible.
+func TestExplainWithoutSeedsPrintsNoSeedTable(t *testing.T) {
+	snap := fixture.Landscape(t, nil, []*gardencorev1beta1.Shoot{Shoot("p")})
+	e, err := report.NewExplanation(scheduled(t, snap, config.Default()), "garden-dev/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"table", "wide"} {
+		var out bytes.Buffer
+		if err := e.Print(&out, report.Output{Format: format}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "SEED\t") || strings.Contains(out.String(), "SEED ") || !strings.Contains(out.String(), "SEEDS  VERDICT\n0      feasible\n") {
+			t.Errorf("-o %s without seeds:\n%s", format, out.String())
+		}
+	}
+}
+
 // failsOn is a writer that refuses the write holding text, as a closed pipe refuses every write after it closed.
 type failsOn struct{ text string }
 
