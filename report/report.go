@@ -484,7 +484,7 @@ func (r *Report) writePlaced(b *strings.Builder) {
 	}
 	b.WriteString(".")
 	if win.TargetUtilization > 0 {
-		fmt.Fprintf(b, " Above the %s target: %d", model.FormatFraction(win.TargetUtilization), win.AboveTarget)
+		fmt.Fprintf(b, " Placed above the %s target: %s", model.FormatFraction(win.TargetUtilization), Counted(win.AboveTarget, "shoot", "shoots"))
 		besideGreedy(win.GreedyAboveTarget)
 		b.WriteString(".")
 	}

@@ -201,11 +201,11 @@ func TestSummary(t *testing.T) {
 				TargetUtilization: 0.8, AboveTarget: 1, GreedyAboveTarget: 2},
 			[]report.SeedReport{{Name: "aws-eu1", Placed: 1}, {Name: "aws-eu2"}},
 			"Placed 1 of 2 pending shoots (greedy: 0) on 1 of 2 seeds (strategy SameRegion, solver lp) in 0.000s; " +
-				"their region distances sum to 7 (greedy: 12). Above the 0.80 target: 1 (greedy: 2)."},
+				"their region distances sum to 7 (greedy: 12). Placed above the 0.80 target: 1 shoot (greedy: 2)."},
 		{"the greedy solver", placed, report.WindowReport{Pending: 1, Solver: "greedy", Distance: 7, TargetUtilization: 0.8},
 			[]report.SeedReport{{Name: "aws-eu1", Placed: 1}},
 			"Placed 1 of 1 pending shoot on 1 of 1 seed (strategy SameRegion, solver greedy) in 0.000s; " +
-				"their region distances sum to 7. Above the 0.80 target: 0."},
+				"their region distances sum to 7. Placed above the 0.80 target: 0 shoots."},
 		{"a fallback", placed, report.WindowReport{Pending: 1, Solver: "lp", Fallback: "timeout", GreedyPlaced: 1, Distance: 7, GreedyDistance: 7},
 			[]report.SeedReport{{Name: "aws-eu1", Placed: 1}},
 			"Placed 1 of 1 pending shoot (greedy: 1) on 1 of 1 seed (strategy SameRegion, solver lp, fallback: timeout) in 0.000s; " +
