@@ -232,14 +232,14 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	what := reviewed.applying(o.ignoreWindow)
+	applying := reviewed.applying(o.ignoreWindow)
 	switch {
 	case o.dryRun:
-		what.what += " (server dry run: nothing is stored)"
+		applying.what += " (server dry run: nothing is stored)"
 	case !o.yes:
-		return fmt.Errorf("%s: add --yes to confirm, or see first what it would do with --dry-run", clause(what))
+		return fmt.Errorf("%s: add --yes to confirm, or see first what it would do with --dry-run", clause(applying))
 	}
-	if err := announceGarden(cmd, c, what); err != nil {
+	if err := announceGarden(cmd, c, applying); err != nil {
 		return err
 	}
 	garden, err := gardenClient(c)

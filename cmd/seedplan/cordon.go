@@ -113,11 +113,11 @@ func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	what := announcement{what: fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", o.visible, report.Counted(len(seeds), "seed", "seeds"))}
+	setting := announcement{what: fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", o.visible, report.Counted(len(seeds), "seed", "seeds"))}
 	if o.dryRun {
-		what.what += " (server dry run: nothing is stored)"
+		setting.what += " (server dry run: nothing is stored)"
 	}
-	if err := announceGarden(cmd, c, what); err != nil {
+	if err := announceGarden(cmd, c, setting); err != nil {
 		return err
 	}
 	changed, err := o.set(cmd.Context(), garden, seeds, true)
