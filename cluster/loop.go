@@ -86,14 +86,22 @@ func (l *Loop) Run(ctx context.Context) error {
 		Metrics: loopMetrics, Policy: policy,
 	}
 	health := &healthServer{metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
-	slog.InfoContext(ctx, "Starting the run loop", "instance", l.Identity, "schedulerName", c.SchedulerName,
-		"strategy", c.Strategy, "solver", c.Solver.Name, "solverTimeout", c.Solver.Timeout.Duration,
-		"targetUtilization", c.Placement.TargetUtilization, "weights", c.Placement.Weights.Preset,
-		"maxShoots", c.Window.MaxShoots, "maxWait", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
+	slog.InfoContext(ctx, "Starting the run loop", startAttrs(c, l.Identity)...)
 	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
 	return nil
+}
+
+// startAttrs are the start record's attributes, named after the configuration's fields: the LP's time budget and
+// weights only where the LP decides (the greedy rule has neither).
+func startAttrs(c *config.SeedPlanConfiguration, identity string) []any {
+	attrs := []any{"instance", identity, "schedulerName", c.SchedulerName, "strategy", c.Strategy, "solver", c.Solver.Name}
+	if c.Solver.Name != config.SolverGreedy {
+		attrs = append(attrs, "solverTimeout", c.Solver.Timeout.Duration, "weights", c.Placement.Weights.Preset)
+	}
+	return append(attrs, "targetUtilization", c.Placement.TargetUtilization, "maxShoots", c.Window.MaxShoots,
+		"maxWait", c.Window.MaxWait.Duration, "leaderElection", *c.LeaderElection.LeaderElect)
 }
 
 // serve runs /healthz from the start, as kube-scheduler serves it before it reads anything: a liveness probe

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/seedplan/seedplan/config"
 )
 
 // The backoff of a shoot a window could not place is the gardener-scheduler's per-item rate limiter.
@@ -42,6 +44,29 @@ func TestWarningsAreFreshOnce(t *testing.T) {
 	} {
 		if got := w.fresh(step.now); !slices.Equal(got, step.fresh) {
 			t.Fatalf("after %v: fresh %v, want %v", step.now, got, step.fresh)
+		}
+	}
+}
+
+// The run loop's start record names each setting after the configuration's field, and the LP's time budget and
+// weights only where the LP decides: under the greedy rule, which has neither, they would describe nothing.
+func TestStartRecordNamesTheSettingsInForce(t *testing.T) {
+	for _, tc := range []struct {
+		solver string
+		keys   []string
+	}{
+		{config.SolverLP, []string{"instance", "schedulerName", "strategy", "solver", "solverTimeout", "weights", "targetUtilization", "maxShoots", "maxWait", "leaderElection"}},
+		{config.SolverGreedy, []string{"instance", "schedulerName", "strategy", "solver", "targetUtilization", "maxShoots", "maxWait", "leaderElection"}},
+	} {
+		c := config.Default()
+		c.Solver.Name = tc.solver
+		attrs := startAttrs(c, "host")
+		var keys []string
+		for i := 0; i < len(attrs); i += 2 {
+			keys = append(keys, attrs[i].(string))
+		}
+		if !slices.Equal(keys, tc.keys) {
+			t.Errorf("solver %s: the start record says %v, want %v", tc.solver, keys, tc.keys)
 		}
 	}
 }
