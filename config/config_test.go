@@ -131,6 +131,55 @@ var refusedConfigurations = []struct {
 		"beyond the input budget: collections nest more than 100 deep"},
 }
 
+// Every value of a configuration that does not decode is reported at once, each named by its path, as every
+// invalid value is: an operator mends them in one go. A list's item taken out leaves the others' indices as they
+// are; the unknown fields of the rest follow.
+func TestDecodeReportsEveryValueThatDoesNotDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"two durations", header + "rebalance:\n  unusableGrace: \"-\"\n  pacing: {timeout: soon}\n",
+			[]string{`rebalance.pacing.timeout: time: invalid duration "soon"`, `rebalance.unusableGrace: time: invalid duration "-"`}},
+		{"two items of a list", header + "placement:\n  priority: {purposes: [production, 5, 6]}\n",
+			[]string{"placement.priority.purposes[1]: must be a string, not a number", "placement.priority.purposes[2]: must be a string, not a number"}},
+		{"values of several sections, then an unknown field", header + "window: {maxShoots: ten}\nsolver: {timeout: 5}\nbogus: 1\n",
+			[]string{`solver.timeout: must be a duration such as "1m30s", not a number`, "window.maxShoots: must be a whole number", `unknown field "bogus"`}},
+		{"one", header + "window: {maxWait: 5}\n", []string{`window.maxWait: must be a duration such as "1m30s", not a number`}},
+		// Each refusal costs up to maxFieldSearch decodes: a document no one writes by hand gets the first only.
+		{"a document larger than any written by hand", header + "placement:\n  priority: {purposes: [" + strings.Repeat("5, ", refusalsBytes/2) + "5]}\n",
+			[]string{"placement.priority.purposes[0]: must be a string, not a number"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.yaml))
+			errs := Each(err)
+			if len(errs) != len(tc.want) {
+				t.Fatalf("errors:\n%v\nwant %d", err, len(tc.want))
+			}
+			for i, want := range tc.want {
+				if !strings.HasPrefix(errs[i].Error(), want) {
+					t.Errorf("error %d: %q, want %q", i+1, errs[i], want)
+				}
+			}
+		})
+	}
+}
+
+// A field path splits into the members and items it names, a key with dots in brackets as one member.
+func TestPathSteps(t *testing.T) {
+	for path, want := range map[string][]string{
+		"window.maxWait":                         {"window", "maxWait"},
+		"placement.priority.purposes[1]":         {"placement", "priority", "purposes", "1"},
+		"metadata.labels[seed.gardener.cloud/x]": {"metadata", "labels", "seed.gardener.cloud/x"},
+		"items[0][2].name":                       {"items", "0", "2", "name"},
+		"logLevel":                               {"logLevel"},
+	} {
+		if got := pathSteps(path); !slices.Equal(got, want) {
+			t.Errorf("pathSteps(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
 // Every bad configuration is refused with the field's path in the error.
 func TestParseRefuses(t *testing.T) {
 	for _, tc := range refusedConfigurations {

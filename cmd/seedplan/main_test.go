@@ -1148,7 +1148,7 @@ func TestInvalidFlagsAreReportedTogether(t *testing.T) {
 }
 
 // A configuration file's errors are reported together, each line naming the flag and the file, as the flags' own
-// errors each name their flag: each invalid value, each unknown field.
+// errors each name their flag: each invalid value, each unknown field, each value that does not decode.
 func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, yaml string
@@ -1157,6 +1157,8 @@ func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
 		{"two invalid values", "strategy: Nearest\nwindow:\n  maxShoots: -3\n",
 			[]string{"strategy: Nearest: must be SameRegion or MinimalDistance", "window.maxShoots: -3: must be at least 1"}},
 		{"two unknown fields", "bogus: 1\nwindow:\n  maxShots: 5\n", []string{`unknown field "bogus"`, `unknown field "window.maxShots"`}},
+		{"two values that do not decode", "window:\n  maxWait: 5\nsolver:\n  timeout: soon\n",
+			[]string{`solver.timeout: time: invalid duration "soon"`, `window.maxWait: must be a duration such as "1m30s", not a number`}},
 		{"one", "logLevel: loud\n", []string{"logLevel: loud"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
