@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -302,4 +304,112 @@ func indirect(goType reflect.Type) reflect.Type {
 		goType = goType.Elem()
 	}
 	return goType
+}
+
+// maxRefusals bounds the values decodeEvery reports that do not decode, as each costs up to maxFieldSearch decodes
+// of the document; a document over refusalsBytes, larger than any configuration written by hand, gets the first
+// only, so that its worst case stays that of DecodeStrict.
+const (
+	maxRefusals   = 32
+	refusalsBytes = 32 << 10
+)
+
+// decodeEvery is DecodeStrict going on past each value it refuses, so that every value of the configuration that
+// does not decode is reported at once, as Validate reports every invalid one: the refused value is taken out of
+// the document (an object's member left out, a list's item made null) and the rest decoded again. The strict
+// errors (unknown and duplicate fields) of what is left follow. It stops at a refusal it cannot take out (of the
+// document as a whole), at one it meets again, and after maxRefusals (refusalsBytes).
+func decodeEvery(data []byte, c *SeedPlanConfiguration) []error {
+	var refusals []error
+	previous := ""
+	tries := maxRefusals
+	if len(data) > refusalsBytes {
+		tries = 1
+	}
+	for range tries {
+		*c = SeedPlanConfiguration{}
+		strict, err := DecodeStrict(data, c)
+		if err == nil {
+			return append(refusals, strict...)
+		}
+		var refused *DecodeError
+		placed := errors.As(err, &refused) && refused.Field != ""
+		if placed && refused.Field == previous {
+			return refusals // taken out and refused again (a null item): said once
+		}
+		refusals = append(refusals, err)
+		if !placed {
+			return refusals
+		}
+		previous = refused.Field
+		if data, err = withoutValue(data, refused.Field); err != nil {
+			return refusals
+		}
+	}
+	return refusals
+}
+
+// withoutValue is the JSON document data without the value at path (a DecodeError's Field): the member left out
+// of its object, or the item made null in its list, so that the other items keep their indices.
+func withoutValue(data []byte, path string) ([]byte, error) {
+	decoder := json.NewDecoder(bytes.NewReader(data))
+	decoder.UseNumber() // numbers written back as they were
+	var root any
+	if err := decoder.Decode(&root); err != nil {
+		return nil, err
+	}
+	steps := pathSteps(path)
+	node := root
+	for i, step := range steps {
+		last := i == len(steps)-1
+		switch n := node.(type) {
+		case map[string]any:
+			if _, ok := n[step]; !ok {
+				return nil, fmt.Errorf("no member %q at %s", step, path)
+			}
+			if last {
+				delete(n, step)
+				return json.Marshal(root)
+			}
+			node = n[step]
+		case []any:
+			index, err := strconv.Atoi(step)
+			if err != nil || index < 0 || index >= len(n) {
+				return nil, fmt.Errorf("no item %q at %s", step, path)
+			}
+			if last {
+				n[index] = nil
+				return json.Marshal(root)
+			}
+			node = n[index]
+		default:
+			return nil, fmt.Errorf("nothing to step into at %s", path)
+		}
+	}
+	return nil, fmt.Errorf("empty path %q", path)
+}
+
+// pathSteps splits a field path as MemberPath and list indices write it — a.b[1].c, a[key.with.dots] — into its
+// members' names and items' indices.
+func pathSteps(path string) []string {
+	var steps []string
+	for path != "" {
+		switch path[0] {
+		case '.':
+			path = path[1:]
+		case '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return append(steps, path[1:])
+			}
+			steps, path = append(steps, path[1:end]), path[end+1:]
+		default:
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			steps, path = append(steps, path[:end]), path[end:]
+		}
+	}
+	return steps
 }

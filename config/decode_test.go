@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -275,4 +276,19 @@ func hasPath(node any, path, want string) bool {
 		}
 	}
 	return false
+}
+
+// A field path splits into the members and items it names, a key with dots in brackets as one member.
+func TestPathSteps(t *testing.T) {
+	for path, want := range map[string][]string{
+		"window.maxWait":                         {"window", "maxWait"},
+		"placement.priority.purposes[1]":         {"placement", "priority", "purposes", "1"},
+		"metadata.labels[seed.gardener.cloud/x]": {"metadata", "labels", "seed.gardener.cloud/x"},
+		"items[0][2].name":                       {"items", "0", "2", "name"},
+		"logLevel":                               {"logLevel"},
+	} {
+		if got := pathSteps(path); !slices.Equal(got, want) {
+			t.Errorf("pathSteps(%q) = %q, want %q", path, got, want)
+		}
+	}
 }
