@@ -439,19 +439,8 @@ func uniqueKeys(node *yaml3.Node, path string) error {
 	return nil
 }
 
-// Parse decodes a configuration (YAML or JSON), refusing unknown fields, then defaults and validates it.
-func Parse(data []byte) (*SeedPlanConfiguration, error) {
-	c, err := Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// Decode is Parse without the validation.
+// Decode decodes a configuration (YAML or JSON), refusing unknown fields and reporting every value that does not
+// decode, and defaults it; it does not validate it (Validate).
 func Decode(data []byte) (*SeedPlanConfiguration, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%d bytes, more than the limit of %d", len(data), MaxFileSize)

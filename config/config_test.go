@@ -17,7 +17,7 @@ import (
 )
 
 func TestParseDefaultsAndOverrides(t *testing.T) {
-	c, err := Parse([]byte(`
+	c, err := parse([]byte(`
 apiVersion: seedplan.gardener.cloud/v1alpha1
 kind: SeedPlanConfiguration
 schedulerName: seedplan
@@ -60,7 +60,7 @@ leaderElection:
 }
 
 func TestParseEmptyIsDefault(t *testing.T) {
-	c, err := Parse(nil)
+	c, err := parse(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestDecodeReportsEveryValueThatDoesNotDecode(t *testing.T) {
 			[]string{"placement.priority.purposes[0]: must be a string, not a number"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte(tc.yaml))
+			_, err := parse([]byte(tc.yaml))
 			errs := Each(err)
 			if len(errs) != len(tc.want) {
 				t.Fatalf("errors:\n%v\nwant %d", err, len(tc.want))
@@ -169,7 +169,7 @@ func TestDecodeReportsEveryValueThatDoesNotDecode(t *testing.T) {
 func TestParseRefuses(t *testing.T) {
 	for _, tc := range refusedConfigurations {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse([]byte(tc.yaml))
+			_, err := parse([]byte(tc.yaml))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -294,12 +294,12 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(tc.yaml))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Parse(data)
+		c, err := parse(data)
 		if err != nil {
 			return
 		}
 		if err := c.Validate(); err != nil {
-			t.Fatalf("Parse returned an invalid configuration: %v", err)
+			t.Fatalf("parse returned an invalid configuration: %v", err)
 		}
 	})
 }
@@ -337,7 +337,7 @@ func TestDeployConfigurationParses(t *testing.T) {
 	if err := yaml.UnmarshalStrict(data, &cm); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Parse([]byte(cm.Data["config.yaml"]))
+	c, err := parse([]byte(cm.Data["config.yaml"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,4 +368,16 @@ func TestReadLeavesValidationToTheCaller(t *testing.T) {
 	if _, err := Read(write("unknown.yaml", "bogus: 1\n")); err == nil || !strings.Contains(err.Error(), `unknown field "bogus"`) {
 		t.Fatalf("Read of an unknown field: %v", err)
 	}
+}
+
+// parse decodes and validates a configuration, as a command does with its file once its flags are set.
+func parse(data []byte) (*SeedPlanConfiguration, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
