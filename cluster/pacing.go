@@ -125,7 +125,7 @@ func (f *flight) observe(shoots map[string]*gardencorev1beta1.Shoot) {
 func (f *flight) waitForSlot(ctx context.Context, m model.Move, results []model.MoveResult) error {
 	since := time.Now()
 	if holding := f.holding(m); holding != "" { // said, because the wait may last as long as a migration: minutes
-		slog.InfoContext(ctx, "Move waits for migrations in flight", "shoot", m.Shoot, "from", m.From, "to", m.To, "holding", holding)
+		slog.InfoContext(ctx, "Move waits for migrations in flight", "shoot", m.Shoot, "from", m.From, "to", m.To, "heldBy", holding)
 	}
 	return f.waitFor(ctx, func() (bool, error) {
 		if f.admits(m) {

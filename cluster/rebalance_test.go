@@ -463,7 +463,7 @@ func TestRebalancePaced(t *testing.T) {
 	// An operator watching a paced run sees it wait for slots, its migrations progress, and each one finish.
 	log := logged.String()
 	if got := strings.Count(log, `msg="Migration finished"`); got != allFinished ||
-		!strings.Contains(log, `msg="Move waits for migrations in flight"`) || !strings.Contains(log, `holding="`) || !strings.Contains(log, `msg="Migration in progress"`) ||
+		!strings.Contains(log, `msg="Move waits for migrations in flight"`) || !strings.Contains(log, `heldBy="`) || !strings.Contains(log, `msg="Migration in progress"`) ||
 		!strings.Contains(log, `msg="Waiting for the migrations started to finish"`) {
 		t.Errorf("%d migrations finished, %d logged so; the log:\n%s", allFinished, got, log)
 	}
