@@ -24,11 +24,14 @@ type Page struct {
 	Title   string
 	Summary string
 	// Target is the target utilization the bars mark (0: none).
-	Target   float64
-	Regions  []PageRegion
-	Moves    []PageBar
-	Reasons  []PageBar
-	NewSeeds []PageBar
+	Target  float64
+	Regions []PageRegion
+	Moves   []PageBar
+	// Reasons count the shoots left unplaced by reason, under ReasonsTitle: the plan's unschedulable shoots, or
+	// those no kind of seed takes (capacity).
+	Reasons      []PageBar
+	ReasonsTitle string
+	NewSeeds     []PageBar
 	// Lists are the plan's sentences, in the table output's words: why seeds shed shoots, which unhealthy seeds
 	// are still in their grace period, why the plan leaves seeds above their target.
 	Lists []PageList
@@ -68,7 +71,7 @@ func SchedulePage(r *Report) *Page {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: ptr.Deref(s.Allocatable, 0)}})
 	}
 	p.Regions = byRegion(seeds)
-	p.Reasons = byReason(r.Unschedulable)
+	p.Reasons, p.ReasonsTitle = byReason(r.Unschedulable), "Unschedulable shoots by reason"
 	return p
 }
 
@@ -133,7 +136,8 @@ func CapacityPage(r *CapacityReport) *Page {
 		newSeeds[c.Provider+"/"+c.Region] += c.NewSeeds
 	}
 	p.NewSeeds = bars(newSeeds)
-	p.Reasons = byReason(r.Unplaceable)
+	// As the summary counts them: no new seed like an existing one helps these shoots.
+	p.Reasons, p.ReasonsTitle = byReason(r.Unplaceable), "Shoots on no kind of seed, by reason"
 	return p
 }
 

@@ -457,6 +457,28 @@ func TestRebalanceSummaryAddsUp(t *testing.T) {
 	}
 }
 
+// The reasons chart is titled as its page's summary counts the shoots: the plan's unschedulable ones, or for
+// capacity those no kind of seed takes, which new seeds would not help.
+func TestPageTitlesTheReasonsAsItsSummaryCounts(t *testing.T) {
+	unplaced := []model.Unschedulable{{Shoot: "garden-a/a", Reason: "Strategy"}}
+	for _, tc := range []struct {
+		name string
+		page *report.Page
+		want string
+	}{
+		{"schedule", report.SchedulePage(&report.Report{Unschedulable: unplaced}), "<h2 id=\"reasons\">Unschedulable shoots by reason</h2>"},
+		{"capacity", report.CapacityPage(&report.CapacityReport{Unplaceable: unplaced, Optimal: true}), "<h2 id=\"reasons\">Shoots on no kind of seed, by reason</h2>"},
+	} {
+		var out bytes.Buffer
+		if err := tc.page.Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s page: no %q", tc.name, tc.want)
+		}
+	}
+}
+
 // The rebalance page says in words what the table says beside its counts: every reason a seed sheds shoots with
 // its detail, the migrations already moving shoots off seeds, the seeds in their grace period and when their shoots
 // must leave, and each line of an incomplete plan; a complete plan with none of them has no lists to show.
