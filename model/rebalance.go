@@ -175,6 +175,9 @@ type BoundShoot struct {
 	// FullSeeds counts the seeds that pass the same rules but are already at their target: where the shoot could
 	// go with more capacity. DrainingSeeds counts those that pass them but are being emptied themselves (Drain).
 	FullSeeds, DrainingSeeds int
+	// FarSeeds counts the seeds that pass them but lie beyond MaxMoveDistance; UnmigratableSeeds those that pass
+	// every predicate and the strategy but not the migration rules (MigrationReason).
+	FarSeeds, UnmigratableSeeds int
 }
 
 // MoveReason is why the shoot would move: the reason it must leave, or its seed's overload.
@@ -292,8 +295,8 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 		domain string
 	}
 	type destinations struct {
-		arcs           []Arc
-		full, draining int
+		arcs                              []Arc
+		full, draining, far, unmigratable int
 	}
 	cache := map[destinationsKey]destinations{}
 	next := 0
@@ -316,7 +319,11 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 				migration, _ := checkMigration(b.Shoot, from, to)
 				distance := snap.MoveDistance(ev.Request, from, to)
 				switch {
-				case a.Seed == b.Seed || migration != migrationAllowed || r.Target.tooFar(distance):
+				case a.Seed == b.Seed:
+				case migration != migrationAllowed:
+					d.unmigratable++
+				case r.Target.tooFar(distance):
+					d.far++
 				case r.Seeds[a.Seed].Drain.Required():
 					d.draining++
 				case r.Seeds[a.Seed].Room == 0:
@@ -328,7 +335,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 			}
 			cache[key] = d
 		}
-		b.Destinations, b.FullSeeds, b.DrainingSeeds = d.arcs, d.full, d.draining
+		b.Destinations, b.FullSeeds, b.DrainingSeeds, b.FarSeeds, b.UnmigratableSeeds = d.arcs, d.full, d.draining, d.far, d.unmigratable
 	}
 	return nil
 }
@@ -632,11 +639,12 @@ type SeedProblem struct {
 	// Unmovable counts its shoots that must not be moved (UnmovableReason).
 	Unmovable int
 	// Stranded counts its movable shoots that no other seed may take by the predicates and migration rules (and
-	// within MaxMoveDistance, when that bounds the moves); WithoutBackup says none may, as the seed has no backup
-	// (MigratesOff).
-	Stranded        int
-	WithoutBackup   bool
-	MaxMoveDistance *int
+	// within MaxMoveDistance, when that bounds the moves); Unmigratable those that only the migration rules keep
+	// from seeds that pass every predicate; WithoutBackup says no migration leaves the seed at all, as it has no
+	// backup (MigratesOff).
+	Stranded, Unmigratable int
+	WithoutBackup          bool
+	MaxMoveDistance        *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target; Draining those that
 	// may only move to seeds being emptied themselves.
 	Blocked, Draining int

@@ -210,7 +210,7 @@ func checkProblemsAddUp(t *testing.T, r *model.Rebalancing, plan *plan.Rebalance
 	}
 	for _, p := range plan.Problems {
 		seed := r.Snapshot.SeedIndex(p.Seed)
-		explained, left := p.Unmovable+p.Stranded+p.Blocked+p.Draining, kept[seed]
+		explained, left := p.Unmovable+p.Stranded+p.Unmigratable+p.Blocked+p.Draining, kept[seed]
 		if p.Stuck >= p.Above {
 			left = p.Stuck
 		}

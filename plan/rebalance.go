@@ -143,7 +143,7 @@ func problems(r *model.Rebalancing, rb solver.Rebalancer, moves []model.Move) []
 		if rb.MaxMovesPerSeed > 0 && out[name] == rb.MaxMovesPerSeed {
 			p.MaxMovesPerSeed = rb.MaxMovesPerSeed
 		}
-		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Blocked+p.Draining < left
+		p.NoRoom = p.MaxMoves == 0 && p.MaxMovesPerSeed == 0 && p.Unmovable+p.Stranded+p.Unmigratable+p.Blocked+p.Draining < left
 		problems = append(problems, p)
 	}
 	return problems
@@ -159,6 +159,8 @@ func countKept(p *model.SeedProblem, b model.BoundShoot) {
 		p.Blocked++
 	case b.DrainingSeeds > 0:
 		p.Draining++
+	case b.UnmigratableSeeds > 0 && b.FarSeeds == 0: // a seed within reach but for the distance is said as such
+		p.Unmigratable++
 	default:
 		p.Stranded++
 	}

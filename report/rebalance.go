@@ -312,14 +312,20 @@ func problemLine(p model.SeedProblem) string {
 	if p.Unmovable > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", p.Unmovable))
 	}
-	if p.Stranded > 0 && p.WithoutBackup {
-		why = append(why, fmt.Sprintf("%d of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration", p.Stranded))
-	} else if p.Stranded > 0 {
-		within := ""
-		if p.MaxMoveDistance != nil {
-			within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
+	switch stuck := p.Stranded + p.Unmigratable; {
+	case stuck > 0 && p.WithoutBackup:
+		why = append(why, fmt.Sprintf("%d of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration", stuck))
+	default:
+		if p.Stranded > 0 {
+			within := ""
+			if p.MaxMoveDistance != nil {
+				within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
+			}
+			why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
 		}
-		why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
+		if p.Unmigratable > 0 {
+			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds the migration rules exclude (backup on both seeds, the same internal domain, and the default domain the shoot uses)", p.Unmigratable))
+		}
 	}
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
