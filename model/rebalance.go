@@ -176,8 +176,10 @@ type BoundShoot struct {
 	// go with more capacity. DrainingSeeds counts those that pass them but are being emptied themselves (Drain).
 	FullSeeds, DrainingSeeds int
 	// FarSeeds counts the seeds that pass them but lie beyond MaxMoveDistance; UnmigratableSeeds those that pass
-	// every predicate and the strategy but not the migration rules (MigrationReason).
+	// every predicate and the strategy but not the migration rules (MigrationReason), BrokenRules the rules those
+	// moves would break.
 	FarSeeds, UnmigratableSeeds int
+	BrokenRules                 MigrationRules
 }
 
 // MoveReason is why the shoot would move: the reason it must leave, or its seed's overload.
@@ -297,6 +299,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 	type destinations struct {
 		arcs                              []Arc
 		full, draining, far, unmigratable int
+		broken                            MigrationRules
 	}
 	cache := map[destinationsKey]destinations{}
 	next := 0
@@ -322,6 +325,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 				case a.Seed == b.Seed:
 				case migration != migrationAllowed:
 					d.unmigratable++
+					d.broken |= migration.rule()
 				case r.Target.tooFar(distance):
 					d.far++
 				case r.Seeds[a.Seed].Drain.Required():
@@ -336,6 +340,7 @@ func (r *Rebalancing) addDestinations(movable []*gardencorev1beta1.Shoot) error 
 			cache[key] = d
 		}
 		b.Destinations, b.FullSeeds, b.DrainingSeeds, b.FarSeeds, b.UnmigratableSeeds = d.arcs, d.full, d.draining, d.far, d.unmigratable
+		b.BrokenRules = d.broken
 	}
 	return nil
 }
@@ -475,6 +480,22 @@ func MigratesOff(seed *gardencorev1beta1.Seed) bool {
 	return seed.Spec.Backup != nil
 }
 
+// MigrationRules is a set of the gardener-apiserver's rules for moving a shoot's control plane (MigrationReason),
+// as moves break them.
+type MigrationRules uint8
+
+const (
+	// MigrationNeedsBackup: both seeds have backup.
+	MigrationNeedsBackup MigrationRules = 1 << iota
+	// MigrationKeepsInternalDomain: both seeds have the same internal domain.
+	MigrationKeepsInternalDomain
+	// MigrationKeepsDefaultDomain: the new seed has the seed default domain the shoot uses.
+	MigrationKeepsDefaultDomain
+)
+
+// Has reports whether the set holds every rule of rules.
+func (s MigrationRules) Has(rules MigrationRules) bool { return s&rules == rules }
+
 // migrationProblem is which rule of MigrationReason a move breaks.
 type migrationProblem int
 
@@ -485,6 +506,19 @@ const (
 	migrationChangesInternalDomain
 	migrationLosesDefaultDomain
 )
+
+// rule is the rule the problem breaks (none for migrationAllowed).
+func (p migrationProblem) rule() MigrationRules {
+	switch p {
+	case migrationWithoutOldBackup, migrationWithoutNewBackup:
+		return MigrationNeedsBackup
+	case migrationChangesInternalDomain:
+		return MigrationKeepsInternalDomain
+	case migrationLosesDefaultDomain:
+		return MigrationKeepsDefaultDomain
+	}
+	return 0
+}
 
 // checkMigration decides MigrationReason's rules without building the message (NewRebalancing asks for every
 // pair of seeds); for migrationLosesDefaultDomain it also returns the domain.
@@ -643,8 +677,10 @@ type SeedProblem struct {
 	// from seeds that pass every predicate; WithoutBackup says no migration leaves the seed at all, as it has no
 	// backup (MigratesOff).
 	Stranded, Unmigratable int
-	WithoutBackup          bool
-	MaxMoveDistance        *int
+	// BrokenRules are the migration rules that keep the Unmigratable shoots.
+	BrokenRules     MigrationRules
+	WithoutBackup   bool
+	MaxMoveDistance *int
 	// Blocked counts its movable shoots that may only move to seeds already at their target; Draining those that
 	// may only move to seeds being emptied themselves.
 	Blocked, Draining int

@@ -161,6 +161,7 @@ func countKept(p *model.SeedProblem, b model.BoundShoot) {
 		p.Draining++
 	case b.UnmigratableSeeds > 0 && b.FarSeeds == 0: // a seed within reach but for the distance is said as such
 		p.Unmigratable++
+		p.BrokenRules |= b.BrokenRules
 	default:
 		p.Stranded++
 	}

@@ -249,7 +249,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
 			routes: map[string]int{}, bound: 1, complete: false,
-			problem: "seed a stays 1 above its limit of 8: 9 of its shoots may only move to seeds the migration rules exclude (backup on both seeds, the same internal domain, and the default domain the shoot uses)",
+			problem: "seed a stays 1 above its limit of 8: 9 of its shoots may only move to seeds the migration rules exclude, which require backup on both seeds",
 		},
 		{
 			name:   "no shoot migrates off a seed without backup, and the problem says so",
@@ -258,6 +258,17 @@ func TestRebalance(t *testing.T) {
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
 			routes: map[string]int{}, bound: 1, complete: false,
 			problem: "seed a stays 1 above its limit of 8: 9 of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration",
+		},
+		{
+			name:   "the migration rules keep the internal domain: the rule broken is named",
+			target: model.RebalanceOptions{TargetUtilization: 0.8},
+			seeds: []*gardencorev1beta1.Seed{seed("a", 10), seed("b", 10, func(s *gardencorev1beta1.Seed) {
+				s.Spec.DNS.Internal = &gardencorev1beta1.SeedDNSProviderConfig{Domain: "internal.other.example.com"}
+			}),
+				Seed("c", Allocatable(10))},
+			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 9)},
+			routes: map[string]int{}, bound: 1, complete: false,
+			problem: "seed a stays 1 above its limit of 8: 9 of its shoots may only move to seeds the migration rules exclude, which require backup on both seeds and the same internal domain",
 		},
 		{
 			name:   "no seed passes the predicates: the migration rules are not what keeps the shoots",
@@ -282,7 +293,7 @@ func TestRebalance(t *testing.T) {
 			seeds:  []*gardencorev1beta1.Seed{seed("a", 10), Seed("b", Allocatable(10))},
 			shoots: [][]*gardencorev1beta1.Shoot{hosting("a", "on-a", 1)},
 			routes: map[string]int{}, bound: 1, complete: false,
-			problem: "seed a keeps 1 shoot that must leave: 1 of its shoots may only move to seeds the migration rules exclude (backup on both seeds, the same internal domain, and the default domain the shoot uses)",
+			problem: "seed a keeps 1 shoot that must leave: 1 of its shoots may only move to seeds the migration rules exclude, which require backup on both seeds",
 		},
 		{
 			name:   "--max-moves caps the plan and says so",

@@ -306,6 +306,27 @@ func (r *RebalanceReport) appliedLine() string {
 	return fmt.Sprintf("Of the %s: %s.", Counted(len(r.Moves), "move", "moves"), NewMovesApplied(r.Applied, len(r.Moves)).counts())
 }
 
+// migrationRules words the migration rules moves would break, as what they require.
+func migrationRules(rules model.MigrationRules) string {
+	var words []string
+	for _, r := range []struct {
+		rule  model.MigrationRules
+		words string
+	}{
+		{model.MigrationNeedsBackup, "backup on both seeds"},
+		{model.MigrationKeepsInternalDomain, "the same internal domain"},
+		{model.MigrationKeepsDefaultDomain, "the default domain the shoot uses on the new seed"},
+	} {
+		if rules.Has(r.rule) {
+			words = append(words, r.words)
+		}
+	}
+	if n := len(words); n > 1 {
+		return strings.Join(words[:n-1], ", ") + " and " + words[n-1]
+	}
+	return strings.Join(words, "")
+}
+
 // problemLine says in one line why a seed stays unresolved.
 func problemLine(p model.SeedProblem) string {
 	var why []string
@@ -324,7 +345,7 @@ func problemLine(p model.SeedProblem) string {
 			why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
 		}
 		if p.Unmigratable > 0 {
-			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds the migration rules exclude (backup on both seeds, the same internal domain, and the default domain the shoot uses)", p.Unmigratable))
+			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds the migration rules exclude, which require %s", p.Unmigratable, migrationRules(p.BrokenRules)))
 		}
 	}
 	if p.Blocked > 0 {
