@@ -85,10 +85,7 @@ func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string,
 	if shoot == nil {
 		return "the shoot no longer exists"
 	}
-	if moved := seedChangedSince(pl.ShootVersion, shoot, "", pl.Seed, "the plan was made"); moved != "" {
-		return moved
-	}
-	if changed := changedSince(pl.ShootVersion, shoot, "the plan was made"); changed != "" {
+	if changed := changedSince(pl.ShootVersion, shoot, "", pl.Seed, "the plan was made"); changed != "" {
 		return changed
 	}
 	seed := snap.Seed(pl.Seed)
@@ -126,10 +123,14 @@ func seedChangedSince(v model.ShootVersion, now *gardencorev1beta1.Shoot, from, 
 	return fmt.Sprintf("the shoot moved to seed %s since %s", seed, since)
 }
 
-// changedSince says how the shoot as read now differs from the version v it was planned for, since when: "" when
-// it is that version, or a later one with the same spec (a gardenlet's reconcile or a scheduler's failure report
-// changed its status), which the binding then carries.
-func changedSince(v model.ShootVersion, now *gardencorev1beta1.Shoot, since string) string {
+// changedSince says how the shoot as read now differs from the version v it was planned for — to go from seed from
+// ("" when pending) to seed to — since when: where it is when its seed changed (seedChangedSince), else what else
+// changed; "" when it is that version, or a later one with the same spec (a gardenlet's reconcile or a scheduler's
+// failure report changed its status), which the binding then carries.
+func changedSince(v model.ShootVersion, now *gardencorev1beta1.Shoot, from, to, since string) string {
+	if moved := seedChangedSince(v, now, from, to, since); moved != "" {
+		return moved
+	}
 	switch v.ChangeTo(now) {
 	case model.OtherVersion:
 		return fmt.Sprintf("the shoot changed since %s (resourceVersion %s, now %s)", since, v.ResourceVersion, now.ResourceVersion)

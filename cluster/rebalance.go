@@ -163,18 +163,15 @@ func (r *Rebalance) start(ctx context.Context, m model.Move, snap *model.Snapsho
 	skip := func(detail string) model.MoveResult {
 		return model.MoveResult{Shoot: m.Shoot, To: m.To, Result: model.MoveSkipped, Detail: detail}
 	}
+	// A shoot gone is VerifyMoves' to say; one that changed since the move was planned is skipped for that first,
+	// where it is when its seed changed rather than that it is not on the seed the move leaves.
 	if shoot := read[m.Shoot]; shoot != nil && m.ResourceVersion != "" {
-		if moved := seedChangedSince(m.ShootVersion, shoot, m.From, m.To, "the move was planned"); moved != "" {
-			return skip(moved), false
+		if changed := changedSince(m.ShootVersion, shoot, m.From, m.To, "the move was planned"); changed != "" {
+			return skip(changed), false
 		}
 	}
 	if err := model.VerifyMoves(snap, r.Options, r.Target, []model.Move{m}); err != nil {
 		return skip(err.Error()), false
-	}
-	if m.ResourceVersion != "" {
-		if changed := changedSince(m.ShootVersion, read[m.Shoot], "the move was planned"); changed != "" {
-			return skip(changed), false
-		}
 	}
 	if !r.Target.IgnoreMaintenanceWindows {
 		now := time.Now()
