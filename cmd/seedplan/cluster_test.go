@@ -62,12 +62,9 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
 	pushgateway := startPushgateway(t, cp.Binaries)
 
-	configFile := filepath.Join(t.TempDir(), "config.yaml")
 	// The run loop below serves /healthz and /metrics on a free port, not on the default :19251, which another
 	// test package's loop may hold at the same time.
-	if err := os.WriteFile(configFile, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nschedulerName: seedplan\nmetrics:\n  job: seedplan-test\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	configFile := configurationFile(t, "schedulerName: seedplan\nmetrics:\n  job: seedplan-test\nserver: {bindAddress: \"127.0.0.1:0\"}\n")
 
 	// A dry run first: the plan, no bindings, and nothing pushed (it would replace the real job's metrics).
 	out, err := run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run", "--pushgateway", pushgateway, "-o", "json")
@@ -792,11 +789,7 @@ func TestCommandsSayTheClusterIsNoGarden(t *testing.T) {
 // loop serves on a free port, and apply applies a reviewed plan of one placement.
 func gardenCommands(t *testing.T) [][]string {
 	t.Helper()
-	dir := t.TempDir()
-	loopConfig, planFile := filepath.Join(dir, "loop.yaml"), filepath.Join(dir, "plan.json")
-	if err := os.WriteFile(loopConfig, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nserver: {bindAddress: \"127.0.0.1:0\"}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	loopConfig, planFile := configurationFile(t, "server: {bindAddress: \"127.0.0.1:0\"}\n"), filepath.Join(t.TempDir(), "plan.json")
 	reviewed := `{"window": {"strategy": "SameRegion"}, "placements": [{"shoot": "garden-dev/web", "seed": "seed-a", "resourceVersion": "7"}]}`
 	if err := os.WriteFile(planFile, []byte(reviewed), 0o600); err != nil {
 		t.Fatal(err)

@@ -88,6 +88,17 @@ func checkRefused(t *testing.T, command []string, refusals []refusal) {
 	}
 }
 
+// configurationFile writes a SeedPlanConfiguration of the given fields (YAML, after its apiVersion and kind) to a
+// file of the test's and returns its path.
+func configurationFile(t *testing.T, fields string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"+fields), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // runCombined is run with standard error in the output too: what a command says before it writes.
 func runCombined(t *testing.T, args ...string) (string, error) {
 	t.Helper()
@@ -443,10 +454,7 @@ func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 // The LP's time budget is refused where the greedy solver decides, whether --solver or the configuration chose
 // it; rebalance and capacity, which have no --solver and always use the LP, take it whatever the configuration.
 func TestSolverTimeoutWithGreedyIsRefused(t *testing.T) {
-	greedy := filepath.Join(t.TempDir(), "greedy.yaml")
-	if err := os.WriteFile(greedy, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nsolver:\n  name: greedy\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	greedy := configurationFile(t, "solver:\n  name: greedy\n")
 	want := "--solver-timeout: not with the greedy solver, which has no time budget"
 	for _, command := range [][]string{{"schedule"}, {"explain", "garden/shoot"}, {"run"}} {
 		checkRefused(t, command, []refusal{
@@ -996,12 +1004,8 @@ func TestBenchProgressAndQuiet(t *testing.T) {
 // At logLevel debug, schedule says how long loading the landscape took and how many bytes it read: what make
 // bench-wholerun reads to measure loading as a user runs it.
 func TestScheduleLogsTheLoad(t *testing.T) {
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(config, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: debug\nlogFormat: json\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	landscape := filepath.Join(dir, "landscape")
+	config := configurationFile(t, "logLevel: debug\nlogFormat: json\n")
+	landscape := filepath.Join(t.TempDir(), "landscape")
 	if _, err := run(t, "generate", "--seeds", "4", "--shoots", "10", "--dir", landscape); err != nil {
 		t.Fatal(err)
 	}
@@ -1162,10 +1166,7 @@ func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
 		{"one", "logLevel: loud\n", []string{"logLevel: loud"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "config.yaml")
-			if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\n"+tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			path := configurationFile(t, tc.yaml)
 			_, err := run(t, "schedule", "--config", path)
 			if err == nil {
 				t.Fatal("an invalid configuration was accepted")
@@ -1186,10 +1187,7 @@ func TestConfigurationErrorsNameTheFileOnEveryLine(t *testing.T) {
 // A flag sets a field before the configuration is validated, as kube-scheduler's flags override its file: a field
 // the flag sets may be invalid in the file, and only what is left invalid is reported, by flag or by file.
 func TestFlagsOverrideInvalidConfigurationFields(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\nwindow:\n  maxShoots: -3\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := configurationFile(t, "strategy: Nearest\nwindow:\n  maxShoots: -3\n")
 	for _, tc := range []struct {
 		name  string
 		flags []string
@@ -1207,10 +1205,7 @@ func TestFlagsOverrideInvalidConfigurationFields(t *testing.T) {
 			}
 		})
 	}
-	fixed := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(fixed, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nstrategy: Nearest\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fixed := configurationFile(t, "strategy: Nearest\n")
 	if out, err := run(t, "schedule", "--config", fixed, "--strategy", "MinimalDistance"); err != nil || !strings.Contains(out, "strategy MinimalDistance") {
 		t.Fatalf("the only invalid field set by its flag: %v\n%s", err, out)
 	}
@@ -1219,10 +1214,7 @@ func TestFlagsOverrideInvalidConfigurationFields(t *testing.T) {
 // --log-level and --log-format override the configuration file's logLevel and logFormat, as every flag overrides
 // its setting: a run at debug level, or in JSON, needs no file of its own, and the file's choice holds without them.
 func TestLogFlagsOverrideTheConfiguration(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(path, []byte("apiVersion: seedplan.gardener.cloud/v1alpha1\nkind: SeedPlanConfiguration\nlogLevel: error\nlogFormat: json\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := configurationFile(t, "logLevel: error\nlogFormat: json\n")
 	for _, tc := range []struct {
 		name          string
 		args          []string
