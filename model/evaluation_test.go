@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -18,14 +19,7 @@ func TestSharedEvaluationEqualsUncached(t *testing.T) {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			opts := model.Options{Strategy: strategy, StrictNetworks: seed%2 == 0}
 			t.Run(fmt.Sprintf("seed=%d/%s/strict=%v", seed, strategy, opts.StrictNetworks), func(t *testing.T) {
-				objs, err := generator.Generate(generator.Config{Seeds: 30, Shoots: 300, Existing: 50, Contention: 1.0, Seed: seed, Mix: generator.StressMix()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				snap, err := model.NewSnapshot(objs)
-				if err != nil {
-					t.Fatal(err)
-				}
+				snap := generated.Snapshot(t, generator.Config{Seeds: 30, Shoots: 300, Existing: 50, Contention: 1.0, Seed: seed, Mix: generator.StressMix()})
 				pending := snap.Pending("default-scheduler")
 				w, err := model.NewWindow(snap, opts, pending)
 				if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench"
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
@@ -154,7 +155,7 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 // free capacity), half as many shoots already bound, and its pending shoots.
 func contended(b *testing.B, pending, seeds int) (*model.Snapshot, []*gardencorev1beta1.Shoot) {
 	b.Helper()
-	snap := generatedSnapshot(b, generator.Config{
+	snap := generated.Snapshot(b, generator.Config{
 		Seeds: seeds, Shoots: pending, Existing: pending / 2, Contention: 1.0, Seed: 1, Mix: generator.RealisticMix(),
 	})
 	return snap, snap.Pending("default-scheduler")
@@ -173,7 +174,7 @@ func BenchmarkCapacity(b *testing.B) {
 		{Seeds: 200, Shoots: 4000, Existing: 1000, Contention: 1.5, Seed: 4},
 	} {
 		l.Mix = generator.RealisticMix()
-		snap := generatedSnapshot(b, l)
+		snap := generated.Snapshot(b, l)
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			b.Run(fmt.Sprintf("%dx%d/%s", l.Seeds, l.Shoots, strategy), func(b *testing.B) {
 				var answer *plan.CapacityAnswer

@@ -11,6 +11,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
@@ -25,7 +26,7 @@ func TestCapacityAddsUp(t *testing.T) {
 		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
 		contention := []float64{0.5, 1.0, 1.5, 3}[seed%4]
 		t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
-			snap := generatedSnapshot(t, generator.Config{
+			snap := generated.Snapshot(t, generator.Config{
 				Seeds: 25, Shoots: 200, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix(),
 			})
 			q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: strategy}, 0.8)
@@ -63,7 +64,7 @@ func TestCapacityNamesWhatScheduleNames(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
 		t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
-			snap := generatedSnapshot(t, generator.Config{
+			snap := generated.Snapshot(t, generator.Config{
 				Seeds: 25, Shoots: 200, Existing: 100, Contention: 1, Seed: seed, Mix: generator.StressMix(),
 			})
 			opts := model.Options{Strategy: strategy}
@@ -104,7 +105,7 @@ func TestCapacityNamesWhatScheduleNames(t *testing.T) {
 // bound says so, labelled as the fallback it is, and adding up and verified like any answer. It never needs
 // fewer new seeds than the search with time finds, and its bound is never above them.
 func TestCapacityWithoutTheLP(t *testing.T) {
-	snap := generatedSnapshot(t, generator.Config{Seeds: 300, Shoots: 3000, Existing: 1500, Contention: 1.2, Seed: 2})
+	snap := generated.Snapshot(t, generator.Config{Seeds: 300, Shoots: 3000, Existing: 1500, Contention: 1.2, Seed: 2})
 	q, err := model.NewCapacityPlanning(snap, model.Options{Strategy: model.SameRegion}, 0.8)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestCapacityAnswerHoldsOnceItsSeedsExist(t *testing.T) {
 			cfg := generator.Config{Seeds: 25, Shoots: 200, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix()}
 			policy := defaultPolicy(t, strategy)
 			policy.Budget.Timeout, policy.Solver = time.Minute, solver.LP{Weights: policy.Weights, Timeout: time.Minute}
-			answer, err := plan.Capacity(context.Background(), generatedSnapshot(t, cfg), policy)
+			answer, err := plan.Capacity(context.Background(), generated.Snapshot(t, cfg), policy)
 			if err != nil {
 				t.Fatal(err)
 			}

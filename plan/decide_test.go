@@ -9,6 +9,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/solver"
 )
@@ -20,14 +21,7 @@ import (
 func TestDecideMatchesApplyStrategy(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
-			objs, err := generator.Generate(generator.Config{Seeds: 30, Shoots: 120, Existing: 60, Contention: 1.0, Seed: seed, Mix: generator.StressMix()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			snap, err := model.NewSnapshot(objs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			snap := generated.Snapshot(t, generator.Config{Seeds: 30, Shoots: 120, Existing: 60, Contention: 1.0, Seed: seed, Mix: generator.StressMix()})
 			w, err := model.NewWindow(snap, model.Options{Strategy: strategy}, snap.Pending("default-scheduler"))
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
@@ -26,7 +27,7 @@ func TestDistinctInputsPlanAsTheirOutcomes(t *testing.T) {
 				for i, distinct := range []bool{false, true} {
 					mix := generator.StressMix()
 					mix.Distinct = distinct
-					snap := generatedSnapshot(t, generator.Config{Seeds: 60, Shoots: 600, Existing: 300, Contention: 1.0, Seed: 3, Mix: mix})
+					snap := generated.Snapshot(t, generator.Config{Seeds: 60, Shoots: 600, Existing: 300, Contention: 1.0, Seed: 3, Mix: mix})
 					p := plan.Policy{Options: model.Options{Strategy: strategy}, Solver: s, Weights: solver.DefaultWeights()}
 					outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), p)
 					if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/solver"
@@ -24,7 +25,7 @@ func TestOutcomeFiguresAddUp(t *testing.T) {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			for _, purposes := range [][]string{nil, config.DefaultPurposes()} {
 				t.Run(fmt.Sprintf("seed=%d/%s/purposes=%d", seed, strategy, len(purposes)), func(t *testing.T) {
-					snap := generatedSnapshot(t, generator.Config{
+					snap := generated.Snapshot(t, generator.Config{
 						Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: seed, Mix: generator.StressMix(),
 					})
 					outcome := func(s solver.Solver) *plan.Outcome {
@@ -66,7 +67,7 @@ func figuresAddUp(t *testing.T, lp, greedy *plan.Outcome) {
 // The comparison with the gardener-scheduler's plan is made even after the context has ended, as it may while a
 // window is verified: a plan solved and verified is not lost to the figures it is compared with.
 func TestGreedyCostOutlivesTheContext(t *testing.T) {
-	snap := generatedSnapshot(t, generator.Config{Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: 1, Mix: generator.StressMix()})
+	snap := generated.Snapshot(t, generator.Config{Seeds: 25, Shoots: 150, Existing: 100, Contention: 1.1, Seed: 1, Mix: generator.StressMix()})
 	w, err := model.NewWindow(snap, model.Options{}, snap.Pending("default-scheduler"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 
 	"github.com/seedplan/seedplan/bench/generator"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/internal/scenario"
 	"github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
@@ -28,7 +29,7 @@ func TestPlansOnRandomLandscapes(t *testing.T) {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			contention := []float64{0, 0.9, 1.0, 1.2}[seed%4]
 			t.Run(fmt.Sprintf("seed=%d/%s/contention=%.1f", seed, strategy, contention), func(t *testing.T) {
-				snap := generatedSnapshot(t, generator.Config{
+				snap := generated.Snapshot(t, generator.Config{
 					Seeds: 25, Shoots: 150, Existing: 100, Contention: contention, Seed: seed, Mix: generator.StressMix(),
 				})
 				opts := model.Options{Strategy: strategy}
@@ -165,7 +166,7 @@ func TestRebalanceExplainsWhatItLeaves(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
-				snap := generatedSnapshot(t, generator.Config{Seeds: 60, Shoots: 2000, Existing: 2000, Contention: 1, Seed: seed, Mix: generator.StressMix()})
+				snap := generated.Snapshot(t, generator.Config{Seeds: 60, Shoots: 2000, Existing: 2000, Contention: 1, Seed: seed, Mix: generator.StressMix()})
 				r, err := model.NewRebalancing(snap, model.Options{Strategy: strategy}, model.RebalanceOptions{TargetUtilization: 0.7})
 				if err != nil {
 					t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/internal/fixture"
+	"github.com/seedplan/seedplan/internal/generated"
 	. "github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
@@ -22,7 +23,7 @@ func TestRejectionsCountEverySeed(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			t.Run(fmt.Sprintf("seed=%d/%s", seed, strategy), func(t *testing.T) {
-				snap := generatedSnapshot(t, generator.Config{Seeds: 25, Shoots: 250, Existing: 50, Contention: 1.5, Seed: seed, Mix: generator.StressMix()})
+				snap := generated.Snapshot(t, generator.Config{Seeds: 25, Shoots: 250, Existing: 50, Contention: 1.5, Seed: seed, Mix: generator.StressMix()})
 				opts := model.Options{Strategy: strategy}
 				outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"),
 					plan.Policy{Options: opts, Solver: solver.LP{Weights: solver.DefaultWeights()}, Weights: solver.DefaultWeights()})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seedplan/seedplan/bench/generator"
 	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/internal/generated"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/report"
@@ -24,15 +25,8 @@ func TestExplanationsAddUp(t *testing.T) {
 		for _, solver := range []string{config.SolverLP, config.SolverGreedy} {
 			strategy := []model.Strategy{model.SameRegion, model.MinimalDistance}[seed%2]
 			t.Run(fmt.Sprintf("seed=%d/%s/%s", seed, strategy, solver), func(t *testing.T) {
-				objs, err := generator.Generate(generator.Config{Seeds: 25, Shoots: 200, Existing: 100,
+				snap := generated.Snapshot(t, generator.Config{Seeds: 25, Shoots: 200, Existing: 100,
 					Contention: []float64{1.0, 1.2}[seed/3], Seed: seed, Mix: generator.StressMix()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				snap, err := model.NewSnapshot(objs)
-				if err != nil {
-					t.Fatal(err)
-				}
 				c := config.Default()
 				c.Strategy, c.Solver.Name = string(strategy), solver
 				checkExplanationsAddUp(t, snap, scheduled(t, snap, c))
