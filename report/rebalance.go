@@ -327,26 +327,33 @@ func migrationRules(rules model.MigrationRules) string {
 	return strings.Join(words, "")
 }
 
+// strandedWhy says why a seed's movable shoots have nowhere to go: no seed passes every predicate and the migration
+// rules (within the move distance), or the migration rules alone exclude those that pass the predicates.
+func strandedWhy(p model.SeedProblem) []string {
+	var why []string
+	if p.Stranded > 0 {
+		within := ""
+		if p.MaxMoveDistance != nil {
+			within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
+		}
+		why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
+	}
+	if p.Unmigratable > 0 {
+		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds the migration rules exclude, which require %s", p.Unmigratable, migrationRules(p.BrokenRules)))
+	}
+	return why
+}
+
 // problemLine says in one line why a seed stays unresolved.
 func problemLine(p model.SeedProblem) string {
 	var why []string
 	if p.Unmovable > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots cannot be moved (deleting, migrating, self-hosted or of another scheduler)", p.Unmovable))
 	}
-	switch stuck := p.Stranded + p.Unmigratable; {
-	case stuck > 0 && p.WithoutBackup:
+	if stuck := p.Stranded + p.Unmigratable; stuck > 0 && p.WithoutBackup {
 		why = append(why, fmt.Sprintf("%d of its shoots cannot migrate: the seed has no backup (spec.backup), which Gardener requires of both seeds of a migration", stuck))
-	default:
-		if p.Stranded > 0 {
-			within := ""
-			if p.MaxMoveDistance != nil {
-				within = fmt.Sprintf(" within a move distance of %d", *p.MaxMoveDistance)
-			}
-			why = append(why, fmt.Sprintf("%d of its shoots %s no other seed%s that passes every predicate and the migration rules", p.Stranded, agree(p.Stranded, "has", "have"), within))
-		}
-		if p.Unmigratable > 0 {
-			why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds the migration rules exclude, which require %s", p.Unmigratable, migrationRules(p.BrokenRules)))
-		}
+	} else {
+		why = append(why, strandedWhy(p)...)
 	}
 	if p.Blocked > 0 {
 		why = append(why, fmt.Sprintf("%d of its shoots may only move to seeds already at their target", p.Blocked))
