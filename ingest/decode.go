@@ -614,14 +614,17 @@ func setType(typed any, h header) any {
 	return typed
 }
 
-// addDocument adds a decoded document's objects to the landscape in order.
+// addDocument adds a decoded document's objects to the landscape in order, refusing those that do not decode or
+// validate. Its error is the load's when it must stop (refuse).
 func (l *Landscape) addDocument(d decodedDocument) error {
 	if !d.empty() {
 		l.documents++
 	}
 	for i, object := range d.objects.all() {
 		if err := l.add(place{in: d.in, item: i}, object); err != nil {
-			return err
+			if stop := l.refuse(err); stop != nil {
+				return stop
+			}
 		}
 	}
 	return nil

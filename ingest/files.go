@@ -52,6 +52,8 @@ type Landscape struct {
 	where map[string]place
 	// documents counts the documents read that hold an object or a List, even of no items: not empty ones.
 	documents int
+	// refused is why parts of the input were refused, in the input's order (refuse).
+	refused []error
 	// skipped counts the objects of kinds seedplan does not read; firstSkipped names the first of them.
 	skipped      int
 	firstSkipped string
@@ -59,35 +61,20 @@ type Landscape struct {
 
 // LoadPaths reads every .yaml, .yml and .json file under the given files and directories (directories
 // recursively, in lexical order), and standard input for "-", which may be given once. Any malformed object fails
-// the whole load: nothing is returned from a landscape that did not load completely.
+// the whole load: nothing is returned from a landscape that did not load completely, and the error is every
+// object, document and file refused, in order (up to maxRefused), each on its own line.
 func LoadPaths(paths []string) (*Landscape, error) {
 	if err := givenOnce(paths); err != nil {
 		return nil, err
 	}
 	l, small := &Landscape{}, smallFileArenas()
 	for _, root := range paths {
-		if root == "-" {
-			if err := l.read(os.Stdin, 0, displayPath(root)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		info, err := os.Stat(root)
-		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
-			err = pathErr.Err // named once, as given, without the system call
-		}
-		if err != nil {
-			return nil, fmt.Errorf("landscape %s: %w", root, err)
-		}
-		if !info.IsDir() {
-			if err := l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root, small)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err := l.loadDir(os.DirFS(root), ".", root, small); err != nil {
+		if err := l.loadPath(root, small); err != nil {
 			return nil, err
 		}
+	}
+	if err := l.refusal(); err != nil {
+		return nil, err
 	}
 	if l.documents == 0 {
 		return nil, noObjects(paths)
@@ -97,6 +84,25 @@ func LoadPaths(paths []string) (*Landscape, error) {
 	}
 	l.warnIfIncomplete()
 	return l, nil
+}
+
+// loadPath adds what one of LoadPaths' paths holds: standard input, a file or a directory. Its error is the load's
+// when it must stop (refuse).
+func (l *Landscape) loadPath(root string, small *sync.Pool) error {
+	if root == "-" {
+		return l.read(os.Stdin, 0, displayPath(root))
+	}
+	info, err := os.Stat(root)
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+		err = pathErr.Err // named once, as given, without the system call
+	}
+	switch {
+	case err != nil:
+		return l.refuse(fmt.Errorf("landscape %s: %w", root, err))
+	case info.IsDir():
+		return l.loadDir(os.DirFS(root), ".", root, small)
+	}
+	return l.addFile(decodeFile(os.DirFS(filepath.Dir(root)), filepath.Base(root), root, small))
 }
 
 // readSomething refuses a landscape all of whose objects are of kinds seedplan does not read — Deployments or
@@ -223,16 +229,21 @@ func LoadFS(fsys fs.FS, dir string) (*Landscape, error) {
 	if err := l.loadDir(fsys, dir, dir, smallFileArenas()); err != nil {
 		return nil, err
 	}
+	if err := l.refusal(); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 
+// loadDir adds the objects of a directory's files (ManifestFiles), in order. Its error is the load's when it must
+// stop (refuse).
 func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string, small *sync.Pool) error {
 	files, err := ManifestFiles(fsys, dir)
 	if err != nil {
-		return fmt.Errorf("landscape %s: %w", displayRoot, err)
+		return l.refuse(fmt.Errorf("landscape %s: %w", displayRoot, err))
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot)
+		return l.refuse(fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot))
 	}
 	display := func(f string) string {
 		if rel, err := filepath.Rel(dir, f); err == nil {
@@ -319,7 +330,8 @@ func decodeData(name string, data []byte, small *sync.Pool) *decodedFile {
 	return file
 }
 
-// addFile adds a decoded file's objects, in order, up to its error.
+// addFile adds a decoded file's objects, in order, up to its error, which it refuses. Its error is the load's when
+// it must stop (refuse).
 func (l *Landscape) addFile(file *decodedFile) error {
 	l.Bytes += file.bytes
 	objects := 0
@@ -327,12 +339,18 @@ func (l *Landscape) addFile(file *decodedFile) error {
 		objects += document.objects.n
 	}
 	l.reserve(objects)
+	var stop error
 	for _, document := range file.documents {
-		if err := l.addDocument(document); err != nil {
-			return errors.Join(err, file.waitUnmapped())
+		if stop = l.addDocument(document); stop != nil {
+			break
 		}
 	}
-	return errors.Join(file.err, file.waitUnmapped())
+	for _, err := range []error{file.err, file.waitUnmapped()} {
+		if err != nil && stop == nil {
+			stop = l.refuse(err)
+		}
+	}
+	return stop
 }
 
 // waitUnmapped waits until a mapped file is unmapped, and is the error of unmapping it.
@@ -453,9 +471,9 @@ func changedWhileRead(f *os.File, display string, size int) error {
 func (l *Landscape) read(r io.Reader, size int64, display string) error {
 	data, err := readFile(r, size, display)
 	if err != nil {
-		return err
+		return l.refuse(err)
 	}
-	return l.Decode(display, data)
+	return l.addFile(decodeData(display, data, smallFileArenas()))
 }
 
 // readFile reads what r holds, as read does, refusing more than MaxFileSize bytes.
@@ -518,9 +536,13 @@ func readInParts(file io.ReaderAt, size int64) ([]byte, error) {
 
 // Decode adds the objects of one file's content — YAML or JSON, several documents, Lists — to the landscape, and
 // its bytes to Bytes. name is used in messages. A JSON stream (objects one after another, as kubectl reads them) is decoded as JSON,
-// without the YAML conversion; YAML documents are separated by "---" and may be ended by "...".
+// without the YAML conversion; YAML documents are separated by "---" and may be ended by "...". Its error is every
+// refusal of the landscape's loads so far, each on its own line.
 func (l *Landscape) Decode(name string, data []byte) error {
-	return l.addFile(decodeData(name, data, smallFileArenas()))
+	if err := l.addFile(decodeData(name, data, smallFileArenas())); err != nil {
+		return err
+	}
+	return l.refusal()
 }
 
 // decodeContent decodes the documents of one file's content, in UTF-8 (utf8Content), on every processor
@@ -798,7 +820,9 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 				item = withDefaultType(item, h.APIVersion, itemKind)
 			}
 			if err := l.decodeObject(itemWhere, item); err != nil {
-				return err
+				if stop := l.refuse(err); stop != nil {
+					return stop
+				}
 			}
 		}
 		return nil

@@ -519,6 +519,12 @@ func warnOf(ctx context.Context, landscape *ingest.Landscape, snap *model.Snapsh
 	}
 }
 
+// notLoaded words a landscape that did not load, and what that stopped (" (nothing was scheduled)"), if anything:
+// each part of the input refused on its own line, as a configuration's invalid values are.
+func notLoaded(stopped string, err error) error {
+	return config.EachPrefixed("loading the landscape"+stopped, config.Each(err))
+}
+
 // plan loads the landscape (files or cluster, read only) and solves the window of all pending shoots; stopped
 // says, in the error of a load that failed, what it stopped (" (nothing was scheduled)"), if anything.
 func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration, stopped string) (*plan.Outcome, error) {
@@ -528,7 +534,7 @@ func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration, st
 	}
 	snap, err := f.snapshot(cmd, c)
 	if err != nil {
-		return nil, fmt.Errorf("loading the landscape%s: %w", stopped, err)
+		return nil, notLoaded(stopped, err)
 	}
 	return plan.Schedule(cmd.Context(), snap, snap.Pending(policy.Options.WithDefaults().SchedulerName), policy)
 }

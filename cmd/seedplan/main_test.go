@@ -429,24 +429,26 @@ func TestExplain(t *testing.T) {
 	}
 }
 
-// A malformed manifest produces one error line naming the file, the object and the field, and no plan.
+// A malformed manifest produces an error line per refused object, each naming the file, the object and the field,
+// and no plan.
 func TestScheduleRefusesMalformedLandscape(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "seeds.yaml")
 	manifest := "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: aws-eu1}\nspec:\n  provider: {type: aws, region: eu-central-1, zones: eu-central-1a}\n"
-	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(manifest+"---\n"+strings.ReplaceAll(manifest, "eu", "us")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := run(t, "schedule", "--landscape", dir)
 	if err == nil {
 		t.Fatalf("want an error, got output:\n%s", out)
 	}
-	want := "loading the landscape (nothing was scheduled): " + file + ": document 1: Seed aws-eu1: field spec.provider.zones: must be a list, not a string"
+	want := "loading the landscape (nothing was scheduled): " + file + ": document 1: Seed aws-eu1: field spec.provider.zones: must be a list, not a string\n" +
+		"loading the landscape (nothing was scheduled): " + file + ": document 2: Seed aws-us1: field spec.provider.zones: must be a list, not a string"
 	if err.Error() != want || out != "" {
 		t.Fatalf("error = %q\nwant    %q (and no output, got %q)", err, want, out)
 	}
 	// explain, which schedules nothing, does not say that nothing was scheduled.
-	if _, err := run(t, "explain", "garden/shoot", "--landscape", dir); err == nil || err.Error() != strings.Replace(want, " (nothing was scheduled)", "", 1) {
+	if _, err := run(t, "explain", "garden/shoot", "--landscape", dir); err == nil || err.Error() != strings.ReplaceAll(want, " (nothing was scheduled)", "") {
 		t.Fatalf("explain: error = %v", err)
 	}
 }

@@ -123,7 +123,7 @@ func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 	}
 	snap, err := o.flags.snapshot(cmd, c)
 	if err != nil {
-		return fmt.Errorf("loading the landscape (nothing was moved): %w", err)
+		return notLoaded(" (nothing was moved)", err)
 	}
 	configureTarget(&o.target, c, policy)
 	if err := o.target.Validate(snap); err != nil {
@@ -189,7 +189,7 @@ func newCapacityCommand() *cobra.Command {
 			}
 			snap, err := flags.snapshot(cmd, c)
 			if err != nil {
-				return fmt.Errorf("loading the landscape: %w", err)
+				return notLoaded("", err)
 			}
 			answer, err := plan.Capacity(cmd.Context(), snap, policy)
 			if err != nil {

@@ -226,7 +226,7 @@ func (o *benchOptions) config(ctx context.Context) (bench.Config, error) {
 		}
 		l, err := interruptible(ctx, func() (*ingest.Landscape, error) { return ingest.LoadPaths(o.landscape) })
 		if err != nil {
-			return cfg, fmt.Errorf("loading the landscape: %w", err)
+			return cfg, notLoaded("", err)
 		}
 		cfg.Landscape, cfg.Strategy = &l.Objects, strategy
 	case o.suite == "standard":
