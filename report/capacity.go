@@ -181,11 +181,14 @@ func (r *CapacityReport) proof() string {
 }
 
 // summary counts where the pending shoots go, which adds up to them: at or below where on existing seeds, on the
-// new seeds (their count qualified by proof), on no kind of seed.
+// new seeds (their count qualified by proof), on no kind of seed. Without pending shoots there is nothing to count.
 func (r *CapacityReport) summary(where, proof string) string {
-	summary := fmt.Sprintf("%s: %d fit on existing seeds at or below %s, %d on the %s needed%s, %d on no kind of seed",
-		Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, where, r.OnNew, Counted(r.NewSeeds, "new seed", "new seeds"),
-		proof, len(r.Unplaceable))
+	summary := "No pending shoots: no new seed needed"
+	if r.Pending > 0 || r.NewSeeds > 0 {
+		summary = fmt.Sprintf("%s: %d fit on existing seeds at or below %s, %d on the %s needed%s, %d on no kind of seed",
+			Counted(r.Pending, "pending shoot", "pending shoots"), r.OnExisting, where, r.OnNew, Counted(r.NewSeeds, "new seed", "new seeds"),
+			proof, len(r.Unplaceable))
+	}
 	if others := pendingForOthers(r.Pending, r.PendingForOthers); others != "" {
 		summary += ". " + others
 	}
