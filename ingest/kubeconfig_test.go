@@ -28,6 +28,7 @@ users: [{name: u, user: {token: t}}]
 	const noContext = `context "other" does not exist`
 	checkKubeconfigErrors(t, "other", []kubeconfigCase{
 		{"--kubeconfig", garden, "", "kubeconfig " + garden + ": " + noContext},
+		{"--kubeconfig missing", missing, "", "kubeconfig " + missing + ": no such file or directory"},
 		{"$KUBECONFIG, a file of it missing", "", missing + string(os.PathListSeparator) + garden, "kubeconfig " + garden + ": " + noContext},
 		{"none", "", "", "no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: " + noContext},
 	})
