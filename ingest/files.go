@@ -791,10 +791,7 @@ func (l *Landscape) decodeObject(where string, data []byte) error {
 func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	var h header
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &h); err != nil {
-		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-			return fmt.Errorf("%s: not a Kubernetes object: %v", where, err)
-		}
-		return fmt.Errorf("%s: not a Kubernetes object (expected a mapping with apiVersion and kind)", where)
+		return headerError(where, data, err)
 	}
 	if h.Kind == "" {
 		return fmt.Errorf("%s: object without kind%s", where, seedplanAnswer(data))
@@ -855,6 +852,24 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		l.firstSkipped = fmt.Sprintf("%s (%s) at %s", object, h.APIVersion, where)
 	}
 	return nil
+}
+
+// headerError words why an object's apiVersion, kind, name or namespace do not decode: by the field, as the rest of
+// an object's errors are ("field metadata.name: must be a string, not a boolean", a name YAML reads as true), with
+// the kind if it can be read.
+func headerError(where string, data []byte, err error) error {
+	if !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		return fmt.Errorf("%s: not a Kubernetes object (expected a mapping with apiVersion and kind)", where)
+	}
+	var refused *config.DecodeError
+	if _, strictErr := config.DecodeStrict(data, &header{}); !errors.As(strictErr, &refused) || refused.Field == "" {
+		return fmt.Errorf("%s: not a Kubernetes object: %v", where, err)
+	}
+	var kind struct{ Kind string }
+	if json.Unmarshal(data, &kind) == nil && kind.Kind != "" {
+		where += ": " + kind.Kind
+	}
+	return fmt.Errorf("%s: field %s: %s", where, refused.Field, refused.Problem)
 }
 
 // repeatedName is the first name the JSON object data gives more than once, and how many times it gives it; times
