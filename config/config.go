@@ -24,7 +24,6 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/model"
 )
@@ -454,7 +453,7 @@ func Decode(data []byte) (*SeedPlanConfiguration, error) {
 		if err := oneDocument(documents); err != nil {
 			return nil, err
 		}
-		jsonData, err := yaml.YAMLToJSON(data)
+		jsonData, err := YAMLToJSON(data)
 		if err != nil {
 			return nil, fmt.Errorf("not YAML: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"reflect"
@@ -13,9 +14,11 @@ import (
 	"strconv"
 	"strings"
 
+	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
 )
 
 // DecodeError is a value the strict decoder refused, named by its field.
@@ -412,4 +415,48 @@ func pathSteps(path string) []string {
 		}
 	}
 	return steps
+}
+
+// YAMLToJSON converts one YAML (or JSON) document to JSON as sigs.k8s.io/yaml, and so kubectl, converts it, but
+// refuses a document that goes on after the flow collection at its root ({…} garbage, a JSON object and then an
+// error message a shell appended): the conversion drops what follows without a word, where kubectl's JSON decoder
+// refuses it. Landscapes, the configuration and reviewed plans are converted by it.
+func YAMLToJSON(document []byte) ([]byte, error) {
+	converted, err := yaml.YAMLToJSON(document)
+	if err != nil {
+		return nil, err
+	}
+	if err := afterRootCollection(document); err != nil {
+		return nil, err
+	}
+	return converted, nil
+}
+
+// afterRootCollection is the error of a document that goes on after the flow collection at its root, if its root
+// is one.
+func afterRootCollection(document []byte) error {
+	first := firstToken(document)
+	if first != '{' && first != '[' {
+		return nil
+	}
+	decoder := yaml3.NewDecoder(bytes.NewReader(document))
+	var root yaml3.Node
+	if decoder.Decode(&root) != nil {
+		return nil // the conversion read it, so this error is not one to word
+	}
+	if err := decoder.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("something follows the end of the %s the document is (%w)",
+			map[byte]string{'{': "object", '[': "list"}[first], err)
+	}
+	return nil
+}
+
+// firstToken is the first byte of a YAML document that is not whitespace or a comment, 0 if there is none.
+func firstToken(document []byte) byte {
+	for line := range bytes.Lines(document) {
+		if trimmed := bytes.TrimLeft(line, " \t\r\n"); len(trimmed) > 0 && trimmed[0] != '#' {
+			return trimmed[0]
+		}
+	}
+	return 0
 }

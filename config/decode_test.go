@@ -292,3 +292,31 @@ func TestPathSteps(t *testing.T) {
 		}
 	}
 }
+
+// YAMLToJSON converts as sigs.k8s.io/yaml does, but refuses what that conversion would drop without a word: what
+// follows the flow collection at a document's root.
+func TestYAMLToJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name, document, want, refused string
+	}{
+		{name: "block YAML", document: "a: 1\nb: [x, z]\n", want: `{"a":1,"b":["x","z"]}`},
+		{name: "JSON", document: `{"a": {"b": [1, 2]}}`, want: `{"a":{"b":[1,2]}}`},
+		{name: "JSON among comments", document: "# saved\n{\"a\": 1}\n# end\n", want: `{"a":1}`},
+		{name: "a YAML flow mapping", document: "{a: 1, b: two}", want: `{"a":1,"b":"two"}`},
+		{name: "a list", document: "[1, 2] # two\n", want: `[1,2]`},
+		{name: "text after JSON", document: `{"a": 1} garbage`, refused: "something follows the end of the object the document is"},
+		{name: "JSON after JSON", document: "{\"a\": 1}\n{\"b\": 2}\n", refused: "something follows the end of the object the document is"},
+		{name: "text after a list", document: "[1, 2]\nerror: unable to connect\n", refused: "something follows the end of the list the document is"},
+		{name: "not YAML", document: "{[", refused: "yaml: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := YAMLToJSON([]byte(tc.document))
+			switch {
+			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+				t.Fatalf("error %v, want one saying %q", err, tc.refused)
+			case tc.refused == "" && (err != nil || string(got) != tc.want):
+				t.Fatalf("%s, %v; want %s", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -678,13 +678,10 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), err)
 		}
 		var err error
-		if jsonDoc, err = yaml.YAMLToJSON(raw); err != nil {
+		if jsonDoc, err = config.YAMLToJSON(raw); err != nil {
 			if path := notANumber(raw); path != "" {
 				return decodedDocument{}, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
-		}
-		if err := afterRootCollection(raw); err != nil {
 			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
 		}
 	}
@@ -697,35 +694,6 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 		in.transcoded = jsonDoc[:0]
 	}
 	return d, err
-}
-
-// afterRootCollection refuses a document that goes on after the flow collection at its root ({…} garbage, a JSON
-// object and then text): sigs.k8s.io/yaml's conversion drops what follows without a word, where kubectl's JSON
-// decoder refuses it.
-func afterRootCollection(raw []byte) error {
-	if first := firstToken(raw); first != '{' && first != '[' {
-		return nil
-	}
-	decoder := yaml3.NewDecoder(bytes.NewReader(raw))
-	var root yaml3.Node
-	if decoder.Decode(&root) != nil {
-		return nil // the conversion read it: so should this; its error is not one to word
-	}
-	if err := decoder.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("something follows the end of the %s the document is (%w)",
-			map[byte]string{'{': "object", '[': "list"}[firstToken(raw)], err)
-	}
-	return nil
-}
-
-// firstToken is the first byte of a YAML document that is not whitespace or a comment, 0 if there is none.
-func firstToken(raw []byte) byte {
-	for line := range bytes.Lines(raw) {
-		if trimmed := bytes.TrimLeft(line, " \t\r\n"); len(trimmed) > 0 && trimmed[0] != '#' {
-			return trimmed[0]
-		}
-	}
-	return 0
 }
 
 // detach makes the document's objects hold nothing of the JSON they were decoded from (a mapped file's bytes, or

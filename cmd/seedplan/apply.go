@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
@@ -90,7 +89,7 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 	if err := model.CheckBudget(data); err != nil {
 		return nil, err
 	}
-	data, err := yaml.YAMLToJSON(data)
+	data, err := config.YAMLToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("not YAML or JSON: %w", err)
 	}
