@@ -31,7 +31,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
@@ -720,7 +719,7 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 	if bytes.IndexByte(entry, '*') >= 0 || model.CheckBudget(entry) != nil {
 		return nil, false
 	}
-	json, err := yaml.YAMLToJSON(entry)
+	json, err := config.YAMLToJSON(entry)
 	if err != nil || nestsDeeper(json, model.MaxNesting-1) { // [item], as deep as the List's items may nest
 		return nil, false
 	}
