@@ -54,6 +54,8 @@ type decoded struct {
 type decodedDocument struct {
 	in      *source
 	objects objectList
+	// refused is why the document was refused, if it was: it then holds no objects.
+	refused error
 }
 
 // empty reports whether the document held nothing: only whitespace, comments or null.

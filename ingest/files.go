@@ -291,8 +291,8 @@ func inBatches[T any](n int, decode func(i int) T, use func(T) error) error {
 	return nil
 }
 
-// decodedFile is a file read and decoded, not added yet: its bytes, the objects of its documents up to the first
-// that failed, and the error it failed with.
+// decodedFile is a file read and decoded, not added yet: its bytes, its documents (each with its objects or why it
+// was refused), and the error of the file itself, if it could not be read or split into documents.
 type decodedFile struct {
 	bytes     int64
 	documents []decodedDocument
@@ -340,7 +340,12 @@ func (l *Landscape) addFile(file *decodedFile) error {
 	l.reserve(objects)
 	var stop error
 	for _, document := range file.documents {
-		if stop = l.addDocument(document); stop != nil {
+		if document.refused != nil {
+			stop = l.refuse(document.refused)
+		} else {
+			stop = l.addDocument(document)
+		}
+		if stop != nil {
 			break
 		}
 	}
@@ -545,7 +550,8 @@ func (l *Landscape) Decode(name string, data []byte) error {
 }
 
 // decodeContent decodes the documents of one file's content, in UTF-8 (utf8Content), on every processor
-// (inBatches), without adding them: those before the first that fails, and its error.
+// (inBatches), without adding them: each with its objects or why it was refused, up to the maxRefused-th refused,
+// where the load stops (refuse); the error is the file's own, when it cannot be read as documents at all.
 func decodeContent(name string, data []byte, small *sync.Pool) ([]decodedDocument, error) {
 	data, err := utf8Content(data)
 	if err != nil {
@@ -560,16 +566,22 @@ func decodeContent(name string, data []byte, small *sync.Pool) ([]decodedDocumen
 		err      error
 	}
 	documents := make([]decodedDocument, 0, n)
-	err = inBatches(n, func(i int) result {
+	refused := 0
+	// Its only error is that enough documents were refused: each refusal is in its document.
+	_ = inBatches(n, func(i int) result {
 		document, err := decode(i)
 		return result{document, err}
 	}, func(r result) error {
-		if r.err == nil {
-			documents = append(documents, r.document)
+		if r.err != nil {
+			r.document, refused = decodedDocument{refused: r.err}, refused+1
 		}
-		return r.err
+		documents = append(documents, r.document)
+		if refused == maxRefused {
+			return errEnoughRefused
+		}
+		return nil
 	})
-	return documents, err
+	return documents, nil
 }
 
 // fileDocuments splits a file's content into its documents: how many there are, and how the i-th is decoded,

@@ -11,6 +11,9 @@ import (
 // that a file of something else entirely is not answered with one line per document.
 const maxRefused = 32
 
+// errEnoughRefused stops decoding a file's documents once maxRefused of them are refused: the load stops there.
+var errEnoughRefused = errors.New("enough documents refused")
+
 // refusals is the error of a load that refused some of its input: each refusal in the input's order, the last
 // saying that the load stopped, if it did, at maxRefused. It is joined as errors.Join joins, so callers word each
 // line (config.Each).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestLoadReportsEveryRefusal(t *testing.T) {
 			files: map[string]string{
 				"a-seeds.yaml":  seedYAML + "---\n" + strings.Replace(seedYAML, "name: aws-eu1", "name: aws_eu2", 1),
 				"b-shoots.json": list(jsonOf(shoot("ok")), jsonOf(broken("one")), jsonOf(shoot("ok")), jsonOf(broken("two"))),
-				"c-broken.yaml": shoot("three") + "---\nkind: [\n",
+				"c-broken.yaml": shoot("three") + "---\nkind: [\n---\n" + broken("four"),
 				"":              "",
 			},
 			want: []string{
@@ -54,6 +55,7 @@ func TestLoadReportsEveryRefusal(t *testing.T) {
 				"b-shoots.json: document 1: List item 2: Shoot garden-dev/ok: duplicate object, read before at ",
 				refusedRegion("b-shoots.json: document 1: List item 3", "two"),
 				"c-broken.yaml: document 2: not valid YAML or JSON: ",
+				refusedRegion("c-broken.yaml: document 3", "four"),
 				"landscape missing.yaml: no such file or directory",
 			},
 		},
@@ -69,6 +71,12 @@ func TestLoadReportsEveryRefusal(t *testing.T) {
 			name:  "more than 32",
 			files: map[string]string{"many.json": list(many...), "z-later.yaml": broken("later")},
 			want:  manyRefused("many.json: document 1"),
+		},
+		{
+			name:  "more than 32 documents",
+			files: map[string]string{"many.yaml": strings.Repeat("kind: [\n---\n", 40), "z-later.yaml": broken("later")},
+			want: append(slices.Repeat([]string{"many.yaml: document "}, 32),
+				"stopped after the first 32 refusals: the rest of the landscape was not read"),
 		},
 		{
 			name:  "more than 32 in a List in a List",
