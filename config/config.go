@@ -399,19 +399,27 @@ func withPath(path string, err error) error {
 // conversion would silently drop: what an operator wrote is either the configuration or an error. documents are
 // the file's, as model.BudgetedDocuments parsed them.
 func oneDocument(documents []*yaml3.Node) error {
-	n := 0
-	for _, document := range documents {
-		if len(document.Content) == 0 {
-			continue // comments only
-		}
-		if n++; n > 1 {
-			return fmt.Errorf("document %d: a configuration file holds one document", n)
+	for n, document := range documents {
+		if n > 0 {
+			return fmt.Errorf("document %d: a configuration file holds one document", n+1)
 		}
 		if err := uniqueKeys(document.Content[0], ""); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Documents is the documents of a YAML stream that hold something, parsed within the input budget
+// (model.BudgetedDocuments): a document of comments alone, before or after the others, holds nothing.
+func Documents(data []byte) ([]*yaml3.Node, error) {
+	documents, err := model.BudgetedDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(documents, func(d *yaml3.Node) bool {
+		return len(d.Content) == 0 || d.Content[0].Kind == yaml3.ScalarNode && d.Content[0].Tag == "!!null" && d.Content[0].Value == ""
+	}), nil
 }
 
 // uniqueKeys refuses a mapping, at path or below, that has a key twice.
@@ -446,7 +454,7 @@ func Decode(data []byte) (*SeedPlanConfiguration, error) {
 	}
 	c := &SeedPlanConfiguration{}
 	if len(bytes.TrimSpace(data)) > 0 {
-		documents, err := model.BudgetedDocuments(data)
+		documents, err := Documents(data)
 		if err != nil {
 			return nil, err
 		}

@@ -69,6 +69,20 @@ func TestParseEmptyIsDefault(t *testing.T) {
 	}
 }
 
+// Documents of comments alone, before and after the configuration (a separator and a note kept at the end), hold
+// nothing: the configuration is the file's one document.
+func TestParseSkipsDocumentsOfCommentsAlone(t *testing.T) {
+	for _, data := range []string{
+		"# seedplan\n---\n" + header + "schedulerName: a\n---\n# the end\n",
+		header + "schedulerName: a\n---\n",
+	} {
+		c, err := parse([]byte(data))
+		if err != nil || c.SchedulerName != "a" {
+			t.Fatalf("%q: %v, %+v", data, err, c)
+		}
+	}
+}
+
 // laughs is a 1 KB document of anchors, each aliasing the one before ten times: 10^7 "lol"s.
 var laughs = func() string {
 	b := "l0: &l0 [lol]\n"

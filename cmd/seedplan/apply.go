@@ -84,12 +84,18 @@ func readReviewed(path string, stdin io.Reader) (*reviewedPlan, error) {
 	return plan, nil
 }
 
-// parseReviewed decodes a reviewed plan, within the input budget.
+// parseReviewed decodes a reviewed plan, within the input budget: one document, as schedule and rebalance print
+// it. Of several (two plans joined with ---), the conversion would read the first alone, and the others' entries
+// would be left undone without a word.
 func parseReviewed(data []byte) (*reviewedPlan, error) {
-	if err := model.CheckBudget(data); err != nil {
+	documents, err := config.Documents(data)
+	if err != nil {
 		return nil, err
 	}
-	data, err := config.YAMLToJSON(data)
+	if len(documents) > 1 {
+		return nil, fmt.Errorf("%d documents: a reviewed plan is one, the output of one schedule or rebalance", len(documents))
+	}
+	data, err = config.YAMLToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("not YAML or JSON: %w", err)
 	}

@@ -38,6 +38,8 @@ func TestParseReviewed(t *testing.T) {
 		{"a landscape", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: s}\n", "neither the output of schedule"},
 		{"both at once", `{"window": {}, "lowerBound": 0}`, "neither the output of schedule"},
 		{"not YAML", "{[", "not YAML or JSON"},
+		{"two plans", "---\n" + schedule("SameRegion", placed) + "\n---\n" + schedule("SameRegion", `{"shoot": "a/c", "seed": "s", "resourceVersion": "8"}`), "2 documents: a reviewed plan is one"},
+		{"a plan among comments", "# reviewed\n---\n" + schedule("SameRegion", placed) + "\n---\n# end\n", "placements"},
 		{"an error message after the plan", schedule("SameRegion", placed) + "\nerror: unable to connect\n", "not YAML or JSON: something follows the end of the object the document is"},
 		{"a list", "- shoot: a/b\n", "the document must be an object, not a list"},
 		{"placements made from files", schedule("SameRegion", `{"shoot": "a/b", "seed": "s"}`), "placement 1: shoot a/b has no resourceVersion: apply plans made from the garden"},
