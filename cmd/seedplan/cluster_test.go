@@ -607,10 +607,12 @@ func TestCordon(t *testing.T) {
 	if !visible() {
 		t.Fatal("cordon --dry-run cordoned the seed")
 	}
-	// A seed the garden does not have fails the command before any seed is written.
-	if out, err := runCombined(t, "cordon", "cordon-seed0", "cordon-no-such-seed", "--kubeconfig", kubeconfig); err == nil ||
-		!strings.HasSuffix(err.Error(), `: seeds.core.gardener.cloud "cordon-no-such-seed" not found; no seed was cordoned`) {
-		t.Fatalf("cordon of a seed the garden lacks: %v\n%s", err, out)
+	// Seeds the garden does not have fail the command before any seed is written, each named.
+	if out, err := runCombined(t, "cordon", "cordon-no-such-seed", "cordon-seed0", "cordon-no-such-seed2", "--kubeconfig", kubeconfig); err == nil ||
+		!strings.HasPrefix(err.Error(), "seed cordon-no-such-seed: setting spec.settings.scheduling.visible to false: ") ||
+		!strings.HasSuffix(err.Error(), `: seeds.core.gardener.cloud "cordon-no-such-seed2" not found`+"\nno seed was cordoned") ||
+		strings.Count(err.Error(), "\n") != 2 {
+		t.Fatalf("cordon of seeds the garden lacks: %v\n%s", err, out)
 	}
 	if !visible() {
 		t.Fatal("cordon of a seed the garden lacks cordoned the seed given before it")

@@ -120,23 +120,30 @@ func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
 	if err := announceGarden(cmd, c, setting); err != nil {
 		return err
 	}
-	changed, err := o.set(cmd.Context(), garden, seeds, true)
+	set, err := o.set(cmd.Context(), garden, seeds, true)
 	state := o.verb + " (server dry run)"
 	switch {
 	case err != nil && !o.dryRun:
-		return fmt.Errorf("%w; no seed was %s", err, o.verb)
+		return fmt.Errorf("%w\nno seed was %s", err, o.verb)
 	case err == nil && !o.dryRun:
-		changed, err = o.set(cmd.Context(), garden, seeds, false)
+		set, err = o.set(cmd.Context(), garden, seeds, false)
 		state = o.verb
 	}
-	for i, seed := range seeds[:len(changed)] { // as kubectl cordon prints them
-		if changed[i] {
-			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed, state)
+	for _, seed := range set { // as kubectl cordon prints them
+		if seed.changed {
+			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s %s\n", seed.name, state)
 		} else {
-			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s already %s\n", seed, state)
+			fmt.Fprintf(cmd.OutOrStdout(), "seed/%s already %s\n", seed.name, state)
 		}
 	}
 	return err
+}
+
+// seedSet is a seed whose spec.settings.scheduling.visible was set (or would be, in a dry run), and whether that
+// changed it.
+type seedSet struct {
+	name    string
+	changed bool
 }
 
 // selected are the names of the garden's seeds the selector matches; none is an error, not a silent nothing.
@@ -155,16 +162,22 @@ func (o *cordonOptions) selected(ctx context.Context, garden client.Client) ([]s
 	return names, nil
 }
 
-// set sets the seeds' spec.settings.scheduling.visible in turn, or with dryRun only sends the updates as a dry run,
-// until one fails: whether each seed set before the failure changed.
-func (o *cordonOptions) set(ctx context.Context, garden client.Client, seeds []string, dryRun bool) ([]bool, error) {
-	var changed []bool
+// set sets the seeds' spec.settings.scheduling.visible in turn, or with dryRun only sends the updates as a dry run:
+// the seeds set, and why the others were not. The updates stop at the first that fails; the dry run goes on, so
+// that every seed the garden lacks or refuses is named before a seed is written.
+func (o *cordonOptions) set(ctx context.Context, garden client.Client, seeds []string, dryRun bool) ([]seedSet, error) {
+	var set []seedSet
+	var refused []error
 	for _, seed := range seeds {
-		c, err := bind.SetSchedulingVisible(ctx, garden, seed, o.visible, dryRun)
-		if err != nil {
-			return changed, err
+		changed, err := bind.SetSchedulingVisible(ctx, garden, seed, o.visible, dryRun)
+		switch {
+		case err == nil:
+			set = append(set, seedSet{name: seed, changed: changed})
+		case !dryRun || ctx.Err() != nil:
+			return set, err
+		default:
+			refused = append(refused, err)
 		}
-		changed = append(changed, c)
 	}
-	return changed, nil
+	return set, errors.Join(refused...)
 }
