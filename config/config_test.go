@@ -75,6 +75,7 @@ func TestParseSkipsDocumentsOfCommentsAlone(t *testing.T) {
 	for _, data := range []string{
 		"# seedplan\n---\n" + header + "schedulerName: a\n---\n# the end\n",
 		header + "schedulerName: a\n---\n",
+		"---\n# seedplan\n---\n" + header + "schedulerName: a\n",
 	} {
 		c, err := parse([]byte(data))
 		if err != nil || c.SchedulerName != "a" {

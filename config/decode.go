@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -417,19 +419,32 @@ func pathSteps(path string) []string {
 	return steps
 }
 
-// YAMLToJSON converts one YAML (or JSON) document to JSON as sigs.k8s.io/yaml, and so kubectl, converts it, but
-// refuses a document that goes on after the flow collection at its root ({…} garbage, a JSON object and then an
-// error message a shell appended): the conversion drops what follows without a word, where kubectl's JSON decoder
-// refuses it. Landscapes, the configuration and reviewed plans are converted by it.
-func YAMLToJSON(document []byte) ([]byte, error) {
-	converted, err := yaml.YAMLToJSON(document)
-	if err != nil {
-		return nil, err
+// YAMLToJSON converts the first document of data that holds something (Documents) to JSON as sigs.k8s.io/yaml,
+// and so kubectl, converts a document, but refuses one that goes on after the flow collection at its root ({…}
+// garbage, a JSON object and then an error message a shell appended): the conversion drops what follows without a
+// word, where kubectl's JSON decoder refuses it. Landscapes, the configuration and reviewed plans are converted by
+// it; data of comments alone is null.
+func YAMLToJSON(data []byte) ([]byte, error) {
+	documents := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for {
+		document, err := documents.Read()
+		switch {
+		case errors.Is(err, io.EOF):
+			return []byte("null"), nil
+		case err != nil:
+			document = data // a separator kubectl's reader refuses ("--- {…}"), which the conversion reads
+		case firstToken(document) == 0:
+			continue // comments alone, as Documents skips them
+		}
+		converted, err := yaml.YAMLToJSON(document)
+		if err != nil {
+			return nil, err
+		}
+		if err := afterRootCollection(document); err != nil {
+			return nil, err
+		}
+		return converted, nil
 	}
-	if err := afterRootCollection(document); err != nil {
-		return nil, err
-	}
-	return converted, nil
 }
 
 // afterRootCollection is the error of a document that goes on after the flow collection at its root, if its root
@@ -451,10 +466,18 @@ func afterRootCollection(document []byte) error {
 	return nil
 }
 
-// firstToken is the first byte of a YAML document that is not whitespace or a comment, 0 if there is none.
+// firstToken is the first byte of a YAML document that is not whitespace, a comment or a document marker (a line
+// "---" or "..." with at most a comment after it), 0 if there is none.
 func firstToken(document []byte) byte {
+	const space = " \t\r\n"
 	for line := range bytes.Lines(document) {
-		if trimmed := bytes.TrimLeft(line, " \t\r\n"); len(trimmed) > 0 && trimmed[0] != '#' {
+		trimmed := bytes.TrimLeft(line, space)
+		for _, marker := range [][]byte{[]byte("---"), []byte("...")} {
+			if rest, ok := bytes.CutPrefix(trimmed, marker); ok && (len(rest) == 0 || bytes.IndexByte([]byte(space), rest[0]) >= 0) {
+				trimmed = bytes.TrimLeft(rest, space)
+			}
+		}
+		if len(trimmed) > 0 && trimmed[0] != '#' {
 			return trimmed[0]
 		}
 	}

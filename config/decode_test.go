@@ -308,6 +308,9 @@ func TestYAMLToJSON(t *testing.T) {
 		{name: "JSON after JSON", document: "{\"a\": 1}\n{\"b\": 2}\n", refused: "something follows the end of the object the document is"},
 		{name: "text after a list", document: "[1, 2]\nerror: unable to connect\n", refused: "something follows the end of the list the document is"},
 		{name: "not YAML", document: "{[", refused: "yaml: "},
+		{name: "after documents of comments alone", document: "---\n# saved\n--- # by hand\na: 1\n", want: `{"a":1}`},
+		{name: "JSON on a separator's line", document: "--- {\"a\": 1}\n", want: `{"a":1}`},
+		{name: "comments alone", document: "# nothing\n---\n", want: `null`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := YAMLToJSON([]byte(tc.document))
