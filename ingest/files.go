@@ -805,6 +805,9 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		return headerError(where, data, err)
 	}
 	if h.Kind == "" {
+		if string(bytes.TrimSpace(data)) == "null" { // a List's item written as a "-" alone
+			return fmt.Errorf("%s: empty (null), not an object", where)
+		}
 		return fmt.Errorf("%s: object without kind%s", where, seedplanAnswer(data))
 	}
 	if h.Kind == "List" || (strings.HasSuffix(h.Kind, "List") && h.Items != nil) {

@@ -163,6 +163,8 @@ var hostileDocuments = []struct{ name, data, want string }{
 		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the object the document is"},
 	{name: "text after a list", data: "[" + jsonOf(seedYAML) + "] x",
 		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the list the document is"},
+	{name: "an empty List item", data: "apiVersion: v1\nkind: List\nitems:\n-\n- " + strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n",
+		want: "in.yaml: document 1: List item 0: empty (null), not an object"},
 	{name: "a name YAML reads as a boolean", data: strings.Replace(shootYAML, "name: web", "name: y", 1),
 		want: "in.yaml: document 1: Shoot: field metadata.name: must be a string, not a boolean"},
 	{name: "a kind that is a number", data: strings.Replace(shootYAML, "kind: Shoot", "kind: 5", 1),
