@@ -784,7 +784,7 @@ func TestTheStrictPathWordsWhatTheFastPathLeaves(t *testing.T) {
 			`{"apiVersion":"core.gardener.cloud/v1beta1","kind":"ShootList","items":[{"metadata":{"name":"s","namespace":"garden-dev"},"spec":{"region":"r","provider":{"type":"aws","workers":"x"}}}]}`,
 			"", "in.yaml: document 1: ShootList item 0: Shoot garden-dev/s: field spec.provider.workers: must be a list, not a string"},
 		{"a null item of a typed List (it crashed every version before)",
-			"apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n-", "", "in.yaml: document 1: SeedList item 0: object without kind"},
+			"apiVersion: core.gardener.cloud/v1beta1\nkind: SeedList\nitems:\n-", "", "in.yaml: document 1: SeedList item 0: empty (null), not an object"},
 		{"a duplicate key",
 			"apiVersion: core.gardener.cloud/v1beta1\nkind: CloudProfile\nmetadata:\n  name: aws\n  name: aws2\nspec:\n  type: aws\n",
 			`in.yaml: document 1: CloudProfile aws2: ignoring duplicate field "metadata.name"`, ""},
