@@ -962,9 +962,6 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is %s", where, object, q.String())
 		}
 	}
-	if _, err := model.ParseTaintEffects(seed); err != nil {
-		return fmt.Errorf("%s: %s: field %w", where, object, err)
-	}
 	return nil
 }
 

@@ -81,8 +81,10 @@ type Snapshot struct {
 	namespacedCloudProfiles map[string]*gardencorev1beta1.NamespacedCloudProfile // key namespace/name
 	projectsByNamespace     map[string]*gardencorev1beta1.Project
 	seedIndex               map[string]int
-	// taints are the taint effects of every seed, by index.
-	taints []SeedTaints
+	// taints are the taint effects of every seed, by index; a seed's whose annotation does not parse are none, and
+	// its error is in malformedTaintEffects, by index.
+	taints                []SeedTaints
+	malformedTaintEffects map[int]error
 	// classes group the seeds by what filters read of them; see seedClasses.
 	classes seedClasses
 	usage   map[string]int
@@ -165,7 +167,12 @@ func (snap *Snapshot) addSeeds(defaults func(runtime.Object), seen objectSet, ob
 		snap.seedIndex[seed.Name] = i
 		taints, err := ParseTaintEffects(seed)
 		if err != nil {
-			return fmt.Errorf("Seed %s: %w", seed.Name, err)
+			// Read as the gardener-scheduler reads the seed, which knows no such annotation: every taint of
+			// spec.taints is NoSchedule. One seed's typo must not stop the planning of a whole garden.
+			if snap.malformedTaintEffects == nil {
+				snap.malformedTaintEffects = map[int]error{}
+			}
+			snap.malformedTaintEffects[i] = err
 		}
 		snap.taints[i] = taints
 		if zoneSelectionMode(seed) != "" {
@@ -373,6 +380,22 @@ func (s *Snapshot) SeedsNotHeld() map[string]int {
 		}
 	}
 	return missing
+}
+
+// MalformedTaintEffects is a seed whose taint-effects annotation does not parse, and why: the snapshot reads the
+// seed without it, as the gardener-scheduler does (every taint of spec.taints NoSchedule, no soft taint).
+type MalformedTaintEffects struct {
+	Seed string
+	Err  error
+}
+
+// MalformedTaintEffects are the seeds whose taint-effects annotation does not parse, in the order of the seeds.
+func (s *Snapshot) MalformedTaintEffects() []MalformedTaintEffects {
+	var malformed []MalformedTaintEffects
+	for _, i := range slices.Sorted(maps.Keys(s.malformedTaintEffects)) {
+		malformed = append(malformed, MalformedTaintEffects{Seed: s.Seeds[i].Name, Err: s.malformedTaintEffects[i]})
+	}
+	return malformed
 }
 
 // MalformedRegionEntry is an entry of a region ConfigMap that Gardener cannot parse.

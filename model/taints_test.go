@@ -61,11 +61,28 @@ func TestParseTaintEffects(t *testing.T) {
 	}
 }
 
-// A bad annotation fails the snapshot with the seed's name: nothing is planned on a misread landscape.
-func TestSnapshotRejectsBadTaintEffects(t *testing.T) {
-	_, err := NewSnapshot(Objects{Seeds: []*gardencorev1beta1.Seed{testSeed("seed-1", withTaintEffects("x=Sometimes"))}})
-	if err == nil || !strings.HasPrefix(err.Error(), "Seed seed-1: metadata.annotations["+AnnotationTaintEffects+"]") {
-		t.Fatalf("error %v", err)
+// A seed whose annotation does not parse is read as the gardener-scheduler reads it, which knows no such
+// annotation — its spec.taints all NoSchedule, no soft taint — and named with the error; one seed's typo does not
+// stop the planning of a garden, and the other seeds' annotations are read.
+func TestSnapshotReadsABadTaintEffectsAnnotationAsGardenerDoes(t *testing.T) {
+	snap, err := NewSnapshot(Objects{Seeds: []*gardencorev1beta1.Seed{
+		testSeed("seed-1", testobjects.Tainted("a"), withTaintEffects("a=NoExecute,x=PreferNoSchedule,y=Sometimes")),
+		testSeed("seed-2", testobjects.Tainted("a"), withTaintEffects("a=NoExecute,x=PreferNoSchedule")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoot := testobjects.Shoot("web")
+	bad, good := snap.SeedIndex("seed-1"), snap.SeedIndex("seed-2")
+	if len(snap.NoExecuteTaints(bad)) != 0 || snap.SoftViolations(bad, shoot) != 0 {
+		t.Errorf("seed-1: NoExecute %v, soft violations %d; want none of either", snap.NoExecuteTaints(bad), snap.SoftViolations(bad, shoot))
+	}
+	if len(snap.NoExecuteTaints(good)) != 1 || snap.SoftViolations(good, shoot) != 1 {
+		t.Errorf("seed-2: NoExecute %v, soft violations %d; want its annotation read", snap.NoExecuteTaints(good), snap.SoftViolations(good, shoot))
+	}
+	malformed := snap.MalformedTaintEffects()
+	if len(malformed) != 1 || malformed[0].Seed != "seed-1" || !strings.Contains(malformed[0].Err.Error(), `taint "y" has unknown effect "Sometimes"`) {
+		t.Fatalf("MalformedTaintEffects = %v, want seed-1's unknown effect", malformed)
 	}
 }
 

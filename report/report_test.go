@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"k8s.io/utils/ptr"
 
+	"github.com/seedplan/seedplan/internal/testobjects"
 	"github.com/seedplan/seedplan/model"
 	"github.com/seedplan/seedplan/report"
 )
@@ -579,6 +581,24 @@ func TestRegionConfigWarnings(t *testing.T) {
 	}
 	if got := report.RegionConfigWarnings(nil, nil); len(got) != 0 {
 		t.Errorf("RegionConfigWarnings of nothing = %q, want none", got)
+	}
+}
+
+// A seed whose taint-effects annotation does not parse is named among a landscape's warnings with why, and with
+// how it is read instead; a seed whose annotation parses is not.
+func TestSnapshotWarningsNameSeedsWhoseTaintEffectsAreNotRead(t *testing.T) {
+	snap, err := model.NewSnapshot(model.Objects{Seeds: []*gardencorev1beta1.Seed{
+		testobjects.Seed("retiring", testobjects.Tainted("a"), testobjects.Annotated(model.AnnotationTaintEffects, "a=Evict")),
+		testobjects.Seed("fine", testobjects.Tainted("a"), testobjects.Annotated(model.AnnotationTaintEffects, "a=NoExecute")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`seed retiring: metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "a" has unknown effect "Evict" ` +
+		`(NoSchedule, PreferNoSchedule or NoExecute): the annotation is not read, so every taint of the seed's spec.taints is ` +
+		`NoSchedule and none is soft, as the gardener-scheduler reads them`}
+	if got := report.SnapshotWarnings(snap); !slices.Equal(got, want) {
+		t.Errorf("SnapshotWarnings =\n%q, want\n%q", got, want)
 	}
 }
 
