@@ -291,6 +291,42 @@ func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
 	}
 }
 
+// A seed whose taint-effects annotation does not parse stops no window: the loop binds the garden's shoots, the
+// seed read as the gardener-scheduler reads it, and warns of the annotation once. It failed every window before.
+func TestLoopBindsBesideAnUnreadableTaintEffectsAnnotation(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "ltaint", []int64{100, 100}, 3, "ltaint")
+	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(logged))
+	seed := &gardencorev1beta1.Seed{}
+	if err := cp.Client.Get(ctx, client.ObjectKey{Name: "ltaint-seed0"}, seed); err != nil {
+		t.Fatal(err)
+	}
+	metav1.SetMetaDataAnnotation(&seed.ObjectMeta, model.AnnotationTaintEffects, "retiring=Sometimes")
+	if err := cp.Client.Update(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	loop := startLoop(t, cp.Config, loopConfig(t, cp, "ltaint"), "ltaint")
+	defer loop.stop(t)
+	waitFor(t, 60*time.Second, "the loop binds the pending shoots", func() bool { return boundCount(t, cp.Client, namespace) == 3 })
+	cp.CreateShoots(t, namespace, "ltaint", 3, 4, "ltaint")
+	waitFor(t, 60*time.Second, "the loop binds a shoot of a later window", func() bool { return boundCount(t, cp.Client, namespace) == 4 })
+	warned := 0
+	for _, w := range logged.warnings() {
+		if strings.Contains(w, `seed ltaint-seed0: metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "retiring" has unknown effect "Sometimes"`) {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Fatalf("warned of the annotation %d times, want once:\n%q", warned, logged.warnings())
+	}
+	if errs := logged.errors(); len(errs) > 0 {
+		t.Fatalf("the loop logged errors: %q", errs)
+	}
+}
+
 // Two run loops with leader election: only the leader binds; when it stops (releasing the Lease), the other takes
 // over and binds what comes next. Every shoot is bound exactly once, and no graceful stop, a standby's or a
 // leader's, logs an error.
