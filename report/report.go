@@ -597,20 +597,20 @@ func SeedsNotHeld(shoots map[string]int) string {
 
 // SnapshotWarnings say, one line each, what is wrong with a landscape that no shoot's outcome tells: shoots on
 // seeds it does not hold (when it holds seeds: one without any is warned of as such when it is read), seeds whose
-// taint-effects annotation is not read (TaintEffectsWarnings), and its region ConfigMaps' problems
+// taint-effects annotation is not read (taintEffectsWarnings), and its region ConfigMaps' problems
 // (RegionConfigWarnings).
 func SnapshotWarnings(snap *model.Snapshot) []string {
 	var warnings []string
 	if w := SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
 		warnings = append(warnings, w)
 	}
-	warnings = append(warnings, TaintEffectsWarnings(snap.MalformedTaintEffects())...)
+	warnings = append(warnings, taintEffectsWarnings(snap.MalformedTaintEffects())...)
 	return append(warnings, RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs())...)
 }
 
-// TaintEffectsWarnings say, one line each, which seeds' taint-effects annotations do not parse and so are not
+// taintEffectsWarnings say, one line each, which seeds' taint-effects annotations do not parse and so are not
 // read: nothing else tells that their NoExecute taints move no shoot and their soft taints cost nothing.
-func TaintEffectsWarnings(malformed []model.MalformedTaintEffects) []string {
+func taintEffectsWarnings(malformed []model.MalformedTaintEffects) []string {
 	lines := make([]string, len(malformed))
 	for i, m := range malformed {
 		lines[i] = fmt.Sprintf("seed %s: %v: the annotation is not read, so every taint of the seed's spec.taints is "+
