@@ -155,5 +155,6 @@ fuzz: deps
 	$(GO) test ./model -run '^$$' -fuzz '^FuzzMaintenanceStart$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./config -run '^$$' -fuzz '^FuzzDecodeStrict$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./config -run '^$$' -fuzz '^FuzzYAMLToJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/seedplan -run '^$$' -fuzz '^FuzzParseReviewed$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./report -run '^$$' -fuzz '^FuzzJSONPath$$' -fuzztime $(FUZZTIME)

@@ -425,6 +425,10 @@ func pathSteps(path string) []string {
 // word, where kubectl's JSON decoder refuses it. Landscapes, the configuration and reviewed plans are converted by
 // it; data of comments alone is null.
 func YAMLToJSON(data []byte) ([]byte, error) {
+	converted, err := convertDocument(data) // the stream's first document, as read whole (UTF-16 too)
+	if err != nil || string(converted) != "null" || !bytes.HasPrefix(data, []byte("---")) && !bytes.Contains(data, []byte("\n---")) {
+		return converted, err // something, or null without a document after it
+	}
 	documents := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for {
 		document, err := documents.Read()
@@ -432,25 +436,32 @@ func YAMLToJSON(data []byte) ([]byte, error) {
 		case errors.Is(err, io.EOF):
 			return []byte("null"), nil
 		case err != nil:
-			document = data // a separator kubectl's reader refuses ("--- {…}"), which the conversion reads
-		case firstToken(document) == 0:
-			continue // comments alone, as Documents skips them
+			return convertDocument(data) // a separator kubectl's reader refuses ("--- {…}"), which the conversion reads
 		}
-		converted, err := yaml.YAMLToJSON(document)
-		if err != nil {
-			return nil, err
+		converted, err := convertDocument(document)
+		if err != nil || hasToken(document) {
+			return converted, err
 		}
-		if err := afterRootCollection(document); err != nil {
-			return nil, err
-		}
-		return converted, nil
+		// Comments alone (null), as Documents skips them.
 	}
+}
+
+// convertDocument converts one YAML document as sigs.k8s.io/yaml does, refusing what follows its root collection.
+func convertDocument(document []byte) ([]byte, error) {
+	converted, err := yaml.YAMLToJSON(document)
+	if err != nil {
+		return nil, err
+	}
+	if err := afterRootCollection(document); err != nil {
+		return nil, err
+	}
+	return converted, nil
 }
 
 // afterRootCollection is the error of a document that goes on after the flow collection at its root, if its root
 // is one.
 func afterRootCollection(document []byte) error {
-	first := firstToken(document)
+	first, _ := firstToken(document)
 	if first != '{' && first != '[' {
 		return nil
 	}
@@ -466,9 +477,15 @@ func afterRootCollection(document []byte) error {
 	return nil
 }
 
+// hasToken reports whether a YAML document holds more than whitespace, comments and document markers.
+func hasToken(document []byte) bool {
+	_, ok := firstToken(document)
+	return ok
+}
+
 // firstToken is the first byte of a YAML document that is not whitespace, a comment or a document marker (a line
-// "---" or "..." with at most a comment after it), 0 if there is none.
-func firstToken(document []byte) byte {
+// "---" or "..." with at most a comment after it), if there is one.
+func firstToken(document []byte) (byte, bool) {
 	const space = " \t\r\n"
 	for line := range bytes.Lines(document) {
 		trimmed := bytes.TrimLeft(line, space)
@@ -478,8 +495,8 @@ func firstToken(document []byte) byte {
 			}
 		}
 		if len(trimmed) > 0 && trimmed[0] != '#' {
-			return trimmed[0]
+			return trimmed[0], true
 		}
 	}
-	return 0
+	return 0, false
 }

@@ -8,9 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/yaml"
+
+	"github.com/seedplan/seedplan/model"
 )
 
 // decoded is a document of the kinds of values operators' files hold: values that decode themselves (timestamps,
@@ -322,4 +326,37 @@ func TestYAMLToJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzYAMLToJSON: any input converts or is an error, never a panic. A document without separators converts as
+// sigs.k8s.io/yaml converts it, or is refused only where that conversion drops what follows its root collection
+// (which yaml.v3 finds); and a comment appended after a separator changes nothing.
+func FuzzYAMLToJSON(f *testing.F) {
+	for _, seed := range []string{"a: 1\n", `{"a": [1, 2]}`, `{"a": 1} x`, "[1] # c\n", "---\n# c\n---\na: b\n", "--- {a: 1}\n", "{[", "\"x\"\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		if model.CheckBudget([]byte(data)) != nil {
+			return // what the callers refuse before converting
+		}
+		got, err := YAMLToJSON([]byte(data))
+		if !strings.Contains(data, "---") && !strings.Contains(data, "...") {
+			want, wantErr := yaml.YAMLToJSON([]byte(data))
+			switch {
+			case wantErr != nil && err == nil:
+				t.Fatalf("converted %q to %s where sigs.k8s.io/yaml refuses it: %v", data, got, wantErr)
+			case err == nil && string(got) != string(want):
+				t.Fatalf("converted %q to %s, sigs.k8s.io/yaml to %s", data, got, want)
+			case wantErr == nil && err != nil && !strings.Contains(err.Error(), "something follows the end of the"):
+				t.Fatalf("refused %q, which sigs.k8s.io/yaml converts to %s: %v", data, want, err)
+			}
+		}
+		if err != nil || !utf8.ValidString(data) {
+			return // appended to UTF-16, the comment would be other text
+		}
+		again, err := YAMLToJSON([]byte(data + "\n---\n# the end\n"))
+		if err != nil || string(again) != string(got) {
+			t.Fatalf("with a comment after a separator, %q converts to %s (%v), without it to %s", data, again, err, got)
+		}
+	})
 }
