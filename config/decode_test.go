@@ -315,6 +315,7 @@ func TestYAMLToJSON(t *testing.T) {
 		{name: "after documents of comments alone", document: "---\n# saved\n--- # by hand\na: 1\n", want: `{"a":1}`},
 		{name: "JSON on a separator's line", document: "--- {\"a\": 1}\n", want: `{"a":1}`},
 		{name: "comments alone", document: "# nothing\n---\n", want: `null`},
+		{name: "UTF-16 behind its byte order mark, as PowerShell writes", document: "\xff\xfea\x00:\x00 \x001\x00\r\x00\n\x00", want: `{"a":1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := YAMLToJSON([]byte(tc.document))
