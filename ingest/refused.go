@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // maxRefused bounds how many refusals — objects, documents, files — one load reports: enough for an operator to
@@ -14,45 +13,25 @@ const maxRefused = 32
 // errEnoughRefused stops decoding a file's documents once maxRefused of them are refused: the load stops there.
 var errEnoughRefused = errors.New("enough documents refused")
 
-// refusals is the error of a load that refused some of its input: each refusal in the input's order, the last
-// saying that the load stopped, if it did, at maxRefused. It is joined as errors.Join joins, so callers word each
-// line (config.Each).
-type refusals struct{ errs []error }
-
-// Error is each refusal on its own line.
-func (r *refusals) Error() string {
-	lines := make([]string, len(r.errs))
-	for i, err := range r.errs {
-		lines[i] = err.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Unwrap is every refusal.
-func (r *refusals) Unwrap() []error { return r.errs }
-
 // refuse records why a part of the input is refused and goes on, so that one load reports every refusal; it is
-// the load's error when the load must stop: after maxRefused. The error of a load stopped further in (a List's
-// items decoded strictly) is recorded already, and stops this one too.
+// the load's error when the load must stop: once maxRefused are recorded. The error of a load stopped further in
+// (a List's items decoded strictly) is that error again, and is not recorded twice.
 func (l *Landscape) refuse(err error) error {
-	var stopped *refusals
-	if errors.As(err, &stopped) {
-		return stopped
-	}
 	if len(l.refused) < maxRefused {
 		l.refused = append(l.refused, err)
 	}
 	if len(l.refused) < maxRefused {
 		return nil
 	}
-	return &refusals{errs: append(l.refused[:maxRefused:maxRefused],
-		fmt.Errorf("stopped after the first %d refusals: the rest of the landscape was not read", maxRefused))}
+	return l.refusal()
 }
 
-// refusal is the error of the load so far: its refusals, or nil.
+// refusal is the error of the load so far: each refusal on its own line, joined as errors.Join joins them so that
+// callers word each (config.Each), and last, if the load stopped at maxRefused, that it did; nil without any.
 func (l *Landscape) refusal() error {
-	if len(l.refused) == 0 {
-		return nil
+	if len(l.refused) == maxRefused {
+		return errors.Join(append(l.refused[:maxRefused:maxRefused],
+			fmt.Errorf("stopped after the first %d refusals: the rest of the landscape was not read", maxRefused))...)
 	}
-	return &refusals{errs: l.refused}
+	return errors.Join(l.refused...)
 }
