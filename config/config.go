@@ -330,7 +330,7 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, withPath(path, err)
+		return nil, WithPath(path, err)
 	}
 	return data, nil
 }
@@ -340,7 +340,7 @@ func ReadRegularFile(path string, limit int64) ([]byte, error) {
 func CheckRegularFile(path string, limit int64) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		return withPath(path, err)
+		return WithPath(path, err)
 	}
 	return CheckFileInfo(path, info, limit)
 }
@@ -386,10 +386,11 @@ func sizeInUnits(bytes int64) string {
 	return fmt.Sprintf("%d bytes", bytes)
 }
 
-// withPath starts err with path, once: an *fs.PathError already names it ("stat PATH: …"), so only its cause is
-// kept after the path.
-func withPath(path string, err error) error {
-	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
+// WithPath starts err with path, once: an *fs.PathError about path already names it ("stat PATH: …"), so only its
+// cause is kept after the path, without the system call. One about another file (a certificate a kubeconfig names)
+// is kept whole.
+func WithPath(path string, err error) error {
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == path {
 		err = pathErr.Err
 	}
 	return fmt.Errorf("%s: %w", path, err)

@@ -126,10 +126,7 @@ func (k *kubeconfig) restConfig(opts ClientOptions) (*rest.Config, error) {
 	case err != nil && k.source == "":
 		return nil, fmt.Errorf("no kubeconfig given, none in $KUBECONFIG or ~/.kube/config, and not in a pod: %w", err)
 	case err != nil:
-		if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == k.source {
-			err = pathErr.Err // named once, as given, without the system call
-		}
-		return nil, fmt.Errorf("kubeconfig %s: %w", k.source, err)
+		return nil, fmt.Errorf("kubeconfig %w", config.WithPath(k.source, err))
 	}
 	cfg.QPS, cfg.Burst, cfg.Timeout = opts.QPS, opts.Burst, opts.RequestTimeout
 	if opts.UserAgent != "" {

@@ -92,12 +92,9 @@ func (l *Landscape) loadPath(root string, small *sync.Pool) error {
 		return l.read(os.Stdin, 0, displayPath(root))
 	}
 	info, err := os.Stat(root)
-	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) {
-		err = pathErr.Err // named once, as given, without the system call
-	}
 	switch {
 	case err != nil:
-		return l.refuse(fmt.Errorf("landscape %s: %w", root, err))
+		return l.refuse(fmt.Errorf("landscape %w", config.WithPath(root, err)))
 	case info.IsDir():
 		return l.loadDir(os.DirFS(root), ".", root, small)
 	}
