@@ -9,14 +9,17 @@ import (
 	"fmt"
 	"hash/maphash"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	v1beta1constants "github.com/gardener/gardener/pkg/apis/core/v1beta1/constants"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
+	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -468,13 +471,50 @@ func (s *Snapshot) Shoot(key string) *gardencorev1beta1.Shoot {
 	return s.Shoots[i]
 }
 
-// Allocatable returns the seed's status.allocatable.shoots and whether it is set. A seed without it has no limit.
+// Allocatable returns how many shoots the seed's status.allocatable.shoots allows, as the gardener-scheduler reads
+// it, and whether it is set; a seed without it has no limit. Gardener compares usage >= Quantity.Value(), which
+// rounds a fraction up and wraps a number beyond int64; a negative number is read as 0, which admits no shoot
+// either.
 func Allocatable(seed *gardencorev1beta1.Seed) (int64, bool) {
 	quantity, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]
 	if !ok {
 		return 0, false
 	}
-	return quantity.Value(), true
+	return max(quantity.Value(), 0), true
+}
+
+// WholeShoots reports whether an allocatable is read as written: a whole number of shoots from 0 to 2^63−1.
+// AsInt64 alone refuses numbers of more than 18 digits however written, 2^63−1 among them, while it takes 9.2e18.
+func WholeShoots(q resource.Quantity) bool {
+	if q.Sign() < 0 {
+		return false
+	}
+	if _, ok := q.AsInt64(); ok {
+		return true
+	}
+	d := q.AsDec()
+	return new(inf.Dec).Round(d, 0, inf.RoundDown).Cmp(d) == 0 && d.Cmp(inf.NewDec(math.MaxInt64, 0)) <= 0
+}
+
+// MalformedAllocatable is a seed whose status.allocatable.shoots is not a whole number of shoots from 0 to
+// 2^63−1 (WholeShoots), and the number of shoots read from it (Allocatable).
+type MalformedAllocatable struct {
+	Seed    string
+	Written resource.Quantity
+	Read    int64
+}
+
+// MalformedAllocatables are the seeds whose allocatable is not read as written, in the order of the seeds: a
+// garden's seed status is not validated, and the plan then counts with Gardener's reading of it.
+func (s *Snapshot) MalformedAllocatables() []MalformedAllocatable {
+	var malformed []MalformedAllocatable
+	for _, seed := range s.Seeds {
+		if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && !WholeShoots(q) {
+			read, _ := Allocatable(seed)
+			malformed = append(malformed, MalformedAllocatable{Seed: seed.Name, Written: q, Read: read})
+		}
+	}
+	return malformed
 }
 
 // Project returns the project whose spec.namespace is the given namespace, or nil.

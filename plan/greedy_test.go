@@ -81,6 +81,22 @@ func TestGreedyLeastUtilized(t *testing.T) {
 				"{a => seed does not have available capacity for shoots, b => shoot does not tolerate the seed's taints}"},
 		},
 		{
+			// A seed status is not validated: Gardener reads Quantity.Value(), a fraction rounded up, and the window
+			// counts with the same number.
+			name:   "an allocatable of 2500m is 3 shoots",
+			seeds:  []*gardencorev1beta1.Seed{Seed("a", AllocatableWritten("2500m"))},
+			shoots: []*gardencorev1beta1.Shoot{Shoot("x1", BoundTo("a")), Shoot("x2", BoundTo("a")), Shoot("s1"), Shoot("s2", CreatedAfter(time.Second))},
+			want: map[string]string{"s1": "a", "s2": "unschedulable: 0/1 seed cluster candidate(s) are eligible for scheduling: " +
+				"{a => seed does not have available capacity for shoots} (the free capacity of some candidate seeds was taken by other shoots of this window)"},
+		},
+		{
+			name:   "a negative allocatable admits no shoot, nor does one beyond int64 that Gardener reads as 0",
+			seeds:  []*gardencorev1beta1.Seed{Seed("a", AllocatableWritten("-3")), Seed("b", AllocatableWritten("1e30"))},
+			shoots: []*gardencorev1beta1.Shoot{Shoot("s1")},
+			want: map[string]string{"s1": "unschedulable: 0/2 seed cluster candidate(s) are eligible for scheduling: " +
+				"{a => seed does not have available capacity for shoots, b => seed does not have available capacity for shoots}"},
+		},
+		{
 			name:   "SameRegion does not spill into another region",
 			seeds:  []*gardencorev1beta1.Seed{Seed("fra", Allocatable(0)), Seed("dub", InRegion("aws", "eu-west-1"))},
 			shoots: []*gardencorev1beta1.Shoot{Shoot("s1")},

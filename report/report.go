@@ -597,15 +597,31 @@ func SeedsNotHeld(shoots map[string]int) string {
 
 // SnapshotWarnings say, one line each, what is wrong with a landscape that no shoot's outcome tells: shoots on
 // seeds it does not hold (when it holds seeds: one without any is warned of as such when it is read), seeds whose
-// taint-effects annotation is not read (taintEffectsWarnings), and its region ConfigMaps' problems
-// (RegionConfigWarnings).
+// allocatable or taint-effects annotation is not read as written (allocatableWarnings, taintEffectsWarnings), and
+// its region ConfigMaps' problems (RegionConfigWarnings).
 func SnapshotWarnings(snap *model.Snapshot) []string {
 	var warnings []string
 	if w := SeedsNotHeld(snap.SeedsNotHeld()); w != "" && len(snap.Seeds) > 0 {
 		warnings = append(warnings, w)
 	}
+	warnings = append(warnings, allocatableWarnings(snap.MalformedAllocatables())...)
 	warnings = append(warnings, taintEffectsWarnings(snap.MalformedTaintEffects())...)
 	return append(warnings, RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs())...)
+}
+
+// allocatableWarnings say, one line each, which seeds' allocatable is not a whole number of shoots and what the
+// plan counts with instead: Gardener's reading, which nothing else shows to differ from what the seed says.
+func allocatableWarnings(malformed []model.MalformedAllocatable) []string {
+	lines := make([]string, len(malformed))
+	for i, m := range malformed {
+		reading := fmt.Sprintf("it is read as %d", m.Read)
+		if m.Read == 0 { // Gardener's usage >= Value() holds for every usage, also for a negative Value()
+			reading = "the seed takes no shoot"
+		}
+		lines[i] = fmt.Sprintf("seed %s: status.allocatable.shoots is %s, not a whole number of shoots from 0 to 2^63-1: "+
+			"%s, as the gardener-scheduler reads it", m.Seed, m.Written.String(), reading)
+	}
+	return lines
 }
 
 // taintEffectsWarnings say, one line each, which seeds' taint-effects annotations do not parse and so are not

@@ -602,6 +602,26 @@ func TestSnapshotWarningsNameSeedsWhoseTaintEffectsAreNotRead(t *testing.T) {
 	}
 }
 
+// A seed whose allocatable is not a whole number of shoots is named among a landscape's warnings with the number
+// the plan counts with, as Gardener reads it; a seed of whole shoots is not.
+func TestSnapshotWarningsNameSeedsWhoseAllocatableIsNotReadAsWritten(t *testing.T) {
+	snap, err := model.NewSnapshot(model.Objects{Seeds: []*gardencorev1beta1.Seed{
+		testobjects.Seed("fraction", testobjects.AllocatableWritten("2500m")),
+		testobjects.Seed("negative", testobjects.AllocatableWritten("-3")),
+		testobjects.Seed("whole", testobjects.Allocatable(3)),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"seed fraction: status.allocatable.shoots is 2500m, not a whole number of shoots from 0 to 2^63-1: it is read as 3, as the gardener-scheduler reads it",
+		"seed negative: status.allocatable.shoots is -3, not a whole number of shoots from 0 to 2^63-1: the seed takes no shoot, as the gardener-scheduler reads it",
+	}
+	if got := report.SnapshotWarnings(snap); !slices.Equal(got, want) {
+		t.Errorf("SnapshotWarnings =\n%q, want\n%q", got, want)
+	}
+}
+
 // Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
 func TestCountedAgrees(t *testing.T) {
 	for _, tc := range []struct {

@@ -68,6 +68,14 @@ func Allocatable(n int64) SeedOption {
 	}
 }
 
+// AllocatableWritten sets status.allocatable.shoots to a quantity as written, which a seed status may hold
+// however odd: "2500m", "-3", "1e30".
+func AllocatableWritten(quantity string) SeedOption {
+	return func(s *gardencorev1beta1.Seed) {
+		s.Status.Allocatable = corev1.ResourceList{gardencorev1beta1.ResourceShoots: resource.MustParse(quantity)}
+	}
+}
+
 // InRegion sets the seed's provider type and region.
 func InRegion(provider, region string) SeedOption {
 	return func(s *gardencorev1beta1.Seed) { s.Spec.Provider.Type, s.Spec.Provider.Region = provider, region }

@@ -1,0 +1,70 @@
+package model
+
+import (
+	"math"
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+
+	"github.com/seedplan/seedplan/internal/testobjects"
+)
+
+// A seed's allocatable is the number of shoots the gardener-scheduler compares its usage with
+// (Quantity.Value(): a fraction rounded up, a number beyond int64 wrapped), a negative one 0, since both admit no
+// shoot; only a whole number from 0 to 2^63−1 is read as written.
+func TestAllocatableIsGardenersReading(t *testing.T) {
+	for _, tc := range []struct {
+		written string
+		read    int64
+		whole   bool
+	}{
+		{"100", 100, true},
+		{"0", 0, true},
+		{"2.5k", 2500, true},
+		{"9223372036854775807", math.MaxInt64, true},
+		{"9.2e18", 9_200_000_000_000_000_000, true},
+		{"2500m", 3, false},
+		{"0.5", 1, false},
+		{"-3", 0, false},
+		{"-0.5", 0, false},
+		{"1e30", 0, false},
+		{"9223372036854775808", 0, false}, // Value() wraps to −2^63
+		{"99999999999999999999999", 200376420520689663, false},
+	} {
+		t.Run(tc.written, func(t *testing.T) {
+			seed := testSeed("a", testobjects.AllocatableWritten(tc.written))
+			if got, ok := Allocatable(seed); !ok || got != tc.read {
+				t.Errorf("Allocatable = %d, %v; want %d, true", got, ok, tc.read)
+			}
+			if got := WholeShoots(seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]); got != tc.whole {
+				t.Errorf("WholeShoots = %v, want %v", got, tc.whole)
+			}
+		})
+	}
+	if _, ok := Allocatable(testSeed("unlimited", func(s *gardencorev1beta1.Seed) { s.Status.Allocatable = nil })); ok {
+		t.Error("a seed without allocatable has a limit")
+	}
+}
+
+// The seeds whose allocatable is not read as written are named, in the order of the seeds, with both numbers;
+// the others are not.
+func TestMalformedAllocatablesNameSeedsNotReadAsWritten(t *testing.T) {
+	snap := testLandscape([]*gardencorev1beta1.Seed{
+		testSeed("c", testobjects.AllocatableWritten("-3")),
+		testSeed("b", allocatable(10)),
+		testSeed("a", testobjects.AllocatableWritten("2500m")),
+	}, nil)
+	got := snap.MalformedAllocatables()
+	if len(got) != 2 {
+		t.Fatalf("MalformedAllocatables = %v, want seeds a and c", got)
+	}
+	for i, want := range []struct {
+		seed, written string
+		read          int64
+	}{{"a", "2500m", 3}, {"c", "-3", 0}} {
+		if got[i].Seed != want.seed || got[i].Written.String() != want.written || got[i].Read != want.read {
+			t.Errorf("MalformedAllocatables[%d] = %s %s → %d, want %s %s → %d", i, got[i].Seed, got[i].Written.String(), got[i].Read,
+				want.seed, want.written, want.read)
+		}
+	}
+}
