@@ -23,6 +23,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
@@ -291,39 +292,57 @@ func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
 	}
 }
 
-// A seed whose taint-effects annotation does not parse stops no window: the loop binds the garden's shoots, the
-// seed read as the gardener-scheduler reads it, and warns of the annotation once. It failed every window before.
-func TestLoopBindsBesideAnUnreadableTaintEffectsAnnotation(t *testing.T) {
-	cp := garden.Get(t)
-	ctx := context.Background()
-	namespace := cp.Landscape(t, "ltaint", []int64{100, 100}, 3, "ltaint")
-	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
-	defer fixture.RestoreLogging()()
-	slog.SetDefault(slog.New(logged))
-	seed := &gardencorev1beta1.Seed{}
-	if err := cp.Client.Get(ctx, client.ObjectKey{Name: "ltaint-seed0"}, seed); err != nil {
-		t.Fatal(err)
-	}
-	metav1.SetMetaDataAnnotation(&seed.ObjectMeta, model.AnnotationTaintEffects, "retiring=Sometimes")
-	if err := cp.Client.Update(ctx, seed); err != nil {
-		t.Fatal(err)
-	}
-	loop := startLoop(t, cp.Config, loopConfig(t, cp, "ltaint"), "ltaint")
-	defer loop.stop(t)
-	waitFor(t, 60*time.Second, "the loop binds the pending shoots", func() bool { return boundCount(t, cp.Client, namespace) == 3 })
-	cp.CreateShoots(t, namespace, "ltaint", 3, 4, "ltaint")
-	waitFor(t, 60*time.Second, "the loop binds a shoot of a later window", func() bool { return boundCount(t, cp.Client, namespace) == 4 })
-	warned := 0
-	for _, w := range logged.warnings() {
-		if strings.Contains(w, `seed ltaint-seed0: metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "retiring" has unknown effect "Sometimes"`) {
-			warned++
-		}
-	}
-	if warned != 1 {
-		t.Fatalf("warned of the annotation %d times, want once:\n%q", warned, logged.warnings())
-	}
-	if errs := logged.errors(); len(errs) > 0 {
-		t.Fatalf("the loop logged errors: %q", errs)
+// A seed that the gardener-scheduler reads otherwise than it is written stops no window: the loop binds the
+// garden's shoots, the seed read as the gardener-scheduler reads it, and warns of it once. Each failed every window
+// before: a taint-effects annotation that does not parse, and an allocatable that is no whole number of shoots (a
+// seed status the gardener-apiserver does not validate).
+func TestLoopBindsBesideASeedNotReadAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		prefix string
+		change func(ctx context.Context, c client.Client, seed *gardencorev1beta1.Seed) error
+		warns  string
+	}{
+		{"ltaint", func(ctx context.Context, c client.Client, seed *gardencorev1beta1.Seed) error {
+			metav1.SetMetaDataAnnotation(&seed.ObjectMeta, model.AnnotationTaintEffects, "retiring=Sometimes")
+			return c.Update(ctx, seed)
+		}, `seed ltaint-seed0: metadata.annotations[seedplan.gardener.cloud/taint-effects]: taint "retiring" has unknown effect "Sometimes"`},
+		{"lalloc", func(ctx context.Context, c client.Client, seed *gardencorev1beta1.Seed) error {
+			seed.Status.Allocatable[gardencorev1beta1.ResourceShoots] = resource.MustParse("2500m")
+			return c.Status().Update(ctx, seed)
+		}, `seed lalloc-seed0: status.allocatable.shoots is 2500m, not a whole number of shoots from 0 to 2^63-1: it is read as 3`},
+	} {
+		t.Run(tc.prefix, func(t *testing.T) {
+			cp := garden.Get(t)
+			ctx := context.Background()
+			namespace := cp.Landscape(t, tc.prefix, []int64{100, 100}, 3, tc.prefix)
+			logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+			defer fixture.RestoreLogging()()
+			slog.SetDefault(slog.New(logged))
+			seed := &gardencorev1beta1.Seed{}
+			if err := cp.Client.Get(ctx, client.ObjectKey{Name: tc.prefix + "-seed0"}, seed); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.change(ctx, cp.Client, seed); err != nil {
+				t.Fatal(err)
+			}
+			loop := startLoop(t, cp.Config, loopConfig(t, cp, tc.prefix), tc.prefix)
+			defer loop.stop(t)
+			waitFor(t, 60*time.Second, "the loop binds the pending shoots", func() bool { return boundCount(t, cp.Client, namespace) == 3 })
+			cp.CreateShoots(t, namespace, tc.prefix, 3, 4, tc.prefix)
+			waitFor(t, 60*time.Second, "the loop binds a shoot of a later window", func() bool { return boundCount(t, cp.Client, namespace) == 4 })
+			warned := 0
+			for _, w := range logged.warnings() {
+				if strings.Contains(w, tc.warns) {
+					warned++
+				}
+			}
+			if warned != 1 {
+				t.Fatalf("warned of the seed %d times, want once:\n%q", warned, logged.warnings())
+			}
+			if errs := logged.errors(); len(errs) > 0 {
+				t.Fatalf("the loop logged errors: %q", errs)
+			}
+		})
 	}
 }
 

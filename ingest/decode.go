@@ -592,7 +592,7 @@ var objectKinds = func() map[objectType]objectKind {
 	}
 	return map[objectType]objectKind{
 		{core, "Seed"}: {func() any { return &gardencorev1beta1.Seed{} }, func(where, object string, typed any) error {
-			return validateSeed(where, object, typed.(*gardencorev1beta1.Seed))
+			return validateSeedFile(where, object, typed.(*gardencorev1beta1.Seed))
 		}},
 		{core, "Shoot"}: {func() any { return &gardencorev1beta1.Shoot{} }, func(where, object string, typed any) error {
 			return validateShoot(where, object, typed.(*gardencorev1beta1.Shoot))

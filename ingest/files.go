@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,8 +24,6 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
-	"gopkg.in/inf.v0"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -935,6 +932,8 @@ func decodeError(where, object string, err error) error {
 	return fmt.Errorf("%s: %s: %w", where, object, err)
 }
 
+// validateSeed refuses a seed that no garden holds or that seedplan cannot plan with: what the gardener-apiserver
+// validates, and a region beyond a region ConfigMap key.
 func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	if err := requireName(where, object, seed.ObjectMeta, false); err != nil {
 		return err
@@ -951,25 +950,23 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	case seed.Spec.Provider.Region == "":
 		return fmt.Errorf("%s: %s: field spec.provider.region: required", where, object)
 	}
-	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok {
-		if q.Sign() < 0 {
-			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
-		}
-		if !wholeInt64(q) {
-			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is %s", where, object, q.String())
-		}
-	}
 	return nil
 }
 
-// wholeInt64 reports whether the quantity is a whole number an int64 holds. AsInt64 alone refuses numbers of
-// more than 18 digits however written, 2^63−1 among them, while it takes 9.2e18.
-func wholeInt64(q resource.Quantity) bool {
-	if _, ok := q.AsInt64(); ok {
-		return true
+// validateSeedFile refuses, besides what validateSeed refuses, a seed of a file whose allocatable is not a whole
+// number of shoots: a file is mended before it is planned. A garden's seed status is not validated and is read as
+// the gardener-scheduler reads it, with a warning (model.MalformedAllocatables).
+func validateSeedFile(where, object string, seed *gardencorev1beta1.Seed) error {
+	if err := validateSeed(where, object, seed); err != nil {
+		return err
 	}
-	d := q.AsDec()
-	return new(inf.Dec).Round(d, 0, inf.RoundDown).Cmp(d) == 0 && d.Cmp(inf.NewDec(math.MaxInt64, 0)) <= 0
+	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && !model.WholeShoots(q) {
+		if q.Sign() < 0 {
+			return fmt.Errorf("%s: %s: field status.allocatable.shoots: must not be negative, is %s", where, object, q.String())
+		}
+		return fmt.Errorf("%s: %s: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is %s", where, object, q.String())
+	}
+	return nil
 }
 
 func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
