@@ -20,6 +20,7 @@ import (
 	"github.com/gardener/gardener/pkg/client/kubernetes"
 	shootscheduler "github.com/gardener/gardener/pkg/scheduler/controller/shoot"
 	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -193,6 +194,48 @@ func TestGreedyMatchesGardenerSchedulerOnInvalidSelectors(t *testing.T) {
 					failedOwn, len(invalid), failedProfile)
 			}
 			t.Logf("%s: %d decisions identical; failing for their own selector, by kind: %v; for their cloud profile's: %d", strategy, len(ours.order), failedOwn, failedProfile)
+		})
+	}
+}
+
+// A seed's status.allocatable.shoots is not validated, so a garden can hold one that is no whole number of shoots:
+// the real gardener-scheduler compares usage with its Quantity.Value() (a fraction rounded up, a number beyond
+// int64 wrapped), and seedplan's greedy solver, reading such a seed from a garden, decides every shoot alike.
+func TestGreedyMatchesGardenerSchedulerOnAllocatablesNotWhole(t *testing.T) {
+	odd := []func(allocatable int64) string{
+		func(a int64) string { return fmt.Sprintf("%dm", a*1000-1500) }, // a−1.5 shoots, read as a−1
+		func(int64) string { return "-3" },                              // admits no shoot
+		func(int64) string { return "1e30" },                            // Value() 0
+		func(int64) string { return "9223372036854775808" },             // Value() −2^63
+		func(int64) string { return "99999999999999999999999" },         // Value() 200376420520689663
+	}
+	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+		t.Run(string(strategy), func(t *testing.T) {
+			objs, err := generator.Generate(generator.Config{Seeds: 20, Shoots: shoots, Existing: 60, Contention: 1.0, Seed: 80, Mix: generator.StressMix()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			written := map[string]string{} // seed: its odd allocatable
+			for i, seed := range objs.Seeds {
+				q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]
+				if !ok || i%(len(odd)+1) == len(odd) {
+					continue
+				}
+				written[seed.Name] = odd[i%(len(odd)+1)](q.Value())
+				seed.Status.Allocatable[gardencorev1beta1.ResourceShoots] = resource.MustParse(written[seed.Name])
+			}
+			ours, _ := compareDecisions(t, "", objs, strategy)
+			onOdd := map[string]int{} // odd allocatable: shoots placed on its seeds
+			for _, key := range ours.order {
+				if w, ok := written[ours.decisions[key].seed]; ok {
+					onOdd[w]++
+				}
+			}
+			if len(written) < len(odd) || ours.reasons[model.PredicateCapacity] == 0 || len(onOdd) == 0 {
+				t.Fatalf("seeds with an odd allocatable: %d; shoots placed on them, by allocatable: %v; unschedulable by Capacity: %d: "+
+					"the landscape would not compare the capacity filter on them", len(written), onOdd, ours.reasons[model.PredicateCapacity])
+			}
+			t.Logf("%s: %d decisions identical; placed on seeds of odd allocatables: %v; unschedulable by: %v", strategy, len(ours.order), onOdd, ours.reasons)
 		})
 	}
 }
