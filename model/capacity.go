@@ -131,13 +131,17 @@ func templateSeeds(snap *Snapshot, target float64) []*gardencorev1beta1.Seed {
 }
 
 // uncopiable says why new seeds would not be made like the seed, "" when they could be: an unusable seed is no
-// model, and a seed without allocatable takes any number of shoots already.
+// model, a seed without allocatable takes any number of shoots already, and one whose allocatable is no whole
+// number of shoots does not say how many a copy would take.
 func uncopiable(seed *gardencorev1beta1.Seed, target float64) string {
 	if reason := SeedUnusableReason(seed); reason != "" {
 		return reason
 	}
 	if _, ok := Allocatable(seed); !ok {
 		return "it has no allocatable shoots, so it takes any number already"
+	}
+	if !allocatableAsWritten(seed) {
+		return "its allocatable shoots are not a whole number, so they do not say how many shoots a copy would take"
 	}
 	if TargetLimit(seed, target) == 0 {
 		return fmt.Sprintf("its allocatable shoots leave no room at %s utilization", FormatFraction(target))

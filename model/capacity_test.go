@@ -35,6 +35,19 @@ func TestCapacityTemplates(t *testing.T) {
 	}
 }
 
+// A seed whose allocatable is no whole number of shoots is no template, however large Gardener reads it: new seeds
+// copied from it would not say how many shoots they take.
+func TestCapacityTemplatesLeaveOutAnAllocatableNotWhole(t *testing.T) {
+	seeds := []*gardencorev1beta1.Seed{testSeed("fractional", testobjects.AllocatableWritten("50500m")), testSeed("small", allocatable(10))}
+	q, err := NewCapacityPlanning(testLandscape(seeds, []*gardencorev1beta1.Shoot{testShoot("plain")}), Options{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Templates) != 1 || q.Templates[0].Template != "small" {
+		t.Fatalf("templates %+v, want small alone", q.Templates)
+	}
+}
+
 // VerifyCapacity is the independent checker of capacity answers: each kind of wrong answer is refused, naming
 // the shoot or seed.
 func TestVerifyCapacity(t *testing.T) {

@@ -258,8 +258,11 @@ func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOpti
 	case reason != "":
 		load.Grace = &SeedGrace{Reason: reason, Since: since, Left: target.UnusableGrace - target.Now.Sub(since)}
 	}
-	if !target.triggers(LeaveOverloaded) && load.Limit != Unlimited {
-		load.Limit = max(load.Limit, load.Load) // no excess to shed; still no room above the target
+	// No excess to shed, and still no room above the target, when overloaded seeds are not to shed or when the
+	// seed's allocatable is no whole number of shoots: a status that does not say how many shoots the seed takes
+	// moves none off it (MalformedAllocatables warns of it).
+	if load.Limit != Unlimited && (!target.triggers(LeaveOverloaded) || !allocatableAsWritten(seed)) {
+		load.Limit = max(load.Limit, load.Load)
 	}
 	// Unusable seeds need no rule here: the chain never offers them as destinations.
 	switch {

@@ -218,6 +218,35 @@ func TestUnresolved(t *testing.T) {
 	}
 }
 
+// A seed above its target sheds the excess, unless its allocatable is no whole number of shoots: Gardener reads
+// -3 or 1e30 as a full seed, and so does the plan (no room), but a status that does not say how many shoots the
+// seed takes moves none off it.
+func TestSeedLoadOfAnAllocatableNotWhole(t *testing.T) {
+	for _, tc := range []struct {
+		allocatable  string
+		excess, room int
+	}{
+		{"2", 3, 0},
+		{"-3", 0, 0},
+		{"1e30", 0, 0},
+		{"1500m", 0, 0},
+		{"8500m", 0, 4},
+	} {
+		seed := testSeed("a", testobjects.AllocatableWritten(tc.allocatable))
+		t.Run(tc.allocatable, func(t *testing.T) {
+			var shoots []*gardencorev1beta1.Shoot
+			for i := range 5 {
+				shoots = append(shoots, testShoot(fmt.Sprint("s", i), boundTo("a"), testobjects.Running()))
+			}
+			snap := testLandscape([]*gardencorev1beta1.Seed{seed}, shoots)
+			load := seedLoad(snap, snap.Seeds[0], RebalanceOptions{TargetUtilization: 1})
+			if load.Excess() != tc.excess || load.Room != tc.room {
+				t.Errorf("excess %d, room %d; want %d, %d", load.Excess(), load.Room, tc.excess, tc.room)
+			}
+		})
+	}
+}
+
 // An unhealthy seed's shoots must leave only once its condition has been bad for the grace period, counted from
 // the condition's lastTransitionTime (the seed's creation when it never reported); inside the grace the seed says
 // what is wrong and how long is left. A seed being deleted is evacuated at once.

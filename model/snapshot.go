@@ -509,12 +509,18 @@ type MalformedAllocatable struct {
 func (s *Snapshot) MalformedAllocatables() []MalformedAllocatable {
 	var malformed []MalformedAllocatable
 	for _, seed := range s.Seeds {
-		if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && !WholeShoots(q) {
+		if !allocatableAsWritten(seed) {
 			read, _ := Allocatable(seed)
-			malformed = append(malformed, MalformedAllocatable{Seed: seed.Name, Written: q, Read: read})
+			malformed = append(malformed, MalformedAllocatable{Seed: seed.Name, Written: seed.Status.Allocatable[gardencorev1beta1.ResourceShoots], Read: read})
 		}
 	}
 	return malformed
+}
+
+// allocatableAsWritten reports whether the seed's allocatable, if it has one, is read as written (WholeShoots).
+func allocatableAsWritten(seed *gardencorev1beta1.Seed) bool {
+	q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]
+	return !ok || WholeShoots(q)
 }
 
 // Project returns the project whose spec.namespace is the given namespace, or nil.

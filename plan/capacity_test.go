@@ -212,6 +212,13 @@ func TestCapacityUnplaceableSaysWhyNoSeedOfItsRegionIsCopied(t *testing.T) {
 				"open: it has no allocatable shoots, so it takes any number already; tiny: its allocatable shoots leave no room at 0.80 utilization)",
 		},
 		{
+			// Gardener reads 500m as 1, no room at the target; a copy would carry the same status that says no number.
+			name:  "a seed whose allocatable is no whole number is no model",
+			seeds: []*gardencorev1beta1.Seed{elsewhere, Seed("fractional", AllocatableWritten("500m"))},
+			want: "it needs a new kind of seed (provider aws, region eu-central-1): no seed of the region can be copied (" +
+				"fractional: its allocatable shoots are not a whole number, so they do not say how many shoots a copy would take)",
+		},
+		{
 			name: "the first three are named",
 			seeds: []*gardencorev1beta1.Seed{elsewhere,
 				Seed("tiny-1", Allocatable(1)), Seed("tiny-2", Allocatable(1)), Seed("tiny-3", Allocatable(1)), Seed("tiny-4", Allocatable(1)), Seed("tiny-5", Allocatable(1)),
