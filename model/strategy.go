@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -64,11 +63,12 @@ func (r *Request) regionDistances() (map[string]int, error) { return r.distances
 
 // LevenshteinDistance is Gardener's fallback distance between a seed region and a shoot region (spec §3.2): twice
 // the edit distance of the names with their first orientation word (north, south, east, west, central, in that
-// priority) cut out, +1 when only one has an orientation, +2 when the orientations differ.
+// priority) cut out, +1 when only one has an orientation, +2 when the orientations differ. Beyond what the
+// fallback ever chooses, it is only some distance above levenshteinLimit (editDistance).
 func LevenshteinDistance(seedRegion, shootRegion string) int {
 	seedBase, seedOrientation := splitOrientation(seedRegion)
 	shootBase, shootOrientation := splitOrientation(shootRegion)
-	d := levenshtein.ComputeDistance(seedBase, shootBase) * 2
+	d := editDistance(seedBase, shootBase) * 2
 	switch {
 	case seedOrientation == shootOrientation:
 		return d
@@ -128,7 +128,10 @@ func (r *Request) StrategyAdmits(seed *gardencorev1beta1.Seed) (string, error) {
 		return fmt.Sprintf("strategy SameRegion: seed is %s in %s, shoot is %s in %s",
 			seed.Spec.Provider.Type, seed.Spec.Provider.Region, shoot.Spec.Provider.Type, shoot.Spec.Region), nil
 	}
-	d, _, _, _ := r.Distance(seed)
+	d, source, _, _ := r.Distance(seed)
+	if source == DistanceLevenshtein && d > levenshteinLimit { // not computed further (editDistance)
+		return fmt.Sprintf("strategy MinimalDistance: region distance more than %d is beyond what the scheduler ever chooses", levenshteinLimit), nil
+	}
 	return fmt.Sprintf("strategy MinimalDistance: region distance %d is beyond what the scheduler ever chooses", d), nil
 }
 

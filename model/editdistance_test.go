@@ -1,0 +1,87 @@
+package model
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// The band computes the Levenshtein distance exactly up to its limit and says "beyond" (limit+1) past it, for any
+// strings: checked against the full computation on random strings of a small alphabet, where distances are small
+// enough to fall on both sides of small limits, and of multi-byte runes.
+func TestBoundedEditDistanceIsExactUpToItsLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabets := []string{"ab", "abc-", "eu-central1", "äöü€𝄞a"}
+	random := func(alphabet []rune) string {
+		s := make([]rune, rng.IntN(40))
+		for i := range s {
+			s[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(s)
+	}
+	for i := range 20000 {
+		alphabet := []rune(alphabets[i%len(alphabets)])
+		a, b, limit := random(alphabet), random(alphabet), rng.IntN(30)
+		want := min(levenshtein.ComputeDistance(a, b), limit+1)
+		if got := boundedEditDistance([]rune(a), []rune(b), limit); got != want {
+			t.Fatalf("boundedEditDistance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
+		}
+	}
+}
+
+// Regions a garden may hold, of any length, get the fallback's distance exactly as far as it can be chosen, and
+// one beyond it otherwise, without the full computation of a long pair.
+func TestLevenshteinDistanceOfLongRegions(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	for _, tc := range []struct {
+		name        string
+		seed, shoot string
+		want        int // 0: any distance beyond levenshteinLimit
+	}{
+		{"a 300-character seed region against a short one", strings.Repeat("r", 300), "eu-nl-1", 2 * 300},
+		{"one edit between two long regions", long + "-1", long + "-2", 2},
+		{"long regions 500 edits apart: the farthest the fallback chooses", long + strings.Repeat("a", 500), long, 1000},
+		{"long regions 501 edits apart", long + strings.Repeat("a", 501), long, 0},
+		{"a long region against a short one", long, "eu-nl-1", 0},
+		{"two long regions of nothing alike", long, strings.Repeat("y", 100_000), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := LevenshteinDistance(tc.seed, tc.shoot)
+			if tc.want == 0 && got <= levenshteinLimit || tc.want != 0 && got != tc.want {
+				t.Errorf("LevenshteinDistance = %d, want %d (0: beyond %d)", got, tc.want, levenshteinLimit)
+			}
+		})
+	}
+}
+
+// A seed whose region is too far from the shoot's for the fallback to choose is refused by the strategy, which
+// says how far only as far as it counts.
+func TestStrategyAdmitsNoSeedBeyondTheFallback(t *testing.T) {
+	for _, tc := range []struct {
+		region, want string
+	}{
+		{strings.Repeat("r", 300), ""},
+		{strings.Repeat("r", 600), "strategy MinimalDistance: region distance more than 1000 is beyond what the scheduler ever chooses"},
+	} {
+		seed := testSeed("far", inRegion("aws", tc.region))
+		req, _ := requestFor(testShoot("s"), Options{Strategy: MinimalDistance}, seed)
+		if got, err := req.StrategyAdmits(seed); err != nil || got != tc.want {
+			t.Errorf("a region of %d characters: StrategyAdmits = %q, %v; want %q", len(tc.region), got, err, tc.want)
+		}
+	}
+}
+
+// BenchmarkLevenshteinDistanceOfLongRegions is the fallback's worst case in a garden: two regions of a megabyte
+// (about what an object may hold) one edit apart, so that the band is computed to the end. The full computation
+// would take 10^12 steps.
+// Run: go test ./model -run '^$' -bench LevenshteinDistanceOfLongRegions
+func BenchmarkLevenshteinDistanceOfLongRegions(b *testing.B) {
+	long := strings.Repeat("x", 1<<20)
+	for b.Loop() {
+		if d := LevenshteinDistance(long+"-1", long+"-2"); d != 2 {
+			b.Fatalf("distance %d, want 2", d)
+		}
+	}
+}
