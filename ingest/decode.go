@@ -595,7 +595,7 @@ var objectKinds = func() map[objectType]objectKind {
 			return validateSeedFile(where, object, typed.(*gardencorev1beta1.Seed))
 		}},
 		{core, "Shoot"}: {func() any { return &gardencorev1beta1.Shoot{} }, func(where, object string, typed any) error {
-			return validateShoot(where, object, typed.(*gardencorev1beta1.Shoot))
+			return validateShootFile(where, object, typed.(*gardencorev1beta1.Shoot))
 		}},
 		{core, "CloudProfile"}:           {func() any { return &gardencorev1beta1.CloudProfile{} }, named(false)},
 		{core, "NamespacedCloudProfile"}: {func() any { return &gardencorev1beta1.NamespacedCloudProfile{} }, named(true)},

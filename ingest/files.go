@@ -932,16 +932,12 @@ func decodeError(where, object string, err error) error {
 	return fmt.Errorf("%s: %s: %w", where, object, err)
 }
 
-// validateSeed refuses a seed that no garden holds or that seedplan cannot plan with: what the gardener-apiserver
-// validates, and a region beyond a region ConfigMap key.
+// validateSeed refuses a seed that no garden holds: what the gardener-apiserver validates.
 func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	if err := requireName(where, object, seed.ObjectMeta, false); err != nil {
 		return err
 	}
 	if err := dnsLabel(where, object, "metadata.name", seed.Name); err != nil {
-		return err
-	}
-	if err := regionLength(where, object, "spec.provider.region", seed.Spec.Provider.Region); err != nil {
 		return err
 	}
 	switch {
@@ -953,11 +949,15 @@ func validateSeed(where, object string, seed *gardencorev1beta1.Seed) error {
 	return nil
 }
 
-// validateSeedFile refuses, besides what validateSeed refuses, a seed of a file whose allocatable is not a whole
-// number of shoots: a file is mended before it is planned. A garden's seed status is not validated and is read as
-// the gardener-scheduler reads it, with a warning (model.MalformedAllocatables).
+// validateSeedFile refuses, besides what validateSeed refuses, a seed of a file whose region is longer than a
+// region ConfigMap key (regionLength) or whose allocatable is not a whole number of shoots: a file is mended
+// before it is planned. A garden holds what the gardener-apiserver lets it hold, and the gardener-scheduler plans
+// with it: its allocatable is read as Gardener reads it, with a warning (model.MalformedAllocatables).
 func validateSeedFile(where, object string, seed *gardencorev1beta1.Seed) error {
 	if err := validateSeed(where, object, seed); err != nil {
+		return err
+	}
+	if err := regionLength(where, object, "spec.provider.region", seed.Spec.Provider.Region); err != nil {
 		return err
 	}
 	if q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]; ok && !model.WholeShoots(q) {
@@ -979,9 +979,6 @@ func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
 	if err := dnsLabel(where, object, "metadata.namespace", shoot.Namespace); err != nil {
 		return err
 	}
-	if err := regionLength(where, object, "spec.region", shoot.Spec.Region); err != nil {
-		return err
-	}
 	switch {
 	case shoot.Spec.Provider.Type == "":
 		return fmt.Errorf("%s: %s: field spec.provider.type: required", where, object)
@@ -989,6 +986,15 @@ func validateShoot(where, object string, shoot *gardencorev1beta1.Shoot) error {
 		return fmt.Errorf("%s: %s: field spec.region: required", where, object)
 	}
 	return nil
+}
+
+// validateShootFile refuses, besides what validateShoot refuses, a shoot of a file whose region is longer than a
+// region ConfigMap key (regionLength).
+func validateShootFile(where, object string, shoot *gardencorev1beta1.Shoot) error {
+	if err := validateShoot(where, object, shoot); err != nil {
+		return err
+	}
+	return regionLength(where, object, "spec.region", shoot.Spec.Region)
 }
 
 // dnsLabel refuses a name that is no DNS label: the gardener-apiserver validates seed and shoot names, and
@@ -1021,7 +1027,9 @@ func isDNSLabel(name string) bool {
 }
 
 // regionLength refuses a region longer than a ConfigMap key may be: Gardener's region ConfigMaps hold regions as
-// keys, and the distance fallback between two regions costs the product of their lengths.
+// keys, and the distance fallback between two long regions costs their length times the band the fallback can
+// choose from (model's editDistance) — of a file of 128 MiB, minutes. A garden's objects are at most megabytes,
+// and its regions are planned whatever their length.
 func regionLength(where, object, field, value string) error {
 	if len(value) > validation.DNS1123SubdomainMaxLength {
 		return fmt.Errorf("%s: %s: field %s: must be no more than %d characters (a region ConfigMap key), is %d",
