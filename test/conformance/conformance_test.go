@@ -240,6 +240,45 @@ func TestGreedyMatchesGardenerSchedulerOnAllocatablesNotWhole(t *testing.T) {
 	}
 }
 
+// The gardener-apiserver validates no region's length, so a garden can hold regions longer than any the generator
+// writes: the real gardener-scheduler computes every Levenshtein distance in full, seedplan only the band the
+// fallback can choose from, and the greedy solver decides every shoot alike. Seeds' regions get tails of 300, 700
+// and 1,100 characters, a third of the pending shoots' one of 250: distances from 100 to far beyond 1,000.
+func TestGreedyMatchesGardenerSchedulerOnLongRegions(t *testing.T) {
+	tail := func(n int) string { return strings.Repeat("x", n) }
+	for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
+		t.Run(string(strategy), func(t *testing.T) {
+			objs, err := generator.Generate(generator.Config{Seeds: 20, Shoots: shoots, Existing: 60, Contention: 1.0, Seed: 81, Mix: generator.StressMix()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			long := map[string]bool{} // seeds of a long region
+			for i, seed := range objs.Seeds {
+				if n := []int{300, 700, 1100, 0}[i%4]; n > 0 {
+					seed.Spec.Provider.Region += tail(n)
+					long[seed.Name] = true
+				}
+			}
+			for i, shoot := range objs.Shoots {
+				if shoot.Spec.SeedName == nil && i%3 == 0 {
+					shoot.Spec.Region += tail(250)
+				}
+			}
+			ours, _ := compareDecisions(t, "", objs, strategy)
+			onLong := 0
+			for _, key := range ours.order {
+				if long[ours.decisions[key].seed] {
+					onLong++
+				}
+			}
+			if strategy == model.MinimalDistance && onLong == 0 {
+				t.Fatal("no shoot was placed on a seed of a long region: the landscape would not compare their distances")
+			}
+			t.Logf("%s: %d decisions identical; %d placed on seeds of long regions; unschedulable by: %v", strategy, len(ours.order), onLong, ours.reasons)
+		})
+	}
+}
+
 // The filters before the provider's leave no seed in the generated landscapes, whose shoots' selectors always match
 // some seeds and whose seeds are never all unusable: here valid selectors match none — shoots' own, of several
 // forms, and one cloud profile's — and, in a second landscape, every seed is cordoned. Gardener's messages print
