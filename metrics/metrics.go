@@ -84,7 +84,7 @@ func NewMetrics(loop bool) *Metrics {
 			Name: "seedplan_seed_shoots", Help: "Shoots on the seed after the last window's plan.",
 		}, seedLabels()),
 		seedAllocatable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "seedplan_seed_allocatable_shoots", Help: "The seed's status.allocatable.shoots when the last window was planned (seeds with allocatable only).",
+			Name: "seedplan_seed_allocatable_shoots", Help: "The seed's status.allocatable.shoots as the gardener-scheduler reads it (a fraction rounded up, a negative number 0) when the last window was planned (seeds with allocatable only).",
 		}, seedLabels()),
 		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned, or the run loop last looked and found no shoot due (an empty window, as the schedule job plans one).",
