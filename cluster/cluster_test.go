@@ -347,6 +347,10 @@ func TestLoopBindsBesideAnOddSeed(t *testing.T) {
 			if warned != want {
 				t.Fatalf("warned of the seed %d times, want %d:\n%q", warned, want, logged.warnings())
 			}
+			// The gauge counts the garden's every warning, and the garden is shared: at least this one.
+			if gauge := metricValue(t, get(loop.address, "/metrics"), "seedplan_landscape_warnings"); gauge < want {
+				t.Errorf("seedplan_landscape_warnings %d, want at least %d", gauge, want)
+			}
 			if errs := logged.errors(); len(errs) > 0 {
 				t.Fatalf("the loop logged errors: %q", errs)
 			}

@@ -60,6 +60,8 @@ type Planned struct {
 	// Report is the window's plan, its bindings filled in by Bind.
 	Report  *report.Report
 	outcome *plan.Outcome
+	// warnings are the landscape's (Warnings).
+	warnings []string
 	// read are the pending shoots as read, by namespace/name: a binding carries the object as read.
 	read map[string]*gardencorev1beta1.Shoot
 	// hosted is the usage of every seed the window counted, the placements of earlier windows included; bound
@@ -109,7 +111,7 @@ func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
 
 // Warnings say what is wrong with the landscape the window read that no shoot's outcome tells
 // (report.SnapshotWarnings).
-func (p *Planned) Warnings() []string { return report.SnapshotWarnings(p.outcome.Window.Snapshot) }
+func (p *Planned) Warnings() []string { return p.warnings }
 
 // reported are those of the unschedulable shoots whose failure is written: all but the unreported.
 func (p *Planned) reported(unschedulable []model.Unschedulable) []model.Unschedulable {
@@ -158,12 +160,13 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 	if err != nil {
 		return nil, err
 	}
+	warnings := report.SnapshotWarnings(snap)
 	report := report.NewReport(outcome)
 	report.Window.Seconds.Total = time.Since(start).Seconds()
 	if s.Metrics != nil {
-		s.Metrics.ObserveWindow(report)
+		s.Metrics.ObserveWindow(report, warnings)
 	}
-	return &Planned{Report: report, outcome: outcome, read: read, hosted: snap.Usage, bound: bound, start: start, unreported: map[string]bool{}}, nil
+	return &Planned{Report: report, outcome: outcome, warnings: warnings, read: read, hosted: snap.Usage, bound: bound, start: start, unreported: map[string]bool{}}, nil
 }
 
 // load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy from the

@@ -100,7 +100,7 @@ func exported(t *testing.T) map[string]bool {
 		Window:        report.WindowReport{Solver: "lp", Fallback: "timeout"},
 		Unschedulable: []model.Unschedulable{{Shoot: "garden-dev/a", Reason: "Capacity"}},
 		Seeds:         []report.SeedReport{{Name: "s", Provider: "aws", Region: "eu-west-1", Allocatable: &allocatable, Usage: 9}},
-	})
+	}, []string{"seed s: status.allocatable.shoots is 2500m, …"})
 	loop.ObserveBindings(nil, 0.1)
 	loop.ObserveScheduled(time.Second)
 	loop.SetPending(1)

@@ -39,6 +39,7 @@ type Metrics struct {
 	seedShoots      *prometheus.GaugeVec
 	seedAllocatable *prometheus.GaugeVec
 	lastWindow      prometheus.Gauge
+	warnings        prometheus.Gauge
 	// Run loop only:
 	leader     prometheus.Gauge
 	scheduling prometheus.Histogram
@@ -89,9 +90,12 @@ func NewMetrics(loop bool) *Metrics {
 		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned, or the run loop last looked and found no shoot due (an empty window, as the schedule job plans one).",
 		}),
+		warnings: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "seedplan_landscape_warnings", Help: "Problems of the landscape the last window was planned from that no shoot's outcome tells, each a warning of the log: seeds whose allocatable or taint-effects annotation is not read as written, region ConfigMap entries Gardener cannot parse, cloud profiles several region ConfigMaps name, shoots on seeds the landscape does not hold.",
+		}),
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
-		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, buildInfo())
+		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, m.warnings, buildInfo())
 	for _, result := range model.WindowBindResults() {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
@@ -145,8 +149,10 @@ func buildInfo() prometheus.Gauge {
 	return info
 }
 
-// ObserveWindow records a planned window from its report.
-func (m *Metrics) ObserveWindow(r *report.Report) {
+// ObserveWindow records a planned window from its report and the warnings of the landscape it was planned from
+// (report.SnapshotWarnings): the run loop logs each once, and a log line is easily missed by one who watches alerts.
+func (m *Metrics) ObserveWindow(r *report.Report, warnings []string) {
+	m.warnings.Set(float64(len(warnings)))
 	m.windows.WithLabelValues(r.Window.Solver).Inc()
 	m.windowShoots.Observe(float64(r.Window.Pending))
 	m.modelSeconds.Observe(r.Window.Seconds.Model)

@@ -7,6 +7,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
+	"github.com/seedplan/seedplan/report"
 )
 
 // seedplan_bindings_total counts the garden's answers to the bindings sent, every result exported from the start;
@@ -19,5 +20,23 @@ func TestBindingsCountTheGardensAnswers(t *testing.T) {
 	want := map[string]float64{"bound": 2, "conflict": 0, "taken": 0, "gone": 0, "refused": 0, "failed": 1, "deferred": 0}
 	if got := byLabel(t, m.Registry, "seedplan_bindings_total", "result"); !maps.Equal(got, want) {
 		t.Errorf("seedplan_bindings_total = %v, want %v", got, want)
+	}
+}
+
+// seedplan_landscape_warnings is how many warnings the landscape of the last window has, one per line the log
+// gives them: an alert can tell of what the run loop logs once.
+func TestLandscapeWarningsCountTheLastWindowsWarnings(t *testing.T) {
+	m := metrics.NewMetrics(false)
+	for _, tc := range []struct {
+		warnings []string
+		want     float64
+	}{
+		{[]string{"seed a: status.allocatable.shoots is 2500m, …", "region ConfigMap garden/regions: entry …"}, 2},
+		{nil, 0},
+	} {
+		m.ObserveWindow(&report.Report{}, tc.warnings)
+		if got := byLabel(t, m.Registry, "seedplan_landscape_warnings", ""); got[""] != tc.want {
+			t.Errorf("after a window of %d warnings: seedplan_landscape_warnings = %v, want %v", len(tc.warnings), got, tc.want)
+		}
 	}
 }
