@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agnivade/levenshtein"
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -72,18 +73,23 @@ func FuzzNetworksIntersect(f *testing.F) {
 }
 
 // FuzzLevenshteinDistance: the fallback distance is symmetric in its region arguments up to the orientation
-// split, zero for equal regions, and never negative.
+// split, zero for equal regions, and never negative; the edit distance of regions of any length is the full
+// computation's up to what the fallback can choose, and one beyond it past that.
 func FuzzLevenshteinDistance(f *testing.F) {
-	for _, pair := range [][2]string{{"eu-central-1", "eu-west-1"}, {"southeastasia", "eastasia"}, {"", "north"}, {"ééé", "east"}} {
+	for _, pair := range [][2]string{{"eu-central-1", "eu-west-1"}, {"southeastasia", "eastasia"}, {"", "north"}, {"ééé", "east"},
+		{strings.Repeat("ab", 200), strings.Repeat("ba", 150)}, {strings.Repeat("x", 700), strings.Repeat("x", 300) + "y"}} {
 		f.Add(pair[0], pair[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if len(a) > 256 || len(b) > 256 {
-			return // region names are short; the edit distance is quadratic in their length
+		if len(a) > 2048 || len(b) > 2048 {
+			return // the full computation, the check, is quadratic in the length
 		}
 		d := LevenshteinDistance(a, b)
 		if d < 0 || d != LevenshteinDistance(b, a) || LevenshteinDistance(a, a) != 0 {
 			t.Fatalf("LevenshteinDistance(%q, %q) = %d (reverse %d, self %d)", a, b, d, LevenshteinDistance(b, a), LevenshteinDistance(a, a))
+		}
+		if got, want := editDistance(a, b), min(levenshtein.ComputeDistance(a, b), fallbackEdits+1); got != want {
+			t.Fatalf("editDistance(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
 }
