@@ -85,9 +85,9 @@ type Snapshot struct {
 	projectsByNamespace     map[string]*gardencorev1beta1.Project
 	seedIndex               map[string]int
 	// taints are the taint effects of every seed, by index; a seed's whose annotation does not parse are none, and
-	// its error is in malformedTaintEffects, by index.
+	// it is in malformedTaintEffects, in the order of the seeds.
 	taints                []SeedTaints
-	malformedTaintEffects map[int]error
+	malformedTaintEffects []MalformedTaintEffects
 	// classes group the seeds by what filters read of them; see seedClasses.
 	classes seedClasses
 	usage   map[string]int
@@ -172,10 +172,7 @@ func (snap *Snapshot) addSeeds(defaults func(runtime.Object), seen objectSet, ob
 		if err != nil {
 			// Read as the gardener-scheduler reads the seed, which knows no such annotation: every taint of
 			// spec.taints is NoSchedule. One seed's typo must not stop the planning of a whole garden.
-			if snap.malformedTaintEffects == nil {
-				snap.malformedTaintEffects = map[int]error{}
-			}
-			snap.malformedTaintEffects[i] = err
+			snap.malformedTaintEffects = append(snap.malformedTaintEffects, MalformedTaintEffects{Seed: seed.Name, Err: err})
 		}
 		snap.taints[i] = taints
 		if zoneSelectionMode(seed) != "" {
@@ -394,11 +391,7 @@ type MalformedTaintEffects struct {
 
 // MalformedTaintEffects are the seeds whose taint-effects annotation does not parse, in the order of the seeds.
 func (s *Snapshot) MalformedTaintEffects() []MalformedTaintEffects {
-	var malformed []MalformedTaintEffects
-	for _, i := range slices.Sorted(maps.Keys(s.malformedTaintEffects)) {
-		malformed = append(malformed, MalformedTaintEffects{Seed: s.Seeds[i].Name, Err: s.malformedTaintEffects[i]})
-	}
-	return malformed
+	return slices.Clone(s.malformedTaintEffects)
 }
 
 // MalformedRegionEntry is an entry of a region ConfigMap that Gardener cannot parse.
