@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,6 +76,26 @@ func Garden(opts ClientOptions) (server, context string, err error) {
 		context = raw.CurrentContext
 	}
 	return cfg.Host, context, nil
+}
+
+// ContextNamespace is the namespace the options' kubeconfig context sets, in which kubectl takes a name given
+// without one; "" when the context sets none, or without a kubeconfig (a pod's service account).
+func ContextNamespace(opts ClientOptions) (string, error) {
+	k, err := loadKubeconfig(opts)
+	if err != nil {
+		return "", err
+	}
+	if _, err := k.restConfig(opts); err != nil {
+		return "", err // a context that does not exist, worded as every command words it
+	}
+	raw, err := k.loader.RawConfig()
+	if err != nil {
+		return "", fmt.Errorf("kubeconfig %w", config.WithPath(k.source, err))
+	}
+	if context, ok := raw.Contexts[cmp.Or(opts.Context, raw.CurrentContext)]; ok {
+		return context.Namespace, nil
+	}
+	return "", nil
 }
 
 // kubeconfig is the client configuration the options name, with their context, and where it is read from.

@@ -729,6 +729,42 @@ func TestKubeconfigContext(t *testing.T) {
 	}
 }
 
+// explain takes a shoot given as NAME, in a garden, in the namespace of the kubeconfig context, as kubectl does
+// (gardenctl's project targets set it); -n and NAMESPACE/NAME still say another, and a context that sets none
+// leaves the shoot to be given with one.
+func TestExplainTakesANameInTheContextsNamespace(t *testing.T) {
+	cp := garden.Get(t)
+	namespace := cp.Landscape(t, "ctxns", []int64{2}, 1, "ctxns")
+	path, err := cp.Kubeconfig("namespace-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig, err := clientcmd.LoadFromFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := kubeconfig.Contexts[kubeconfig.CurrentContext]
+	project := plain.DeepCopy()
+	project.Namespace = namespace
+	kubeconfig.Contexts = map[string]*clientcmdapi.Context{"garden": plain, "project": project}
+	kubeconfig.CurrentContext = "project"
+	file := filepath.Join(t.TempDir(), "project.kubeconfig")
+	if err := clientcmd.WriteToFile(*kubeconfig, file); err != nil {
+		t.Fatal(err)
+	}
+	explained := "Shoot " + namespace + "/shoot-0:"
+	for _, args := range [][]string{{"shoot-0"}, {"shoot/shoot-0"}, {"shoot-0", "-n", namespace, "--context", "garden"}, {namespace + "/shoot-0", "--context", "garden"}} {
+		out, err := run(t, append([]string{"explain", "--kubeconfig", file, "--scheduler-name", "ctxns"}, args...)...)
+		if err != nil || !strings.HasPrefix(out, explained) {
+			t.Fatalf("explain %s: %v; want it to begin %q:\n%s", strings.Join(args, " "), err, explained, out)
+		}
+	}
+	const none = `"shoot-0": the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE (the kubeconfig context sets no namespace)`
+	if out, err := run(t, "explain", "--kubeconfig", file, "--context", "garden", "--scheduler-name", "ctxns", "shoot-0"); err == nil || err.Error() != none {
+		t.Fatalf("explain NAME in a context without a namespace: %v; want %q\n%s", err, none, out)
+	}
+}
+
 // A kubeconfig whose server does not speak TLS on its port (a plain-HTTP port, a proxy's) is wrong in a way no
 // restart of the server mends: every command that reads or writes the garden fails at once, as kubectl does,
 // instead of asking again for 30 s as it does while a garden restarts. (A host name that does not exist is the

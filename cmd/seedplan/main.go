@@ -718,6 +718,27 @@ func shootKey(arg, namespace string) (string, error) {
 	return key, model.CheckShootKey(key)
 }
 
+// explainedShoot is shootKey in the garden explain reads: a NAME given without -n is in the namespace of the
+// kubeconfig context, as kubectl takes it (a context that sets none leaves the shoot to be given with one).
+func (f *planFlags) explainedShoot(c *config.SeedPlanConfiguration, arg, namespace string) (string, error) {
+	cluster, err := f.fromCluster(c)
+	if err != nil || !cluster || namespace != "" || strings.Contains(withoutType(arg, "shoot"), "/") {
+		return shootKey(arg, namespace)
+	}
+	if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
+		return "", err
+	}
+	if namespace == "" {
+		_, err := shootKey(arg, "")
+		return "", fmt.Errorf("%w (the kubeconfig context sets no namespace)", err)
+	}
+	key, err := shootKey(arg, namespace)
+	if err != nil {
+		return "", fmt.Errorf("%w (the namespace of the kubeconfig context)", err)
+	}
+	return key, nil
+}
+
 func newExplainCommand() *cobra.Command {
 	var (
 		flags     planFlags
@@ -731,14 +752,14 @@ func newExplainCommand() *cobra.Command {
 		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME or NAME with -n"),
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			shoot, err := shootKey(args[0], namespace)
-			if err != nil {
-				return err
-			}
 			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
 				return fmt.Errorf("-o: %w", err)
 			}
 			c, err := flags.configuration(cmd)
+			if err != nil {
+				return err
+			}
+			shoot, err := flags.explainedShoot(c, args[0], namespace)
 			if err != nil {
 				return err
 			}
@@ -762,7 +783,7 @@ func newExplainCommand() *cobra.Command {
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &output, report.Formats())
 	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict, given as NAME or seed/NAME (the summary still counts every seed)")
-	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it)")
+	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it; reading a garden, the kubeconfig context's namespace by default)")
 	cmd.ValidArgsFunction = flags.completePendingShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)
 	_ = cmd.RegisterFlagCompletionFunc("namespace", flags.completeShootNamespaces)
