@@ -148,6 +148,9 @@ func jsonPathTemplate(format string, formats []string) (string, bool) {
 type Output struct {
 	Format    string
 	NoHeaders bool
+	// RequireTemplateKeys makes a key a jsonpath template selects and the form lacks an error, where by default it
+	// prints nothing (kubectl's --allow-missing-template-keys=false, and its default).
+	RequireTemplateKeys bool
 	// Page is the file the plan's HTML page is written to as well (--report; schedule, rebalance, capacity).
 	Page string
 }
@@ -276,7 +279,7 @@ func ShootName(key string) string { return "shoot/" + key }
 // can refuse an output format before it does any work.
 func CheckFormat(format string, formats []string) error {
 	if template, ok := jsonPathTemplate(format, formats); ok {
-		_, err := parseJSONPath(template)
+		_, err := parseJSONPath(template, true)
 		return err
 	}
 	if !slices.Contains(formats, format) {
@@ -285,10 +288,11 @@ func CheckFormat(format string, formats []string) error {
 	return nil
 }
 
-// parseJSONPath parses a -o jsonpath template. A key the report lacks prints nothing, as kubectl's
-// --allow-missing-template-keys does by default: a report leaves out empty optional fields (fallback, …).
-func parseJSONPath(template string) (*jsonpath.JSONPath, error) {
-	p := jsonpath.New("output").AllowMissingKeys(true)
+// parseJSONPath parses a -o jsonpath template. A key the report lacks prints nothing when allowMissingKeys, as
+// kubectl's --allow-missing-template-keys does by default (a report leaves out empty optional fields: fallback,
+// …), and is an error otherwise.
+func parseJSONPath(template string, allowMissingKeys bool) (*jsonpath.JSONPath, error) {
+	p := jsonpath.New("output").AllowMissingKeys(allowMissingKeys)
 	if err := p.Parse(template); err != nil {
 		return nil, fmt.Errorf("jsonpath template %q: %w", template, err)
 	}
@@ -298,8 +302,8 @@ func parseJSONPath(template string) (*jsonpath.JSONPath, error) {
 // printJSONPath prints what the template selects from the report's JSON form, read back as an object of the garden
 // is for kubectl's JSONPath printer (whole numbers as int64, so that they print as written and compare with a
 // filter's), through Inert: the values are names and messages.
-func printJSONPath(w io.Writer, template string, report any) error {
-	p, err := parseJSONPath(template)
+func printJSONPath(w io.Writer, template string, allowMissingKeys bool, report any) error {
+	p, err := parseJSONPath(template, allowMissingKeys)
 	if err != nil {
 		return err
 	}
@@ -321,7 +325,7 @@ func printJSONPath(w io.Writer, template string, report any) error {
 // format not among formats is an error.
 func printAs(w io.Writer, out Output, formats []string, report any, names func() []string, print func(table) error) error {
 	if template, ok := jsonPathTemplate(out.Format, formats); ok {
-		return printJSONPath(w, template, report) // which parses the template, once
+		return printJSONPath(w, template, !out.RequireTemplateKeys, report) // which parses the template, once
 	}
 	if err := CheckFormat(out.Format, formats); err != nil {
 		return err

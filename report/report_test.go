@@ -159,6 +159,27 @@ func TestJSONPathPrintsWhatTheTemplateSelects(t *testing.T) {
 	}
 }
 
+// With RequireTemplateKeys (--allow-missing-template-keys=false) a key the report lacks is an error naming the
+// template and the key, as kubectl's; a key the report has prints as without it, also when it is empty.
+func TestJSONPathRequiringTemplateKeys(t *testing.T) {
+	r := &report.Report{Window: report.WindowReport{Pending: 3, Solver: "lp", Optimal: true}}
+	for _, tc := range []struct{ template, want, wantErr string }{
+		{template: `{.window.optimal} {.window.solver}`, want: "true lp"},
+		{template: `[{.window.fallback}]`, want: "[]"},
+		{template: `{.window.noSuchField}`, wantErr: `jsonpath template "{.window.noSuchField}": noSuchField is not found`},
+		{template: `{.noSuchReport.solver}`, wantErr: `jsonpath template "{.noSuchReport.solver}": noSuchReport is not found`},
+	} {
+		var got bytes.Buffer
+		err := r.Print(&got, report.Output{Format: "jsonpath=" + tc.template, RequireTemplateKeys: true})
+		switch {
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+			t.Errorf("-o jsonpath=%s: %v, want the error %q", tc.template, err, tc.wantErr)
+		case tc.wantErr == "" && (err != nil || got.String() != tc.want):
+			t.Errorf("-o jsonpath=%s printed %q, %v; want %q", tc.template, got.String(), err, tc.want)
+		}
+	}
+}
+
 // A JSONPath template that does not parse is refused by CheckFormat, as a command asks before it does any work,
 // naming the template; a command without JSON output has no jsonpath either.
 func TestCheckFormatParsesJSONPathTemplates(t *testing.T) {

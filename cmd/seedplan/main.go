@@ -173,6 +173,25 @@ func requestTimeoutUsage(whose, unbounded string) string {
 func registerOutput(cmd *cobra.Command, out *report.Output, formats []string) {
 	cmd.Flags().StringVarP(&out.Format, "output", "o", "table", "output format: "+strings.Join(formats, ", "))
 	cmd.Flags().BoolVar(&out.NoHeaders, "no-headers", false, "leave out the header and summary lines of table and wide output")
+	allow := cmd.Flags().VarPF(allowMissingKeys{&out.RequireTemplateKeys}, "allow-missing-template-keys", "",
+		"a key a jsonpath template selects and the output lacks prints nothing; false: it is an error")
+	allow.NoOptDefVal = "true"
+}
+
+// allowMissingKeys is kubectl's --allow-missing-template-keys, true by default, set on the Output's
+// RequireTemplateKeys, its inverse.
+type allowMissingKeys struct{ require *bool }
+
+func (a allowMissingKeys) String() string { return strconv.FormatBool(!*a.require) }
+func (a allowMissingKeys) Type() string   { return "bool" }
+
+func (a allowMissingKeys) Set(value string) error {
+	allow, err := strconv.ParseBool(value)
+	if err != nil {
+		return err
+	}
+	*a.require = !allow
+	return nil
 }
 
 // registerPage adds --report, the plan's HTML page.

@@ -905,6 +905,22 @@ func TestOutputJSONPath(t *testing.T) {
 	if got, err := run(t, "capacity", "-o", "jsonpath={.newSeeds} {.lowerBound}"); err != nil || got != fmt.Sprint(answer.NewSeeds, " ", answer.LowerBound) {
 		t.Fatalf("capacity -o jsonpath = %q, %v; want %d %d", got, err, answer.NewSeeds, answer.LowerBound)
 	}
+	// A key the form lacks prints nothing, unless --allow-missing-template-keys=false, as kubectl's.
+	for _, tc := range []struct {
+		args    []string
+		want    string
+		wantErr string
+	}{
+		{args: []string{"-o", "jsonpath=[{.window.noSuchField}]"}, want: "[]"},
+		{args: []string{"-o", "jsonpath=[{.window.noSuchField}]", "--allow-missing-template-keys"}, want: "[]"},
+		{args: []string{"-o", "jsonpath={.window.noSuchField}", "--allow-missing-template-keys=false"}, wantErr: `jsonpath template "{.window.noSuchField}": noSuchField is not found`},
+		{args: []string{"-o", "jsonpath={.window.solver}", "--allow-missing-template-keys=false"}, want: "lp"},
+	} {
+		got, err := run(t, append([]string{"schedule"}, tc.args...)...)
+		if tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr) || tc.wantErr == "" && (err != nil || got != tc.want) {
+			t.Errorf("schedule %s = %q, %v; want %q or the error %q", strings.Join(tc.args, " "), got, err, tc.want, tc.wantErr)
+		}
+	}
 	for _, cmd := range []string{"schedule", "explain", "rebalance", "capacity", "apply"} {
 		args := []string{cmd, "-o", "jsonpath={.placements[}"}
 		switch cmd {
