@@ -182,9 +182,13 @@ func registerOutput(cmd *cobra.Command, out *report.Output, formats []string) {
 // RequireTemplateKeys, its inverse.
 type allowMissingKeys struct{ require *bool }
 
+// String is the flag's value: whether a missing key is allowed.
 func (a allowMissingKeys) String() string { return strconv.FormatBool(!*a.require) }
-func (a allowMissingKeys) Type() string   { return "bool" }
 
+// Type is the flag's type, as help and completion show it.
+func (a allowMissingKeys) Type() string { return "bool" }
+
+// Set takes the flag's value as a bool flag's, and requires keys when it is false.
 func (a allowMissingKeys) Set(value string) error {
 	allow, err := strconv.ParseBool(value)
 	if err != nil {
