@@ -233,6 +233,58 @@ func (e *Explanation) NameWarning() string {
 	return fmt.Sprintf("shoot %s is unschedulable, and -o name names no seed: %s", e.Shoot, e.Message)
 }
 
+// Explanations are the decisions for several pending shoots of one solved window (explain SHOOT...), in the order
+// they were asked for: one prints as its Explanation does, several one after another, and as data in a List, as
+// kubectl prints one object or several.
+type Explanations []*Explanation
+
+// explanationList is several explanations as data: a List of them, as kubectl's -o json|yaml of several objects.
+type explanationList struct {
+	Kind  string         `json:"kind"`
+	Items []*Explanation `json:"items"`
+}
+
+// Print writes the explanations as tables, a blank line between two, or as a List in YAML or JSON.
+func (es Explanations) Print(w io.Writer, out Output) error {
+	if len(es) == 1 {
+		return es[0].Print(w, out)
+	}
+	return printAs(w, out, Formats(), explanationList{Kind: "List", Items: es}, es.names, func(t table) error {
+		for i, e := range es {
+			if i > 0 {
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
+			}
+			if err := e.printTable(Inert(w), t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// names are the seeds the decisions bind the shoots to (-o name), in the shoots' order; an unschedulable shoot
+// has none.
+func (es Explanations) names() []string {
+	var names []string
+	for _, e := range es {
+		names = append(names, e.names()...)
+	}
+	return names
+}
+
+// NameWarning says which shoots -o name names no seed for, and why, or "" when it names one for each.
+func (es Explanations) NameWarning() string {
+	var warnings []string
+	for _, e := range es {
+		if warning := e.NameWarning(); warning != "" {
+			warnings = append(warnings, warning)
+		}
+	}
+	return strings.Join(warnings, "; ")
+}
+
 func (e *Explanation) printTable(out io.Writer, t table) error {
 	if t.headers {
 		fmt.Fprintf(out, "Shoot %s: provider %s, region %s, %s, solver %s%s\n\n", e.Shoot, e.Provider, e.Region, e.strategy(), e.Solver,

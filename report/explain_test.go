@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -298,5 +299,47 @@ func TestExplainNamesASelectorThatDoesNotConvertForEverySeed(t *testing.T) {
 				t.Errorf("explain does not end with %q:\n%s", want, out.String())
 			}
 		})
+	}
+}
+
+// Explanations print one as its Explanation prints it, several one after another and, as data, as a List of them
+// (kubectl's -o json of one object and of several); -o name names the seeds chosen and warns of the others.
+func TestExplanationsPrintOneOrSeveral(t *testing.T) {
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("fra", Allocatable(1))},
+		[]*gardencorev1beta1.Shoot{Shoot("p-1"), Shoot("p-2")})
+	o := scheduled(t, snap, config.Default())
+	var es report.Explanations
+	for _, shoot := range []string{"garden-dev/p-1", "garden-dev/p-2"} {
+		e, err := report.NewExplanation(o, shoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	print := func(p interface {
+		Print(io.Writer, report.Output) error
+	}, format string) string {
+		var out bytes.Buffer
+		if err := p.Print(&out, report.Output{Format: format}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	for _, format := range []string{"table", "wide", "json", "yaml", "name", "jsonpath={.seed}"} {
+		if got, want := print(es[:1], format), print(es[0], format); got != want {
+			t.Errorf("-o %s of one explanation:\n%s\nwant as the Explanation prints it:\n%s", format, got, want)
+		}
+	}
+	if got, want := print(es, "table"), print(es[0], "table")+"\n"+print(es[1], "table"); got != want {
+		t.Errorf("-o table of two:\n%s\nwant each, a blank line between:\n%s", got, want)
+	}
+	if got, want := print(es, "jsonpath={.kind} {range .items[*]}{.shoot}={.seed} {end}"), "List garden-dev/p-1=fra garden-dev/p-2= "; got != want {
+		t.Errorf("the List of two: %q, want %q", got, want)
+	}
+	if got := print(es, "name"); got != "seed/fra\n" {
+		t.Errorf("-o name of two, one placed: %q", got)
+	}
+	if warning := es.NameWarning(); !strings.HasPrefix(warning, "shoot garden-dev/p-2 is unschedulable, and -o name names no seed: ") || strings.Contains(warning, "p-1") {
+		t.Errorf("the warning of -o name: %q", warning)
 	}
 }

@@ -39,8 +39,8 @@ func commandExamples() map[string]string {
   # One seed only, and the decision as data (the shoot given as kubectl takes it)
   seedplan explain -n garden-dev web --seed aws-eu-west-1-1 -o json
 
-  # Explain every shoot schedule places
-  seedplan schedule -o name | xargs -n1 seedplan explain`,
+  # Explain every shoot schedule places (one plan for them all)
+  seedplan schedule -o name | xargs seedplan explain`,
 		"rebalance": `  # The fewest moves off overloaded, tainted and unhealthy seeds
   seedplan rebalance --kubeconfig garden.yaml
 
@@ -219,12 +219,9 @@ func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
 	}
 }
 
-// completePendingShoots completes the first argument with the shoots pending for the configured scheduler: as
-// NAMESPACE/NAME, or as NAME when --namespace is given.
+// completePendingShoots completes an argument with the shoots pending for the configured scheduler that are not
+// given yet: as NAMESPACE/NAME, or as NAME when --namespace is given.
 func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
 	snap, schedulerName, ok := f.completionSnapshot(cmd)
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -232,11 +229,15 @@ func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toC
 	namespace, _ := cmd.Flags().GetString("namespace")
 	var names []string
 	for _, shoot := range snap.Pending(schedulerName) {
-		switch {
-		case namespace == "":
-			names = append(names, model.ShootKey(shoot))
-		case shoot.Namespace == namespace:
-			names = append(names, shoot.Name)
+		name := model.ShootKey(shoot)
+		if namespace != "" {
+			if shoot.Namespace != namespace {
+				continue
+			}
+			name = shoot.Name
+		}
+		if !slices.Contains(args, name) { // given already
+			names = append(names, name)
 		}
 	}
 	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp

@@ -741,6 +741,31 @@ func shootKey(arg, namespace string) (string, error) {
 	return key, model.CheckShootKey(key)
 }
 
+// explainEach explains each shoot of the outcome's window, narrowed to the seed when one is given: the
+// explanations of the shoots that have one, in their order, and why the others have none, each on its own line,
+// as kubectl's get of several names prints the objects it finds and says which it did not. One plan explains them
+// all: a garden is read once, where explain per shoot read it for each.
+func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Explanations, error) {
+	var (
+		explanations report.Explanations
+		errs         []error
+	)
+	for _, shoot := range shoots {
+		explanation, err := report.NewExplanation(outcome, shoot)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if seed != "" {
+			if err := explanation.Focus(seedName(seed)); err != nil {
+				return nil, fmt.Errorf("--seed: %w", err)
+			}
+		}
+		explanations = append(explanations, explanation)
+	}
+	return explanations, errors.Join(errs...)
+}
+
 // explainedShoot is shootKey in the garden explain reads: a NAME given without -n is in the namespace of the
 // kubeconfig context, as kubectl takes it (a context that sets none leaves the shoot to be given with one).
 func (f *planFlags) explainedShoot(c *config.SeedPlanConfiguration, arg, namespace string) (string, error) {
@@ -770,9 +795,9 @@ func newExplainCommand() *cobra.Command {
 		namespace string
 	)
 	cmd := &cobra.Command{
-		Use:    "explain NAMESPACE/NAME | -n NAMESPACE NAME",
-		Short:  "Explain the decision for one pending shoot: why this seed, why not the others",
-		Args:   operands(1, 1, "one shoot, NAMESPACE/NAME or NAME with -n"),
+		Use:    "explain NAMESPACE/NAME... | -n NAMESPACE NAME...",
+		Short:  "Explain the decision for pending shoots: why this seed, why not the others",
+		Args:   operands(1, -1, "one or more shoots, NAMESPACE/NAME or NAME with -n"),
 		PreRun: plansOnce,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
@@ -782,24 +807,25 @@ func newExplainCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			shoot, err := flags.explainedShoot(c, args[0], namespace)
-			if err != nil {
-				return err
+			shoots := make([]string, 0, len(args))
+			for _, arg := range args {
+				shoot, err := flags.explainedShoot(c, arg, namespace)
+				if err != nil {
+					return err
+				}
+				shoots = append(shoots, shoot)
 			}
 			outcome, err := flags.plan(cmd, c, "") // explain schedules nothing
 			if err != nil {
 				return err
 			}
-			explanation, err := report.NewExplanation(outcome, shoot)
-			if err != nil {
-				return err
-			}
-			if seed != "" {
-				if err := explanation.Focus(seedName(seed)); err != nil {
-					return fmt.Errorf("--seed: %w", err)
+			explanations, err := explainEach(outcome, shoots, seed)
+			if len(explanations) > 0 {
+				if printErr := printReport(cmd, output, explanations); printErr != nil {
+					return errors.Join(printErr, err)
 				}
 			}
-			return printReport(cmd, output, explanation)
+			return err
 		},
 	}
 	flags.register(cmd, true, "read it")

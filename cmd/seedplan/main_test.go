@@ -261,8 +261,7 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	}{
 		{[]string{"schedule", "extra"}, `schedule takes no arguments; given 1: "extra" (see 'seedplan schedule --help')`},
 		{[]string{"rebalance", "a", "b c"}, `rebalance takes no arguments; given 2: "a" "b c" (see 'seedplan rebalance --help')`},
-		{[]string{"explain"}, `explain takes one shoot, NAMESPACE/NAME or NAME with -n; given none (see 'seedplan explain --help')`},
-		{[]string{"explain", "a/b", "c/d"}, `explain takes one shoot, NAMESPACE/NAME or NAME with -n; given 2: "a/b" "c/d" (see 'seedplan explain --help')`},
+		{[]string{"explain"}, `explain takes one or more shoots, NAMESPACE/NAME or NAME with -n; given none (see 'seedplan explain --help')`},
 		{[]string{"cordon"}, `cordon takes one or more seed names, or --selector; given none (see 'seedplan cordon --help')`},
 		{[]string{"uncordon"}, `uncordon takes one or more seed names, or --selector; given none (see 'seedplan uncordon --help')`},
 		{[]string{"schedule", "--foo"}, `unknown flag: --foo (see 'seedplan schedule --help')`},
@@ -340,6 +339,63 @@ func TestShootKeyTakesKubectlsForms(t *testing.T) {
 		if err != nil || key != "garden-data/data-api-11" {
 			t.Errorf("shootKey(%q, -n %q) = %q, %v; want garden-data/data-api-11", tc.arg, tc.namespace, key, err)
 		}
+	}
+}
+
+// explain takes several shoots, as kubectl's get takes several names, and explains them from one plan: each as it
+// explains it alone, in the order given, a blank line between two tables; as data a List of them; -o name the
+// seeds chosen. A shoot it cannot explain is named in its error, after the others are printed.
+func TestExplainSeveralShoots(t *testing.T) {
+	names, err := run(t, "schedule", "-o", "name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := strings.Fields(names)[:3]
+	const unschedulable = "garden-web/web-db-97"
+	shoots := append(slices.Clone(placed), unschedulable)
+	for _, format := range []string{"table", "wide"} {
+		alone := make([]string, len(shoots))
+		for i, shoot := range shoots {
+			if alone[i], err = run(t, "explain", shoot, "-o", format); err != nil {
+				t.Fatal(err)
+			}
+		}
+		together, err := run(t, append([]string{"explain", "-o", format}, shoots...)...)
+		if want := strings.Join(alone, "\n"); err != nil || together != want {
+			t.Fatalf("explain -o %s of %d shoots (%v):\n%s\nwant each as alone, a blank line between two:\n%s", format, len(shoots), err, together, want)
+		}
+	}
+	out, err := run(t, append([]string{"explain", "-o", "json"}, shoots...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Kind  string
+		Items []struct{ Shoot, Seed string }
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if list.Kind != "List" || len(list.Items) != len(shoots) || list.Items[3].Shoot != unschedulable || list.Items[3].Seed != "" {
+		t.Fatalf("explain -o json of %d shoots: %+v", len(shoots), list)
+	}
+	var seeds []string
+	for i, item := range list.Items[:3] {
+		if item.Shoot != strings.TrimPrefix(placed[i], "shoot/") || item.Seed == "" {
+			t.Fatalf("item %d of the List: %+v; want %s, placed", i, item, placed[i])
+		}
+		seeds = append(seeds, "seed/"+item.Seed)
+	}
+	if out, err := run(t, append([]string{"explain", "-o", "name"}, shoots...)...); err != nil || out != strings.Join(seeds, "\n")+"\n" {
+		t.Fatalf("explain -o name of %d shoots = %q, %v; want the seeds chosen, %q", len(shoots), out, err, seeds)
+	}
+	alone, err := run(t, "explain", placed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "explain", placed[0], "garden-dev/does-not-exist")
+	if want := "shoot garden-dev/does-not-exist is not in the landscape"; err == nil || err.Error() != want || out != alone {
+		t.Fatalf("explain of a shoot and one not in the landscape: %v, printed:\n%s\nwant the error %q after the first's explanation", err, out, want)
 	}
 }
 
