@@ -236,7 +236,7 @@ func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toC
 			}
 			name = shoot.Name
 		}
-		if !slices.Contains(args, name) { // given already
+		if !slices.ContainsFunc(args, func(arg string) bool { return withoutType(arg, "shoot") == name }) { // not given yet
 			names = append(names, name)
 		}
 	}

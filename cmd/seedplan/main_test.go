@@ -1027,6 +1027,12 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-data", "data-batch-22"}, want: []string{"data-batch-225", "data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-"}, want: []string{"garden-data", "garden-web"}},
+		// explain takes several shoots: each is offered until it is given, also as -o name prints it.
+		{args: []string{"explain", "garden-data/data-batch-225", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-228"},
+			without: []string{"garden-data/data-batch-225"}},
+		{args: []string{"explain", "shoot/garden-data/data-batch-225", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-228"},
+			without: []string{"garden-data/data-batch-225"}},
+		{args: []string{"explain", "-n", "garden-data", "data-batch-228", "data-batch-22"}, want: []string{"data-batch-225"}, without: []string{"data-batch-228"}},
 		{args: []string{"explain", "x", "--seed", "alicloud-"}, want: []string{"alicloud-ap-southeast-1-1"}},
 		{args: []string{"rebalance", "--drain", "openstack-eu-nl"}, want: []string{"openstack-eu-nl-1-1", "openstack-eu-nl-1-2"}},
 		// A seed to drain is offered once: not again after --drain gave it, by name or as -o name prints it.
