@@ -250,7 +250,7 @@ func seedLoad(snap *Snapshot, seed *gardencorev1beta1.Seed, target RebalanceOpti
 	}
 	switch {
 	case slices.Contains(target.Drain, seed.Name):
-		load.Drain = Leave{Reason: LeaveDrain, Detail: "the seed is drained (--drain)"}
+		load.Drain = Leave{Reason: LeaveDrain, Detail: "the seed is drained (--drain, --drain-selector)"}
 	case seed.DeletionTimestamp != nil && target.triggers(LeaveUnusable):
 		load.Drain = Leave{Reason: LeaveUnusable, Detail: "seed is being deleted"}
 	case reason != "" && (target.Now.IsZero() || target.Now.Sub(since) >= target.UnusableGrace):

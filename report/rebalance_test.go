@@ -147,7 +147,7 @@ func TestRebalanceReportSaysWhySeedsShed(t *testing.T) {
 		"sick": {{Reason: model.LeaveUnusable,
 			Detail: "seed condition GardenletReady is not True since " + Created.UTC().Format(time.RFC3339)}},
 		"deleted": {{Reason: model.LeaveUnusable, Detail: "seed is being deleted"}},
-		"drained": {{Reason: model.LeaveDrain, Detail: "the seed is drained (--drain)"}},
+		"drained": {{Reason: model.LeaveDrain, Detail: "the seed is drained (--drain, --drain-selector)"}},
 		"room":    nil,
 	}
 	if len(got.Seeds) != len(want) {
@@ -216,7 +216,7 @@ func TestRebalanceMoveDetails(t *testing.T) {
 		{
 			name: "a drained seed", target: model.RebalanceOptions{TargetUtilization: 1, Drain: []string{"a"}},
 			from: Seed("a", Allocatable(10), WithBackup()), hosted: 1,
-			want: "the seed is drained (--drain)",
+			want: "the seed is drained (--drain, --drain-selector)",
 		},
 	}
 	for _, tc := range tests {

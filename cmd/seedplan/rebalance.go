@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -28,6 +30,9 @@ type rebalanceOptions struct {
 	limits     plan.MoveLimits
 	output     report.Output
 	apply, yes bool
+	// drainSelector is --drain-selector, and drainMatching the selector parsed (by validate).
+	drainSelector string
+	drainMatching labels.Selector
 }
 
 func newRebalanceCommand() *cobra.Command {
@@ -35,7 +40,7 @@ func newRebalanceCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rebalance",
 		Short: "Recommend the fewest moves of shoots off overloaded and draining seeds (and, with --apply --yes, make them)",
-		Long: "rebalance finds seeds above their target utilization (shoots/allocatable), seeds to drain (--drain, being " +
+		Long: "rebalance finds seeds above their target utilization (shoots/allocatable), seeds to drain (--drain or --drain-selector, being " +
 			"deleted, or unhealthy for longer than --unusable-grace) and shoots on seeds with a NoExecute taint they do not " +
 			"tolerate (see the " +
 			model.AnnotationTaintEffects + " annotation), and computes with an LP the fewest moves that bring every seed to " +
@@ -60,6 +65,7 @@ func (o *rebalanceOptions) addFlags(cmd *cobra.Command) {
 	o.flags.registerSolver(cmd, "solver-timeout", "weights", "target-utilization")
 	cmd.Flags().StringSliceVar(&o.target.Drain, "drain", nil, "seeds to empty, as NAME or seed/NAME (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("drain", o.flags.completeSeedsBut(func() []string { return o.target.Drain }))
+	cmd.Flags().StringVar(&o.drainSelector, "drain-selector", "", "also empty the seeds whose labels match this selector (e.g. seed.gardener.cloud/region=eu-west-1), as kubectl drain -l selects nodes")
 	cmd.Flags().StringSliceVar(&o.flags.triggers, "triggers", nil, "the reasons that move shoots besides --drain: overloaded, NoExecute, unusable (default: all)")
 	cmd.Flags().DurationVar(&o.flags.unusableGrace, "unusable-grace", model.DefaultUnusableGrace,
 		"how long a seed must have been unhealthy (since its condition's lastTransitionTime) before its shoots move away")
@@ -86,9 +92,37 @@ func (o *rebalanceOptions) validate() error {
 	if o.limits.MaxMovesPerSeed < 0 {
 		return flagError("max-moves-per-seed", o.limits.MaxMovesPerSeed, "must not be negative")
 	}
+	if o.drainSelector != "" {
+		var err error
+		if o.drainMatching, err = labels.Parse(o.drainSelector); err != nil {
+			return fmt.Errorf("--drain-selector %q: %w", o.drainSelector, err)
+		}
+	}
 	if o.yes && !o.apply {
 		// Without --apply nothing is written: --yes alone would read as moves made.
 		return errors.New("--yes confirms --apply, which is not given: without it, rebalance only recommends")
+	}
+	return nil
+}
+
+// drainMatched adds the seeds --drain-selector matches to the seeds to drain, after those --drain names and once
+// each; a selector that matches no seed is an error, not a recommendation that drains nothing.
+func (o *rebalanceOptions) drainMatched(snap *model.Snapshot) error {
+	if o.drainMatching == nil {
+		return nil
+	}
+	matched := 0
+	for _, seed := range snap.Seeds {
+		if !o.drainMatching.Matches(labels.Set(seed.Labels)) {
+			continue
+		}
+		matched++
+		if !slices.Contains(o.target.Drain, seed.Name) {
+			o.target.Drain = append(o.target.Drain, seed.Name)
+		}
+	}
+	if matched == 0 {
+		return fmt.Errorf("--drain-selector %s: no seed of the landscape matches", o.drainSelector)
 	}
 	return nil
 }
@@ -128,6 +162,9 @@ func (o *rebalanceOptions) run(cmd *cobra.Command, _ []string) error {
 	configureTarget(&o.target, c, policy)
 	if err := o.target.Validate(snap); err != nil {
 		return fmt.Errorf("--drain: %w", err)
+	}
+	if err := o.drainMatched(snap); err != nil {
+		return err
 	}
 	moves, err := plan.Rebalance(cmd.Context(), snap, policy, o.target, o.limits)
 	if err != nil {

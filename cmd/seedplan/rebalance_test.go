@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +79,30 @@ func TestRebalanceRefusesBadFlags(t *testing.T) {
 		{[]string{"--unusable-grace", "-1s"}, "--unusable-grace -1s: must not be negative"},
 		{[]string{"--pushgateway", "not a url"}, "--pushgateway not a url: must be a Pushgateway's http(s) URL or host:port"},
 		{[]string{"--triggers", "bored"}, "--triggers bored: must be one of overloaded, NoExecute, unusable"},
+		{[]string{"--drain-selector", "env in ("}, `--drain-selector "env in (": unable to parse requirement`},
+		{[]string{"--drain-selector", "environment=nowhere"}, "--drain-selector environment=nowhere: no seed of the landscape matches"},
 	})
+}
+
+// --drain-selector drains the seeds whose labels match it, as --drain names them, as kubectl drain -l selects
+// nodes; a seed both named and matched is drained once.
+func TestRebalanceDrainSelector(t *testing.T) {
+	named, err := run(t, "rebalance", "--drain", "aws-eu-west-1-1,aws-eu-west-1-2,aws-eu-west-1-3", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--drain-selector", "seed.gardener.cloud/region=eu-west-1"},
+		{"--drain", "aws-eu-west-1-1", "--drain-selector", "seed.gardener.cloud/region in (eu-west-1)"},
+	} {
+		selected, err := run(t, append([]string{"rebalance", "-o", "json"}, args...)...)
+		if err != nil || selected != named {
+			t.Fatalf("rebalance %s (%v):\n%s\nwant as --drain names the region's three seeds:\n%s", strings.Join(args, " "), err, selected, named)
+		}
+	}
+	if !strings.Contains(named, `"reason": "drain"`) {
+		t.Fatalf("the three seeds are not drained:\n%s", named)
+	}
 }
 
 // On the embedded example, capacity accounts for every pending shoot exactly once.
