@@ -233,9 +233,9 @@ func (e *Explanation) NameWarning() string {
 	return fmt.Sprintf("shoot %s is unschedulable, and -o name names no seed: %s", e.Shoot, e.Message)
 }
 
-// Explanations are the decisions for several pending shoots of one solved window (explain SHOOT...), in the order
-// they were asked for: one prints as its Explanation does, several one after another, and as data in a List, as
-// kubectl prints one object or several.
+// Explanations are the decisions for the pending shoots of one solved window that several were asked for
+// (explain SHOOT SHOOT...), in the order asked: one after another and, as data, in a List — also when only one of
+// them had an explanation, as kubectl prints a List for several names whatever it finds.
 type Explanations []*Explanation
 
 // explanationList is several explanations as data: a List of them, as kubectl's -o json|yaml of several objects.
@@ -246,9 +246,6 @@ type explanationList struct {
 
 // Print writes the explanations as tables, a blank line between two, or as a List in YAML or JSON.
 func (es Explanations) Print(w io.Writer, out Output) error {
-	if len(es) == 1 {
-		return es[0].Print(w, out)
-	}
 	return printAs(w, out, Formats(), explanationList{Kind: "List", Items: es}, es.names, func(t table) error {
 		for i, e := range es {
 			if i > 0 {

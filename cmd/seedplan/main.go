@@ -820,10 +820,15 @@ func newExplainCommand() *cobra.Command {
 				return err
 			}
 			explanations, err := explainEach(outcome, shoots, seed)
-			if len(explanations) > 0 {
-				if printErr := printReport(cmd, output, explanations); printErr != nil {
-					return errors.Join(printErr, err)
-				}
+			var answer printed = explanations
+			switch {
+			case len(explanations) == 0:
+				return err
+			case len(shoots) == 1:
+				answer = explanations[0] // one object, not a List of one, as kubectl prints one name's
+			}
+			if printErr := printReport(cmd, output, answer); printErr != nil {
+				return errors.Join(printErr, err)
 			}
 			return err
 		},

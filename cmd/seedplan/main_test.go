@@ -397,6 +397,14 @@ func TestExplainSeveralShoots(t *testing.T) {
 	if want := "shoot garden-dev/does-not-exist is not in the landscape"; err == nil || err.Error() != want || out != alone {
 		t.Fatalf("explain of a shoot and one not in the landscape: %v, printed:\n%s\nwant the error %q after the first's explanation", err, out, want)
 	}
+	// As data, several shoots asked for are a List whatever is found; one is the object.
+	out, err = run(t, "explain", placed[0], "garden-dev/does-not-exist", "-o", "jsonpath={.kind} {.items[0].shoot}")
+	if want := "List " + strings.TrimPrefix(placed[0], "shoot/"); err == nil || out != want {
+		t.Fatalf("explain -o jsonpath of a shoot and one not in the landscape = %q, %v; want %q and the error", out, err, want)
+	}
+	if out, err = run(t, "explain", placed[0], "-o", "jsonpath=[{.kind}] {.shoot}"); err != nil || out != "[] "+strings.TrimPrefix(placed[0], "shoot/") {
+		t.Fatalf("explain -o jsonpath of one shoot = %q, %v; want the object, no List", out, err)
+	}
 }
 
 func TestExplain(t *testing.T) {
