@@ -183,10 +183,11 @@ func (e reviewedEntry) check() error {
 // applyOptions are what apply is given: the reviewed plan's file, the garden and its settings, and the
 // confirmation.
 type applyOptions struct {
-	flags                     planFlags
-	file                      string
-	output                    report.Output
-	yes, ignoreWindow, dryRun bool
+	flags             planFlags
+	file              string
+	output            report.Output
+	yes, ignoreWindow bool
+	dryRun            string // dryRunNone or dryRunServer
 }
 
 func newApplyCommand() *cobra.Command {
@@ -217,7 +218,7 @@ func (o *applyOptions) addFlags(cmd *cobra.Command) {
 	o.flags.registerConfig(cmd, "its schedulerName, clientConnection, bind and logging settings; ")
 	cmd.Flags().StringVar(&o.flags.schedulerName, "scheduler-name", config.Default().SchedulerName, "spec.schedulerName of the shoots the plan places")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "confirm: write to the garden")
-	registerDryRun(cmd, &o.dryRun, dryRunServer, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)",
+	registerDryRun(cmd, &o.dryRun, []string{dryRunServer}, "check every placement or move and send its binding as a server-side dry run: what would happen now, nothing written (no --yes needed)",
 		"use --dry-run=server, which checks what a client-side one would, adds the API server's admission of each binding, and writes nothing either")
 	cmd.Flags().BoolVar(&o.ignoreWindow, "ignore-maintenance-window", false, "start moves outside the shoots' maintenance windows")
 	o.flags.registerPacing(cmd)
@@ -239,7 +240,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	}
 	applying := reviewed.applying(o.ignoreWindow)
 	switch {
-	case o.dryRun:
+	case o.dryRun == dryRunServer:
 		applying.what += " (server dry run: nothing is stored)"
 	case !o.yes:
 		return fmt.Errorf("%s: add --yes to confirm, or see first what it would do with --dry-run", clause(applying))
@@ -256,7 +257,7 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	binder := binderOf(c, garden)
-	binder.DryRun = o.dryRun
+	binder.DryRun = o.dryRun == dryRunServer
 	var applied *report.AppliedReport
 	if reviewed.Window != nil {
 		applied, err = applyPlacements(cmd.Context(), binder, garden, policy.Options, reviewed)

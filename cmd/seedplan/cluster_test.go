@@ -90,6 +90,38 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	if err != nil || !strings.Contains(said, "Dry run: the job's metrics are not pushed") || !strings.Contains(said, pushgateway) {
 		t.Fatalf("dry run: %v; want it to say that nothing is pushed to %s:\n%s", err, pushgateway, said)
 	}
+	// A server-side dry run: the same plan, each binding sent as a dry run under the deployed RBAC, which the API
+	// server admits; nothing bound, no event, nothing pushed.
+	said, err = runCombined(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run=server", "--pushgateway", pushgateway, "-o", "json")
+	if err != nil || !strings.Contains(said, "Sending the placements' bindings as server-side dry runs (nothing is stored) in garden ") {
+		t.Fatalf("server dry run: %v; want it to name the garden first:\n%s", err, said)
+	}
+	out, err = run(t, "schedule", "--kubeconfig", kubeconfig, "--config", configFile, "--dry-run=server", "-o", "json")
+	if err != nil {
+		t.Fatalf("server dry run: %v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(report.Placements) != 6 || len(report.Bindings) != 1 || report.Bindings["admitted"] != 6 {
+		t.Fatalf("server dry run: %d placements, bindings %v; want 6, all admitted", len(report.Placements), report.Bindings)
+	}
+	var shoots gardencorev1beta1.ShootList
+	if err := cp.Client.List(ctx, &shoots, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	var written eventsv1.EventList
+	if err := cp.Client.List(ctx, &written, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	for _, shoot := range shoots.Items {
+		if shoot.Spec.SeedName != nil {
+			t.Fatalf("the dry runs bound %s to %s", shoot.Name, *shoot.Spec.SeedName)
+		}
+	}
+	if len(written.Items) > 0 {
+		t.Fatalf("the dry runs wrote %d events, the first %s %q", len(written.Items), written.Items[0].Reason, written.Items[0].Note)
+	}
 	if pushed := grepLines(httpGet(t, pushgateway+"/metrics"), "seedplan_"); pushed != "" {
 		t.Fatalf("the dry run pushed metrics:\n%s", pushed)
 	}

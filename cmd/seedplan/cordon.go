@@ -22,7 +22,7 @@ type cordonOptions struct {
 	selector string
 	matching labels.Selector // the selector parsed, by checkArgs
 	seeds    []string        // the seeds' names, without kubectl's TYPE/, by checkArgs
-	dryRun   bool
+	dryRun   string          // dryRunNone or dryRunServer
 	// visible is what the command sets spec.settings.scheduling.visible to (false: cordon); verb says it done.
 	visible bool
 	verb    string
@@ -49,7 +49,7 @@ func newCordonCommand(cordon bool) *cobra.Command {
 		RunE: o.run,
 	}
 	cmd.Flags().StringVarP(&o.selector, "selector", "l", "", "the seeds whose labels match this selector (e.g. -l env=prod,provider=aws), instead of names")
-	registerDryRun(cmd, &o.dryRun, dryRunServer, "send each update as a server-side dry run and print what would change; nothing is stored",
+	registerDryRun(cmd, &o.dryRun, []string{dryRunServer}, "send each update as a server-side dry run and print what would change; nothing is stored",
 		"use --dry-run=server, which writes nothing either: the API server checks each update and stores none")
 	cmd.Flags().StringVar(&o.flags.kubeconfig, "kubeconfig", "", "the garden cluster of this kubeconfig: write to it")
 	o.flags.registerGarden(cmd)
@@ -114,7 +114,7 @@ func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	setting := announcement{what: fmt.Sprintf("Setting spec.settings.scheduling.visible to %v on %s", o.visible, report.Counted(len(seeds), "seed", "seeds"))}
-	if o.dryRun {
+	if o.dryRun == dryRunServer {
 		setting.what += " (server dry run: nothing is stored)"
 	}
 	if err := announceGarden(cmd, c, setting); err != nil {
@@ -123,9 +123,9 @@ func (o *cordonOptions) run(cmd *cobra.Command, _ []string) error {
 	set, err := o.set(cmd.Context(), garden, seeds, true)
 	state := o.verb + " (server dry run)"
 	switch {
-	case err != nil && !o.dryRun:
+	case err != nil && o.dryRun == dryRunNone:
 		return fmt.Errorf("%w\nno seed was %s", err, o.verb)
-	case err == nil && !o.dryRun:
+	case err == nil && o.dryRun == dryRunNone:
 		set, err = o.set(cmd.Context(), garden, seeds, false)
 		state = o.verb
 	}

@@ -31,6 +31,9 @@ func commandExamples() map[string]string {
   seedplan schedule --kubeconfig garden.yaml --dry-run -o json > plan.json
   seedplan apply -f plan.json --yes
 
+  # Would the garden admit the job's bindings (its RBAC included)? Each is sent as a dry run; nothing is stored
+  seedplan schedule --kubeconfig garden.yaml --dry-run=server
+
   # Each placement as a line for a script (the JSON form's fields, as kubectl's -o jsonpath selects them)
   seedplan schedule -o jsonpath='{range .placements[*]}{.shoot}{"\t"}{.seed}{"\n"}{end}'`,
 		"explain": `  # Why this seed, why not the others

@@ -566,7 +566,7 @@ func (f *planFlags) plan(cmd *cobra.Command, c *config.SeedPlanConfiguration, st
 type scheduleOptions struct {
 	flags  planFlags
 	output report.Output
-	dryRun bool
+	dryRun string // dryRunNone, dryRunClient or dryRunServer
 }
 
 func newScheduleCommand() *cobra.Command {
@@ -593,8 +593,8 @@ func (o *scheduleOptions) addFlags(cmd *cobra.Command) {
 	o.flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	registerOutput(cmd, &o.output, report.Formats())
 	registerPage(cmd, &o.output)
-	registerDryRun(cmd, &o.dryRun, dryRunClient, "read the cluster and print the plan without writing anything",
-		"save the plan (--dry-run -o json > plan.json) and run seedplan apply -f plan.json --dry-run=server, which sends each binding as one")
+	registerDryRun(cmd, &o.dryRun, []string{dryRunClient, dryRunServer},
+		"read the cluster and print the plan without writing anything; server also sends each placement's binding as a server-side dry run, which the API server admits or refuses (bindings: admitted, refused, ...), as apply -f --dry-run does a reviewed plan's", "")
 	o.flags.registerPushgateway(cmd, "the job's metrics (not on --dry-run: it would replace the real job's metrics)")
 }
 
@@ -615,12 +615,19 @@ func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
 	if !inCluster {
 		return o.runOffline(cmd, c)
 	}
-	if !o.dryRun {
-		if err := announceGarden(cmd, c, announcement{what: "Binding shoots"}); err != nil {
-			return err
-		}
+	switch o.dryRun {
+	case dryRunNone:
+		err = announceGarden(cmd, c, announcement{what: "Binding shoots"})
+	case dryRunServer:
+		err = announceGarden(cmd, c, announcement{what: "Sending the placements' bindings as server-side dry runs (nothing is stored)"})
 	}
-	report, err := scheduleCluster(cmd.Context(), c, o.dryRun)
+	if err != nil {
+		return err
+	}
+	report, err := scheduleCluster(cmd.Context(), c, o.dryRun != dryRunNone)
+	if err == nil && o.dryRun == dryRunServer {
+		err = admitPlacements(cmd.Context(), c, report)
+	}
 	if report != nil {
 		if printErr := printReport(cmd, o.output, report); printErr != nil && err == nil {
 			err = printErr
@@ -631,7 +638,7 @@ func (o *scheduleOptions) run(cmd *cobra.Command, _ []string) error {
 
 // runOffline plans the landscape's files, which nothing is written to.
 func (o *scheduleOptions) runOffline(cmd *cobra.Command, c *config.SeedPlanConfiguration) error {
-	if o.dryRun || o.flags.pushgateway != "" {
+	if o.dryRun != dryRunNone || o.flags.pushgateway != "" {
 		return errors.New("--dry-run and --pushgateway need a cluster (--kubeconfig or --cluster)")
 	}
 	outcome, err := o.flags.plan(cmd, c, " (nothing was scheduled)")
@@ -684,6 +691,26 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 		err = errors.Join(err, pushErr)
 	}
 	return report, err
+}
+
+// admitPlacements sends the placements of a plan made from the garden as server-side dry runs of their bindings,
+// each checked first against a fresh read as apply -f checks a reviewed plan's (cluster.Reviewed), and records in
+// the report what became of them: admitted by the API server, refused with its reason (logged), or skipped.
+func admitPlacements(ctx context.Context, c *config.SeedPlanConfiguration, r *report.Report) error {
+	garden, err := gardenClient(c)
+	if err != nil {
+		return err
+	}
+	policy, err := plan.NewPolicy(c)
+	if err != nil {
+		return err
+	}
+	binder := binderOf(c, garden)
+	binder.DryRun = true
+	reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: policy.Options}
+	results, err := reviewer.Apply(ctx, r.Placements)
+	r.Bindings = bind.Summarize(results)
+	return err
 }
 
 func newRunCommand() *cobra.Command {
