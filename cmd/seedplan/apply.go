@@ -15,7 +15,6 @@ import (
 	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/model"
-	"github.com/seedplan/seedplan/plan"
 	"github.com/seedplan/seedplan/report"
 )
 
@@ -248,16 +247,10 @@ func (o *applyOptions) run(cmd *cobra.Command, _ []string) error {
 	if err := announceGarden(cmd, c, applying); err != nil {
 		return err
 	}
-	garden, err := gardenClient(c)
+	garden, binder, policy, err := gardenWriter(c, o.dryRun == dryRunServer)
 	if err != nil {
 		return err
 	}
-	policy, err := plan.NewPolicy(c)
-	if err != nil {
-		return err
-	}
-	binder := binderOf(c, garden)
-	binder.DryRun = o.dryRun == dryRunServer
 	var applied *report.AppliedReport
 	if reviewed.Window != nil {
 		applied, err = applyPlacements(cmd.Context(), binder, garden, policy.Options, reviewed)

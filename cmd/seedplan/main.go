@@ -697,20 +697,30 @@ func scheduleCluster(ctx context.Context, c *config.SeedPlanConfiguration, dryRu
 // each checked first against a fresh read as apply -f checks a reviewed plan's (cluster.Reviewed), and records in
 // the report what became of them: admitted by the API server, refused with its reason (logged), or skipped.
 func admitPlacements(ctx context.Context, c *config.SeedPlanConfiguration, r *report.Report) error {
-	garden, err := gardenClient(c)
+	garden, binder, policy, err := gardenWriter(c, true)
 	if err != nil {
 		return err
 	}
-	policy, err := plan.NewPolicy(c)
-	if err != nil {
-		return err
-	}
-	binder := binderOf(c, garden)
-	binder.DryRun = true
 	reviewer := &cluster.Reviewed{Reader: garden, PageSize: ingest.ListPageSize, Binder: binder, Options: policy.Options}
 	results, err := reviewer.Apply(ctx, r.Placements)
 	r.Bindings = bind.Summarize(results)
 	return err
+}
+
+// gardenWriter is what applies a plan to the configured garden: its client, the Binder (sending dry runs only,
+// with dryRun) and the policy the plan is checked under again.
+func gardenWriter(c *config.SeedPlanConfiguration, dryRun bool) (client.Client, *bind.Binder, plan.Policy, error) {
+	garden, err := gardenClient(c)
+	if err != nil {
+		return nil, nil, plan.Policy{}, err
+	}
+	policy, err := plan.NewPolicy(c)
+	if err != nil {
+		return nil, nil, plan.Policy{}, err
+	}
+	binder := binderOf(c, garden)
+	binder.DryRun = dryRun
+	return garden, binder, policy, nil
 }
 
 func newRunCommand() *cobra.Command {
