@@ -246,7 +246,7 @@ type explanationList struct {
 
 // Print writes the explanations as tables, a blank line between two, or as a List in YAML or JSON.
 func (es Explanations) Print(w io.Writer, out Output) error {
-	return printAs(w, out, Formats(), explanationList{Kind: "List", Items: es}, es.names, func(t table) error {
+	return printAs(w, out, Formats(), explanationList{Kind: "List", Items: nonNil(es)}, es.names, func(t table) error {
 		for i, e := range es {
 			if i > 0 {
 				if _, err := fmt.Fprintln(w); err != nil {

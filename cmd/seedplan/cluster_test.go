@@ -795,6 +795,15 @@ func TestExplainTakesANameInTheContextsNamespace(t *testing.T) {
 	if out, err := run(t, "explain", "--kubeconfig", file, "--context", "garden", "--scheduler-name", "ctxns", "shoot-0"); err == nil || err.Error() != none {
 		t.Fatalf("explain NAME in a context without a namespace: %v; want %q\n%s", err, none, out)
 	}
+	// Without names, every pending shoot of the context's namespace, as kubectl describe takes it.
+	out, err := run(t, "explain", "--kubeconfig", file, "--scheduler-name", "ctxns", "-o", "jsonpath={.kind} {.items[*].shoot}")
+	if want := "List " + namespace + "/shoot-0"; err != nil || out != want {
+		t.Fatalf("explain without names in the context's namespace = %q, %v; want %q", out, err, want)
+	}
+	const noneGiven = "explain takes one or more shoots, NAMESPACE/NAME or NAME with -n, or -n NAMESPACE alone for all its pending shoots; given none (the kubeconfig context sets no namespace) (see 'seedplan explain --help')"
+	if out, err := run(t, "explain", "--kubeconfig", file, "--context", "garden", "--scheduler-name", "ctxns"); err == nil || err.Error() != noneGiven {
+		t.Fatalf("explain without names in a context without a namespace: %v; want %q\n%s", err, noneGiven, out)
+	}
 }
 
 // A kubeconfig whose server does not speak TLS on its port (a plain-HTTP port, a proxy's) is wrong in a way no

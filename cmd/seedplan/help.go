@@ -42,6 +42,9 @@ func commandExamples() map[string]string {
   # One seed only, and the decision as data (the shoot given as kubectl takes it)
   seedplan explain -n garden-dev web --seed aws-eu-west-1-1 -o json
 
+  # Every pending shoot of a project's namespace, as kubectl describe takes a namespace
+  seedplan explain -n garden-dev
+
   # Explain every shoot schedule places (one plan for them all)
   seedplan schedule -o name | xargs seedplan explain`,
 		"rebalance": `  # The fewest moves off overloaded, tainted and unhealthy seeds

@@ -763,8 +763,10 @@ func instanceIdentity() string {
 // shootKey is the shoot explain is given as NAMESPACE/NAME: given so, as -o name prints it (shoot/NAMESPACE/NAME),
 // or as NAME or TYPE/NAME with -n NAMESPACE, as kubectl takes it (TYPE: shoot, shoots or either's full name).
 func shootKey(arg, namespace string) (string, error) {
-	if problems := validation.IsDNS1123Label(namespace); namespace != "" && len(problems) > 0 {
-		return "", fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(problems, "; "))
+	if namespace != "" {
+		if err := checkNamespace(namespace); err != nil {
+			return "", err
+		}
 	}
 	key := withoutType(arg, "shoot")
 	switch {
@@ -776,6 +778,14 @@ func shootKey(arg, namespace string) (string, error) {
 		return "", fmt.Errorf("%q: the shoot must be given as NAMESPACE/NAME, or as NAME with -n NAMESPACE", arg)
 	}
 	return key, model.CheckShootKey(key)
+}
+
+// checkNamespace refuses a namespace that is no namespace's name, as --namespace.
+func checkNamespace(namespace string) error {
+	if problems := validation.IsDNS1123Label(namespace); len(problems) > 0 {
+		return fmt.Errorf("--namespace %q: not a namespace's name: %s", namespace, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // explainEach explains each shoot of the outcome's window, narrowed to the seed when one is given: the
@@ -803,80 +813,123 @@ func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Ex
 	return explanations, errors.Join(errs...)
 }
 
-// explainedShoot is shootKey in the garden explain reads: a NAME given without -n is in the namespace of the
-// kubeconfig context, as kubectl takes it (a context that sets none leaves the shoot to be given with one).
-func (f *planFlags) explainedShoot(c *config.SeedPlanConfiguration, arg, namespace string) (string, error) {
-	cluster, err := f.fromCluster(c)
-	if err != nil || !cluster || namespace != "" || strings.Contains(withoutType(arg, "shoot"), "/") {
-		return shootKey(arg, namespace)
-	}
-	if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
-		return "", err
-	}
-	if namespace == "" {
-		_, err := shootKey(arg, "")
-		return "", fmt.Errorf("%w (the kubeconfig context sets no namespace)", err)
-	}
-	key, err := shootKey(arg, namespace)
-	if err != nil {
-		return "", fmt.Errorf("%w (the namespace of the kubeconfig context)", err)
-	}
-	return key, nil
+// explainOptions are what explain is given: the planning inputs, the shoots' namespace (-n), the seed to show
+// alone (--seed) and the output.
+type explainOptions struct {
+	flags     planFlags
+	output    report.Output
+	seed      string
+	namespace string
 }
 
 func newExplainCommand() *cobra.Command {
-	var (
-		flags     planFlags
-		output    report.Output
-		seed      string
-		namespace string
-	)
+	var o explainOptions
 	cmd := &cobra.Command{
-		Use:    "explain NAMESPACE/NAME... | -n NAMESPACE NAME...",
+		Use:    "explain NAMESPACE/NAME... | -n NAMESPACE [NAME...]",
 		Short:  "Explain the decision for pending shoots: why this seed, why not the others",
-		Args:   operands(1, -1, "one or more shoots, NAMESPACE/NAME or NAME with -n"),
+		Args:   cobra.ArbitraryArgs, // none only with a namespace, which asked knows
 		PreRun: plansOnce,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := report.CheckFormat(output.Format, report.Formats()); err != nil {
-				return fmt.Errorf("-o: %w", err)
-			}
-			c, err := flags.configuration(cmd)
-			if err != nil {
-				return err
-			}
-			shoots := make([]string, 0, len(args))
-			for _, arg := range args {
-				shoot, err := flags.explainedShoot(c, arg, namespace)
-				if err != nil {
-					return err
-				}
-				shoots = append(shoots, shoot)
-			}
-			outcome, err := flags.plan(cmd, c, "") // explain schedules nothing
-			if err != nil {
-				return err
-			}
-			explanations, err := explainEach(outcome, shoots, seed)
-			var answer printed = explanations
-			switch {
-			case len(explanations) == 0:
-				return err
-			case len(shoots) == 1:
-				answer = explanations[0] // one object, not a List of one, as kubectl prints one name's
-			}
-			if printErr := printReport(cmd, output, answer); printErr != nil {
-				return errors.Join(printErr, err)
-			}
-			return err
-		},
+		RunE:   o.run,
 	}
-	flags.register(cmd, true, "read it")
-	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
-	registerOutput(cmd, &output, report.Formats())
-	cmd.Flags().StringVar(&seed, "seed", "", "show only this seed's verdict, given as NAME or seed/NAME (the summary still counts every seed)")
-	cmd.Flags().StringVarP(&namespace, "namespace", "n", "", "the shoot's namespace, when it is given as NAME (as kubectl takes it; reading a garden, the kubeconfig context's namespace by default)")
-	cmd.ValidArgsFunction = flags.completePendingShoots
-	_ = cmd.RegisterFlagCompletionFunc("seed", flags.completeSeeds)
-	_ = cmd.RegisterFlagCompletionFunc("namespace", flags.completeShootNamespaces)
+	o.flags.register(cmd, true, "read it")
+	o.flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
+	registerOutput(cmd, &o.output, report.Formats())
+	cmd.Flags().StringVar(&o.seed, "seed", "", "show only this seed's verdict, given as NAME or seed/NAME (the summary still counts every seed)")
+	cmd.Flags().StringVarP(&o.namespace, "namespace", "n", "", "the namespace of the shoots given as NAME, and without any, whose pending shoots to explain, as kubectl takes it (reading a garden, the kubeconfig context's namespace by default)")
+	cmd.ValidArgsFunction = o.flags.completePendingShoots
+	_ = cmd.RegisterFlagCompletionFunc("seed", o.flags.completeSeeds)
+	_ = cmd.RegisterFlagCompletionFunc("namespace", o.flags.completeShootNamespaces)
 	return cmd
+}
+
+// run explains the shoots asked for, or every pending shoot of the namespace, from one plan.
+func (o *explainOptions) run(cmd *cobra.Command, args []string) error {
+	if err := report.CheckFormat(o.output.Format, report.Formats()); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	c, err := o.flags.configuration(cmd)
+	if err != nil {
+		return err
+	}
+	shoots, every, err := o.asked(cmd, c, args)
+	if err != nil {
+		return err
+	}
+	outcome, err := o.flags.plan(cmd, c, "") // explain schedules nothing
+	if err != nil {
+		return err
+	}
+	if every != "" {
+		if shoots = pendingIn(outcome, every); len(shoots) == 0 {
+			// As kubectl says "No resources found in NAMESPACE namespace.": on standard error, not an error.
+			slog.WarnContext(cmd.Context(), fmt.Sprintf("No shoot of namespace %s is pending for scheduler %q", every, c.SchedulerName))
+		}
+	}
+	explanations, err := explainEach(outcome, shoots, o.seed)
+	var answer printed = explanations
+	switch {
+	case len(args) == 1 && len(explanations) == 1:
+		answer = explanations[0] // one object, not a List of one, as kubectl prints one name's
+	case len(explanations) == 0 && every == "":
+		return err
+	}
+	return errors.Join(printReport(cmd, o.output, answer), err)
+}
+
+// asked are the shoots explain is asked for, as NAMESPACE/NAME: given so, or as NAME in the namespace of -n or,
+// in a garden, of the kubeconfig context, as kubectl takes a name. Given none, every is the namespace whose
+// pending shoots are asked for, as kubectl describe takes a namespace without names; without one that is an error.
+func (o *explainOptions) asked(cmd *cobra.Command, c *config.SeedPlanConfiguration, args []string) (shoots []string, every string, err error) {
+	bare := func(arg string) bool { return !strings.Contains(withoutType(arg, "shoot"), "/") }
+	namespace, from := o.namespace, ""
+	if cluster, _ := o.flags.fromCluster(c); cluster && namespace == "" && (len(args) == 0 || slices.ContainsFunc(args, bare)) {
+		if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
+			return nil, "", err
+		}
+		from = "the kubeconfig context's namespace"
+		if namespace == "" {
+			from = "the kubeconfig context sets no namespace"
+		}
+	}
+	if len(args) == 0 {
+		if namespace == "" {
+			return nil, "", seeHelp(cmd, errors.New("explain takes one or more shoots, NAMESPACE/NAME or NAME with -n, or -n NAMESPACE alone for all its pending shoots; given none"+parenthesized(from)))
+		}
+		if err := checkNamespace(namespace); err != nil {
+			return nil, "", fmt.Errorf("%w%s", err, parenthesized(from))
+		}
+		return nil, namespace, nil
+	}
+	for _, arg := range args {
+		in, why := o.namespace, ""
+		if in == "" && bare(arg) {
+			in, why = namespace, parenthesized(from)
+		}
+		key, err := shootKey(arg, in)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w%s", err, why)
+		}
+		shoots = append(shoots, key)
+	}
+	return shoots, "", nil
+}
+
+// parenthesized is why in parentheses after a space, or nothing when there is no why.
+func parenthesized(why string) string {
+	if why == "" {
+		return ""
+	}
+	return " (" + why + ")"
+}
+
+// pendingIn are the window's shoots of the namespace, by name, as kubectl lists a namespace's objects.
+func pendingIn(outcome *plan.Outcome, namespace string) []string {
+	var keys []string
+	for _, shoot := range outcome.Window.Shoots {
+		if shoot.Namespace == namespace {
+			keys = append(keys, model.ShootKey(shoot))
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -261,7 +261,7 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 	}{
 		{[]string{"schedule", "extra"}, `schedule takes no arguments; given 1: "extra" (see 'seedplan schedule --help')`},
 		{[]string{"rebalance", "a", "b c"}, `rebalance takes no arguments; given 2: "a" "b c" (see 'seedplan rebalance --help')`},
-		{[]string{"explain"}, `explain takes one or more shoots, NAMESPACE/NAME or NAME with -n; given none (see 'seedplan explain --help')`},
+		{[]string{"explain"}, `explain takes one or more shoots, NAMESPACE/NAME or NAME with -n, or -n NAMESPACE alone for all its pending shoots; given none (see 'seedplan explain --help')`},
 		{[]string{"cordon"}, `cordon takes one or more seed names, or --selector; given none (see 'seedplan cordon --help')`},
 		{[]string{"uncordon"}, `uncordon takes one or more seed names, or --selector; given none (see 'seedplan uncordon --help')`},
 		{[]string{"schedule", "--foo"}, `unknown flag: --foo (see 'seedplan schedule --help')`},
@@ -277,10 +277,12 @@ func TestArgumentsAndFlagsAreRefusedWithWhereHelpIs(t *testing.T) {
 
 // Every command of seedplan's own (not cobra's help and completion) words a wrong count of arguments so: none
 // for a command that takes some, or too many for one that takes fewer. Checked without running any command.
+// explain takes none with a namespace, which a garden's kubeconfig context may give: it refuses none once it knows
+// (TestArgumentsAndFlagsAreRefusedWithWhereHelpIs).
 func TestEveryCommandWordsAWrongCountOfArguments(t *testing.T) {
 	three := []string{"a", "b", "c"}
 	for _, cmd := range newRootCommand().Commands() {
-		if cmd.Name() == "help" || cmd.Name() == "completion" {
+		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Name() == "explain" {
 			continue
 		}
 		refused := 0
@@ -404,6 +406,39 @@ func TestExplainSeveralShoots(t *testing.T) {
 	}
 	if out, err = run(t, "explain", placed[0], "-o", "jsonpath=[{.kind}] {.shoot}"); err != nil || out != "[] "+strings.TrimPrefix(placed[0], "shoot/") {
 		t.Fatalf("explain -o jsonpath of one shoot = %q, %v; want the object, no List", out, err)
+	}
+}
+
+// explain -n NAMESPACE without names explains every shoot of the namespace that is pending, by name, as kubectl
+// describe takes a namespace without names: as it explains those names; a namespace with none pending prints an
+// empty List and says so, as kubectl's "No resources found".
+func TestExplainEveryPendingShootOfANamespace(t *testing.T) {
+	out, err := run(t, "schedule", "-o", "jsonpath={range .placements[*]}{.shoot} {end}{range .unschedulable[*]}{.shoot} {end}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, shoot := range strings.Fields(out) {
+		if namespace, name, _ := strings.Cut(shoot, "/"); namespace == "garden-data" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) < 2 {
+		t.Fatalf("the example has %d pending shoots in garden-data: the test proves nothing", len(names))
+	}
+	for _, format := range []string{"table", "json"} {
+		named, err := run(t, append([]string{"explain", "-n", "garden-data", "-o", format}, names...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if every, err := run(t, "explain", "-n", "garden-data", "-o", format); err != nil || every != named {
+			t.Fatalf("explain -n garden-data -o %s (%v):\n%s\nwant as its %d pending shoots named:\n%s", format, err, every, len(names), named)
+		}
+	}
+	out, logged, err := runLogged(t, "explain", "-n", "garden-none", "-o", "json")
+	if want := "{\n  \"kind\": \"List\",\n  \"items\": []\n}\n"; err != nil || out != want || !strings.Contains(logged, `No shoot of namespace garden-none is pending for scheduler \"default-scheduler\"`) {
+		t.Fatalf("explain -n of a namespace without pending shoots = %q, %v; want %q and a warning, logged:\n%s", out, err, want, logged)
 	}
 }
 
