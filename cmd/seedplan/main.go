@@ -882,7 +882,11 @@ func (o *explainOptions) run(cmd *cobra.Command, args []string) error {
 func (o *explainOptions) asked(cmd *cobra.Command, c *config.SeedPlanConfiguration, args []string) (shoots []string, every string, err error) {
 	bare := func(arg string) bool { return !strings.Contains(withoutType(arg, "shoot"), "/") }
 	namespace, from := o.namespace, ""
-	if cluster, _ := o.flags.fromCluster(c); cluster && namespace == "" && (len(args) == 0 || slices.ContainsFunc(args, bare)) {
+	cluster, err := o.flags.fromCluster(c)
+	if err != nil {
+		return nil, "", err
+	}
+	if cluster && namespace == "" && (len(args) == 0 || slices.ContainsFunc(args, bare)) {
 		if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
 			return nil, "", err
 		}
