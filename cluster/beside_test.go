@@ -11,14 +11,18 @@ import (
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/model"
 )
 
 // seedWatch is the independent observer of the test beside gardener-scheduler: an informer of every shoot that,
@@ -205,5 +209,71 @@ func TestBesideGardenerScheduler(t *testing.T) {
 	}
 	if ours != byScheduler[name] {
 		t.Errorf("seedplan wrote %d SchedulingSuccessful events for its %d bindings", ours, byScheduler[name])
+	}
+}
+
+// A loop run as a shadow (run --dry-run) beside the real gardener-scheduler plans the shoots the gardener-scheduler
+// places and writes nothing — no binding, event, lastOperation or Lease of its own — and compares its decision with
+// each binding the gardener-scheduler makes: seedplan_shadow_bindings_total counts every shoot once, by outcome.
+func TestShadowBesideGardenerScheduler(t *testing.T) {
+	cp := garden.Get(t)
+	const name, shoots = "shadow", 12
+	namespace := cp.Landscape(t, name, []int64{4, 4, 4, 4}, 0, name)
+	c := loopConfig(t, cp, name)
+	c.SchedulerName = "default-scheduler" // the gardener-scheduler's shoots
+	shadow := start(t, &cluster.Loop{Config: c, REST: cp.Config, Identity: name, DryRun: true})
+	waitFor(t, 30*time.Second, "the shadow's informers are synced (/readyz)", func() bool { return get(shadow.address, "/readyz") == "ok" })
+	compared := func() int {
+		metrics := get(shadow.address, "/metrics")
+		n := 0
+		for _, outcome := range model.ShadowOutcomes() {
+			n += metricValue(t, metrics, fmt.Sprintf(`seedplan_shadow_bindings_total{outcome="%s"}`, outcome))
+		}
+		return n
+	}
+	before := compared() // the gardener-scheduler also places what earlier tests left pending for it
+
+	kubeconfig, err := cp.Kubeconfig("gardener-scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := t.TempDir()
+	stopGardener, err := cp.StartGardenerScheduler(kubeconfig, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.CreateShoots(t, namespace, name, 0, shoots, "default-scheduler")
+	bound := waitUntil(60*time.Second, func() bool { return boundCount(t, cp.Client, namespace) == shoots })
+	if err := stopGardener(); err != nil {
+		t.Error(err)
+	}
+	if !bound {
+		log, _ := os.ReadFile(filepath.Join(logs, "gardener-scheduler.log"))
+		t.Fatalf("the gardener-scheduler bound %d of %d shoots within a minute; its log:\n%s", boundCount(t, cp.Client, namespace), shoots, log)
+	}
+	waitFor(t, 10*time.Second, "the shadow compared every binding", func() bool { return compared()-before >= shoots })
+	metrics := get(shadow.address, "/metrics")
+	shadow.stop(t)
+	t.Logf("the shadow's comparisons and windows:\n%s", grep(metrics, "seedplan_shadow_bindings_total{", "seedplan_windows_total{"))
+	if leader := metricValue(t, metrics, "seedplan_leader"); leader != 0 {
+		t.Errorf("seedplan_leader %d: a shadow holds no Lease and binds nothing", leader)
+	}
+	if windows := metricValue(t, metrics, `seedplan_windows_total{solver="lp"}`); windows == 0 {
+		t.Error("the shadow planned no window")
+	}
+
+	// It wrote nothing: every event is the gardener-scheduler's, and it holds no Lease.
+	var events eventsv1.EventList
+	if err := cp.Client.List(context.Background(), &events, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events.Items {
+		if e.ReportingController == bind.ReportingController {
+			t.Errorf("the shadow wrote an event: %s %q", e.Reason, e.Note)
+		}
+	}
+	var lease coordinationv1.Lease
+	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: "garden", Name: c.LeaderElection.ResourceName}, &lease); !apierrors.IsNotFound(err) {
+		t.Errorf("the shadow's Lease: %v, want none", err)
 	}
 }

@@ -800,16 +800,21 @@ type runningLoop struct {
 // startLoop runs the loop with the configuration until stop.
 func startLoop(t testing.TB, rest *rest.Config, c *config.SeedPlanConfiguration, identity string) *runningLoop {
 	t.Helper()
+	return start(t, &cluster.Loop{Config: c, REST: rest, Identity: identity})
+}
+
+// start runs the loop on a listener of its own until it is stopped.
+func start(t testing.TB, loop *cluster.Loop) *runningLoop {
+	t.Helper()
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	loop.Listener = listener
 	ctx, cancel := context.WithCancel(context.Background())
-	loop := &runningLoop{address: listener.Addr().String(), cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		loop.done <- (&cluster.Loop{Config: c, REST: rest, Identity: identity, Listener: listener}).Run(ctx)
-	}()
-	return loop
+	running := &runningLoop{address: listener.Addr().String(), cancel: cancel, done: make(chan error, 1)}
+	go func() { running.done <- loop.Run(ctx) }()
+	return running
 }
 
 // loopConfig is the configuration of a loop test's own scheduler, name: it places the shoots that ask for name and

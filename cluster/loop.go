@@ -54,6 +54,10 @@ type Loop struct {
 	Identity string
 	// Listener, when set, serves /healthz and /metrics instead of Config.Server.BindAddress (tests).
 	Listener net.Listener
+	// DryRun makes the loop a shadow: it plans windows as shoots come and writes nothing — no binding, event,
+	// lastOperation or Lease, so every replica plans — and compares each decision with the seed another scheduler
+	// then binds the shoot to (seedplan_shadow_bindings_total).
+	DryRun bool
 }
 
 // Run runs the loop until ctx ends (graceful: the current window finishes binding what it started, the Lease is
@@ -83,10 +87,10 @@ func (l *Loop) Run(ctx context.Context) error {
 			Client: writer, Reader: writer,
 			Concurrency: c.Bind.Concurrency, Instance: l.Identity, QPS: l.REST.QPS,
 		},
-		Metrics: loopMetrics, Policy: policy,
+		Metrics: loopMetrics, Policy: policy, DryRun: l.DryRun,
 	}
 	health := &healthServer{metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
-	slog.InfoContext(ctx, "Starting the run loop", startAttrs(c, l.Identity)...)
+	slog.InfoContext(ctx, "Starting the run loop", append(startAttrs(c, l.Identity), "dryRun", l.DryRun)...)
 	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
@@ -179,11 +183,12 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 		return nil, err
 	}
 	le := l.Config.LeaderElection
+	elect := *le.LeaderElect && !l.DryRun // a shadow writes no Lease either
 	options := manager.Options{
 		Scheme:                        scheme,
 		MapperProvider:                ingest.NewRESTMapper,
 		Logger:                        logr.FromSlogHandler(stopSequenceHandler{next: slog.Default().Handler()}),
-		LeaderElection:                *le.LeaderElect,
+		LeaderElection:                elect,
 		LeaderElectionID:              le.ResourceName,
 		LeaderElectionReleaseOnCancel: true,
 		LeaseDuration:                 &le.LeaseDuration.Duration,
@@ -194,7 +199,7 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 		BaseContext:                   func() context.Context { return ctx },
 	}
 	var lock *resourcelock.LeaseLock
-	if *le.LeaderElect {
+	if elect {
 		if lock, err = l.leaseLock(); err != nil {
 			return nil, err
 		}
@@ -236,7 +241,12 @@ func (l *Loop) warmInformers(ctx context.Context) (cache.Cache, error) {
 
 // newWindowLoop is the leader's loop of windows of the shoots the cache holds, planned and bound by scheduler.
 func newWindowLoop(scheduler *Scheduler, informers cache.Cache, window config.WindowConfiguration) *windowLoop {
+	var shadowed *shadow
+	if scheduler.DryRun {
+		shadowed = &shadow{decisions: map[types.NamespacedName]decision{}, metrics: scheduler.Metrics}
+	}
 	return &windowLoop{
+		shadow:    shadowed,
 		scheduler: scheduler,
 		cache:     informers,
 		maxShoots: window.MaxShoots,
@@ -264,6 +274,9 @@ type tracked struct {
 	// then bound while the cache may not show the binding yet. A binding that fails forgets it.
 	boundTo  string
 	inFlight bool
+	// placed is true when a shadow's window placed it (Loop.DryRun): it waits for another scheduler's binding,
+	// unless its spec changes.
+	placed bool
 	// turnedAwayForRoom is true when the last window left it pending for lack of room on a seed it may use
 	// (some seed rejected it for Capacity, or the re-check before binding found its seed full): room freed on
 	// one of roomSeeds — the seeds it may use (Planned.RoomSeeds), every seed when nil — may let it be placed.
@@ -290,6 +303,8 @@ type windowLoop struct {
 	metrics  *metrics.Metrics
 	nudge    chan struct{}
 	arrivals *arrivals
+	// shadow, for a loop that binds nothing (Loop.DryRun), compares its decisions with other schedulers' bindings.
+	shadow *shadow
 
 	// The rest is owned by the loop's goroutine. binding is true while a window is being bound, and bound
 	// brings its results back; next is the window planned meanwhile, which waits to be bound.
@@ -379,15 +394,21 @@ func (w *windowLoop) NeedLeaderElection() bool { return true }
 // Start runs windows while this replica leads: it wakes on shoots that arrive without a seed, plans what is due
 // and binds it, until ctx ends.
 func (w *windowLoop) Start(ctx context.Context) error {
-	w.metrics.SetLeader(true)
-	defer w.metrics.SetLeader(false)
+	if w.shadow == nil { // a shadow holds no Lease and binds nothing
+		w.metrics.SetLeader(true)
+		defer w.metrics.SetLeader(false)
+	}
 	defer w.scheduler.Binder.Flush() // a stopping loop writes the reports of its last window
 	unwatch, err := w.watch(ctx)
 	if err != nil {
 		return err
 	}
 	defer unwatch()
-	slog.InfoContext(ctx, "Leading: windows are planned and bound here")
+	if w.shadow != nil {
+		slog.InfoContext(ctx, "Dry run: windows are planned here and nothing is written; each decision is compared with the binding another scheduler makes")
+	} else {
+		slog.InfoContext(ctx, "Leading: windows are planned and bound here")
+	}
 
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -434,6 +455,9 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 				if left := model.SeedsLeft(oldShoot, newShoot); len(left) > 0 {
 					w.roomAppeared(roomFreedOn(left...))
 				}
+				if w.shadow != nil && oldShoot.Spec.SeedName == nil && newShoot.Spec.SeedName != nil {
+					w.shadow.bound(newShoot)
+				}
 			}
 			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
 				return
@@ -454,6 +478,9 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 			if shoot, ok := obj.(*gardencorev1beta1.Shoot); ok {
 				if left := model.SeedsLeft(shoot, nil); len(left) > 0 {
 					w.roomAppeared(roomFreedOn(left...))
+				}
+				if w.shadow != nil {
+					w.shadow.forget(types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name})
 				}
 			}
 		},
@@ -566,6 +593,9 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
 		seen[key] = true
 		state := w.shoots[key]
+		if state != nil && state.uid == shoot.UID && state.generation == shoot.Generation && state.placed && shoot.Spec.SeedName == nil {
+			continue // placed by a shadow's window: another scheduler binds it
+		}
 		if state != nil && state.uid == shoot.UID && (state.inFlight || state.boundTo != "" && shoot.Spec.SeedName == nil) {
 			continue // being bound by us, or bound and the cache has not caught up
 		}
@@ -610,7 +640,7 @@ func (w *windowLoop) track(key types.NamespacedName, shoot *gardencorev1beta1.Sh
 	}
 	if state.generation != shoot.Generation {
 		state.generation, state.failures, state.notBefore = shoot.Generation, 0, time.Time{}
-		state.roomTry, state.lastReason = false, ""
+		state.roomTry, state.lastReason, state.placed = false, "", false
 	}
 	return state
 }
@@ -655,6 +685,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 	for _, pl := range planned.Plan().Placements {
 		if state := w.shoots[parseKey(pl.Shoot)]; state != nil {
 			state.boundTo, state.inFlight = pl.Seed, true
+			w.shadow.decide(parseKey(pl.Shoot), state.uid, pl.Seed)
 		}
 	}
 	now := time.Now()
@@ -664,6 +695,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 		if state == nil {
 			continue
 		}
+		w.shadow.decide(parseKey(u.Shoot), state.uid, "")
 		state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
 		state.roomSeeds = roomSeeds(u.Shoot)
 		if !state.unschedulable(u.Reason, now) {
@@ -693,6 +725,9 @@ func (w *windowLoop) settle(results []bind.Result) {
 		switch {
 		case r.Result == model.Bound:
 			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
+		case r.Result == model.NotSent:
+			// A shadow's placement: assumed by no later window, which plans against the garden as it is.
+			state.boundTo, state.placed = "", true
 		case r.Result == model.Conflict:
 			// The shoot's spec changed since the window read it (the Binder binds again at once a shoot changed in
 			// nothing placement reads): not the shoot's failure, so no longer backoff; the cache shows it soon.

@@ -183,9 +183,20 @@ func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 // yet, by a copy bound to that seed; the objects read are never changed.
 
 // Bind binds a planned window unless DryRun: it re-checks the seeds (bind.Recheck) and applies what still fits.
+// A dry run's placements are NotSent.
 func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error) {
 	result := &WindowResult{Report: p.Report}
-	if s.DryRun || len(p.read) == 0 {
+	if s.DryRun {
+		for _, pl := range p.Plan().Placements {
+			result.Results = append(result.Results, bind.Result{Shoot: pl.Shoot, Seed: pl.Seed, Result: model.NotSent})
+			slog.DebugContext(ctx, "Shoot planned (dry run)", "shoot", pl.Shoot, "seed", pl.Seed, "distance", pl.Distance)
+		}
+		slog.InfoContext(ctx, "Window planned (dry run)", "pending", len(p.read), "placed", len(p.Plan().Placements),
+			"unschedulable", len(p.Plan().Unschedulable), "solver", p.outcome.Solver, "optimal", p.outcome.Optimal,
+			"fallback", p.outcome.Fallback, "seconds", time.Since(p.start).Seconds())
+		return result, nil
+	}
+	if len(p.read) == 0 {
 		return result, nil
 	}
 	bindStart := time.Now()

@@ -45,6 +45,7 @@ type Metrics struct {
 	scheduling prometheus.Histogram
 	pending    prometheus.Gauge
 	roomWakes  prometheus.Counter
+	shadow     *prometheus.CounterVec
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -126,7 +127,14 @@ func (m *Metrics) registerLoopMetrics() {
 		Name: "seedplan_room_wakes_total",
 		Help: "Pending shoots whose next try the run loop brought forward, before their backoff ended, because room may have appeared for them: a seed that admits more, a changed cloud profile, project or region config, or room freed on a seed that turned them away.",
 	})
-	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.shadow = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seedplan_shadow_bindings_total",
+		Help: "Shoots another scheduler bound while this run loop ran as a shadow (run --dry-run, binding nothing), by how its own decision compares (" + joined(model.ShadowOutcomes()) + ").",
+	}, []string{"outcome"})
+	for _, outcome := range model.ShadowOutcomes() {
+		m.shadow.WithLabelValues(string(outcome))
+	}
+	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, m.shadow, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 }
 
 // joined lists a metric's label values for its help text.
@@ -216,6 +224,14 @@ func (m *Metrics) SetPending(n int) {
 func (m *Metrics) ObserveRoomWakes(n int) {
 	if m.roomWakes != nil {
 		m.roomWakes.Add(float64(n))
+	}
+}
+
+// ObserveShadowBinding records how a shadow's decision compares with a binding another scheduler made (run loop
+// only).
+func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
+	if m.shadow != nil {
+		m.shadow.WithLabelValues(string(outcome)).Inc()
 	}
 }
 

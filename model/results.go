@@ -29,12 +29,36 @@ const (
 	// Admitted: the API server admitted the binding sent as a dry run (seedplan apply --dry-run); nothing was
 	// written, and the shoot stays pending.
 	Admitted BindResult = "admitted"
+	// NotSent: a dry run planned the placement and sent nothing (seedplan run --dry-run, a shadow); the shoot
+	// stays pending for whoever binds it.
+	NotSent BindResult = "not-sent"
 )
 
 // WindowBindResults are every result a window's binding may have as the garden's answer: all but Skipped and
 // Admitted, which only a reviewed plan has, and Interrupted, which is seedplan's own stop.
 func WindowBindResults() []BindResult {
 	return []BindResult{Bound, Conflict, Taken, Gone, Refused, Failed, Deferred}
+}
+
+// ShadowOutcome is how the decision of a loop that binds nothing (seedplan run --dry-run, a shadow) compares with
+// the seed another scheduler then bound the shoot to: the label of seedplan_shadow_bindings_total.
+type ShadowOutcome string
+
+// The outcomes of a shadow's comparison.
+const (
+	// ShadowSameSeed: the shoot was bound to the seed the shadow placed it on.
+	ShadowSameSeed ShadowOutcome = "same-seed"
+	// ShadowOtherSeed: the shoot was bound to another seed than the shadow's.
+	ShadowOtherSeed ShadowOutcome = "other-seed"
+	// ShadowUnschedulable: the shadow left the shoot unplaced, and another scheduler placed it.
+	ShadowUnschedulable ShadowOutcome = "unschedulable-here"
+	// ShadowUndecided: the shoot was bound before the shadow planned it.
+	ShadowUndecided ShadowOutcome = "undecided"
+)
+
+// ShadowOutcomes are every ShadowOutcome.
+func ShadowOutcomes() []ShadowOutcome {
+	return []ShadowOutcome{ShadowSameSeed, ShadowOtherSeed, ShadowUnschedulable, ShadowUndecided}
 }
 
 // MoveOutcome is what became of applying a move.

@@ -217,6 +217,74 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	}
 }
 
+// run --dry-run is a shadow: it says so before it starts, plans the shoots that come, and writes nothing — the
+// shoot stays pending, no event is recorded, and no Lease is taken (TestShadowBesideGardenerScheduler compares its
+// decisions with the gardener-scheduler's bindings).
+func TestRunDryRunWritesNothing(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	namespace := cp.Landscape(t, "shadowcli", []int64{3}, 1, "shadowcli")
+	kubeconfig, err := cp.Kubeconfig("shadow-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.EnsureNamespace(ctx, "garden"); err != nil {
+		t.Fatal(err)
+	}
+	configFile := configurationFile(t, "schedulerName: shadowcli\nleaderElection: {resourceName: seedplan-shadowcli}\nserver: {bindAddress: \"127.0.0.1:0\"}\nlogLevel: debug\n")
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var logged syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- executeContext(runCtx, strings.NewReader(""), io.Discard, &logged, "run", "--dry-run", "--kubeconfig", kubeconfig, "--config", configFile)
+	}()
+	planned := false
+	for deadline := time.Now().Add(30 * time.Second); !planned && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		planned = strings.Contains(logged.String(), `msg="Shoot planned (dry run)" shoot=`+namespace+"/shoot-0 seed=shadowcli-seed0")
+	}
+	time.Sleep(time.Second) // what it would write, it would have written by now
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run --dry-run: %v\n%s", err, logged.String())
+	}
+	said := logged.String()
+	if !planned || !strings.Contains(said, "Planning shoots as they come, binding none (dry run: a shadow of the scheduler that binds them) in garden ") || !strings.Contains(said, "dryRun=true") {
+		t.Fatalf("run --dry-run did not say it is a dry run, or planned nothing:\n%s", said)
+	}
+	var shoot gardencorev1beta1.Shoot
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: "shoot-0"}, &shoot); err != nil || shoot.Spec.SeedName != nil || shoot.Status.LastOperation != nil {
+		t.Fatalf("the shoot after the dry run: %v, seed %v, last operation %v; want it untouched", err, shoot.Spec.SeedName, shoot.Status.LastOperation)
+	}
+	var written eventsv1.EventList
+	if err := cp.Client.List(ctx, &written, client.InNamespace(namespace)); err != nil || len(written.Items) > 0 {
+		t.Fatalf("events after the dry run: %v, %d", err, len(written.Items))
+	}
+	var lease coordinationv1.Lease
+	if err := cp.Client.Get(ctx, client.ObjectKey{Namespace: "garden", Name: "seedplan-shadowcli"}, &lease); !apierrors.IsNotFound(err) {
+		t.Fatalf("the dry run's Lease: %v, want none", err)
+	}
+}
+
+// syncBuffer is a buffer that a command writes to while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is what was written so far.
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // deployRBAC applies examples/deploy/rbac.yaml, namespace garden first, as an operator deploys seedplan.
 func deployRBAC(t *testing.T, cp *gardentest.ControlPlane) {
 	t.Helper()

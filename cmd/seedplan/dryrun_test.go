@@ -46,9 +46,10 @@ func TestDryRunTakesKubectlsSpellings(t *testing.T) {
 	}
 }
 
-// Each command's --dry-run is the strategies it carries out, and names what to run for another.
+// Each command's --dry-run is the strategies it carries out (run's is a shadow), and names what to run for another.
 func TestDryRunIsEachCommandsOwn(t *testing.T) {
 	checkRefused(t, []string{"apply", "-f", "plan.json"}, []refusal{{[]string{"--dry-run=client"}, "this command's dry run is server-side; for a client-side one use --dry-run=server"}})
+	checkRefused(t, []string{"run"}, []refusal{{[]string{"--dry-run=server"}, "this command's dry run is client-side; for a server-side one run seedplan schedule --dry-run=server"}})
 	for _, command := range []string{"cordon", "uncordon"} {
 		checkRefused(t, []string{command, "seed"}, []refusal{{[]string{"--dry-run=client"}, "this command's dry run is server-side; for a client-side one use --dry-run=server"}})
 	}

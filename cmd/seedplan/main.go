@@ -724,7 +724,10 @@ func gardenWriter(c *config.SeedPlanConfiguration, dryRun bool) (client.Client, 
 }
 
 func newRunCommand() *cobra.Command {
-	var flags planFlags
+	var (
+		flags  planFlags
+		dryRun string
+	)
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Loop mode: plan and bind windows of pending shoots as they come, with leader election, /healthz and /metrics",
@@ -738,13 +741,21 @@ func newRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := announceGarden(cmd, c, announcement{what: "Binding shoots as they come"}); err != nil {
+			doing := announcement{what: "Binding shoots as they come"}
+			if dryRun != dryRunNone {
+				doing.what = "Planning shoots as they come, binding none (dry run: a shadow of the scheduler that binds them)"
+			}
+			if err := announceGarden(cmd, c, doing); err != nil {
 				return err
 			}
-			return (&cluster.Loop{Config: c, REST: cfg, Identity: instanceIdentity()}).Run(cmd.Context())
+			loop := &cluster.Loop{Config: c, REST: cfg, Identity: instanceIdentity(), DryRun: dryRun != dryRunNone}
+			return loop.Run(cmd.Context())
 		},
 	}
 	flags.register(cmd, false, "watch it and bind in it")
+	registerDryRun(cmd, &dryRun, []string{dryRunClient},
+		"a shadow: plan windows as shoots come and write nothing (no binding, event, lastOperation or Lease: every replica plans), comparing each decision with the seed another scheduler then binds the shoot to (seedplan_shadow_bindings_total, and a log line each)",
+		"run seedplan schedule --dry-run=server, which sends the bindings of one plan as server-side dry runs")
 	cmd.Flags().Lookup("request-timeout").Usage = requestTimeoutUsage("the garden's", "; it does not bound the loop's watches")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
 	return cmd

@@ -1,0 +1,91 @@
+package cluster
+
+import (
+	"testing"
+
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+
+	"github.com/seedplan/seedplan/metrics"
+	"github.com/seedplan/seedplan/model"
+)
+
+// A shadow's comparison, as a table: its last decision for the shoot against the seed another scheduler bound it to.
+func TestShadowOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		d       decision
+		decided bool
+		seed    string
+		want    model.ShadowOutcome
+	}{
+		{"placed on the same seed", decision{seed: "fra"}, true, "fra", model.ShadowSameSeed},
+		{"placed on another seed", decision{seed: "fra"}, true, "ams", model.ShadowOtherSeed},
+		{"left unplaced here", decision{}, true, "ams", model.ShadowUnschedulable},
+		{"bound before the shadow planned it", decision{}, false, "ams", model.ShadowUndecided},
+	} {
+		if got := shadowOutcome(tc.d, tc.decided, tc.seed); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A shadow compares a binding with its last decision for that very shoot, and then forgets it: a decision for
+// another shoot of the name (another uid) is none, and so is one for a shoot that was deleted; a nil shadow (a
+// loop that binds) keeps no decisions.
+func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
+	m := metrics.NewMetrics(true)
+	s := &shadow{decisions: map[types.NamespacedName]decision{}, metrics: m}
+	key := func(name string) types.NamespacedName {
+		return types.NamespacedName{Namespace: "garden-dev", Name: name}
+	}
+	bound := func(name string, uid types.UID, seed string) {
+		s.bound(&gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: uid},
+			Spec: gardencorev1beta1.ShootSpec{SeedName: ptr.To(seed)}})
+	}
+	s.decide(key("a"), "a1", "")
+	s.decide(key("a"), "a1", "fra") // the last decision counts
+	s.decide(key("b"), "b1", "fra")
+	s.decide(key("c"), "c-old", "fra")
+	s.decide(key("d"), "d1", "fra")
+	s.forget(key("d"))
+	bound("a", "a1", "fra")
+	bound("b", "b1", "ams")
+	bound("c", "c-new", "fra")
+	bound("d", "d1", "fra")
+	for outcome, want := range map[model.ShadowOutcome]float64{
+		model.ShadowSameSeed: 1, model.ShadowOtherSeed: 1, model.ShadowUndecided: 2, model.ShadowUnschedulable: 0,
+	} {
+		if got := shadowCount(t, m, outcome); got != want {
+			t.Errorf("%s: %v, want %v", outcome, got, want)
+		}
+	}
+	var none *shadow
+	none.decide(key("e"), "e1", "fra") // a loop that binds keeps no decisions
+	if len(s.decisions) != 0 {
+		t.Errorf("decisions left after every shoot was bound or deleted: %v", s.decisions)
+	}
+}
+
+// shadowCount is seedplan_shadow_bindings_total of the outcome, as the registry exports it.
+func shadowCount(t *testing.T, m *metrics.Metrics, outcome model.ShadowOutcome) float64 {
+	t.Helper()
+	families, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, family := range families {
+		if family.GetName() != "seedplan_shadow_bindings_total" {
+			continue
+		}
+		for _, sample := range family.GetMetric() {
+			if sample.GetLabel()[0].GetValue() == string(outcome) {
+				return sample.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no seedplan_shadow_bindings_total{outcome=%q}", outcome)
+	return 0
+}
