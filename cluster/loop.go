@@ -455,8 +455,8 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 				if left := model.SeedsLeft(oldShoot, newShoot); len(left) > 0 {
 					w.roomAppeared(roomFreedOn(left...))
 				}
-				if w.shadow != nil && oldShoot.Spec.SeedName == nil && newShoot.Spec.SeedName != nil {
-					w.shadow.bound(newShoot)
+				if w.shadow != nil && newShoot.Spec.SeedName != nil && model.IsPending(oldShoot, w.schedulerName()) {
+					w.shadow.bound(newShoot) // a shoot of the shadow's scheduler name that another scheduler bound
 				}
 			}
 			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {
@@ -522,6 +522,11 @@ func (w *windowLoop) planNext(ctx context.Context) time.Duration {
 	return 0
 }
 
+// schedulerName is the spec.schedulerName of the shoots the loop places.
+func (w *windowLoop) schedulerName() string {
+	return w.scheduler.Policy.Options.WithDefaults().SchedulerName
+}
+
 // poke makes the loop look for due shoots again.
 func (w *windowLoop) poke() {
 	select {
@@ -580,7 +585,7 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		return nil, time.Time{}, err
 	}
 	arrived := w.arrivals.take()
-	schedulerName := w.scheduler.Policy.Options.WithDefaults().SchedulerName
+	schedulerName := w.schedulerName()
 	var due []types.NamespacedName
 	waiting, woken := 0, 0 // pending, but backing off; of those, due because room appeared
 	seen := map[types.NamespacedName]bool{}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 )
@@ -88,4 +89,34 @@ func shadowCount(t *testing.T, m *metrics.Metrics, outcome model.ShadowOutcome) 
 	}
 	t.Fatalf("no seedplan_shadow_bindings_total{outcome=%q}", outcome)
 	return 0
+}
+
+// The shadow's loop compares the bindings of the shoots pending for its scheduler name, each once, and no other
+// change: a shoot of another scheduler bound, a bound shoot changed, a pending shoot changed.
+func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
+	m := metrics.NewMetrics(true)
+	w := newWindowLoop(&Scheduler{Metrics: m, DryRun: true}, nil, config.Default().Window)
+	pending := func(name, schedulerName string) *gardencorev1beta1.Shoot {
+		return &gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: types.UID(name)},
+			Spec: gardencorev1beta1.ShootSpec{SchedulerName: ptr.To(schedulerName)}}
+	}
+	boundTo := func(shoot *gardencorev1beta1.Shoot, seed string) *gardencorev1beta1.Shoot {
+		bound := shoot.DeepCopy()
+		bound.Spec.SeedName = ptr.To(seed)
+		return bound
+	}
+	ours, theirs := pending("ours", "default-scheduler"), pending("theirs", "another-scheduler")
+	w.shadow.decide(types.NamespacedName{Namespace: "garden-dev", Name: "ours"}, "ours", "fra")
+	update := w.shootEvents().UpdateFunc
+	changed := ours.DeepCopy()
+	changed.Labels = map[string]string{"changed": "true"}
+	update(ours, changed)                                 // still pending
+	update(theirs, boundTo(theirs, "ams"))                // another scheduler name's shoot
+	update(ours, boundTo(ours, "fra"))                    // bound where the shadow placed it
+	update(boundTo(ours, "fra"), boundTo(changed, "fra")) // changed once bound
+	for outcome, want := range map[model.ShadowOutcome]float64{model.ShadowSameSeed: 1, model.ShadowUndecided: 0} {
+		if got := shadowCount(t, m, outcome); got != want {
+			t.Errorf("%s: %v, want %v", outcome, got, want)
+		}
+	}
 }
