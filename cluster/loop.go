@@ -688,9 +688,15 @@ func (w *windowLoop) plan(ctx context.Context, shoots []types.NamespacedName) (*
 // shoot's room try is over.
 func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 	for _, pl := range planned.Plan().Placements {
-		if state := w.shoots[parseKey(pl.Shoot)]; state != nil {
-			state.boundTo, state.inFlight = pl.Seed, true
+		state := w.shoots[parseKey(pl.Shoot)]
+		switch {
+		case state == nil:
+		case w.shadow != nil:
+			// Assumed by no later window, which plans against the garden as it is: another scheduler binds it.
+			state.placed = true
 			w.shadow.decide(parseKey(pl.Shoot), state.uid, pl.Seed)
+		default:
+			state.boundTo, state.inFlight = pl.Seed, true
 		}
 	}
 	now := time.Now()
@@ -731,8 +737,7 @@ func (w *windowLoop) settle(results []bind.Result) {
 		case r.Result == model.Bound:
 			w.metrics.ObserveScheduled(r.BoundAt.Sub(state.firstSeen))
 		case r.Result == model.NotSent:
-			// A shadow's placement: assumed by no later window, which plans against the garden as it is.
-			state.boundTo, state.placed = "", true
+			// A shadow's placement, placed when it was planned (remember): nothing was sent.
 		case r.Result == model.Conflict:
 			// The shoot's spec changed since the window read it (the Binder binds again at once a shoot changed in
 			// nothing placement reads): not the shoot's failure, so no longer backoff; the cache shows it soon.
