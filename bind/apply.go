@@ -33,7 +33,9 @@ const (
 	ReasonSchedulingSuccessful = "SchedulingSuccessful"
 	ReasonSchedulingFailed     = "SchedulingFailed"
 	EventAction                = "Reconcile"
-	failurePrefix              = "Failed to schedule Shoot: "
+	// FailurePrefix begins the description of the lastOperation, and the note of the event, of a shoot the
+	// gardener-scheduler could not schedule.
+	FailurePrefix = "Failed to schedule Shoot: "
 	// ReportingController names seedplan as the source of its events.
 	ReportingController = "seedplan"
 	// maxEventNote is the events.k8s.io/v1 limit on an event's note; longer messages are cut to it.
@@ -430,7 +432,7 @@ func changedTo(read, current *gardencorev1beta1.Shoot) model.BindResult {
 func (b *Binder) reportFailure(ctx context.Context, shoot *gardencorev1beta1.Shoot, message string) {
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
-	description := failurePrefix + message
+	description := FailurePrefix + message
 	b.event(ctx, shoot, corev1.EventTypeWarning, ReasonSchedulingFailed, description)
 
 	patched := shoot.DeepCopy()

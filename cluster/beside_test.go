@@ -254,12 +254,15 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	waitFor(t, 10*time.Second, "the shadow compared every binding", func() bool { return compared()-before >= shoots })
 	metrics := get(shadow.address, "/metrics")
 	shadow.stop(t)
-	t.Logf("the shadow's comparisons and windows:\n%s", grep(metrics, "seedplan_shadow_bindings_total{", "seedplan_windows_total{"))
+	t.Logf("the shadow's comparisons and windows:\n%s", grep(metrics, "seedplan_shadow_", "seedplan_windows_total{"))
 	if leader := metricValue(t, metrics, "seedplan_leader"); leader != 0 {
 		t.Errorf("seedplan_leader %d: a shadow holds no Lease and binds nothing", leader)
 	}
 	if windows := metricValue(t, metrics, `seedplan_windows_total{solver="lp"}`); windows == 0 {
 		t.Error("the shadow planned no window")
+	}
+	if there := metricValue(t, metrics, "seedplan_shadow_unschedulable_there_total"); there != 0 {
+		t.Errorf("%d shoots the shadow placed were unschedulable for the gardener-scheduler, which placed all", there)
 	}
 
 	// It wrote nothing: every event is the gardener-scheduler's, and it holds no Lease.

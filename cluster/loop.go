@@ -455,8 +455,13 @@ func (w *windowLoop) shootEvents() toolscache.ResourceEventHandlerFuncs {
 				if left := model.SeedsLeft(oldShoot, newShoot); len(left) > 0 {
 					w.roomAppeared(roomFreedOn(left...))
 				}
-				if w.shadow != nil && newShoot.Spec.SeedName != nil && model.IsPending(oldShoot, w.schedulerName()) {
-					w.shadow.bound(newShoot) // a shoot of the shadow's scheduler name that another scheduler bound
+				if w.shadow != nil && model.IsPending(oldShoot, w.schedulerName()) {
+					switch {
+					case newShoot.Spec.SeedName != nil:
+						w.shadow.bound(newShoot) // a shoot of the shadow's scheduler name that another scheduler bound
+					case failureReported(oldShoot, newShoot):
+						w.shadow.failed(newShoot)
+					}
 				}
 			}
 			if ok1 && ok2 && equality.Semantic.DeepEqual(oldShoot.Spec, newShoot.Spec) {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"testing"
+	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -91,8 +92,9 @@ func shadowCount(t *testing.T, m *metrics.Metrics, outcome model.ShadowOutcome) 
 	return 0
 }
 
-// The shadow's loop compares the bindings of the shoots pending for its scheduler name, each once, and no other
-// change: a shoot of another scheduler bound, a bound shoot changed, a pending shoot changed.
+// The shadow's loop compares the bindings of the shoots pending for its scheduler name, each once, and counts the
+// reports that one it placed is unschedulable there; no other change counts: a shoot of another scheduler name
+// reported or bound, a bound shoot changed, a pending shoot changed.
 func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
 	m := metrics.NewMetrics(true)
 	w := newWindowLoop(&Scheduler{Metrics: m, DryRun: true}, nil, config.Default().Window)
@@ -110,13 +112,105 @@ func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
 	update := w.shootEvents().UpdateFunc
 	changed := ours.DeepCopy()
 	changed.Labels = map[string]string{"changed": "true"}
+	failing := func(shoot *gardencorev1beta1.Shoot) *gardencorev1beta1.Shoot {
+		reported := shoot.DeepCopy()
+		reported.Status.LastOperation = &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeCreate,
+			State: gardencorev1beta1.LastOperationStatePending, Description: "Failed to schedule Shoot: full"}
+		return reported
+	}
 	update(ours, changed)                                 // still pending
-	update(theirs, boundTo(theirs, "ams"))                // another scheduler name's shoot
+	update(theirs, failing(theirs))                       // another scheduler name's shoot reported
+	update(theirs, boundTo(theirs, "ams"))                // and bound
+	update(ours, failing(ours))                           // reported unschedulable where the shadow placed it
 	update(ours, boundTo(ours, "fra"))                    // bound where the shadow placed it
 	update(boundTo(ours, "fra"), boundTo(changed, "fra")) // changed once bound
+	if got := unschedulableThere(t, m); got != 1 {
+		t.Errorf("unschedulable there: %v, want 1", got)
+	}
 	for outcome, want := range map[model.ShadowOutcome]float64{model.ShadowSameSeed: 1, model.ShadowUndecided: 0} {
 		if got := shadowCount(t, m, outcome); got != want {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
 		}
 	}
+}
+
+// A scheduler's report that it could not schedule a shoot is a lastOperation {Create, Pending, "Failed to schedule
+// Shoot: …"} that is new or written again; any other update is none.
+func TestFailureReported(t *testing.T) {
+	at := func(minute int) metav1.Time {
+		return metav1.NewTime(time.Date(2026, 11, 30, 12, minute, 0, 0, time.UTC))
+	}
+	op := func(state gardencorev1beta1.LastOperationState, description string, minute int) *gardencorev1beta1.LastOperation {
+		return &gardencorev1beta1.LastOperation{Type: gardencorev1beta1.LastOperationTypeCreate, State: state, Description: description, LastUpdateTime: at(minute)}
+	}
+	const failed = "Failed to schedule Shoot: no matching seed candidate found"
+	for _, tc := range []struct {
+		name          string
+		before, after *gardencorev1beta1.LastOperation
+		want          bool
+	}{
+		{"the first report", nil, op(gardencorev1beta1.LastOperationStatePending, failed, 1), true},
+		{"written again", op(gardencorev1beta1.LastOperationStatePending, failed, 1), op(gardencorev1beta1.LastOperationStatePending, failed, 2), true},
+		{"another message", op(gardencorev1beta1.LastOperationStatePending, failed, 1), op(gardencorev1beta1.LastOperationStatePending, failed+" either", 1), true},
+		{"unchanged, another field updated", op(gardencorev1beta1.LastOperationStatePending, failed, 1), op(gardencorev1beta1.LastOperationStatePending, failed, 1), false},
+		{"no last operation", nil, nil, false},
+		{"a creation under way", nil, op(gardencorev1beta1.LastOperationStateProcessing, "Creating", 1), false},
+		{"pending for another reason", nil, op(gardencorev1beta1.LastOperationStatePending, "Waiting", 1), false},
+	} {
+		before, after := &gardencorev1beta1.Shoot{}, &gardencorev1beta1.Shoot{}
+		before.Status.LastOperation, after.Status.LastOperation = tc.before, tc.after
+		if got := failureReported(before, after); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A shoot the shadow placed and the scheduler that binds it reported unschedulable is counted once while that
+// placement stands, however often the report is written; a shoot the shadow left unplaced, or that another shoot
+// of the name is, is not; a new placement counts anew.
+func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
+	m := metrics.NewMetrics(true)
+	s := &shadow{decisions: map[types.NamespacedName]decision{}, metrics: m}
+	reported := func(name string, uid types.UID) {
+		shoot := &gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: uid}}
+		shoot.Status.LastOperation = &gardencorev1beta1.LastOperation{Description: "Failed to schedule Shoot: full"}
+		s.failed(shoot)
+	}
+	key := func(name string) types.NamespacedName {
+		return types.NamespacedName{Namespace: "garden-dev", Name: name}
+	}
+	s.decide(key("placed"), "p1", "fra")
+	s.decide(key("unplaced"), "u1", "")
+	s.decide(key("renamed"), "r-old", "fra")
+	reported("placed", "p1")
+	reported("placed", "p1") // written again
+	s.decide(key("placed"), "p1", "fra")
+	reported("placed", "p1") // planned again, the same placement
+	reported("unplaced", "u1")
+	reported("renamed", "r-new")
+	want := 1.0
+	if got := unschedulableThere(t, m); got != want {
+		t.Fatalf("counted %v, want %v", got, want)
+	}
+	s.decide(key("placed"), "p1", "ams") // a new placement
+	reported("placed", "p1")
+	if got := unschedulableThere(t, m); got != want+1 {
+		t.Fatalf("counted %v after a new placement, want %v", got, want+1)
+	}
+}
+
+// unschedulableThere is seedplan_shadow_unschedulable_there_total, as the registry exports it.
+func unschedulableThere(t *testing.T, m *metrics.Metrics) float64 {
+	t.Helper()
+	families, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, family := range families {
+		if family.GetName() == "seedplan_shadow_unschedulable_there_total" {
+			return family.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("no seedplan_shadow_unschedulable_there_total")
+	return 0
 }

@@ -41,11 +41,12 @@ type Metrics struct {
 	lastWindow      prometheus.Gauge
 	warnings        prometheus.Gauge
 	// Run loop only:
-	leader     prometheus.Gauge
-	scheduling prometheus.Histogram
-	pending    prometheus.Gauge
-	roomWakes  prometheus.Counter
-	shadow     *prometheus.CounterVec
+	leader      prometheus.Gauge
+	scheduling  prometheus.Histogram
+	pending     prometheus.Gauge
+	roomWakes   prometheus.Counter
+	shadow      *prometheus.CounterVec
+	failedThere prometheus.Counter
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -134,7 +135,11 @@ func (m *Metrics) registerLoopMetrics() {
 	for _, outcome := range model.ShadowOutcomes() {
 		m.shadow.WithLabelValues(string(outcome))
 	}
-	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, m.shadow, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.failedThere = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "seedplan_shadow_unschedulable_there_total",
+		Help: "Shoots this run loop, as a shadow (run --dry-run), placed and the scheduler that binds them reported unschedulable: counted at its first such report while the shadow's placement stood.",
+	})
+	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, m.shadow, m.failedThere, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 }
 
 // joined lists a metric's label values for its help text.
@@ -232,6 +237,14 @@ func (m *Metrics) ObserveRoomWakes(n int) {
 func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
 	if m.shadow != nil {
 		m.shadow.WithLabelValues(string(outcome)).Inc()
+	}
+}
+
+// ObserveShadowUnschedulableThere records a shoot a shadow placed that the scheduler binding it reported
+// unschedulable (run loop only).
+func (m *Metrics) ObserveShadowUnschedulableThere() {
+	if m.failedThere != nil {
+		m.failedThere.Inc()
 	}
 }
 
