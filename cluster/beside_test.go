@@ -22,6 +22,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -135,21 +136,7 @@ func TestBesideGardenerScheduler(t *testing.T) {
 		t.Fatal("the observer's informer did not sync")
 	}
 
-	kubeconfig, err := cp.Kubeconfig("gardener-scheduler")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := t.TempDir()
-	stopGardener, err := cp.StartGardenerScheduler(kubeconfig, logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(logs, "gardener-scheduler.log"))
-			t.Logf("gardener-scheduler's log:\n%s", log)
-		}
-	}()
+	stopGardener := startGardenerScheduler(t, cp)
 	c := loopConfig(t, cp, name)
 	loop := startLoop(t, cp.Config, c, name)
 
@@ -233,23 +220,14 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	}
 	before := compared() // the gardener-scheduler also places what earlier tests left pending for it
 
-	kubeconfig, err := cp.Kubeconfig("gardener-scheduler")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := t.TempDir()
-	stopGardener, err := cp.StartGardenerScheduler(kubeconfig, logs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stopGardener := startGardenerScheduler(t, cp)
 	cp.CreateShoots(t, namespace, name, 0, shoots, "default-scheduler")
 	bound := waitUntil(60*time.Second, func() bool { return boundCount(t, cp.Client, namespace) == shoots })
 	if err := stopGardener(); err != nil {
 		t.Error(err)
 	}
 	if !bound {
-		log, _ := os.ReadFile(filepath.Join(logs, "gardener-scheduler.log"))
-		t.Fatalf("the gardener-scheduler bound %d of %d shoots within a minute; its log:\n%s", boundCount(t, cp.Client, namespace), shoots, log)
+		t.Fatalf("the gardener-scheduler bound %d of %d shoots within a minute", boundCount(t, cp.Client, namespace), shoots)
 	}
 	waitFor(t, 10*time.Second, "the shadow compared every binding", func() bool { return compared()-before >= shoots })
 	metrics := get(shadow.address, "/metrics")
@@ -279,4 +257,26 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: "garden", Name: c.LeaderElection.ResourceName}, &lease); !apierrors.IsNotFound(err) {
 		t.Errorf("the shadow's Lease: %v, want none", err)
 	}
+}
+
+// startGardenerScheduler runs the real gardener-scheduler against the test's garden, its log shown if the test
+// fails; stop interrupts it and waits for it to end.
+func startGardenerScheduler(t *testing.T, cp *gardentest.ControlPlane) (stop func() error) {
+	t.Helper()
+	kubeconfig, err := cp.Kubeconfig("gardener-scheduler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := t.TempDir()
+	stop, err = cp.StartGardenerScheduler(kubeconfig, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(logs, "gardener-scheduler.log"))
+			t.Logf("gardener-scheduler's log:\n%s", log)
+		}
+	})
+	return stop
 }
