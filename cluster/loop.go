@@ -81,6 +81,9 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	loopMetrics := metrics.NewMetrics(true)
+	if l.DryRun {
+		loopMetrics.ForShadow()
+	}
 	scheduler := &Scheduler{
 		Copies: copies,
 		Binder: &bind.Binder{
@@ -394,10 +397,8 @@ func (w *windowLoop) NeedLeaderElection() bool { return true }
 // Start runs windows while this replica leads: it wakes on shoots that arrive without a seed, plans what is due
 // and binds it, until ctx ends.
 func (w *windowLoop) Start(ctx context.Context) error {
-	if w.shadow == nil { // a shadow holds no Lease and binds nothing
-		w.metrics.SetLeader(true)
-		defer w.metrics.SetLeader(false)
-	}
+	w.metrics.SetLeader(true) // a shadow's metrics have no leader gauge (metrics.ForShadow)
+	defer w.metrics.SetLeader(false)
 	defer w.scheduler.Binder.Flush() // a stopping loop writes the reports of its last window
 	unwatch, err := w.watch(ctx)
 	if err != nil {

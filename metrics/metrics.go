@@ -248,6 +248,16 @@ func (m *Metrics) ObserveShadowUnschedulableThere() {
 	}
 }
 
+// ForShadow makes these the metrics of a run loop that binds nothing (run --dry-run): without seedplan_leader,
+// which says whether a loop that may bind leads, so that a shadow beside the gardener-scheduler neither pages as
+// a loop without a leader nor passes for a leading one.
+func (m *Metrics) ForShadow() {
+	if m.leader != nil {
+		m.Registry.Unregister(m.leader)
+		m.leader = nil
+	}
+}
+
 // SetLeader records whether the run loop leads (binds) or stands by.
 func (m *Metrics) SetLeader(leading bool) {
 	if m.leader == nil {

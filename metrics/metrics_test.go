@@ -40,3 +40,27 @@ func TestLandscapeWarningsCountTheLastWindowsWarnings(t *testing.T) {
 		}
 	}
 }
+
+// A shadow's metrics (run --dry-run) count how its decisions compare with the bindings made, every outcome exported
+// from the start, and have no seedplan_leader: a loop that binds nothing neither pages as one without a leader
+// nor passes for a leading one.
+func TestShadowMetrics(t *testing.T) {
+	m := metrics.NewMetrics(true)
+	if got := byLabel(t, m.Registry, "seedplan_leader", ""); len(got) != 1 {
+		t.Fatalf("a run loop's seedplan_leader: %v", got)
+	}
+	m.ForShadow()
+	m.SetLeader(true)
+	m.ObserveShadowBinding(model.ShadowOtherSeed)
+	m.ObserveShadowUnschedulableThere()
+	if got := byLabel(t, m.Registry, "seedplan_leader", ""); len(got) != 0 {
+		t.Errorf("a shadow's seedplan_leader: %v, want none", got)
+	}
+	want := map[string]float64{"same-seed": 0, "other-seed": 1, "unschedulable-here": 0, "undecided": 0}
+	if got := byLabel(t, m.Registry, "seedplan_shadow_bindings_total", "outcome"); !maps.Equal(got, want) {
+		t.Errorf("seedplan_shadow_bindings_total = %v, want %v", got, want)
+	}
+	if got := byLabel(t, m.Registry, "seedplan_shadow_unschedulable_there_total", ""); got[""] != 1 {
+		t.Errorf("seedplan_shadow_unschedulable_there_total = %v, want 1", got)
+	}
+}
