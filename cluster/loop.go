@@ -82,7 +82,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	loopMetrics := metrics.NewMetrics(true)
 	if l.DryRun {
-		loopMetrics.ForShadow()
+		loopMetrics = metrics.NewShadowMetrics()
 	}
 	scheduler := &Scheduler{
 		Copies: copies,
@@ -397,7 +397,7 @@ func (w *windowLoop) NeedLeaderElection() bool { return true }
 // Start runs windows while this replica leads: it wakes on shoots that arrive without a seed, plans what is due
 // and binds it, until ctx ends.
 func (w *windowLoop) Start(ctx context.Context) error {
-	w.metrics.SetLeader(true) // a shadow's metrics have no leader gauge (metrics.ForShadow)
+	w.metrics.SetLeader(true) // a shadow's metrics have no leader gauge (metrics.NewShadowMetrics)
 	defer w.metrics.SetLeader(false)
 	defer w.scheduler.Binder.Flush() // a stopping loop writes the reports of its last window
 	unwatch, err := w.watch(ctx)

@@ -38,7 +38,7 @@ func TestShadowOutcome(t *testing.T) {
 // another shoot of the name (another uid) is none, and so is one for a shoot that was deleted; a nil shadow (a
 // loop that binds) keeps no decisions.
 func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
-	m := metrics.NewMetrics(true)
+	m := metrics.NewShadowMetrics()
 	s := &shadow{decisions: map[types.NamespacedName]decision{}, metrics: m}
 	key := func(name string) types.NamespacedName {
 		return types.NamespacedName{Namespace: "garden-dev", Name: name}
@@ -96,7 +96,7 @@ func shadowCount(t *testing.T, m *metrics.Metrics, outcome model.ShadowOutcome) 
 // reports that one it placed is unschedulable there; no other change counts: a shoot of another scheduler name
 // reported or bound, a bound shoot changed, a pending shoot changed.
 func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
-	m := metrics.NewMetrics(true)
+	m := metrics.NewShadowMetrics()
 	w := newWindowLoop(&Scheduler{Metrics: m, DryRun: true}, nil, config.Default().Window)
 	pending := func(name, schedulerName string) *gardencorev1beta1.Shoot {
 		return &gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: types.UID(name)},
@@ -169,7 +169,7 @@ func TestFailureReported(t *testing.T) {
 // placement stands, however often the report is written; a shoot the shadow left unplaced, or that another shoot
 // of the name is, is not; a new placement counts anew.
 func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
-	m := metrics.NewMetrics(true)
+	m := metrics.NewShadowMetrics()
 	s := &shadow{decisions: map[types.NamespacedName]decision{}, metrics: m}
 	reported := func(name string, uid types.UID) {
 		shoot := &gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: uid}}

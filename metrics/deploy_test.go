@@ -90,8 +90,8 @@ func TestAlertRulesPassPromtool(t *testing.T) {
 	}
 }
 
-// exported is every metric name seedplan exports: the run loop's, the schedule job's and both answers', with
-// a histogram's _bucket, _sum and _count series.
+// exported is every metric name seedplan exports: the run loop's, a shadow's, the schedule job's and both answers',
+// with a histogram's _bucket, _sum and _count series.
 func exported(t *testing.T) map[string]bool {
 	t.Helper()
 	loop := metrics.NewMetrics(true)
@@ -105,7 +105,7 @@ func exported(t *testing.T) map[string]bool {
 	loop.ObserveScheduled(time.Second)
 	loop.SetPending(1)
 	loop.SetLeader(true)
-	registries := []*prometheus.Registry{loop.Registry,
+	registries := []*prometheus.Registry{loop.Registry, metrics.NewShadowMetrics().Registry,
 		metrics.CapacityAnswer(&report.CapacityReport{
 			Regions:         []report.RegionCapacity{{Provider: "aws", Region: "eu-west-1", Template: "s", NewSeeds: 1}},
 			ManagedSeedSets: []report.SetCapacity{{Namespace: "garden", Name: "set", Add: 1}},

@@ -50,8 +50,42 @@ type Metrics struct {
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
-// seedplan_leader and the Go and process collectors (a pushed batch job has no use for them).
+// seedplan_leader, the queue's metrics and the Go and process collectors (a pushed batch job has no use for them).
 func NewMetrics(loop bool) *Metrics {
+	m := newMetrics()
+	if loop {
+		m.registerLoopMetrics()
+		m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
+		})
+		m.Registry.MustRegister(m.leader)
+	}
+	return m
+}
+
+// NewShadowMetrics registers the metrics of a run loop that binds nothing (run --dry-run): a loop's, without
+// seedplan_leader — a shadow neither pages as a loop without a leader nor passes for a leading one — and with how
+// its decisions compare with the bindings another scheduler makes.
+func NewShadowMetrics() *Metrics {
+	m := newMetrics()
+	m.registerLoopMetrics()
+	m.shadow = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seedplan_shadow_bindings_total",
+		Help: "Shoots another scheduler bound while this run loop ran as a shadow (run --dry-run, binding nothing), by how its own decision compares (" + joined(model.ShadowOutcomes()) + ").",
+	}, []string{"outcome"})
+	for _, outcome := range model.ShadowOutcomes() {
+		m.shadow.WithLabelValues(string(outcome))
+	}
+	m.failedThere = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "seedplan_shadow_unschedulable_there_total",
+		Help: "Shoots this run loop, as a shadow (run --dry-run), placed and the scheduler that binds them reported unschedulable: counted at its first such report while the shadow's placement stood.",
+	})
+	m.Registry.MustRegister(m.shadow, m.failedThere)
+	return m
+}
+
+// newMetrics registers the metrics of every planner, the job's and the run loop's.
+func newMetrics() *Metrics {
 	durations := prometheus.ExponentialBuckets(0.001, 2.5, 12) // 1 ms … ~60 s
 	m := &Metrics{
 		Registry: prometheus.NewRegistry(),
@@ -104,17 +138,12 @@ func NewMetrics(loop bool) *Metrics {
 	for _, reason := range solver.FallbackReasons() {
 		m.fallbacks.WithLabelValues(reason)
 	}
-	if loop {
-		m.registerLoopMetrics()
-	}
 	return m
 }
 
-// registerLoopMetrics adds what only the run loop's /metrics has.
+// registerLoopMetrics adds what a run loop's /metrics has, a shadow's too: the queue's, and the Go and process
+// collectors.
 func (m *Metrics) registerLoopMetrics() {
-	m.leader = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "seedplan_leader", Help: "1 while this run loop holds the leader Lease and binds, 0 while it stands by.",
-	})
 	m.scheduling = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "seedplan_scheduling_duration_seconds",
 		Help: "Time from a shoot entering the loop's queue (the watch delivering it pending) to its binding.",
@@ -128,18 +157,7 @@ func (m *Metrics) registerLoopMetrics() {
 		Name: "seedplan_room_wakes_total",
 		Help: "Pending shoots whose next try the run loop brought forward, before their backoff ended, because room may have appeared for them: a seed that admits more, a changed cloud profile, project or region config, or room freed on a seed that turned them away.",
 	})
-	m.shadow = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "seedplan_shadow_bindings_total",
-		Help: "Shoots another scheduler bound while this run loop ran as a shadow (run --dry-run, binding nothing), by how its own decision compares (" + joined(model.ShadowOutcomes()) + ").",
-	}, []string{"outcome"})
-	for _, outcome := range model.ShadowOutcomes() {
-		m.shadow.WithLabelValues(string(outcome))
-	}
-	m.failedThere = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "seedplan_shadow_unschedulable_there_total",
-		Help: "Shoots this run loop, as a shadow (run --dry-run), placed and the scheduler that binds them reported unschedulable: counted at its first such report while the shadow's placement stood.",
-	})
-	m.Registry.MustRegister(m.leader, m.scheduling, m.pending, m.roomWakes, m.shadow, m.failedThere, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.scheduling, m.pending, m.roomWakes, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 }
 
 // joined lists a metric's label values for its help text.
@@ -232,7 +250,7 @@ func (m *Metrics) ObserveRoomWakes(n int) {
 	}
 }
 
-// ObserveShadowBinding records how a shadow's decision compares with a binding another scheduler made (run loop
+// ObserveShadowBinding records how a shadow's decision compares with a binding another scheduler made (shadow
 // only).
 func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
 	if m.shadow != nil {
@@ -241,20 +259,10 @@ func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
 }
 
 // ObserveShadowUnschedulableThere records a shoot a shadow placed that the scheduler binding it reported
-// unschedulable (run loop only).
+// unschedulable (shadow only).
 func (m *Metrics) ObserveShadowUnschedulableThere() {
 	if m.failedThere != nil {
 		m.failedThere.Inc()
-	}
-}
-
-// ForShadow makes these the metrics of a run loop that binds nothing (run --dry-run): without seedplan_leader,
-// which says whether a loop that may bind leads, so that a shadow beside the gardener-scheduler neither pages as
-// a loop without a leader nor passes for a leading one.
-func (m *Metrics) ForShadow() {
-	if m.leader != nil {
-		m.Registry.Unregister(m.leader)
-		m.leader = nil
 	}
 }
 

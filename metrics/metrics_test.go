@@ -45,11 +45,10 @@ func TestLandscapeWarningsCountTheLastWindowsWarnings(t *testing.T) {
 // from the start, and have no seedplan_leader: a loop that binds nothing neither pages as one without a leader
 // nor passes for a leading one.
 func TestShadowMetrics(t *testing.T) {
-	m := metrics.NewMetrics(true)
-	if got := byLabel(t, m.Registry, "seedplan_leader", ""); len(got) != 1 {
+	if got := byLabel(t, metrics.NewMetrics(true).Registry, "seedplan_leader", ""); len(got) != 1 {
 		t.Fatalf("a run loop's seedplan_leader: %v", got)
 	}
-	m.ForShadow()
+	m := metrics.NewShadowMetrics()
 	m.SetLeader(true)
 	m.ObserveShadowBinding(model.ShadowOtherSeed)
 	m.ObserveShadowUnschedulableThere()
