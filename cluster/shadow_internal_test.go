@@ -60,7 +60,7 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	for outcome, want := range map[model.ShadowOutcome]float64{
 		model.ShadowSameSeed: 1, model.ShadowOtherSeed: 1, model.ShadowUndecided: 2, model.ShadowUnschedulable: 0,
 	} {
-		if got := shadowCount(t, m, outcome); got != want {
+		if got := counter(t, m, "seedplan_shadow_bindings_total", string(outcome)); got != want {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
 		}
 	}
@@ -69,27 +69,6 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	if len(s.decisions) != 0 {
 		t.Errorf("decisions left after every shoot was bound or deleted: %v", s.decisions)
 	}
-}
-
-// shadowCount is seedplan_shadow_bindings_total of the outcome, as the registry exports it.
-func shadowCount(t *testing.T, m *metrics.Metrics, outcome model.ShadowOutcome) float64 {
-	t.Helper()
-	families, err := m.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, family := range families {
-		if family.GetName() != "seedplan_shadow_bindings_total" {
-			continue
-		}
-		for _, sample := range family.GetMetric() {
-			if sample.GetLabel()[0].GetValue() == string(outcome) {
-				return sample.GetCounter().GetValue()
-			}
-		}
-	}
-	t.Fatalf("no seedplan_shadow_bindings_total{outcome=%q}", outcome)
-	return 0
 }
 
 // The shadow's loop compares the bindings of the shoots pending for its scheduler name, each once, and counts the
@@ -124,11 +103,11 @@ func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
 	update(ours, failing(ours))                           // reported unschedulable where the shadow placed it
 	update(ours, boundTo(ours, "fra"))                    // bound where the shadow placed it
 	update(boundTo(ours, "fra"), boundTo(changed, "fra")) // changed once bound
-	if got := unschedulableThere(t, m); got != 1 {
+	if got := counter(t, m, "seedplan_shadow_unschedulable_there_total", ""); got != 1 {
 		t.Errorf("unschedulable there: %v, want 1", got)
 	}
 	for outcome, want := range map[model.ShadowOutcome]float64{model.ShadowSameSeed: 1, model.ShadowUndecided: 0} {
-		if got := shadowCount(t, m, outcome); got != want {
+		if got := counter(t, m, "seedplan_shadow_bindings_total", string(outcome)); got != want {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
 		}
 	}
@@ -189,28 +168,34 @@ func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
 	reported("unplaced", "u1")
 	reported("renamed", "r-new")
 	want := 1.0
-	if got := unschedulableThere(t, m); got != want {
+	if got := counter(t, m, "seedplan_shadow_unschedulable_there_total", ""); got != want {
 		t.Fatalf("counted %v, want %v", got, want)
 	}
 	s.decide(key("placed"), "p1", "ams") // a new placement
 	reported("placed", "p1")
-	if got := unschedulableThere(t, m); got != want+1 {
+	if got := counter(t, m, "seedplan_shadow_unschedulable_there_total", ""); got != want+1 {
 		t.Fatalf("counted %v after a new placement, want %v", got, want+1)
 	}
 }
 
-// unschedulableThere is seedplan_shadow_unschedulable_there_total, as the registry exports it.
-func unschedulableThere(t *testing.T, m *metrics.Metrics) float64 {
+// counter is the value of the named counter as the registry exports it: its sample whose one label has the value,
+// or its only sample for the value "".
+func counter(t *testing.T, m *metrics.Metrics, name, value string) float64 {
 	t.Helper()
 	families, err := m.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, family := range families {
-		if family.GetName() == "seedplan_shadow_unschedulable_there_total" {
-			return family.GetMetric()[0].GetCounter().GetValue()
+		if family.GetName() != name {
+			continue
+		}
+		for _, sample := range family.GetMetric() {
+			if labels := sample.GetLabel(); value == "" && len(labels) == 0 || len(labels) == 1 && labels[0].GetValue() == value {
+				return sample.GetCounter().GetValue()
+			}
 		}
 	}
-	t.Fatal("no seedplan_shadow_unschedulable_there_total")
+	t.Fatalf("no sample of %s for %q", name, value)
 	return 0
 }
