@@ -32,8 +32,11 @@ type Reviewed struct {
 // the binding carries the resourceVersion of that read. Anything else is Skipped with the reason. A placement
 // without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
 // Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written. The results are one per
-// placement, in the plan's order, as a rebalancing's are.
+// placement, in the plan's order, as a rebalancing's are; a plan without placements reads nothing.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
+	if len(placements) == 0 {
+		return nil, nil // a whole garden read for nothing to check
+	}
 	for _, pl := range placements {
 		if pl.ResourceVersion == "" {
 			return nil, fmt.Errorf("placement of shoot %s has no resourceVersion: apply plans made from the garden (schedule --kubeconfig --dry-run -o json)", pl.Shoot)

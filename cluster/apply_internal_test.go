@@ -1,10 +1,13 @@
 package cluster
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/internal/fixture"
 	. "github.com/seedplan/seedplan/internal/testobjects"
@@ -93,4 +96,24 @@ func TestSeedChangedSinceTheMoveWasPlanned(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A reviewed plan without placements binds nothing and reads nothing: a schedule --dry-run=server or apply -f of a
+// window that placed no shoot costs no read of the whole garden.
+func TestReviewedPlanWithoutPlacementsReadsNothing(t *testing.T) {
+	r := &Reviewed{Reader: unreadable{}}
+	if results, err := r.Apply(context.Background(), nil); results != nil || err != nil {
+		t.Fatalf("Apply of no placements = %v, %v; want nothing", results, err)
+	}
+}
+
+// unreadable is a reader of a garden that fails every read.
+type unreadable struct{ client.Reader }
+
+func (unreadable) Get(context.Context, client.ObjectKey, client.Object, ...client.GetOption) error {
+	return errors.New("read")
+}
+
+func (unreadable) List(context.Context, client.ObjectList, ...client.ListOption) error {
+	return errors.New("read")
 }
