@@ -604,11 +604,8 @@ func (w *windowLoop) due(ctx context.Context, now time.Time) ([]types.Namespaced
 		key := types.NamespacedName{Namespace: shoot.Namespace, Name: shoot.Name}
 		seen[key] = true
 		state := w.shoots[key]
-		if state != nil && state.uid == shoot.UID && state.generation == shoot.Generation && state.placed && shoot.Spec.SeedName == nil {
-			continue // placed by a shadow's window: another scheduler binds it
-		}
-		if state != nil && state.uid == shoot.UID && (state.inFlight || state.boundTo != "" && shoot.Spec.SeedName == nil) {
-			continue // being bound by us, or bound and the cache has not caught up
+		if state.waitsForBinding(shoot) {
+			continue
 		}
 		if !model.IsPending(shoot, schedulerName) {
 			delete(w.shoots, key)
@@ -654,6 +651,16 @@ func (w *windowLoop) track(key types.NamespacedName, shoot *gardencorev1beta1.Sh
 		state.roomTry, state.lastReason, state.placed = false, "", false
 	}
 	return state
+}
+
+// waitsForBinding reports whether the shoot, as read, stays out of windows for a binding: one of ours in flight,
+// ours made and not yet in the cache, or, for a shadow, another scheduler's to make for its placement, until the
+// shoot's spec changes. A nil state is a shoot not tracked yet.
+func (s *tracked) waitsForBinding(shoot *gardencorev1beta1.Shoot) bool {
+	if s == nil || s.uid != shoot.UID {
+		return false
+	}
+	return s.inFlight || shoot.Spec.SeedName == nil && (s.boundTo != "" || s.placed && s.generation == shoot.Generation)
 }
 
 func minTime(a, b time.Time) time.Time {

@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
 	"github.com/seedplan/seedplan/config"
 )
 
@@ -67,6 +71,34 @@ func TestStartRecordNamesTheSettingsInForce(t *testing.T) {
 		}
 		if !slices.Equal(keys, tc.keys) {
 			t.Errorf("solver %s: the start record says %v, want %v", tc.solver, keys, tc.keys)
+		}
+	}
+}
+
+// A shoot stays out of windows while a binding is awaited: one of the loop's in flight, or made and not yet in the
+// cache; for a shadow, another scheduler's for the shoot it placed, until the shoot's spec changes. Another shoot
+// of the name, or one not tracked, is planned.
+func TestWaitsForBinding(t *testing.T) {
+	pending := &gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{UID: "a", Generation: 2}}
+	bound := pending.DeepCopy()
+	bound.Spec.SeedName = ptr.To("fra")
+	for _, tc := range []struct {
+		name  string
+		state *tracked
+		shoot *gardencorev1beta1.Shoot
+		want  bool
+	}{
+		{"not tracked", nil, pending, false},
+		{"tracked, nothing awaited", &tracked{uid: "a", generation: 2}, pending, false},
+		{"its binding in flight", &tracked{uid: "a", generation: 2, boundTo: "fra", inFlight: true}, pending, true},
+		{"bound, the cache behind", &tracked{uid: "a", generation: 2, boundTo: "fra"}, pending, true},
+		{"bound, the cache caught up", &tracked{uid: "a", generation: 2, boundTo: "fra"}, bound, false},
+		{"placed by a shadow", &tracked{uid: "a", generation: 2, placed: true}, pending, true},
+		{"placed by a shadow, its spec changed since", &tracked{uid: "a", generation: 1, placed: true}, pending, false},
+		{"another shoot of the name", &tracked{uid: "b", generation: 2, boundTo: "fra", inFlight: true}, pending, false},
+	} {
+		if got := tc.state.waitsForBinding(tc.shoot); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
