@@ -814,12 +814,16 @@ func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Ex
 			errs = append(errs, err)
 			continue
 		}
-		if seed != "" {
-			if err := explanation.Focus(seedName(seed)); err != nil {
-				return nil, fmt.Errorf("--seed: %w", err)
-			}
-		}
 		explanations = append(explanations, explanation)
+	}
+	for _, explanation := range explanations {
+		if seed == "" {
+			break
+		}
+		if err := explanation.Focus(seedName(seed)); err != nil {
+			// The same seed for every shoot: nothing is printed, and the shoots' own errors are said too.
+			return nil, errors.Join(append([]error{fmt.Errorf("--seed: %w", err)}, errs...)...)
+		}
 	}
 	return explanations, errors.Join(errs...)
 }

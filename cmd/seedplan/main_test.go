@@ -518,6 +518,11 @@ func TestExplain(t *testing.T) {
 	if summary.Feasible != verdicts["chosen"]+verdicts["feasible"] || rejected != verdicts["rejected"] || len(summary.Seeds) != 1 || summary.Seeds[0].Name != placed.Seed {
 		t.Fatalf("explain --seed %s: %+v; want %d feasible, %d rejected, one seed", placed.Seed, summary, verdicts["chosen"]+verdicts["feasible"], verdicts["rejected"])
 	}
+	// With several shoots, a seed not in the landscape is said beside the shoots that have no explanation.
+	if _, err := run(t, "explain", "garden-dev/does-not-exist", placed.Shoot, "garden-dev/nor-this", "--seed", "no-such-seed"); err == nil ||
+		err.Error() != "--seed: seed no-such-seed is not in the landscape\nshoot garden-dev/does-not-exist is not in the landscape\nshoot garden-dev/nor-this is not in the landscape" {
+		t.Errorf("explain of three shoots, two not in the landscape, with --seed no-such-seed: %v", err)
+	}
 	if _, err := run(t, "explain", placed.Shoot, "--seed", "no-such-seed"); err == nil || err.Error() != "--seed: seed no-such-seed is not in the landscape" {
 		t.Fatalf("want an error for an unknown seed, got %v", err)
 	}
