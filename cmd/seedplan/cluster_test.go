@@ -834,7 +834,7 @@ func TestKubeconfigContext(t *testing.T) {
 // leaves the shoot to be given with one.
 func TestExplainTakesANameInTheContextsNamespace(t *testing.T) {
 	cp := garden.Get(t)
-	namespace := cp.Landscape(t, "ctxns", []int64{2}, 1, "ctxns")
+	namespace := cp.Landscape(t, "ctxns", []int64{2}, 2, "ctxns")
 	path, err := cp.Kubeconfig("namespace-operator")
 	if err != nil {
 		t.Fatal(err)
@@ -865,12 +865,30 @@ func TestExplainTakesANameInTheContextsNamespace(t *testing.T) {
 	}
 	// Without names, every pending shoot of the context's namespace, as kubectl describe takes it.
 	out, err := run(t, "explain", "--kubeconfig", file, "--scheduler-name", "ctxns", "-o", "jsonpath={.kind} {.items[*].shoot}")
-	if want := "List " + namespace + "/shoot-0"; err != nil || out != want {
+	if want := "List " + namespace + "/shoot-0 " + namespace + "/shoot-1"; err != nil || out != want {
 		t.Fatalf("explain without names in the context's namespace = %q, %v; want %q", out, err, want)
 	}
 	const noneGiven = "explain takes one or more shoots, NAMESPACE/NAME or NAME with -n, or -n NAMESPACE alone for all its pending shoots; given none (the kubeconfig context sets no namespace) (see 'seedplan explain --help')"
 	if out, err := run(t, "explain", "--kubeconfig", file, "--context", "garden", "--scheduler-name", "ctxns"); err == nil || err.Error() != noneGiven {
 		t.Fatalf("explain without names in a context without a namespace: %v; want %q\n%s", err, noneGiven, out)
+	}
+	// Completion offers what explain takes: a name in the context's namespace, as kubectl completes one, and
+	// NAMESPACE/NAME where the context sets none; a shoot given in either form is not offered again.
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{args: []string{"shoot-"}, want: []string{"shoot-0", "shoot-1"}},
+		{args: []string{"shoot-0", "shoot-"}, want: []string{"shoot-1"}},
+		{args: []string{namespace + "/shoot-1", "shoot-"}, want: []string{"shoot-0"}},
+		{args: []string{"--context", "garden", namespace + "/"}, want: []string{namespace + "/shoot-0", namespace + "/shoot-1"}},
+		{args: []string{"--context", "garden", "-n", namespace, "shoot-1", ""}, want: []string{"shoot-0"}},
+	} {
+		out, err := run(t, append([]string{cobra.ShellCompRequestCmd, "explain", "--kubeconfig", file, "--scheduler-name", "ctxns"}, tc.args...)...)
+		got := slices.DeleteFunc(strings.Split(out, "\n"), func(line string) bool { return line == "" || strings.HasPrefix(line, ":") })
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("completing explain %s offers %q, %v; want %q", strings.Join(tc.args, " "), got, err, tc.want)
+		}
 	}
 }
 

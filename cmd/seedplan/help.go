@@ -225,56 +225,33 @@ func (f *planFlags) completeGardenSeeds(visible bool) cobra.CompletionFunc {
 	}
 }
 
-// completePendingShoots completes an argument with the shoots pending for the configured scheduler that are not
-// given yet: as NAMESPACE/NAME, or as NAME when --namespace is given.
-func (f *planFlags) completePendingShoots(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	snap, schedulerName, ok := f.completionSnapshot(cmd)
-	if !ok {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	namespace, _ := cmd.Flags().GetString("namespace")
-	var names []string
-	for _, shoot := range snap.Pending(schedulerName) {
-		name := model.ShootKey(shoot)
-		if namespace != "" {
-			if shoot.Namespace != namespace {
-				continue
-			}
-			name = shoot.Name
-		}
-		if !slices.ContainsFunc(args, func(arg string) bool { return withoutType(arg, "shoot") == name }) { // not given yet
-			names = append(names, name)
-		}
-	}
-	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
-}
-
 // completeShootNamespaces completes --namespace with the namespaces of the shoots pending for the configured
 // scheduler.
 func (f *planFlags) completeShootNamespaces(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	snap, schedulerName, ok := f.completionSnapshot(cmd)
+	snap, c, ok := f.completionSnapshot(cmd)
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var namespaces []string
-	for _, shoot := range snap.Pending(schedulerName) {
+	for _, shoot := range snap.Pending(c.SchedulerName) {
 		namespaces = append(namespaces, shoot.Namespace)
 	}
 	slices.Sort(namespaces)
 	return matching(slices.Compact(namespaces), toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completionSnapshot loads the landscape for a completion; a completion that cannot load it offers nothing.
-func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, string, bool) {
+// completionSnapshot loads the landscape for a completion, and is the configuration it was loaded with; a
+// completion that cannot load it offers nothing.
+func (f *planFlags) completionSnapshot(cmd *cobra.Command) (*model.Snapshot, *config.SeedPlanConfiguration, bool) {
 	c, err := f.completionConfiguration(cmd)
 	if err != nil {
-		return nil, "", false
+		return nil, nil, false
 	}
 	snap, err := f.snapshot(cmd, c)
 	if err != nil {
-		return nil, "", false
+		return nil, nil, false
 	}
-	return snap, c.SchedulerName, true
+	return snap, c, true
 }
 
 // completionConfiguration is the configuration the flags typed so far make, for a completion: every completion

@@ -851,7 +851,7 @@ func newExplainCommand() *cobra.Command {
 	registerOutput(cmd, &o.output, report.Formats())
 	cmd.Flags().StringVar(&o.seed, "seed", "", "show only this seed's verdict, given as NAME or seed/NAME (the summary still counts every seed)")
 	cmd.Flags().StringVarP(&o.namespace, "namespace", "n", "", "the namespace of the shoots given as NAME, and without any, whose pending shoots to explain, as kubectl takes it (reading a garden, the kubeconfig context's namespace by default)")
-	cmd.ValidArgsFunction = o.flags.completePendingShoots
+	cmd.ValidArgsFunction = o.completeShoots
 	_ = cmd.RegisterFlagCompletionFunc("seed", o.flags.completeSeeds)
 	_ = cmd.RegisterFlagCompletionFunc("namespace", o.flags.completeShootNamespaces)
 	return cmd
@@ -891,23 +891,15 @@ func (o *explainOptions) run(cmd *cobra.Command, args []string) error {
 	return errors.Join(printReport(cmd, o.output, answer), err)
 }
 
-// asked are the shoots explain is asked for, as NAMESPACE/NAME: given so, or as NAME in the namespace of -n or,
-// in a garden, of the kubeconfig context, as kubectl takes a name. Given none, every is the namespace whose
-// pending shoots are asked for, as kubectl describe takes a namespace without names; without one that is an error.
+// asked are the shoots explain is asked for, as NAMESPACE/NAME: given so, or as NAME in the namespace of
+// nameNamespace. Given none, every is the namespace whose pending shoots are asked for, as kubectl describe takes a
+// namespace without names; without one that is an error.
 func (o *explainOptions) asked(cmd *cobra.Command, c *config.SeedPlanConfiguration, args []string) (shoots []string, every string, err error) {
 	bare := func(arg string) bool { return !strings.Contains(withoutType(arg, "shoot"), "/") }
 	namespace, from := o.namespace, ""
-	cluster, err := o.flags.fromCluster(c)
-	if err != nil {
-		return nil, "", err
-	}
-	if cluster && namespace == "" && (len(args) == 0 || slices.ContainsFunc(args, bare)) {
-		if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
+	if len(args) == 0 || slices.ContainsFunc(args, bare) {
+		if namespace, from, err = o.nameNamespace(c); err != nil {
 			return nil, "", err
-		}
-		from = "the kubeconfig context's namespace"
-		if namespace == "" {
-			from = "the kubeconfig context sets no namespace"
 		}
 	}
 	if len(args) == 0 {
@@ -931,6 +923,58 @@ func (o *explainOptions) asked(cmd *cobra.Command, c *config.SeedPlanConfigurati
 		shoots = append(shoots, key)
 	}
 	return shoots, "", nil
+}
+
+// nameNamespace is the namespace of a shoot given as NAME, as kubectl takes a name: -n's or, in a garden, the
+// kubeconfig context's; from says when it is the context's, or that the context sets none.
+func (o *explainOptions) nameNamespace(c *config.SeedPlanConfiguration) (namespace, from string, err error) {
+	if o.namespace != "" {
+		return o.namespace, "", nil
+	}
+	cluster, err := o.flags.fromCluster(c)
+	if err != nil || !cluster {
+		return "", "", err
+	}
+	if namespace, err = ingest.ContextNamespace(ingest.ClientOptionsOf(c.Client)); err != nil {
+		return "", "", err
+	}
+	if namespace == "" {
+		return "", "the kubeconfig context sets no namespace", nil
+	}
+	return namespace, "the kubeconfig context's namespace", nil
+}
+
+// completeShoots completes an argument with the shoots pending for the configured scheduler that are not given
+// yet: as NAME in the namespace a NAME is taken in (nameNamespace), as kubectl completes a name, else as
+// NAMESPACE/NAME.
+func (o *explainOptions) completeShoots(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	snap, c, ok := o.flags.completionSnapshot(cmd)
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	namespace, _, err := o.nameNamespace(c)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	given := map[string]bool{}
+	for _, arg := range args {
+		key := withoutType(arg, "shoot")
+		if !strings.Contains(key, "/") {
+			key = namespace + "/" + key
+		}
+		given[key] = true
+	}
+	var names []string
+	for _, shoot := range snap.Pending(c.SchedulerName) {
+		switch key := model.ShootKey(shoot); {
+		case given[key]:
+		case namespace == "":
+			names = append(names, key)
+		case shoot.Namespace == namespace:
+			names = append(names, shoot.Name)
+		}
+	}
+	return matching(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 // parenthesized is why in parentheses after a space, or nothing when there is no why.
