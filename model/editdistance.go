@@ -22,8 +22,15 @@ func editDistance(a, b string) int {
 
 // boundedEditDistance is the Levenshtein distance of a and b when it is at most limit, else limit+1, computed
 // only on the band of cells within limit of the diagonal (Ukkonen): O(limit × min(len(a), len(b))) time, and it
-// stops early once a whole row is beyond the limit.
+// stops early once a whole row is beyond the limit. What the two begin and end with alike is cut off first, as it
+// never changes the distance: two long regions a few edits apart in one place cost only their comparison.
 func boundedEditDistance(a, b []rune, limit int) int {
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	if len(a) > len(b) {
 		a, b = b, a
 	}

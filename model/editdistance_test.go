@@ -10,7 +10,7 @@ import (
 
 // The band computes the Levenshtein distance exactly up to its limit and says "beyond" (limit+1) past it, for any
 // strings: checked against the full computation on random strings of a small alphabet, where distances are small
-// enough to fall on both sides of small limits, and of multi-byte runes.
+// enough to fall on both sides of small limits, and of multi-byte runes, half of them beginning and ending alike.
 func TestBoundedEditDistanceIsExactUpToItsLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabets := []string{"ab", "abc-", "eu-central1", "äöü€𝄞a"}
@@ -24,6 +24,10 @@ func TestBoundedEditDistanceIsExactUpToItsLimit(t *testing.T) {
 	for i := range 20000 {
 		alphabet := []rune(alphabets[i%len(alphabets)])
 		a, b, limit := random(alphabet), random(alphabet), rng.IntN(30)
+		if i%2 == 0 {
+			prefix, suffix := random(alphabet), random(alphabet)
+			a, b = prefix+a+suffix, prefix+b+suffix
+		}
 		want := min(levenshtein.ComputeDistance(a, b), limit+1)
 		if got := boundedEditDistance([]rune(a), []rune(b), limit); got != want {
 			t.Fatalf("boundedEditDistance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
@@ -73,15 +77,31 @@ func TestStrategyAdmitsNoSeedBeyondTheFallback(t *testing.T) {
 	}
 }
 
-// BenchmarkLevenshteinDistanceOfLongRegions is the fallback's worst case in a garden: two regions of a megabyte
-// (about what an object may hold) one edit apart, so that the band is computed to the end. The full computation
-// would take 10^12 steps.
+// BenchmarkLevenshteinDistanceOfLongRegions is the fallback in a garden on two regions of a megabyte (about what
+// an object may hold): one edit apart, what the cut of their common beginning and end makes cheap, and 256 edits
+// spread over them, its worst case, where the band is computed to the end. The full computation would take 10^12
+// steps.
 // Run: go test ./model -run '^$' -bench LevenshteinDistanceOfLongRegions
 func BenchmarkLevenshteinDistanceOfLongRegions(b *testing.B) {
 	long := strings.Repeat("x", 1<<20)
-	for b.Loop() {
-		if d := LevenshteinDistance(long+"-1", long+"-2"); d != 2 {
-			b.Fatalf("distance %d, want 2", d)
-		}
+	spread := []byte(long)
+	for i := 0; i < len(spread); i += 4096 {
+		spread[i] = 'y'
+	}
+	for _, tc := range []struct {
+		name        string
+		seed, shoot string
+		want        int
+	}{
+		{"one-edit", long + "-1", long + "-2", 2},
+		{"edits-throughout", long, string(spread), 2 * 256},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if d := LevenshteinDistance(tc.seed, tc.shoot); d != tc.want {
+					b.Fatalf("distance %d, want %d", d, tc.want)
+				}
+			}
+		})
 	}
 }
