@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/cluster"
 	"github.com/seedplan/seedplan/ingest"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/internal/gardentest"
 	"github.com/seedplan/seedplan/model"
 )
@@ -254,6 +256,105 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: "garden", Name: c.LeaderElection.ResourceName}, &lease); !apierrors.IsNotFound(err) {
 		t.Errorf("the shadow's Lease: %v, want none", err)
 	}
+}
+
+// A shoot the shadow placed and the gardener-scheduler then cannot place — its seed filled by another binding
+// meanwhile — is counted as unschedulable there, recognised by the real gardener-scheduler's own failure report,
+// once while that placement stands.
+func TestShadowCountsAShootTheGardenerSchedulerCannotPlace(t *testing.T) {
+	cp := garden.Get(t)
+	const name = "strand"
+	namespace := cp.Landscape(t, name, []int64{1}, 0, name) // strand-seed0 in strand-1, room for one shoot
+	// The shadow's decisions, as it logs them: the seed gauges say only what its last window planned, and the
+	// garden may hold other tests' shoots pending for the gardener-scheduler that the shadow plans again later.
+	planned := &shadowDecisions{Handler: slog.NewTextHandler(os.Stderr, nil), seeds: &sync.Map{}}
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(planned))
+	c := loopConfig(t, cp, name)
+	c.SchedulerName = "default-scheduler"
+	shadow := start(t, &cluster.Loop{Config: c, REST: cp.Config, Identity: name, DryRun: true})
+	defer shadow.stop(t)
+	waitFor(t, 30*time.Second, "the shadow's informers are synced (/readyz)", func() bool { return get(shadow.address, "/readyz") == "ok" })
+
+	cp.CreateShoots(t, namespace, name, 0, 1, "default-scheduler") // shoot-0, in strand-1: for the gardener-scheduler
+	waitFor(t, 30*time.Second, "the shadow placed shoot-0 on strand-seed0", func() bool {
+		seed, _ := planned.seeds.Load(namespace + "/shoot-0")
+		return seed == "strand-seed0"
+	})
+	cp.CreateShoots(t, namespace, name, 2, 3, name) // shoot-2, in strand-1 too, bound by hand: the seed is full
+	filler := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "shoot-2"}, filler); err != nil {
+		t.Fatal(err)
+	}
+	filler.Spec.SeedName = ptr.To("strand-seed0")
+	if err := cp.Client.SubResource("binding").Update(context.Background(), filler); err != nil {
+		t.Fatal(err)
+	}
+
+	stopGardener := startGardenerScheduler(t, cp)
+	defer func() {
+		if err := stopGardener(); err != nil {
+			t.Error(err)
+		}
+	}()
+	const there = "seedplan_shadow_unschedulable_there_total"
+	counted := func() int {
+		value, _ := sample(get(shadow.address, "/metrics"), there)
+		return int(value)
+	}
+	waitFor(t, 60*time.Second, "the shadow counted shoot-0 unschedulable there", func() bool { return counted() > 0 })
+	shoot := &gardencorev1beta1.Shoot{}
+	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "shoot-0"}, shoot); err != nil {
+		t.Fatal(err)
+	}
+	if shoot.Spec.SeedName != nil || shoot.Status.LastOperation == nil {
+		t.Fatalf("shoot-0: seed %v, last operation %v; want it unbound with the gardener-scheduler's failure report", shoot.Spec.SeedName, shoot.Status.LastOperation)
+	}
+	time.Sleep(3 * time.Second) // the gardener-scheduler tries again meanwhile, and reports each failure
+	if n := counted(); n != 1 {
+		t.Errorf("%s = %d, want 1: one shoot, counted once while the shadow's placement stands", there, n)
+	}
+}
+
+// shadowDecisions records the seed of each shoot a shadow's window placed, from its "Shoot planned (dry run)"
+// records, and hands on every record its Handler would.
+type shadowDecisions struct {
+	slog.Handler
+	seeds *sync.Map // shoot (NAMESPACE/NAME) → seed
+}
+
+// Enabled takes every record: the decisions are logged at debug level.
+func (d *shadowDecisions) Enabled(context.Context, slog.Level) bool { return true }
+
+// Handle records a decision and hands the record on if the Handler takes its level.
+func (d *shadowDecisions) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "Shoot planned (dry run)" {
+		var shoot, seed string
+		r.Attrs(func(a slog.Attr) bool {
+			switch a.Key {
+			case "shoot":
+				shoot = a.Value.String()
+			case "seed":
+				seed = a.Value.String()
+			}
+			return true
+		})
+		d.seeds.Store(shoot, seed)
+	}
+	if !d.Handler.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return d.Handler.Handle(ctx, r)
+}
+
+// WithAttrs records the decisions of records with attrs in the same map.
+func (d *shadowDecisions) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &shadowDecisions{Handler: d.Handler.WithAttrs(attrs), seeds: d.seeds}
+}
+
+// WithGroup records the decisions of records in the group in the same map.
+func (d *shadowDecisions) WithGroup(name string) slog.Handler {
+	return &shadowDecisions{Handler: d.Handler.WithGroup(name), seeds: d.seeds}
 }
 
 // startGardenerScheduler runs the real gardener-scheduler against the test's garden, its log shown if the test
