@@ -391,10 +391,18 @@ func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 		return document{}, err
 	}
 	d.raw = data[start:dec.InputOffset()]
-	if isList(d.h) && !listFieldsFast(d.fields, metadata) {
+	if isList(d.h) && (!listFieldsFast(d.fields, metadata) || !onlyListFields(names)) {
 		d.fast = false
 	}
 	return d, nil
+}
+
+// onlyListFields reports whether names are all a List's own: any other (a misspelt items) is the strict path's to
+// warn of, as an object's unknown field is.
+func onlyListFields(names []string) bool {
+	return !slices.ContainsFunc(names, func(name string) bool {
+		return name != "apiVersion" && name != "kind" && name != "metadata" && name != "items"
+	})
 }
 
 // readField reads the value of the field name, at dec's position in data, into the document: its type from

@@ -811,11 +811,15 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 			return fmt.Errorf("%s: %s: field %s: given %d times (documents in one file are separated by ---)", where, h.Kind, name, times)
 		}
 		var list struct {
-			Items []json.RawMessage `json:"items"`
+			APIVersion string            `json:"apiVersion"`
+			Kind       string            `json:"kind"`
+			Metadata   json.RawMessage   `json:"metadata"`
+			Items      []json.RawMessage `json:"items"`
 		}
-		// Of a List's own fields only its items are read: another field is no warning, here as on the fast path.
-		if _, err := config.DecodeStrict(data, &list); err != nil {
-			return decodeError(where, h.Kind, err)
+		// Of a List's own fields only its items are read, but a field no List has is warned of as an object's is:
+		// a misspelt items would otherwise leave the List's objects out without a word.
+		if err := l.strictDecode(where, h.Kind, data, &list); err != nil {
+			return err
 		}
 		itemKind := strings.TrimSuffix(h.Kind, "List")
 		for i, item := range list.Items {
