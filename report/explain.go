@@ -201,15 +201,18 @@ func NotPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
 	return "it is pending, but not in the window"
 }
 
-// Focus narrows the explanation to one seed (explain --seed); the summary still counts every seed.
-func (e *Explanation) Focus(seed string) error {
-	for _, v := range e.Seeds {
-		if v.Name == seed {
-			e.Seeds = []SeedVerdict{v}
-			return nil
-		}
+// CheckSeed refuses a seed the outcome's landscape does not hold: one Focus could not narrow an explanation to.
+func CheckSeed(o *plan.Outcome, seed string) error {
+	if !slices.ContainsFunc(o.Window.Snapshot.Seeds, func(s *gardencorev1beta1.Seed) bool { return s.Name == seed }) {
+		return fmt.Errorf("seed %s is not in the landscape", seed)
 	}
-	return fmt.Errorf("seed %s is not in the landscape", seed)
+	return nil
+}
+
+// Focus narrows the explanation to one seed of the landscape (explain --seed; CheckSeed refuses others); the
+// summary still counts every seed.
+func (e *Explanation) Focus(seed string) {
+	e.Seeds = slices.DeleteFunc(e.Seeds, func(v SeedVerdict) bool { return v.Name != seed })
 }
 
 // Print writes the explanation as a table, YAML or JSON.

@@ -808,22 +808,25 @@ func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Ex
 		explanations report.Explanations
 		errs         []error
 	)
+	if seed != "" {
+		if err := report.CheckSeed(outcome, seedName(seed)); err != nil {
+			errs = append(errs, fmt.Errorf("--seed: %w", err))
+		}
+	}
+	refusedSeed := len(errs) > 0
 	for _, shoot := range shoots {
 		explanation, err := report.NewExplanation(outcome, shoot)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		if seed != "" {
+			explanation.Focus(seedName(seed))
+		}
 		explanations = append(explanations, explanation)
 	}
-	for _, explanation := range explanations {
-		if seed == "" {
-			break
-		}
-		if err := explanation.Focus(seedName(seed)); err != nil {
-			// The same seed for every shoot: nothing is printed, and the shoots' own errors are said too.
-			return nil, errors.Join(append([]error{fmt.Errorf("--seed: %w", err)}, errs...)...)
-		}
+	if refusedSeed {
+		return nil, errors.Join(errs...) // the same seed for every shoot: nothing is printed, every error is said
 	}
 	return explanations, errors.Join(errs...)
 }
@@ -885,8 +888,8 @@ func (o *explainOptions) run(cmd *cobra.Command, args []string) error {
 	switch {
 	case len(args) == 1 && len(explanations) == 1:
 		answer = explanations[0] // one object, not a List of one, as kubectl prints one name's
-	case len(explanations) == 0 && every == "":
-		return err
+	case len(explanations) == 0 && (every == "" || err != nil):
+		return err // an empty List only for a namespace with no pending shoot
 	}
 	return errors.Join(printReport(cmd, o.output, answer), err)
 }

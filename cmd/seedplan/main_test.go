@@ -526,6 +526,15 @@ func TestExplain(t *testing.T) {
 	if _, err := run(t, "explain", placed.Shoot, "--seed", "no-such-seed"); err == nil || err.Error() != "--seed: seed no-such-seed is not in the landscape" {
 		t.Fatalf("want an error for an unknown seed, got %v", err)
 	}
+	// With no shoot explained, the seed is said all the same: both mistakes are mended in one round.
+	if _, err := run(t, "explain", "garden-dev/does-not-exist", "--seed", "no-such-seed"); err == nil ||
+		err.Error() != "--seed: seed no-such-seed is not in the landscape\nshoot garden-dev/does-not-exist is not in the landscape" {
+		t.Errorf("explain of a shoot not in the landscape with --seed no-such-seed: %v", err)
+	}
+	if out, err := run(t, "explain", "-n", "garden-nothing", "--seed", "no-such-seed", "-o", "json"); err == nil || out != "" ||
+		err.Error() != "--seed: seed no-such-seed is not in the landscape" {
+		t.Errorf("explain of a namespace without pending shoots, --seed no-such-seed: %v, printed %q; want only the seed refused", err, out)
+	}
 	// A shoot that is not pending: the one reason that applies.
 	bound := "garden-ml/live-ml-web-0"
 	if _, err := run(t, "explain", bound); err == nil || !strings.Contains(err.Error(), "it is bound to seed aws-eu-west-1-1") {
