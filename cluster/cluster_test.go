@@ -520,13 +520,12 @@ func TestLoopEndsInAnErrorWhenItLosesTheLease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-loop.done:
-		if err == nil || !strings.Contains(err.Error(), "leader election lost") {
-			t.Fatalf("the loop ended with %v, want leader election lost", err)
-		}
-	case <-time.After(30 * time.Second):
+	ended, err := loop.endsWithin(30 * time.Second)
+	switch {
+	case !ended:
 		t.Fatal("the loop runs on, 30 s after its Lease was taken")
+	case err == nil || !strings.Contains(err.Error(), "leader election lost"):
+		t.Fatalf("the loop ended with %v, want leader election lost", err)
 	}
 }
 
@@ -780,13 +779,12 @@ func (l *runningLoop) stopsUnready(t *testing.T, why string) {
 	t.Helper()
 	l.unready(t, why)
 	l.cancel()
-	select {
-	case err := <-l.done:
-		if err != nil {
-			t.Fatalf("the loop stopped with %v", err)
-		}
-	case <-time.After(30 * time.Second):
+	ended, err := l.endsWithin(30 * time.Second)
+	switch {
+	case !ended:
 		t.Fatal("the loop did not stop within 30 s of being asked")
+	case err != nil:
+		t.Fatalf("the loop stopped with %v", err)
 	}
 }
 
@@ -795,6 +793,9 @@ type runningLoop struct {
 	address string // of /healthz, /readyz and /metrics
 	cancel  context.CancelFunc
 	done    chan error
+
+	stopOnce sync.Once
+	err      error // how the loop ended
 }
 
 // startLoop runs the loop with the configuration until stop.
@@ -814,6 +815,8 @@ func start(t testing.TB, loop *cluster.Loop) *runningLoop {
 	ctx, cancel := context.WithCancel(context.Background())
 	running := &runningLoop{address: listener.Addr().String(), cancel: cancel, done: make(chan error, 1)}
 	go func() { running.done <- loop.Run(ctx) }()
+	// A test that fails before it stops its loop leaves none running to log into the tests after it.
+	t.Cleanup(func() { _ = running.end() })
 	return running
 }
 
@@ -834,9 +837,28 @@ func loopConfig(t testing.TB, cp *gardentest.ControlPlane, name string) *config.
 // stop stops the loop gracefully; an error of the loop fails the test.
 func (l *runningLoop) stop(t testing.TB) {
 	t.Helper()
-	l.cancel()
-	if err := <-l.done; err != nil {
+	if err := l.end(); err != nil {
 		t.Fatalf("the loop: %v", err)
+	}
+}
+
+// end stops the loop unless it ended already, and is how the loop ended.
+func (l *runningLoop) end() error {
+	l.stopOnce.Do(func() {
+		l.cancel()
+		l.err = <-l.done
+	})
+	return l.err
+}
+
+// endsWithin waits up to timeout for the loop to end, by itself or asked to, and reports whether it did and how.
+func (l *runningLoop) endsWithin(timeout time.Duration) (ended bool, err error) {
+	select {
+	case err := <-l.done:
+		l.stopOnce.Do(func() { l.err = err })
+		return true, err
+	case <-time.After(timeout):
+		return false, nil
 	}
 }
 
