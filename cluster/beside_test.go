@@ -241,6 +241,17 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	if windows := metricValue(t, metrics, `seedplan_windows_total{solver="lp"}`); windows == 0 {
 		t.Error("the shadow planned no window")
 	}
+	// Every binding to another seed is weighed by distance; under SameRegion both schedulers keep a shoot in its
+	// region, so neither seed is ever the nearer.
+	weighed := map[model.ShadowDistance]int{}
+	for _, distance := range model.ShadowDistances() {
+		weighed[distance] = metricValue(t, metrics, fmt.Sprintf(`seedplan_shadow_other_seed_total{distance="%s"}`, distance))
+	}
+	otherSeed := metricValue(t, metrics, `seedplan_shadow_bindings_total{outcome="other-seed"}`)
+	if total := weighed[model.ShadowNearerHere] + weighed[model.ShadowAsNear] + weighed[model.ShadowFartherHere] + weighed[model.ShadowNotACandidateHere]; total != otherSeed ||
+		weighed[model.ShadowNearerHere] != 0 || weighed[model.ShadowFartherHere] != 0 {
+		t.Errorf("bindings to another seed by distance %v, %d of them; want each of the %d weighed, none nearer or farther under SameRegion", weighed, total, otherSeed)
+	}
 
 	// It wrote nothing: every event is the gardener-scheduler's, and it holds no Lease.
 	var events eventsv1.EventList

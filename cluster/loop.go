@@ -707,7 +707,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 		case w.shadow != nil:
 			// Assumed by no later window, which plans against the garden as it is: another scheduler binds it.
 			state.placed = true
-			w.shadow.decide(parseKey(pl.Shoot), state.uid, pl.Seed)
+			w.shadow.decide(parseKey(pl.Shoot), decision{uid: state.uid, seed: pl.Seed, distance: pl.Distance, candidates: planned.candidates(pl.Shoot)})
 		default:
 			state.boundTo, state.inFlight = pl.Seed, true
 		}
@@ -719,7 +719,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 		if state == nil {
 			continue
 		}
-		w.shadow.decide(parseKey(u.Shoot), state.uid, "")
+		w.shadow.decide(parseKey(u.Shoot), decision{uid: state.uid})
 		state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
 		state.roomSeeds = roomSeeds(u.Shoot)
 		if !state.unschedulable(u.Reason, now) {

@@ -72,6 +72,10 @@ type Planned struct {
 	// unreported are the unschedulable shoots whose failure the binding does not write (the loop's room tries that
 	// found nothing new: tracked.unschedulable).
 	unreported map[string]bool
+	// index is where each shoot (namespace/name) is among the window's (evaluation); seedNames are the window's
+	// seeds' names, in its order (candidates).
+	index     map[string]int
+	seedNames []string
 }
 
 // Plan returns the window's verified plan.
@@ -79,34 +83,57 @@ func (p *Planned) Plan() *model.Plan { return p.outcome.Plan }
 
 // RoomSeeds says, for a shoot of the window (namespace/name), the seeds it may be placed on were they not full:
 // the candidates its strategy admits (model.Evaluation.Arcs), by name; room freed on another seed cannot let it be
-// placed. Shoots that evaluated alike share one set, and the window's index and each set are made when first
-// asked for; it is nil for a shoot not in the window.
+// placed. Shoots that evaluated alike share one set, made when first asked for; it is nil for a shoot not in the
+// window.
 func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
-	w := p.outcome.Window
-	var index map[string]int
 	sets := map[*model.Evaluation]map[string]bool{}
 	return func(shoot string) map[string]bool {
-		if index == nil {
-			index = make(map[string]int, len(w.Keys))
-			for i, key := range w.Keys {
-				index[key] = i
-			}
-		}
-		i, ok := index[shoot]
-		if !ok {
+		ev := p.evaluation(shoot)
+		if ev == nil {
 			return nil
 		}
-		ev := w.Evaluations[i]
 		if set, made := sets[ev]; made {
 			return set
 		}
 		set := make(map[string]bool, len(ev.Arcs))
 		for _, arc := range ev.Arcs {
-			set[w.Snapshot.Seeds[arc.Seed].Name] = true
+			set[p.outcome.Window.Snapshot.Seeds[arc.Seed].Name] = true
 		}
 		sets[ev] = set
 		return set
 	}
+}
+
+// candidates are the seeds the window's strategy admits for a shoot (namespace/name), with the distance of each.
+// They hold the window's seed names, not its seeds: a shadow keeps them until another scheduler binds the shoot.
+func (p *Planned) candidates(shoot string) candidates {
+	ev := p.evaluation(shoot)
+	if ev == nil {
+		return candidates{}
+	}
+	if p.seedNames == nil {
+		for _, seed := range p.outcome.Window.Snapshot.Seeds {
+			p.seedNames = append(p.seedNames, seed.Name)
+		}
+	}
+	return candidates{arcs: ev.Arcs, seeds: p.seedNames}
+}
+
+// evaluation is the window's evaluation of a shoot (namespace/name), nil for a shoot not in it; the index of the
+// window's shoots is made when first asked for.
+func (p *Planned) evaluation(shoot string) *model.Evaluation {
+	w := p.outcome.Window
+	if p.index == nil {
+		p.index = make(map[string]int, len(w.Keys))
+		for i, key := range w.Keys {
+			p.index[key] = i
+		}
+	}
+	i, ok := p.index[shoot]
+	if !ok {
+		return nil
+	}
+	return w.Evaluations[i]
 }
 
 // Warnings say what is wrong with the landscape the window read that no shoot's outcome tells

@@ -23,23 +23,42 @@ type shadow struct {
 	decisions map[types.NamespacedName]decision
 }
 
-// decision is a shadow's last decision for a shoot: the seed it placed the shoot on, "" when it left it unplaced;
-// failedThere once the scheduler that binds it reported it unschedulable meanwhile.
+// decision is a shadow's last decision for a shoot: the seed it placed the shoot on, "" when it left it unplaced,
+// the distance of that placement and the shoot's candidates; failedThere once the scheduler that binds it reported
+// it unschedulable meanwhile.
 type decision struct {
 	uid         types.UID
 	seed        string
+	distance    int
+	candidates  candidates
 	failedThere bool
 }
 
-// decide records the shadow's decision for the shoot; a nil shadow (a loop that binds) records nothing.
-func (s *shadow) decide(key types.NamespacedName, uid types.UID, seed string) {
+// candidates are the seeds a window's strategy admits for a shoot, with the distance of each: its arcs, and the
+// names of the window's seeds they index (both shared by the shoots of the window).
+type candidates struct {
+	arcs  []model.Arc
+	seeds []string
+}
+
+// distanceTo is the distance of placing the shoot on the seed; ok is false when the seed is none of its candidates.
+func (c candidates) distanceTo(seed string) (distance int, ok bool) {
+	for _, arc := range c.arcs {
+		if c.seeds[arc.Seed] == seed {
+			return arc.Distance, true
+		}
+	}
+	return 0, false
+}
+
+// decide records the shadow's decision d for the shoot; a nil shadow (a loop that binds) records nothing.
+func (s *shadow) decide(key types.NamespacedName, d decision) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := decision{uid: uid, seed: seed}
-	if was := s.decisions[key]; was.uid == uid && was.seed == seed {
+	if was := s.decisions[key]; was.uid == d.uid && was.seed == d.seed {
 		d.failedThere = was.failedThere // the same placement stands
 	}
 	s.decisions[key] = d
@@ -53,10 +72,35 @@ func (s *shadow) bound(shoot *gardencorev1beta1.Shoot) {
 	d, decided := s.decisions[key]
 	delete(s.decisions, key)
 	s.mu.Unlock()
-	outcome := shadowOutcome(d, decided && d.uid == shoot.UID, *shoot.Spec.SeedName)
+	seed := *shoot.Spec.SeedName
+	outcome := shadowOutcome(d, decided && d.uid == shoot.UID, seed)
 	s.metrics.ObserveShadowBinding(outcome)
-	slog.Info("Shoot bound by another scheduler", "shoot", key.String(), "seed", *shoot.Spec.SeedName,
-		"seedplanSeed", d.seed, "outcome", outcome)
+	attrs := []any{"shoot", key.String(), "seed", seed, "seedplanSeed", d.seed, "outcome", outcome}
+	if outcome == model.ShadowOtherSeed {
+		distance, there := shadowDistance(d, seed)
+		s.metrics.ObserveShadowOtherSeed(distance)
+		attrs = append(attrs, "distance", distance, "seedplanDistance", d.distance)
+		if there != nil {
+			attrs = append(attrs, "distanceThere", *there)
+		}
+	}
+	slog.Info("Shoot bound by another scheduler", attrs...)
+}
+
+// shadowDistance is how far the seed another scheduler bound the shoot to is from its region against the seed of
+// the shadow's decision d (another seed), and the other seed's distance when it is one of the shoot's candidates.
+func shadowDistance(d decision, seed string) (model.ShadowDistance, *int) {
+	there, candidate := d.candidates.distanceTo(seed)
+	switch {
+	case !candidate:
+		return model.ShadowNotACandidateHere, nil
+	case d.distance < there:
+		return model.ShadowNearerHere, &there
+	case d.distance == there:
+		return model.ShadowAsNear, &there
+	default:
+		return model.ShadowFartherHere, &there
+	}
 }
 
 // failed notes that the scheduler that binds the shoot reported it unschedulable (its lastOperation): a shoot the

@@ -34,6 +34,32 @@ func TestShadowOutcome(t *testing.T) {
 	}
 }
 
+// How far another scheduler's seed is against the shadow's, as a table: by the distance of each among the shoot's
+// candidates, and not comparable when the other seed is none of them.
+func TestShadowDistance(t *testing.T) {
+	// Seeds fra, lon, ams, par of the window; the shoot's candidates fra (0), ams (4) and par (0); lon is rejected.
+	shoot := candidates{arcs: []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}, {Seed: 3, Distance: 0}},
+		seeds: []string{"fra", "lon", "ams", "par"}}
+	for _, tc := range []struct {
+		name      string
+		d         decision
+		seed      string
+		want      model.ShadowDistance
+		wantThere int // -1: none
+	}{
+		{"the shadow's seed in the region, the other's farther", decision{seed: "fra", candidates: shoot}, "ams", model.ShadowNearerHere, 4},
+		{"both in the region", decision{seed: "fra", candidates: shoot}, "par", model.ShadowAsNear, 0},
+		{"the other's seed in the region, the shadow's farther", decision{seed: "ams", distance: 4, candidates: shoot}, "par", model.ShadowFartherHere, 0},
+		{"the other's seed rejected here", decision{seed: "fra", candidates: shoot}, "lon", model.ShadowNotACandidateHere, -1},
+		{"the other's seed unknown to the window", decision{seed: "fra", candidates: shoot}, "new", model.ShadowNotACandidateHere, -1},
+	} {
+		got, there := shadowDistance(tc.d, tc.seed)
+		if got != tc.want || (there == nil) != (tc.wantThere < 0) || there != nil && *there != tc.wantThere {
+			t.Errorf("%s: %s, distance there %v; want %s, %d", tc.name, got, there, tc.want, tc.wantThere)
+		}
+	}
+}
+
 // A shadow compares a binding with its last decision for that very shoot, and then forgets it: a decision for
 // another shoot of the name (another uid) is none, and so is one for a shoot that was deleted; a nil shadow (a
 // loop that binds) keeps no decisions.
@@ -47,11 +73,12 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 		s.bound(&gardencorev1beta1.Shoot{ObjectMeta: metav1.ObjectMeta{Namespace: "garden-dev", Name: name, UID: uid},
 			Spec: gardencorev1beta1.ShootSpec{SeedName: ptr.To(seed)}})
 	}
-	s.decide(key("a"), "a1", "")
-	s.decide(key("a"), "a1", "fra") // the last decision counts
-	s.decide(key("b"), "b1", "fra")
-	s.decide(key("c"), "c-old", "fra")
-	s.decide(key("d"), "d1", "fra")
+	s.decide(key("a"), decision{uid: "a1"})
+	s.decide(key("a"), decision{uid: "a1", seed: "fra"}) // the last decision counts
+	s.decide(key("b"), decision{uid: "b1", seed: "fra", distance: 0, candidates: candidates{
+		arcs: []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}}, seeds: []string{"fra", "lon", "ams"}}})
+	s.decide(key("c"), decision{uid: "c-old", seed: "fra"})
+	s.decide(key("d"), decision{uid: "d1", seed: "fra"})
 	s.forget(key("d"))
 	bound("a", "a1", "fra")
 	bound("b", "b1", "ams")
@@ -64,8 +91,11 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
 		}
 	}
+	if got := counter(t, m, "seedplan_shadow_other_seed_total", string(model.ShadowNearerHere)); got != 1 {
+		t.Errorf("b, bound to ams (distance 4) where the shadow chose fra (0): nearer-here %v, want 1", got)
+	}
 	var none *shadow
-	none.decide(key("e"), "e1", "fra") // a loop that binds keeps no decisions
+	none.decide(key("e"), decision{uid: "e1", seed: "fra"}) // a loop that binds keeps no decisions
 	if len(s.decisions) != 0 {
 		t.Errorf("decisions left after every shoot was bound or deleted: %v", s.decisions)
 	}
@@ -87,7 +117,7 @@ func TestShadowLoopComparesTheBindingsOfItsSchedulerNamesShoots(t *testing.T) {
 		return bound
 	}
 	ours, theirs := pending("ours", "default-scheduler"), pending("theirs", "another-scheduler")
-	w.shadow.decide(types.NamespacedName{Namespace: "garden-dev", Name: "ours"}, "ours", "fra")
+	w.shadow.decide(types.NamespacedName{Namespace: "garden-dev", Name: "ours"}, decision{uid: "ours", seed: "fra"})
 	update := w.shootEvents().UpdateFunc
 	changed := ours.DeepCopy()
 	changed.Labels = map[string]string{"changed": "true"}
@@ -158,12 +188,12 @@ func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
 	key := func(name string) types.NamespacedName {
 		return types.NamespacedName{Namespace: "garden-dev", Name: name}
 	}
-	s.decide(key("placed"), "p1", "fra")
-	s.decide(key("unplaced"), "u1", "")
-	s.decide(key("renamed"), "r-old", "fra")
+	s.decide(key("placed"), decision{uid: "p1", seed: "fra"})
+	s.decide(key("unplaced"), decision{uid: "u1"})
+	s.decide(key("renamed"), decision{uid: "r-old", seed: "fra"})
 	reported("placed", "p1")
 	reported("placed", "p1") // written again
-	s.decide(key("placed"), "p1", "fra")
+	s.decide(key("placed"), decision{uid: "p1", seed: "fra"})
 	reported("placed", "p1") // planned again, the same placement
 	reported("unplaced", "u1")
 	reported("renamed", "r-new")
@@ -171,7 +201,7 @@ func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
 	if got := counter(t, m, "seedplan_shadow_unschedulable_there_total", ""); got != want {
 		t.Fatalf("counted %v, want %v", got, want)
 	}
-	s.decide(key("placed"), "p1", "ams") // a new placement
+	s.decide(key("placed"), decision{uid: "p1", seed: "ams"}) // a new placement
 	reported("placed", "p1")
 	if got := counter(t, m, "seedplan_shadow_unschedulable_there_total", ""); got != want+1 {
 		t.Fatalf("counted %v after a new placement, want %v", got, want+1)

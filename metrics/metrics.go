@@ -47,6 +47,7 @@ type Metrics struct {
 	roomWakes   prometheus.Counter
 	shadow      *prometheus.CounterVec
 	failedThere prometheus.Counter
+	otherSeed   *prometheus.CounterVec
 }
 
 // NewMetrics registers seedplan's metrics in a new registry; loop adds what only the run loop's /metrics has:
@@ -80,7 +81,14 @@ func NewShadowMetrics() *Metrics {
 		Name: "seedplan_shadow_unschedulable_there_total",
 		Help: "Shoots this run loop, as a shadow (run --dry-run), placed and the scheduler that binds them reported unschedulable: counted at its first such report while the shadow's placement stood.",
 	})
-	m.Registry.MustRegister(m.shadow, m.failedThere)
+	m.otherSeed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seedplan_shadow_other_seed_total",
+		Help: "Shoots another scheduler bound to another seed than this run loop, as a shadow (run --dry-run), placed them on, by how far the other seed is from the shoot's region against the shadow's (" + joined(model.ShadowDistances()) + ").",
+	}, []string{"distance"})
+	for _, distance := range model.ShadowDistances() {
+		m.otherSeed.WithLabelValues(string(distance))
+	}
+	m.Registry.MustRegister(m.shadow, m.failedThere, m.otherSeed)
 	return m
 }
 
@@ -255,6 +263,14 @@ func (m *Metrics) ObserveRoomWakes(n int) {
 func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
 	if m.shadow != nil {
 		m.shadow.WithLabelValues(string(outcome)).Inc()
+	}
+}
+
+// ObserveShadowOtherSeed records how far the seed another scheduler bound a shoot to is against the seed a shadow
+// placed it on (shadow only).
+func (m *Metrics) ObserveShadowOtherSeed(distance model.ShadowDistance) {
+	if m.otherSeed != nil {
+		m.otherSeed.WithLabelValues(string(distance)).Inc()
 	}
 }
 

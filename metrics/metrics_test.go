@@ -51,6 +51,7 @@ func TestShadowMetrics(t *testing.T) {
 	m := metrics.NewShadowMetrics()
 	m.SetLeader(true)
 	m.ObserveShadowBinding(model.ShadowOtherSeed)
+	m.ObserveShadowOtherSeed(model.ShadowFartherHere)
 	m.ObserveShadowUnschedulableThere()
 	if got := byLabel(t, m.Registry, "seedplan_leader", ""); len(got) != 0 {
 		t.Errorf("a shadow's seedplan_leader: %v, want none", got)
@@ -61,5 +62,14 @@ func TestShadowMetrics(t *testing.T) {
 	}
 	if got := byLabel(t, m.Registry, "seedplan_shadow_unschedulable_there_total", ""); got[""] != 1 {
 		t.Errorf("seedplan_shadow_unschedulable_there_total = %v, want 1", got)
+	}
+	distances := map[string]float64{"nearer-here": 0, "as-near": 0, "farther-here": 1, "not-a-candidate-here": 0}
+	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "distance"); !maps.Equal(got, distances) {
+		t.Errorf("seedplan_shadow_other_seed_total = %v, want %v", got, distances)
+	}
+	m = metrics.NewMetrics(true)
+	m.ObserveShadowOtherSeed(model.ShadowFartherHere) // a loop that binds compares nothing
+	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "distance"); len(got) != 0 {
+		t.Errorf("a binding loop's seedplan_shadow_other_seed_total: %v, want none", got)
 	}
 }

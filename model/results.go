@@ -61,6 +61,28 @@ func ShadowOutcomes() []ShadowOutcome {
 	return []ShadowOutcome{ShadowSameSeed, ShadowOtherSeed, ShadowUnschedulable, ShadowUndecided}
 }
 
+// ShadowDistance is how far from a shoot's region the seed another scheduler bound it to is, against the seed a
+// shadow placed it on, when the two differ: the label of seedplan_shadow_other_seed_total.
+type ShadowDistance string
+
+// The distances of a shadow's comparison.
+const (
+	// ShadowNearerHere: the shadow's seed is nearer the shoot's region than the other scheduler's.
+	ShadowNearerHere ShadowDistance = "nearer-here"
+	// ShadowAsNear: the two seeds are as far from the shoot's region (in it, most often).
+	ShadowAsNear ShadowDistance = "as-near"
+	// ShadowFartherHere: the other scheduler's seed is nearer the shoot's region than the shadow's.
+	ShadowFartherHere ShadowDistance = "farther-here"
+	// ShadowNotACandidateHere: the shadow's predicates or strategy reject the other scheduler's seed for the shoot
+	// (or the shadow's window did not know the seed).
+	ShadowNotACandidateHere ShadowDistance = "not-a-candidate-here"
+)
+
+// ShadowDistances are every ShadowDistance.
+func ShadowDistances() []ShadowDistance {
+	return []ShadowDistance{ShadowNearerHere, ShadowAsNear, ShadowFartherHere, ShadowNotACandidateHere}
+}
+
 // MoveOutcome is what became of applying a move.
 type MoveOutcome string
 
