@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,21 +135,8 @@ func exported(t *testing.T) map[string]bool {
 // a query.
 func TestDeployQueriesNameOnlyExportedMetrics(t *testing.T) {
 	names := exported(t)
-	var dashboard struct {
-		Panels []struct {
-			Title   string
-			Targets []struct{ Expr string }
-		}
-	}
-	data, err := os.ReadFile(dashboardFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &dashboard); err != nil {
-		t.Fatalf("%s: %v", dashboardFile, err)
-	}
 	queries := map[string][]string{} // where → expressions
-	for _, p := range dashboard.Panels {
+	for _, p := range dashboardPanels(t) {
 		if len(p.Targets) == 0 {
 			t.Errorf("dashboard panel %q has no query", p.Title)
 		}
@@ -176,6 +164,67 @@ func TestDeployQueriesNameOnlyExportedMetrics(t *testing.T) {
 	if used < 20 {
 		t.Fatalf("only %d metric references found: the test reads nothing", used)
 	}
+}
+
+// The dashboard's "Utilization by region" is the shoots over the allocatable shoots of the region's seeds that have
+// an allocatable: a seed without one (it takes any number, and exports no allocatable) adds its shoots to neither
+// side. promtool evaluates the panel's query on the series of such a region.
+func TestDashboardRegionUtilization(t *testing.T) {
+	expr := dashboardQuery(t, "Utilization by region")
+	test := fmt.Sprintf(`rule_files: []
+tests:
+- interval: 1m
+  input_series:
+  - {series: 'seedplan_seed_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '5'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '10'}
+  - {series: 'seedplan_seed_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '3'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '10'}
+  - {series: 'seedplan_seed_shoots{seed="unlimited",provider="aws",region="eu-west-1"}', values: '40'}
+  promql_expr_test:
+  - expr: %q
+    eval_time: 0m
+    exp_samples:
+    - {labels: '{provider="aws",region="eu-west-1"}', value: 0.4}
+`, expr)
+	file := filepath.Join(t.TempDir(), "dashboard.test.yaml")
+	if err := os.WriteFile(file, []byte(test), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool(t), "test", "rules", file).CombinedOutput(); err != nil {
+		t.Fatalf("promtool test rules of %q: %v\n%s", expr, err, out)
+	}
+}
+
+// dashboardQuery is the query of the shipped dashboard's panel of that title (its first).
+func dashboardQuery(t *testing.T, title string) string {
+	t.Helper()
+	for _, p := range dashboardPanels(t) {
+		if p.Title == title && len(p.Targets) > 0 {
+			return p.Targets[0].Expr
+		}
+	}
+	t.Fatalf("%s: no panel %q with a query", dashboardFile, title)
+	return ""
+}
+
+// panel is a panel of the shipped dashboard: its title and queries.
+type panel struct {
+	Title   string
+	Targets []struct{ Expr string }
+}
+
+// dashboardPanels are the shipped dashboard's panels.
+func dashboardPanels(t *testing.T) []panel {
+	t.Helper()
+	var dashboard struct{ Panels []panel }
+	data, err := os.ReadFile(dashboardFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &dashboard); err != nil {
+		t.Fatalf("%s: %v", dashboardFile, err)
+	}
+	return dashboard.Panels
 }
 
 // The PodMonitor scrapes the run loop: it selects the Deployment's pods in their namespace, on the port the
