@@ -203,7 +203,7 @@ func NotPending(shoot *gardencorev1beta1.Shoot, schedulerName string) string {
 
 // CheckSeed refuses a seed the outcome's landscape does not hold: one Focus could not narrow an explanation to.
 func CheckSeed(o *plan.Outcome, seed string) error {
-	if !slices.ContainsFunc(o.Window.Snapshot.Seeds, func(s *gardencorev1beta1.Seed) bool { return s.Name == seed }) {
+	if o.Window.Snapshot.Seed(seed) == nil {
 		return fmt.Errorf("seed %s is not in the landscape", seed)
 	}
 	return nil

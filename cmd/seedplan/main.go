@@ -807,13 +807,11 @@ func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Ex
 	var (
 		explanations report.Explanations
 		errs         []error
+		seedErr      error
 	)
 	if seed != "" {
-		if err := report.CheckSeed(outcome, seedName(seed)); err != nil {
-			errs = append(errs, fmt.Errorf("--seed: %w", err))
-		}
+		seedErr = report.CheckSeed(outcome, seedName(seed))
 	}
-	refusedSeed := len(errs) > 0
 	for _, shoot := range shoots {
 		explanation, err := report.NewExplanation(outcome, shoot)
 		if err != nil {
@@ -825,8 +823,8 @@ func explainEach(outcome *plan.Outcome, shoots []string, seed string) (report.Ex
 		}
 		explanations = append(explanations, explanation)
 	}
-	if refusedSeed {
-		return nil, errors.Join(errs...) // the same seed for every shoot: nothing is printed, every error is said
+	if seedErr != nil { // the same seed for every shoot: nothing is printed, every error is said
+		return nil, errors.Join(append([]error{fmt.Errorf("--seed: %w", seedErr)}, errs...)...)
 	}
 	return explanations, errors.Join(errs...)
 }
@@ -915,8 +913,8 @@ func (o *explainOptions) asked(cmd *cobra.Command, c *config.SeedPlanConfigurati
 		return nil, namespace, nil
 	}
 	for _, arg := range args {
-		in, why := o.namespace, ""
-		if in == "" && bare(arg) {
+		in, why := o.namespace, "" // NAMESPACE/NAME with -n is refused by shootKey
+		if bare(arg) {
 			in, why = namespace, parenthesized(from)
 		}
 		key, err := shootKey(arg, in)
