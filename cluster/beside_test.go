@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -278,7 +279,7 @@ func TestShadowCountsAShootTheGardenerSchedulerCannotPlace(t *testing.T) {
 	namespace := cp.Landscape(t, name, []int64{1}, 0, name) // strand-seed0 in strand-1, room for one shoot
 	// The shadow's decisions, as it logs them: the seed gauges say only what its last window planned, and the
 	// garden may hold other tests' shoots pending for the gardener-scheduler that the shadow plans again later.
-	planned := &shadowDecisions{Handler: slog.NewTextHandler(os.Stderr, nil), seeds: &sync.Map{}}
+	planned := newRecordLog(slog.LevelDebug)
 	defer fixture.RestoreLogging()()
 	slog.SetDefault(slog.New(planned))
 	c := loopConfig(t, cp, name)
@@ -289,8 +290,9 @@ func TestShadowCountsAShootTheGardenerSchedulerCannotPlace(t *testing.T) {
 
 	cp.CreateShoots(t, namespace, name, 0, 1, "default-scheduler") // shoot-0, in strand-1: for the gardener-scheduler
 	waitFor(t, 30*time.Second, "the shadow placed shoot-0 on strand-seed0", func() bool {
-		seed, _ := planned.seeds.Load(namespace + "/shoot-0")
-		return seed == "strand-seed0"
+		return slices.ContainsFunc(planned.attrs("Shoot planned (dry run)"), func(attrs map[string]string) bool {
+			return attrs["shoot"] == namespace+"/shoot-0" && attrs["seed"] == "strand-seed0"
+		})
 	})
 	cp.CreateShoots(t, namespace, name, 2, 3, name) // shoot-2, in strand-1 too, bound by hand: the seed is full
 	filler := &gardencorev1beta1.Shoot{}
@@ -325,47 +327,6 @@ func TestShadowCountsAShootTheGardenerSchedulerCannotPlace(t *testing.T) {
 	if n := counted(); n != 1 {
 		t.Errorf("%s = %d, want 1: one shoot, counted once while the shadow's placement stands", there, n)
 	}
-}
-
-// shadowDecisions records the seed of each shoot a shadow's window placed, from its "Shoot planned (dry run)"
-// records, and hands on every record its Handler would.
-type shadowDecisions struct {
-	slog.Handler
-	seeds *sync.Map // shoot (NAMESPACE/NAME) → seed
-}
-
-// Enabled takes every record: the decisions are logged at debug level.
-func (d *shadowDecisions) Enabled(context.Context, slog.Level) bool { return true }
-
-// Handle records a decision and hands the record on if the Handler takes its level.
-func (d *shadowDecisions) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "Shoot planned (dry run)" {
-		var shoot, seed string
-		r.Attrs(func(a slog.Attr) bool {
-			switch a.Key {
-			case "shoot":
-				shoot = a.Value.String()
-			case "seed":
-				seed = a.Value.String()
-			}
-			return true
-		})
-		d.seeds.Store(shoot, seed)
-	}
-	if !d.Handler.Enabled(ctx, r.Level) {
-		return nil
-	}
-	return d.Handler.Handle(ctx, r)
-}
-
-// WithAttrs records the decisions of records with attrs in the same map.
-func (d *shadowDecisions) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &shadowDecisions{Handler: d.Handler.WithAttrs(attrs), seeds: d.seeds}
-}
-
-// WithGroup records the decisions of records in the group in the same map.
-func (d *shadowDecisions) WithGroup(name string) slog.Handler {
-	return &shadowDecisions{Handler: d.Handler.WithGroup(name), seeds: d.seeds}
 }
 
 // startGardenerScheduler runs the real gardener-scheduler against the test's garden, its log shown if the test

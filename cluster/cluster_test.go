@@ -247,7 +247,7 @@ func TestLoopWarnsOfLandscapeProblemsOnce(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "lwarn", []int64{100, 100}, 1, "lwarn") // a seed in each of the shoots' two regions
-	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+	logged := newRecordLog(slog.LevelWarn)
 	defer fixture.RestoreLogging()()
 	slog.SetDefault(slog.New(logged))
 	regions := func() *corev1.ConfigMap {
@@ -320,7 +320,7 @@ func TestLoopBindsBesideAnOddSeed(t *testing.T) {
 			cp := garden.Get(t)
 			ctx := context.Background()
 			namespace := cp.Landscape(t, tc.prefix, []int64{100, 100, 100}, 3, tc.prefix)
-			logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+			logged := newRecordLog(slog.LevelWarn)
 			defer fixture.RestoreLogging()()
 			slog.SetDefault(slog.New(logged))
 			seed := &gardencorev1beta1.Seed{}
@@ -365,7 +365,7 @@ func TestLoopLeaderElection(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	namespace := cp.Landscape(t, "loop", []int64{100, 100}, 6, "loop")
-	logged := &errorLog{Handler: slog.NewTextHandler(os.Stderr, nil), list: &errorMessages{}}
+	logged := newRecordLog(slog.LevelWarn)
 	defer fixture.RestoreLogging()() // the loops log to the default logger, as the seedplan command sets it
 	slog.SetDefault(slog.New(logged))
 
@@ -890,57 +890,90 @@ func boundCount(t testing.TB, c client.Client, namespace string) int {
 	return n
 }
 
-// errorLog hands every record to its Handler and keeps the messages of the warnings and errors among them, in
-// one list for every handler derived from it.
-type errorLog struct {
+// recordLog hands every record its Handler takes on to it, and keeps every record at or above its keep level —
+// the warnings and errors a test checks, or at debug level a shadow's decisions — in one list for every handler
+// derived from it.
+type recordLog struct {
 	slog.Handler
-	list *errorMessages
+	keep    slog.Level
+	records *keptRecords
 }
 
-type errorMessages struct {
-	mu       sync.Mutex
-	messages []string
-	levels   []slog.Level
+type keptRecords struct {
+	mu  sync.Mutex
+	all []slog.Record
 }
 
-// Handle keeps a warning's or an error's message and hands the record on.
-func (l *errorLog) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level >= slog.LevelWarn {
-		l.list.mu.Lock()
-		l.list.messages, l.list.levels = append(l.list.messages, r.Message), append(l.list.levels, r.Level)
-		l.list.mu.Unlock()
+// newRecordLog is a recordLog that writes what it hands on as text to standard error, at info level and above.
+func newRecordLog(keep slog.Level) *recordLog {
+	return &recordLog{Handler: slog.NewTextHandler(os.Stderr, nil), keep: keep, records: &keptRecords{}}
+}
+
+// Enabled takes the records it keeps and those its Handler takes.
+func (l *recordLog) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= l.keep || l.Handler.Enabled(ctx, level)
+}
+
+// Handle keeps a record at or above the keep level and hands it on if the Handler takes its level.
+func (l *recordLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= l.keep {
+		l.records.mu.Lock()
+		l.records.all = append(l.records.all, r.Clone())
+		l.records.mu.Unlock()
+	}
+	if !l.Handler.Enabled(ctx, r.Level) {
+		return nil
 	}
 	return l.Handler.Handle(ctx, r)
 }
 
-// WithAttrs keeps the errors of records with attrs in the same list.
-func (l *errorLog) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &errorLog{Handler: l.Handler.WithAttrs(attrs), list: l.list}
+// WithAttrs keeps the records with attrs in the same list.
+func (l *recordLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &recordLog{Handler: l.Handler.WithAttrs(attrs), keep: l.keep, records: l.records}
 }
 
-// WithGroup keeps the errors of records in the group in the same list.
-func (l *errorLog) WithGroup(name string) slog.Handler {
-	return &errorLog{Handler: l.Handler.WithGroup(name), list: l.list}
+// WithGroup keeps the records in the group in the same list.
+func (l *recordLog) WithGroup(name string) slog.Handler {
+	return &recordLog{Handler: l.Handler.WithGroup(name), keep: l.keep, records: l.records}
 }
 
 // errors are the messages of the errors logged so far.
-func (l *errorLog) errors() []string {
-	return l.logged(func(level slog.Level) bool { return level >= slog.LevelError })
+func (l *recordLog) errors() []string {
+	return l.messages(func(r slog.Record) bool { return r.Level >= slog.LevelError })
 }
 
 // warnings are the messages of the warnings logged so far.
-func (l *errorLog) warnings() []string {
-	return l.logged(func(level slog.Level) bool { return level == slog.LevelWarn })
+func (l *recordLog) warnings() []string {
+	return l.messages(func(r slog.Record) bool { return r.Level == slog.LevelWarn })
 }
 
-// logged are the messages kept so far whose level is one of those wanted.
-func (l *errorLog) logged(wanted func(slog.Level) bool) []string {
-	l.list.mu.Lock()
-	defer l.list.mu.Unlock()
+// attrs are the attributes, as text, of each record kept so far with the message, in order.
+func (l *recordLog) attrs(message string) []map[string]string {
+	l.records.mu.Lock()
+	defer l.records.mu.Unlock()
+	var all []map[string]string
+	for _, r := range l.records.all {
+		if r.Message != message {
+			continue
+		}
+		attrs := map[string]string{}
+		r.Attrs(func(a slog.Attr) bool {
+			attrs[a.Key] = a.Value.String()
+			return true
+		})
+		all = append(all, attrs)
+	}
+	return all
+}
+
+// messages are the messages of the records kept so far that are wanted, in order.
+func (l *recordLog) messages(wanted func(slog.Record) bool) []string {
+	l.records.mu.Lock()
+	defer l.records.mu.Unlock()
 	var messages []string
-	for i, m := range l.list.messages {
-		if wanted(l.list.levels[i]) {
-			messages = append(messages, m)
+	for _, r := range l.records.all {
+		if wanted(r) {
+			messages = append(messages, r.Message)
 		}
 	}
 	return messages
