@@ -656,7 +656,7 @@ func (l *Landscape) add(where place, d decoded) error {
 	if d.typed == nil {
 		return l.decodeObjectStrictly(where.String(), d.raw)
 	}
-	if err := l.once(where, d.object); err != nil {
+	if first, err := l.once(where, d.object); !first {
 		return err
 	}
 	l.appendObject(d.typed)

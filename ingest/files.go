@@ -50,6 +50,8 @@ type Landscape struct {
 	documents int
 	// refused is why parts of the input were refused, in the input's order (refuse).
 	refused []error
+	// duplicates is the refusal of the objects of a document read before in another, by the two documents.
+	duplicates map[[2]*source]*duplicateObjects
 	// skipped counts the objects of kinds seedplan does not read; firstSkipped names the first of them.
 	skipped      int
 	firstSkipped string
@@ -359,16 +361,29 @@ func (file *decodedFile) waitUnmapped() error {
 	return <-file.unmapped
 }
 
-// once records where an object was read, and refuses one read before, naming both places.
-func (l *Landscape) once(where place, object string) error {
-	if first, ok := l.where[object]; ok {
-		return fmt.Errorf("%s: %s: duplicate object, read before at %s", where, object, first)
+// once records where an object was read and reports whether it was read for the first time. One read before is
+// refused, naming both places, by the error returned — or by none when an earlier object of its document was
+// read before in the same document, whose refusal counts it (duplicateObjects).
+func (l *Landscape) once(where place, object string) (first bool, err error) {
+	before, ok := l.where[object]
+	if !ok {
+		if l.where == nil {
+			l.where = map[string]place{}
+		}
+		l.where[object] = where
+		return true, nil
 	}
-	if l.where == nil {
-		l.where = map[string]place{}
+	pair := [2]*source{where.in, before.in}
+	if d := l.duplicates[pair]; d != nil {
+		d.more++
+		return false, nil
 	}
-	l.where[object] = where
-	return nil
+	d := &duplicateObjects{where: where, before: before, object: object}
+	if l.duplicates == nil {
+		l.duplicates = map[[2]*source]*duplicateObjects{}
+	}
+	l.duplicates[pair] = d
+	return false, d
 }
 
 // readsKind reports whether seedplan reads objects of the kind, of some apiVersion.
@@ -840,7 +855,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 	object := objectName(h.Kind, h.Metadata.Namespace, h.Metadata.Name)
 	group := strings.Split(h.APIVersion, "/")[0]
 	if typed, validate := newObject(h); typed != nil {
-		if err := l.once(place{in: &source{document: where}}, object); err != nil {
+		if first, err := l.once(place{in: &source{document: where}}, object); !first {
 			return err
 		}
 		if err := l.strictDecode(where, object, data, typed); err != nil {

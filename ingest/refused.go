@@ -35,3 +35,26 @@ func (l *Landscape) refusal() error {
 	}
 	return errors.Join(l.refused...)
 }
+
+// duplicateObjects refuses the objects of one document (a List, a stream) that were read before in one other
+// document, or earlier in the same: a landscape given twice — a directory holding both the YAML and the JSON of
+// a garden — is answered with a refusal a file, not one an object up to maxRefused.
+type duplicateObjects struct {
+	// where is the first such object, object its kind and name, and before where it was read before.
+	where, before place
+	object        string
+	// more counts the document's later objects read before in the same document as the first.
+	more int
+}
+
+// Error names the first duplicate object and both its places, and how many more there are.
+func (d *duplicateObjects) Error() string {
+	first := fmt.Sprintf("%s: %s: duplicate object, read before at %s", d.where, d.object, d.before)
+	switch d.more {
+	case 0:
+		return first
+	case 1:
+		return fmt.Sprintf("%s (and 1 more object after it, read before in %s)", first, d.before.in.document)
+	}
+	return fmt.Sprintf("%s (and %d more objects after it, each read before in %s)", first, d.more, d.before.in.document)
+}

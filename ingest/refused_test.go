@@ -68,6 +68,24 @@ func TestLoadReportsEveryRefusal(t *testing.T) {
 			},
 		},
 		{
+			name: "a landscape given twice: a refusal a document, not one an object",
+			files: map[string]string{
+				"a-shoots.json": list(jsonOf(shoot("one")), jsonOf(shoot("two")), jsonOf(shoot("three"))),
+				"b-shoots.json": list(jsonOf(shoot("one")), jsonOf(shoot("four")), jsonOf(shoot("two")),
+					jsonOf(shoot("three")), jsonOf(shoot("four"))),
+				"c-shoots.yaml": shoot("four") + "---\n" + shoot("five") + "---\n" + shoot("one") + "---\n" + shoot("five"),
+			},
+			want: []string{
+				"b-shoots.json: document 1: List item 0: Shoot garden-dev/one: duplicate object, read before at " +
+					"a-shoots.json: document 1: List item 0 (and 2 more objects after it, each read before in a-shoots.json: document 1)",
+				"b-shoots.json: document 1: List item 4: Shoot garden-dev/four: duplicate object, read before at " +
+					"b-shoots.json: document 1: List item 1",
+				"c-shoots.yaml: document 1: Shoot garden-dev/four: duplicate object, read before at b-shoots.json: document 1: List item 1",
+				"c-shoots.yaml: document 3: Shoot garden-dev/one: duplicate object, read before at a-shoots.json: document 1: List item 0",
+				"c-shoots.yaml: document 4: Shoot garden-dev/five: duplicate object, read before at c-shoots.yaml: document 2",
+			},
+		},
+		{
 			name:  "more than 32",
 			files: map[string]string{"many.json": list(many...), "z-later.yaml": broken("later")},
 			want:  manyRefused("many.json: document 1"),
