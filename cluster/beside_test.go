@@ -242,16 +242,25 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	if windows := metricValue(t, metrics, `seedplan_windows_total{solver="lp"}`); windows == 0 {
 		t.Error("the shadow planned no window")
 	}
-	// Every binding to another seed is weighed by distance; under SameRegion both schedulers keep a shoot in its
-	// region, so neither seed is ever the nearer.
-	weighed := map[model.ShadowDistance]int{}
+	// Every binding to another seed is weighed by distance and utilization. Under SameRegion both schedulers keep a
+	// shoot in its region, so neither seed is ever the nearer; the region's seeds take 4 shoots each, so the
+	// emptiest by count (the gardener-scheduler's rule) is the emptiest for its allocatable too, and the shadow's
+	// LP, which fills the emptiest seeds first, never leaves the shoot on the fuller seed of the two in its window.
+	byDistance, byUtilization := map[model.ShadowDistance]int{}, map[model.ShadowUtilization]int{}
+	total := 0
 	for _, distance := range model.ShadowDistances() {
-		weighed[distance] = metricValue(t, metrics, fmt.Sprintf(`seedplan_shadow_other_seed_total{distance="%s"}`, distance))
+		for _, utilization := range model.ShadowUtilizations() {
+			n := metricValue(t, metrics, fmt.Sprintf(`seedplan_shadow_other_seed_total{distance="%s",utilization="%s"}`, distance, utilization))
+			byDistance[distance] += n
+			byUtilization[utilization] += n
+			total += n
+		}
 	}
 	otherSeed := metricValue(t, metrics, `seedplan_shadow_bindings_total{outcome="other-seed"}`)
-	if total := weighed[model.ShadowNearerHere] + weighed[model.ShadowAsNear] + weighed[model.ShadowFartherHere] + weighed[model.ShadowNotACandidateHere]; total != otherSeed ||
-		weighed[model.ShadowNearerHere] != 0 || weighed[model.ShadowFartherHere] != 0 {
-		t.Errorf("bindings to another seed by distance %v, %d of them; want each of the %d weighed, none nearer or farther under SameRegion", weighed, total, otherSeed)
+	if total != otherSeed || byDistance[model.ShadowNearerHere] != 0 || byDistance[model.ShadowFartherHere] != 0 ||
+		byUtilization[model.ShadowFullerHere] != 0 || byUtilization[model.ShadowNotComparable] != 0 {
+		t.Errorf("bindings to another seed by distance %v and by utilization %v, %d of them; want each of the %d weighed, "+
+			"none nearer or farther under SameRegion, none fuller and every one comparable", byDistance, byUtilization, total, otherSeed)
 	}
 
 	// It wrote nothing: every event is the gardener-scheduler's, and it holds no Lease.

@@ -72,10 +72,10 @@ type Planned struct {
 	// unreported are the unschedulable shoots whose failure the binding does not write (the loop's room tries that
 	// found nothing new: tracked.unschedulable).
 	unreported map[string]bool
-	// index is where each shoot (namespace/name) is among the window's (evaluation); seedNames are the window's
-	// seeds' names, in its order (candidates).
-	index     map[string]int
-	seedNames []string
+	// index is where each shoot (namespace/name) is among the window's (evaluation); seeds are the window's seeds
+	// as a shadow keeps them, in its order (candidates).
+	index map[string]int
+	seeds []seedLoad
 }
 
 // Plan returns the window's verified plan.
@@ -105,18 +105,22 @@ func (p *Planned) RoomSeeds() func(shoot string) map[string]bool {
 }
 
 // candidates are the seeds the window's strategy admits for a shoot (namespace/name), with the distance of each.
-// They hold the window's seed names, not its seeds: a shadow keeps them until another scheduler binds the shoot.
+// They hold the window's seeds' names and loads once its placements are made, not its seeds: a shadow keeps them
+// until another scheduler binds the shoot.
 func (p *Planned) candidates(shoot string) candidates {
 	ev := p.evaluation(shoot)
 	if ev == nil {
 		return candidates{}
 	}
-	if p.seedNames == nil {
-		for _, seed := range p.outcome.Window.Snapshot.Seeds {
-			p.seedNames = append(p.seedNames, seed.Name)
+	if p.seeds == nil {
+		snap, placed := p.outcome.Window.Snapshot, p.Plan().PlacedPerSeed()
+		p.seeds = make([]seedLoad, len(snap.Seeds))
+		for i, seed := range snap.Seeds {
+			allocatable, limited := model.Allocatable(seed)
+			p.seeds[i] = seedLoad{name: seed.Name, after: p.hosted(seed.Name) + placed[seed.Name], allocatable: allocatable, limited: limited}
 		}
 	}
-	return candidates{arcs: ev.Arcs, seeds: p.seedNames}
+	return candidates{arcs: ev.Arcs, seeds: p.seeds}
 }
 
 // evaluation is the window's evaluation of a shoot (namespace/name), nil for a shoot not in it; the index of the

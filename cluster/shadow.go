@@ -1,7 +1,10 @@
 package cluster
 
 import (
+	"cmp"
+	"fmt"
 	"log/slog"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -35,20 +38,39 @@ type decision struct {
 }
 
 // candidates are the seeds a window's strategy admits for a shoot, with the distance of each: its arcs, and the
-// names of the window's seeds they index (both shared by the shoots of the window).
+// window's seeds they index (both shared by the shoots of the window).
 type candidates struct {
 	arcs  []model.Arc
-	seeds []string
+	seeds []seedLoad
+}
+
+// seedLoad is a seed of a window as a shadow keeps it: its name, the shoots on it once the window's placements are
+// made, and its allocatable shoots when it has any (limited).
+type seedLoad struct {
+	name        string
+	after       int
+	allocatable int64
+	limited     bool
 }
 
 // distanceTo is the distance of placing the shoot on the seed; ok is false when the seed is none of its candidates.
 func (c candidates) distanceTo(seed string) (distance int, ok bool) {
 	for _, arc := range c.arcs {
-		if c.seeds[arc.Seed] == seed {
+		if c.seeds[arc.Seed].name == seed {
 			return arc.Distance, true
 		}
 	}
 	return 0, false
+}
+
+// load is the window's seed of the name; ok is false when the window did not know it.
+func (c candidates) load(seed string) (load seedLoad, ok bool) {
+	for _, s := range c.seeds {
+		if s.name == seed {
+			return s, true
+		}
+	}
+	return seedLoad{}, false
 }
 
 // decide records the shadow's decision d for the shoot; a nil shadow (a loop that binds) records nothing.
@@ -78,10 +100,15 @@ func (s *shadow) bound(shoot *gardencorev1beta1.Shoot) {
 	attrs := []any{"shoot", key.String(), "seed", seed, "seedplanSeed", d.seed, "outcome", outcome}
 	if outcome == model.ShadowOtherSeed {
 		distance, there := shadowDistance(d, seed)
-		s.metrics.ObserveShadowOtherSeed(distance)
+		utilization, here, thereUtilized := shadowUtilization(d, seed)
+		s.metrics.ObserveShadowOtherSeed(distance, utilization)
 		attrs = append(attrs, "distance", distance, "seedplanDistance", d.distance)
 		if there != nil {
 			attrs = append(attrs, "distanceThere", *there)
+		}
+		attrs = append(attrs, "utilization", utilization)
+		if utilization != model.ShadowNotComparable {
+			attrs = append(attrs, "seedplanUtilization", here, "utilizationThere", thereUtilized)
 		}
 	}
 	slog.Info("Shoot bound by another scheduler", attrs...)
@@ -101,6 +128,39 @@ func shadowDistance(d decision, seed string) (model.ShadowDistance, *int) {
 	default:
 		return model.ShadowFartherHere, &there
 	}
+}
+
+// shadowUtilization is how utilized the seed another scheduler bound the shoot to ends with it against the seed of
+// the shadow's decision d (another seed), both as the shadow's window left them, and each as shoots/allocatable
+// (the shoot counted on both) when they compare.
+func shadowUtilization(d decision, seed string) (utilization model.ShadowUtilization, here, there string) {
+	mine, known := d.candidates.load(d.seed)
+	other, knownThere := d.candidates.load(seed)
+	if !known || !knownThere || !mine.limited || !other.limited {
+		return model.ShadowNotComparable, "", ""
+	}
+	other.after++ // the shoot, which the window placed on the shadow's seed
+	here, there = fmt.Sprintf("%d/%d", mine.after, mine.allocatable), fmt.Sprintf("%d/%d", other.after, other.allocatable)
+	switch compareUtilization(mine, other) {
+	case -1:
+		return model.ShadowEmptierHere, here, there
+	case 0:
+		return model.ShadowAsFull, here, there
+	default:
+		return model.ShadowFullerHere, here, there
+	}
+}
+
+// compareUtilization compares a.after/a.allocatable with b.after/b.allocatable exactly, across the products, which
+// take up to 127 bits: -1, 0 or +1. An allocatable of 0 or below (a seed that takes no shoot, as Gardener reads
+// its status) is utilized beyond any limit.
+func compareUtilization(a, b seedLoad) int {
+	aHi, aLo := bits.Mul64(uint64(max(a.after, 0)), uint64(max(b.allocatable, 0)))
+	bHi, bLo := bits.Mul64(uint64(max(b.after, 0)), uint64(max(a.allocatable, 0)))
+	if c := cmp.Compare(aHi, bHi); c != 0 {
+		return c
+	}
+	return cmp.Compare(aLo, bLo)
 }
 
 // failed notes that the scheduler that binds the shoot reported it unschedulable (its lastOperation): a shoot the

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func TestShadowOutcome(t *testing.T) {
 func TestShadowDistance(t *testing.T) {
 	// Seeds fra, lon, ams, par of the window; the shoot's candidates fra (0), ams (4) and par (0); lon is rejected.
 	shoot := candidates{arcs: []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}, {Seed: 3, Distance: 0}},
-		seeds: []string{"fra", "lon", "ams", "par"}}
+		seeds: []seedLoad{{name: "fra"}, {name: "lon"}, {name: "ams"}, {name: "par"}}}
 	for _, tc := range []struct {
 		name      string
 		d         decision
@@ -60,6 +61,44 @@ func TestShadowDistance(t *testing.T) {
 	}
 }
 
+// How utilized another scheduler's seed ends against the shadow's, as a table: each seed's shoots once the shadow's
+// window placed its shoots, the shoot counted on the other seed too, over its allocatable shoots; exact, however
+// large the allocatable; not comparable without a limit on either seed or for a seed the window did not know.
+func TestShadowUtilization(t *testing.T) {
+	limited := func(name string, after int, allocatable int64) seedLoad {
+		return seedLoad{name: name, after: after, allocatable: allocatable, limited: true}
+	}
+	const huge = 1<<63 - 1
+	for _, tc := range []struct {
+		name                string
+		mine, other         seedLoad // the shadow's seed, the shoot on it; the other scheduler's, without it
+		want                model.ShadowUtilization
+		wantHere, wantThere string
+	}{
+		{"the shadow's seed emptier", limited("fra", 2, 10), limited("ams", 4, 10), model.ShadowEmptierHere, "2/10", "5/10"},
+		{"as full by count", limited("fra", 5, 10), limited("ams", 4, 10), model.ShadowAsFull, "5/10", "5/10"},
+		{"as full by ratio, not by count", limited("fra", 5, 10), limited("ams", 9, 20), model.ShadowAsFull, "5/10", "10/20"},
+		{"fewer shoots, but fuller for its allocatable", limited("fra", 3, 4), limited("ams", 9, 20), model.ShadowFullerHere, "3/4", "10/20"},
+		{"more shoots, but emptier for its allocatable", limited("fra", 30, 100), limited("ams", 4, 10), model.ShadowEmptierHere, "30/100", "5/10"},
+		{"allocatables beyond any float's precision", limited("fra", 3, huge), limited("ams", 2, huge-1), model.ShadowEmptierHere,
+			"3/9223372036854775807", "3/9223372036854775806"},
+		{"the other seed takes no shoot (allocatable 0)", limited("fra", 7, 7), limited("ams", 0, 0), model.ShadowEmptierHere, "7/7", "1/0"},
+		{"the other seed without allocatable", limited("fra", 2, 10), seedLoad{name: "ams", after: 4}, model.ShadowNotComparable, "", ""},
+		{"the shadow's seed without allocatable", seedLoad{name: "fra", after: 2}, limited("ams", 4, 10), model.ShadowNotComparable, "", ""},
+		{"the other seed unknown to the window", limited("fra", 2, 10), limited("new", 0, 10), model.ShadowNotComparable, "", ""},
+	} {
+		seeds := []seedLoad{tc.mine}
+		if tc.other.name != "new" {
+			seeds = append(seeds, tc.other)
+		}
+		d := decision{seed: "fra", candidates: candidates{seeds: seeds}}
+		got, here, there := shadowUtilization(d, tc.other.name)
+		if got != tc.want || here != tc.wantHere || there != tc.wantThere {
+			t.Errorf("%s: %s (%q here, %q there), want %s (%q, %q)", tc.name, got, here, there, tc.want, tc.wantHere, tc.wantThere)
+		}
+	}
+}
+
 // A shadow compares a binding with its last decision for that very shoot, and then forgets it: a decision for
 // another shoot of the name (another uid) is none, and so is one for a shoot that was deleted; a nil shadow (a
 // loop that binds) keeps no decisions.
@@ -76,7 +115,8 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	s.decide(key("a"), decision{uid: "a1"})
 	s.decide(key("a"), decision{uid: "a1", seed: "fra"}) // the last decision counts
 	s.decide(key("b"), decision{uid: "b1", seed: "fra", distance: 0, candidates: candidates{
-		arcs: []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}}, seeds: []string{"fra", "lon", "ams"}}})
+		arcs:  []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}},
+		seeds: []seedLoad{{name: "fra", after: 3, allocatable: 10, limited: true}, {name: "lon"}, {name: "ams", after: 1, allocatable: 10, limited: true}}}})
 	s.decide(key("c"), decision{uid: "c-old", seed: "fra"})
 	s.decide(key("d"), decision{uid: "d1", seed: "fra"})
 	s.forget(key("d"))
@@ -91,8 +131,8 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
 		}
 	}
-	if got := counter(t, m, "seedplan_shadow_other_seed_total", string(model.ShadowNearerHere)); got != 1 {
-		t.Errorf("b, bound to ams (distance 4) where the shadow chose fra (0): nearer-here %v, want 1", got)
+	if got := counter(t, m, "seedplan_shadow_other_seed_total", string(model.ShadowNearerHere), string(model.ShadowFullerHere)); got != 1 {
+		t.Errorf("b, bound to ams (distance 4, 2 of 10 with it) where the shadow chose fra (0, 3 of 10): nearer-here and fuller-here %v, want 1", got)
 	}
 	var none *shadow
 	none.decide(key("e"), decision{uid: "e1", seed: "fra"}) // a loop that binds keeps no decisions
@@ -208,9 +248,9 @@ func TestShadowCountsAShootItPlacedThatIsUnschedulableThere(t *testing.T) {
 	}
 }
 
-// counter is the value of the named counter as the registry exports it: its sample whose one label has the value,
-// or its only sample for the value "".
-func counter(t *testing.T, m *metrics.Metrics, name, value string) float64 {
+// counter is the value of the named counter as the registry exports it: its sample whose labels, by name, have the
+// values, or its only sample for the value "".
+func counter(t *testing.T, m *metrics.Metrics, name string, values ...string) float64 {
 	t.Helper()
 	families, err := m.Registry.Gather()
 	if err != nil {
@@ -221,11 +261,15 @@ func counter(t *testing.T, m *metrics.Metrics, name, value string) float64 {
 			continue
 		}
 		for _, sample := range family.GetMetric() {
-			if labels := sample.GetLabel(); value == "" && len(labels) == 0 || len(labels) == 1 && labels[0].GetValue() == value {
+			var got []string
+			for _, label := range sample.GetLabel() {
+				got = append(got, label.GetValue())
+			}
+			if slices.Equal(got, values) || len(got) == 0 && slices.Equal(values, []string{""}) {
 				return sample.GetCounter().GetValue()
 			}
 		}
 	}
-	t.Fatalf("no sample of %s for %q", name, value)
+	t.Fatalf("no sample of %s for %q", name, values)
 	return 0
 }

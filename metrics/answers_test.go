@@ -72,8 +72,9 @@ func TestCapacityAnswerExportsTheProvenBound(t *testing.T) {
 	}
 }
 
-// byLabel is the value of each of the gauge's or counter's series in the registry, by the value of its label;
-// with label "", an unlabelled one's value, under "".
+// byLabel is the value of each of the gauge's or counter's series in the registry, by the value of its label, the
+// series of other labels summed as PromQL's sum by (label) sums them; with label "", an unlabelled one's value,
+// under "".
 func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
 	t.Helper()
 	families, err := registry.Gather()
@@ -95,7 +96,7 @@ func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) ma
 			}
 			for _, l := range m.GetLabel() {
 				if l.GetName() == label {
-					values[l.GetValue()] = value
+					values[l.GetValue()] += value
 				}
 			}
 		}

@@ -83,10 +83,12 @@ func NewShadowMetrics() *Metrics {
 	})
 	m.otherSeed = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "seedplan_shadow_other_seed_total",
-		Help: "Shoots another scheduler bound to another seed than this run loop, as a shadow (run --dry-run), placed them on, by how far the other seed is from the shoot's region against the shadow's (" + joined(model.ShadowDistances()) + ").",
-	}, []string{"distance"})
+		Help: "Shoots another scheduler bound to another seed than this run loop, as a shadow (run --dry-run), placed them on, by how far the other seed is from the shoot's region against the shadow's (" + joined(model.ShadowDistances()) + ") and how utilized it ends with the shoot against the shadow's as the shadow's window left them (" + joined(model.ShadowUtilizations()) + ").",
+	}, []string{"distance", "utilization"})
 	for _, distance := range model.ShadowDistances() {
-		m.otherSeed.WithLabelValues(string(distance))
+		for _, utilization := range model.ShadowUtilizations() {
+			m.otherSeed.WithLabelValues(string(distance), string(utilization))
+		}
 	}
 	m.Registry.MustRegister(m.shadow, m.failedThere, m.otherSeed)
 	return m
@@ -266,11 +268,11 @@ func (m *Metrics) ObserveShadowBinding(outcome model.ShadowOutcome) {
 	}
 }
 
-// ObserveShadowOtherSeed records how far the seed another scheduler bound a shoot to is against the seed a shadow
-// placed it on (shadow only).
-func (m *Metrics) ObserveShadowOtherSeed(distance model.ShadowDistance) {
+// ObserveShadowOtherSeed records how far and how utilized the seed another scheduler bound a shoot to is against
+// the seed a shadow placed it on (shadow only).
+func (m *Metrics) ObserveShadowOtherSeed(distance model.ShadowDistance, utilization model.ShadowUtilization) {
 	if m.otherSeed != nil {
-		m.otherSeed.WithLabelValues(string(distance)).Inc()
+		m.otherSeed.WithLabelValues(string(distance), string(utilization)).Inc()
 	}
 }
 

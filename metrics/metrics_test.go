@@ -51,7 +51,7 @@ func TestShadowMetrics(t *testing.T) {
 	m := metrics.NewShadowMetrics()
 	m.SetLeader(true)
 	m.ObserveShadowBinding(model.ShadowOtherSeed)
-	m.ObserveShadowOtherSeed(model.ShadowFartherHere)
+	m.ObserveShadowOtherSeed(model.ShadowFartherHere, model.ShadowEmptierHere)
 	m.ObserveShadowUnschedulableThere()
 	if got := byLabel(t, m.Registry, "seedplan_leader", ""); len(got) != 0 {
 		t.Errorf("a shadow's seedplan_leader: %v, want none", got)
@@ -65,10 +65,14 @@ func TestShadowMetrics(t *testing.T) {
 	}
 	distances := map[string]float64{"nearer-here": 0, "as-near": 0, "farther-here": 1, "not-a-candidate-here": 0}
 	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "distance"); !maps.Equal(got, distances) {
-		t.Errorf("seedplan_shadow_other_seed_total = %v, want %v", got, distances)
+		t.Errorf("seedplan_shadow_other_seed_total by distance = %v, want %v", got, distances)
+	}
+	utilizations := map[string]float64{"emptier-here": 1, "as-full": 0, "fuller-here": 0, "not-comparable": 0}
+	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "utilization"); !maps.Equal(got, utilizations) {
+		t.Errorf("seedplan_shadow_other_seed_total by utilization = %v, want %v", got, utilizations)
 	}
 	m = metrics.NewMetrics(true)
-	m.ObserveShadowOtherSeed(model.ShadowFartherHere) // a loop that binds compares nothing
+	m.ObserveShadowOtherSeed(model.ShadowFartherHere, model.ShadowEmptierHere) // a loop that binds compares nothing
 	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "distance"); len(got) != 0 {
 		t.Errorf("a binding loop's seedplan_shadow_other_seed_total: %v, want none", got)
 	}

@@ -83,6 +83,29 @@ func ShadowDistances() []ShadowDistance {
 	return []ShadowDistance{ShadowNearerHere, ShadowAsNear, ShadowFartherHere, ShadowNotACandidateHere}
 }
 
+// ShadowUtilization is how full the seed another scheduler bound a shoot to is, against the seed a shadow placed
+// it on, when the two differ: each seed's shoots over its allocatable shoots as the shadow's window left it, the
+// shoot counted on both. The utilization label of seedplan_shadow_other_seed_total.
+type ShadowUtilization string
+
+// The utilizations of a shadow's comparison.
+const (
+	// ShadowEmptierHere: the shadow's seed ends less utilized with the shoot than the other scheduler's would.
+	ShadowEmptierHere ShadowUtilization = "emptier-here"
+	// ShadowAsFull: the two seeds end equally utilized with the shoot.
+	ShadowAsFull ShadowUtilization = "as-full"
+	// ShadowFullerHere: the other scheduler's seed ends less utilized with the shoot than the shadow's.
+	ShadowFullerHere ShadowUtilization = "fuller-here"
+	// ShadowNotComparable: a seed without allocatable shoots (Gardener sets it no limit) is one of the two, or the
+	// shadow's window did not know the other scheduler's seed.
+	ShadowNotComparable ShadowUtilization = "not-comparable"
+)
+
+// ShadowUtilizations are every ShadowUtilization.
+func ShadowUtilizations() []ShadowUtilization {
+	return []ShadowUtilization{ShadowEmptierHere, ShadowAsFull, ShadowFullerHere, ShadowNotComparable}
+}
+
 // MoveOutcome is what became of applying a move.
 type MoveOutcome string
 

@@ -754,7 +754,7 @@ func newRunCommand() *cobra.Command {
 	}
 	flags.register(cmd, false, "watch it and bind in it")
 	registerDryRun(cmd, &dryRun, []string{dryRunClient},
-		"a shadow: plan windows as shoots come and write nothing (no binding, event, lastOperation or Lease: every replica plans), comparing each decision with the seed another scheduler then binds the shoot to (seedplan_shadow_bindings_total; another seed by distance, seedplan_shadow_other_seed_total; and a log line each)",
+		"a shadow: plan windows as shoots come and write nothing (no binding, event, lastOperation or Lease: every replica plans), comparing each decision with the seed another scheduler then binds the shoot to (seedplan_shadow_bindings_total; another seed by distance and utilization, seedplan_shadow_other_seed_total; and a log line each)",
 		"run seedplan schedule --dry-run=server, which sends the bindings of one plan as server-side dry runs")
 	cmd.Flags().Lookup("request-timeout").Usage = requestTimeoutUsage("the garden's", "; it does not bound the loop's watches")
 	flags.registerSolver(cmd, "solver", "solver-timeout", "weights", "target-utilization")
