@@ -12,7 +12,8 @@ const fallbackEdits = levenshteinLimit / 2
 // editDistance is the Levenshtein distance of two region bases, rune-wise, exact up to fallbackEdits and
 // fallbackEdits+1 beyond: no strategy tells farther regions apart. Regions of a file are region ConfigMap keys at
 // most (ingest refuses longer ones), whose distance is never beyond; a garden's are not bounded, and the full
-// computation of two regions of a megabyte each would take hours where the band takes a second.
+// computation of two regions of a megabyte each would take hours, where following the diagonals within the limit
+// compares each rune of the shorter at most once a diagonal.
 func editDistance(a, b string) int {
 	if len(a) <= validation.DNS1123SubdomainMaxLength && len(b) <= validation.DNS1123SubdomainMaxLength {
 		return levenshtein.ComputeDistance(a, b)
@@ -20,10 +21,11 @@ func editDistance(a, b string) int {
 	return boundedEditDistance([]rune(a), []rune(b), fallbackEdits)
 }
 
-// boundedEditDistance is the Levenshtein distance of a and b when it is at most limit, else limit+1, computed
-// only on the band of cells within limit of the diagonal (Ukkonen): O(limit × min(len(a), len(b))) time, and it
-// stops early once a whole row is beyond the limit. What the two begin and end with alike is cut off first, as it
-// never changes the distance: two long regions a few edits apart in one place cost only their comparison.
+// boundedEditDistance is the Levenshtein distance of a and b when it is at most limit, else limit+1. It follows
+// each diagonal of the edit matrix as far as it runs with e edits, for e = 0, 1, … up to limit (Ukkonen's diagonal
+// transition): a diagonal is followed cell by cell only while the two agree, so two long strings a few hundred
+// edits apart cost little more than their comparison, and never more than the band of cells within limit of the
+// diagonal would, O(limit × min(len(a), len(b))). What the two begin and end with alike is cut off first.
 func boundedEditDistance(a, b []rune, limit int) int {
 	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
 		a, b = a[1:], b[1:]
@@ -34,37 +36,37 @@ func boundedEditDistance(a, b []rune, limit int) int {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	if len(b)-len(a) > limit {
+	n, m := len(a), len(b)
+	if m-n > limit {
 		return limit + 1
 	}
-	beyond := limit + 1
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = min(j, beyond)
+	// furthest[limit+1+d] is how far down diagonal d (the cells (i, i+d)) e edits reach, as a row i; last is e-1's.
+	// Diagonals beyond ±e are not reached: unreached, which no step makes reached.
+	const unreached = -1 << 40
+	furthest, last := make([]int, 2*limit+3), make([]int, 2*limit+3)
+	for i := range last {
+		furthest[i], last[i] = unreached, unreached
 	}
-	for i := 1; i <= len(a); i++ {
-		lo, hi := max(1, i-limit), min(len(b), i+limit)
-		cur[lo-1] = beyond
-		if lo == 1 {
-			cur[0] = min(i, beyond)
-		}
-		rowMin := cur[lo-1]
-		for j := lo; j <= hi; j++ {
-			substitution := prev[j-1]
-			if a[i-1] != b[j-1] {
-				substitution++
+	for e := 0; e <= limit; e++ {
+		for d := max(-e, -n); d <= min(e, m); d++ {
+			k := limit + 1 + d
+			i := 0
+			if e > 0 {
+				// A substitution or a deletion from a steps down a row; an insertion into a does not.
+				i = min(max(last[k]+1, last[k+1]+1, last[k-1]), n, m-d)
 			}
-			d := min(substitution, prev[j]+1, cur[j-1]+1, beyond)
-			cur[j] = d
-			rowMin = min(rowMin, d)
+			for i < n && i+d < m && a[i] == b[i+d] {
+				i++
+			}
+			furthest[k] = i
 		}
-		if hi < len(b) {
-			cur[hi+1] = beyond // outside this row's band: the next row reads it as the cell above
+		if furthest[limit+1+m-n] >= n {
+			return e
 		}
-		if rowMin >= beyond {
-			return beyond
+		furthest, last = last, furthest
+		for d := max(-e, -n); d <= min(e, m); d++ {
+			furthest[limit+1+d] = unreached // the row for e+1 starts from nothing but last
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return limit + 1
 }

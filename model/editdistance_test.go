@@ -8,9 +8,10 @@ import (
 	"github.com/agnivade/levenshtein"
 )
 
-// The band computes the Levenshtein distance exactly up to its limit and says "beyond" (limit+1) past it, for any
-// strings: checked against the full computation on random strings of a small alphabet, where distances are small
-// enough to fall on both sides of small limits, and of multi-byte runes, half of them beginning and ending alike.
+// The bounded edit distance is the Levenshtein distance exactly up to its limit and "beyond" (limit+1) past it,
+// for any strings: checked against the full computation on random strings of a small alphabet, where distances are
+// small enough to fall on both sides of small limits, and of multi-byte runes, half of them beginning and ending
+// alike.
 func TestBoundedEditDistanceIsExactUpToItsLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabets := []string{"ab", "abc-", "eu-central1", "äöü€𝄞a"}
@@ -79,8 +80,8 @@ func TestStrategyAdmitsNoSeedBeyondTheFallback(t *testing.T) {
 
 // BenchmarkLevenshteinDistanceOfLongRegions is the fallback in a garden on two regions of a megabyte (about what
 // an object may hold): one edit apart, what the cut of their common beginning and end makes cheap, and 256 edits
-// spread over them, its worst case, where the band is computed to the end. The full computation would take 10^12
-// steps.
+// spread over one letter repeated, the kind of pair that costs most, as every diagonal runs on to the next edit.
+// The full computation would take 10^12 steps.
 // Run: go test ./model -run '^$' -bench LevenshteinDistanceOfLongRegions
 func BenchmarkLevenshteinDistanceOfLongRegions(b *testing.B) {
 	long := strings.Repeat("x", 1<<20)
