@@ -209,6 +209,9 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	cp := garden.Get(t)
 	const name, shoots = "shadow", 12
 	namespace := cp.Landscape(t, name, []int64{4, 4, 4, 4}, 0, name)
+	logged := newRecordLog(slog.LevelInfo) // the shadow's comparisons, as it logs them
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(logged))
 	c := loopConfig(t, cp, name)
 	c.SchedulerName = "default-scheduler" // the gardener-scheduler's shoots
 	shadow := start(t, &cluster.Loop{Config: c, REST: cp.Config, Identity: name, DryRun: true})
@@ -262,6 +265,21 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 		t.Errorf("bindings to another seed by distance %v and by utilization %v, %d of them; want each of the %d weighed, "+
 			"none nearer or farther under SameRegion, none fuller and every one comparable", byDistance, byUtilization, total, otherSeed)
 	}
+	// The log names, for each of this test's shoots bound to another seed, both seeds' utilization, which agree with
+	// the label counted.
+	logOtherSeed := 0
+	for _, attrs := range logged.attrs("Shoot bound by another scheduler") {
+		if !strings.HasPrefix(attrs["shoot"], namespace+"/") || attrs["outcome"] != string(model.ShadowOtherSeed) {
+			continue
+		}
+		logOtherSeed++
+		if want := utilizationOf(t, attrs["seedplanUtilization"], attrs["utilizationThere"]); attrs["utilization"] != string(want) || attrs["distance"] != string(model.ShadowAsNear) {
+			t.Errorf("%s logged %v: want utilization %s, distance %s", attrs["shoot"], attrs, want, model.ShadowAsNear)
+		}
+	}
+	if logOtherSeed != otherSeed {
+		t.Errorf("%d bindings to another seed logged, %d counted", logOtherSeed, otherSeed)
+	}
 
 	// It wrote nothing: every event is the gardener-scheduler's, and it holds no Lease.
 	var events eventsv1.EventList
@@ -276,6 +294,24 @@ func TestShadowBesideGardenerScheduler(t *testing.T) {
 	var lease coordinationv1.Lease
 	if err := cp.Client.Get(context.Background(), client.ObjectKey{Namespace: "garden", Name: c.LeaderElection.ResourceName}, &lease); !apierrors.IsNotFound(err) {
 		t.Errorf("the shadow's Lease: %v, want none", err)
+	}
+}
+
+// utilizationOf compares two utilizations logged as shoots/allocatable, as a shadow weighs the first (its own seed's)
+// against the second.
+func utilizationOf(t *testing.T, here, there string) model.ShadowUtilization {
+	t.Helper()
+	var hereShoots, hereAllocatable, thereShoots, thereAllocatable int64
+	if _, err := fmt.Sscanf(here+" "+there, "%d/%d %d/%d", &hereShoots, &hereAllocatable, &thereShoots, &thereAllocatable); err != nil {
+		t.Fatalf("utilizations %q and %q: %v", here, there, err)
+	}
+	switch a, b := hereShoots*thereAllocatable, thereShoots*hereAllocatable; {
+	case a < b:
+		return model.ShadowEmptierHere
+	case a == b:
+		return model.ShadowAsFull
+	default:
+		return model.ShadowFullerHere
 	}
 }
 
