@@ -362,8 +362,8 @@ func (file *decodedFile) waitUnmapped() error {
 }
 
 // once records where an object was read and reports whether it was read for the first time. One read before is
-// refused, naming both places, by the error returned — or by none when an earlier object of its document was
-// read before in the same document, whose refusal counts it (duplicateObjects).
+// refused, naming both places, by the error returned — or by none when an earlier object of its document was also
+// read before in that same document: the refusal of that earlier object counts it (duplicateObjects).
 func (l *Landscape) once(where place, object string) (first bool, err error) {
 	before, ok := l.where[object]
 	if !ok {
