@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +33,32 @@ func TestBoundedEditDistanceIsExactUpToItsLimit(t *testing.T) {
 		want := min(levenshtein.ComputeDistance(a, b), limit+1)
 		if got := boundedEditDistance([]rune(a), []rune(b), limit); got != want {
 			t.Fatalf("boundedEditDistance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
+		}
+	}
+	// At the fallback's own limit: strings of up to 1,600 runes, repetitive as a long region name may be, against a
+	// copy with up to 2,500 random edits, so that distances fall on both sides of 500.
+	for range 200 {
+		alphabet := []rune(alphabets[rng.IntN(len(alphabets))])
+		a := []rune(random(alphabet) + strings.Repeat(random(alphabet), 10+rng.IntN(30)))
+		b := slices.Clone(a)
+		for range rng.IntN(2500) {
+			i := rng.IntN(len(b) + 1)
+			switch rng.IntN(3) {
+			case 0:
+				b = slices.Insert(b, i, alphabet[rng.IntN(len(alphabet))])
+			case 1:
+				if i < len(b) {
+					b = slices.Delete(b, i, i+1)
+				}
+			default:
+				if i < len(b) {
+					b[i] = alphabet[rng.IntN(len(alphabet))]
+				}
+			}
+		}
+		want := min(levenshtein.ComputeDistance(string(a), string(b)), fallbackEdits+1)
+		if got := boundedEditDistance(a, b, fallbackEdits); got != want {
+			t.Fatalf("boundedEditDistance of %d and %d runes, limit %d = %d, want %d", len(a), len(b), fallbackEdits, got, want)
 		}
 	}
 }
