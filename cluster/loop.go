@@ -719,7 +719,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 		if state == nil {
 			continue
 		}
-		w.shadow.decide(parseKey(u.Shoot), decision{uid: state.uid})
+		w.shadow.decide(parseKey(u.Shoot), decision{uid: state.uid, reason: u.Reason})
 		state.turnedAwayForRoom = slices.ContainsFunc(u.Rejections, func(r model.SeedCount) bool { return r.Predicate == model.PredicateCapacity })
 		state.roomSeeds = roomSeeds(u.Shoot)
 		if !state.unschedulable(u.Reason, now) {

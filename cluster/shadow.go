@@ -27,13 +27,15 @@ type shadow struct {
 }
 
 // decision is a shadow's last decision for a shoot: the seed it placed the shoot on, "" when it left it unplaced,
-// the distance of that placement and the shoot's candidates; failedThere once the scheduler that binds it reported
-// it unschedulable meanwhile.
+// the distance of that placement and the shoot's candidates, or the reason it left the shoot unplaced (the
+// predicate behind Gardener's message); failedThere once the scheduler that binds it reported it unschedulable
+// meanwhile.
 type decision struct {
 	uid         types.UID
 	seed        string
 	distance    int
 	candidates  candidates
+	reason      string
 	failedThere bool
 }
 
@@ -98,6 +100,9 @@ func (s *shadow) bound(shoot *gardencorev1beta1.Shoot) {
 	outcome := shadowOutcome(d, decided && d.uid == shoot.UID, seed)
 	s.metrics.ObserveShadowBinding(outcome)
 	attrs := []any{"shoot", key.String(), "seed", seed, "seedplanSeed", d.seed, "outcome", outcome}
+	if outcome == model.ShadowUnschedulable {
+		attrs = append(attrs, "seedplanReason", d.reason)
+	}
 	if outcome == model.ShadowOtherSeed {
 		distance, there := shadowDistance(d, seed)
 		utilization, here, thereUtilized := shadowUtilization(d, seed)

@@ -1,7 +1,11 @@
 package cluster
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/seedplan/seedplan/config"
+	"github.com/seedplan/seedplan/internal/fixture"
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
 )
@@ -101,8 +106,12 @@ func TestShadowUtilization(t *testing.T) {
 
 // A shadow compares a binding with its last decision for that very shoot, and then forgets it: a decision for
 // another shoot of the name (another uid) is none, and so is one for a shoot that was deleted; a nil shadow (a
-// loop that binds) keeps no decisions.
+// loop that binds) keeps no decisions. Its log line says, for a binding to another seed, both distances and
+// utilizations, and for a shoot it left unplaced, why.
 func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
+	var logged bytes.Buffer
+	defer fixture.RestoreLogging()()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&logged, nil)))
 	m := metrics.NewShadowMetrics()
 	s := &shadow{decisions: map[types.NamespacedName]decision{}, metrics: m}
 	key := func(name string) types.NamespacedName {
@@ -120,12 +129,14 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	s.decide(key("c"), decision{uid: "c-old", seed: "fra"})
 	s.decide(key("d"), decision{uid: "d1", seed: "fra"})
 	s.forget(key("d"))
+	s.decide(key("e"), decision{uid: "e1", reason: model.PredicateCapacity})
 	bound("a", "a1", "fra")
 	bound("b", "b1", "ams")
 	bound("c", "c-new", "fra")
 	bound("d", "d1", "fra")
+	bound("e", "e1", "ams")
 	for outcome, want := range map[model.ShadowOutcome]float64{
-		model.ShadowSameSeed: 1, model.ShadowOtherSeed: 1, model.ShadowUndecided: 2, model.ShadowUnschedulable: 0,
+		model.ShadowSameSeed: 1, model.ShadowOtherSeed: 1, model.ShadowUndecided: 2, model.ShadowUnschedulable: 1,
 	} {
 		if got := counter(t, m, "seedplan_shadow_bindings_total", string(outcome)); got != want {
 			t.Errorf("%s: %v, want %v", outcome, got, want)
@@ -134,8 +145,27 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	if got := counter(t, m, "seedplan_shadow_other_seed_total", string(model.ShadowNearerHere), string(model.ShadowFullerHere)); got != 1 {
 		t.Errorf("b, bound to ams (distance 4, 2 of 10 with it) where the shadow chose fra (0, 3 of 10): nearer-here and fuller-here %v, want 1", got)
 	}
+	records := map[string]map[string]any{}
+	for line := range strings.Lines(logged.String()) {
+		var record map[string]any
+		if err := json.Unmarshal([]byte(line), &record); err != nil {
+			t.Fatal(err)
+		}
+		records[record["shoot"].(string)] = record
+	}
+	for shoot, want := range map[string]map[string]any{
+		"garden-dev/b": {"outcome": "other-seed", "distance": "nearer-here", "seedplanDistance": 0.0, "distanceThere": 4.0,
+			"utilization": "fuller-here", "seedplanUtilization": "3/10", "utilizationThere": "2/10"},
+		"garden-dev/e": {"outcome": "unschedulable-here", "seedplanSeed": "", "seedplanReason": "Capacity"},
+	} {
+		for attr, value := range want {
+			if got := records[shoot][attr]; got != value {
+				t.Errorf("%s logged %s=%v, want %v (the record: %v)", shoot, attr, got, value, records[shoot])
+			}
+		}
+	}
 	var none *shadow
-	none.decide(key("e"), decision{uid: "e1", seed: "fra"}) // a loop that binds keeps no decisions
+	none.decide(key("f"), decision{uid: "f1", seed: "fra"}) // a loop that binds keeps no decisions
 	if len(s.decisions) != 0 {
 		t.Errorf("decisions left after every shoot was bound or deleted: %v", s.decisions)
 	}
