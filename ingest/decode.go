@@ -391,18 +391,10 @@ func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 		return document{}, err
 	}
 	d.raw = data[start:dec.InputOffset()]
-	if isList(d.h) && (!listFieldsFast(d.fields, metadata) || !onlyListFields(names)) {
+	if isList(d.h) && !listFieldsFast(names, d.fields, metadata) {
 		d.fast = false
 	}
 	return d, nil
-}
-
-// onlyListFields reports whether names are all a List's own: any other (a misspelt items) is the strict path's to
-// warn of, as an object's unknown field is.
-func onlyListFields(names []string) bool {
-	return !slices.ContainsFunc(names, func(name string) bool {
-		return name != "apiVersion" && name != "kind" && name != "metadata" && name != "items"
-	})
 }
 
 // readField reads the value of the field name, at dec's position in data, into the document: its type from
@@ -433,10 +425,16 @@ func (d *document) readField(dec *jsontext.Decoder, data []byte, name string, me
 	return nil
 }
 
-// listFieldsFast reports whether a List's fields besides its items are for the fast path: without a duplicate
-// name or invalid UTF-8, and with metadata, if any, that has the header's form. (An object's decoder reads its
-// own fields; a List's strict decoder would refuse metadata of another form.)
-func listFieldsFast(fields [][]byte, metadata jsontext.Value) bool {
+// listFieldsFast reports whether a List's fields (names, and the values besides its items) are for the fast path:
+// a List's own alone — any other, a misspelt items, is the strict path's to warn of, as an object's unknown field
+// is — without a duplicate name or invalid UTF-8, and with metadata, if any, that has the header's form. (An
+// object's decoder reads its own fields; a List's strict decoder would refuse metadata of another form.)
+func listFieldsFast(names []string, fields [][]byte, metadata jsontext.Value) bool {
+	if slices.ContainsFunc(names, func(name string) bool {
+		return name != "apiVersion" && name != "kind" && name != "metadata" && name != "items"
+	}) {
+		return false
+	}
 	if slices.ContainsFunc(fields, func(f []byte) bool { return !jsontext.Value(f).IsValid(fastSyntax) }) {
 		return false
 	}

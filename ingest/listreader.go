@@ -72,7 +72,7 @@ func readListIn(data []byte, chunks int, in *arena) (document, bool) {
 		}
 	}
 	d.raw = data[start:r.pos]
-	if r.space(); r.pos != len(data) || !isList(d.h) || !listFieldsFast(d.fields, metadata) || !onlyListFields(names) {
+	if r.space(); r.pos != len(data) || !isList(d.h) || !listFieldsFast(names, d.fields, metadata) {
 		return document{}, false
 	}
 	return d, true
