@@ -707,7 +707,7 @@ func (w *windowLoop) remember(planned *Planned, shoots []types.NamespacedName) {
 		case w.shadow != nil:
 			// Assumed by no later window, which plans against the garden as it is: another scheduler binds it.
 			state.placed = true
-			w.shadow.decide(parseKey(pl.Shoot), decision{uid: state.uid, seed: pl.Seed, distance: pl.Distance, candidates: planned.candidates(pl.Shoot)})
+			w.shadow.decide(parseKey(pl.Shoot), decision{uid: state.uid, seed: pl.Seed, candidates: planned.candidates(pl.Shoot)})
 		default:
 			state.boundTo, state.inFlight = pl.Seed, true
 		}

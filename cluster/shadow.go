@@ -27,13 +27,12 @@ type shadow struct {
 }
 
 // decision is a shadow's last decision for a shoot: the seed it placed the shoot on, "" when it left it unplaced,
-// the distance of that placement and the shoot's candidates, or the reason it left the shoot unplaced (the
+// and the shoot's candidates (the placement's distance among them), or the reason it left the shoot unplaced (the
 // predicate behind Gardener's message); failedThere once the scheduler that binds it reported it unschedulable
 // meanwhile.
 type decision struct {
 	uid         types.UID
 	seed        string
-	distance    int
 	candidates  candidates
 	reason      string
 	failedThere bool
@@ -104,34 +103,36 @@ func (s *shadow) bound(shoot *gardencorev1beta1.Shoot) {
 		attrs = append(attrs, "seedplanReason", d.reason)
 	}
 	if outcome == model.ShadowOtherSeed {
-		distance, there := shadowDistance(d, seed)
-		utilization, here, thereUtilized := shadowUtilization(d, seed)
+		distance, here, there := shadowDistance(d, seed)
+		utilization, hereUtilized, thereUtilized := shadowUtilization(d, seed)
 		s.metrics.ObserveShadowOtherSeed(distance, utilization)
-		attrs = append(attrs, "distance", distance, "seedplanDistance", d.distance)
+		attrs = append(attrs, "distance", distance, "seedplanDistance", here)
 		if there != nil {
 			attrs = append(attrs, "distanceThere", *there)
 		}
 		attrs = append(attrs, "utilization", utilization)
 		if utilization != model.ShadowNotComparable {
-			attrs = append(attrs, "seedplanUtilization", here, "utilizationThere", thereUtilized)
+			attrs = append(attrs, "seedplanUtilization", hereUtilized, "utilizationThere", thereUtilized)
 		}
 	}
 	slog.Info("Shoot bound by another scheduler", attrs...)
 }
 
 // shadowDistance is how far the seed another scheduler bound the shoot to is from its region against the seed of
-// the shadow's decision d (another seed), and the other seed's distance when it is one of the shoot's candidates.
-func shadowDistance(d decision, seed string) (model.ShadowDistance, *int) {
-	there, candidate := d.candidates.distanceTo(seed)
+// the shadow's decision d (another seed): the shadow's seed's distance, and the other seed's when it is one of the
+// shoot's candidates.
+func shadowDistance(d decision, seed string) (distance model.ShadowDistance, here int, there *int) {
+	here, _ = d.candidates.distanceTo(d.seed)
+	other, candidate := d.candidates.distanceTo(seed)
 	switch {
 	case !candidate:
-		return model.ShadowNotACandidateHere, nil
-	case d.distance < there:
-		return model.ShadowNearerHere, &there
-	case d.distance == there:
-		return model.ShadowAsNear, &there
+		return model.ShadowNotACandidateHere, here, nil
+	case here < other:
+		return model.ShadowNearerHere, here, &other
+	case here == other:
+		return model.ShadowAsNear, here, &other
 	default:
-		return model.ShadowFartherHere, &there
+		return model.ShadowFartherHere, here, &other
 	}
 }
 

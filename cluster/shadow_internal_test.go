@@ -55,11 +55,11 @@ func TestShadowDistance(t *testing.T) {
 	}{
 		{"the shadow's seed in the region, the other's farther", decision{seed: "fra", candidates: shoot}, "ams", model.ShadowNearerHere, 4},
 		{"both in the region", decision{seed: "fra", candidates: shoot}, "par", model.ShadowAsNear, 0},
-		{"the other's seed in the region, the shadow's farther", decision{seed: "ams", distance: 4, candidates: shoot}, "par", model.ShadowFartherHere, 0},
+		{"the other's seed in the region, the shadow's farther", decision{seed: "ams", candidates: shoot}, "par", model.ShadowFartherHere, 0},
 		{"the other's seed rejected here", decision{seed: "fra", candidates: shoot}, "lon", model.ShadowNotACandidateHere, -1},
 		{"the other's seed unknown to the window", decision{seed: "fra", candidates: shoot}, "new", model.ShadowNotACandidateHere, -1},
 	} {
-		got, there := shadowDistance(tc.d, tc.seed)
+		got, _, there := shadowDistance(tc.d, tc.seed)
 		if got != tc.want || (there == nil) != (tc.wantThere < 0) || there != nil && *there != tc.wantThere {
 			t.Errorf("%s: %s, distance there %v; want %s, %d", tc.name, got, there, tc.want, tc.wantThere)
 		}
@@ -123,7 +123,7 @@ func TestShadowComparesEachBindingWithItsLastDecision(t *testing.T) {
 	}
 	s.decide(key("a"), decision{uid: "a1"})
 	s.decide(key("a"), decision{uid: "a1", seed: "fra"}) // the last decision counts
-	s.decide(key("b"), decision{uid: "b1", seed: "fra", distance: 0, candidates: candidates{
+	s.decide(key("b"), decision{uid: "b1", seed: "fra", candidates: candidates{
 		arcs:  []model.Arc{{Seed: 0, Distance: 0}, {Seed: 2, Distance: 4}},
 		seeds: []seedLoad{{name: "fra", after: 3, allocatable: 10, limited: true}, {name: "lon"}, {name: "ams", after: 1, allocatable: 10, limited: true}}}})
 	s.decide(key("c"), decision{uid: "c-old", seed: "fra"})
