@@ -62,7 +62,7 @@ func ShadowOutcomes() []ShadowOutcome {
 }
 
 // ShadowDistance is how far from a shoot's region the seed another scheduler bound it to is, against the seed a
-// shadow placed it on, when the two differ: the label of seedplan_shadow_other_seed_total.
+// shadow placed it on, when the two differ: the distance label of seedplan_shadow_other_seed_total.
 type ShadowDistance string
 
 // The distances of a shadow's comparison.
