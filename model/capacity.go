@@ -435,7 +435,7 @@ func VerifyCapacity(q *CapacityPlanning, placements []Placement, newSeeds map[st
 			continue
 		}
 		placed[pl.Seed]++
-		if err := evaluator.placementViolation(shoot, seed); err != nil {
+		if err := evaluator.checkPlacement(evaluator.evaluate(shoot), pl, shoot, seed); err != nil {
 			violations = append(violations, err)
 		}
 	}

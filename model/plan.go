@@ -14,12 +14,23 @@ type Placement struct {
 	// Shoot is namespace/name.
 	Shoot string `json:"shoot"`
 	Seed  string `json:"seed"`
-	// Distance is the region distance of the placement (0 in the shoot's own region).
-	Distance int `json:"distance"`
+	// Distance is the region distance of the placement (0 in the shoot's own region), from the shoot's
+	// spec.region (ShootRegion) to the seed's spec.provider.region (SeedRegion). A placement a solver made states
+	// both regions; one built from a binding found in a garden states neither.
+	Distance    int    `json:"distance"`
+	ShootRegion string `json:"shootRegion,omitempty"`
+	SeedRegion  string `json:"seedRegion,omitempty"`
 	// ShootVersion is the shoot's when it was planned (from a cluster): `seedplan apply` binds only this version,
 	// or one changed since in nothing but its status and metadata, so that a shoot whose spec changed since the
 	// plan was reviewed is skipped, not bound blindly.
 	ShootVersion
+}
+
+// NewPlacement is the shoot's placement on the seed at the strategy's distance between their regions, with the
+// shoot's version; key is the shoot's namespace/name.
+func NewPlacement(key string, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed, distance int) Placement {
+	return Placement{Shoot: key, Seed: seed.Name, Distance: distance, ShootRegion: shoot.Spec.Region,
+		SeedRegion: seed.Spec.Provider.Region, ShootVersion: VersionOf(shoot)}
 }
 
 // ShootVersion is the version of a shoot a placement or a move was planned for, read from a cluster (zero for a
@@ -111,7 +122,8 @@ func (p *Plan) PlacedPerSeed() map[string]int {
 
 // Verify checks a plan against the snapshot independently of the window and of any solver: every placed shoot
 // exists, is pending, is placed once, and its seed passes every predicate of the chain and the strategy's region
-// rule, evaluated afresh; no seed ends above its allocatable shoots. It returns every violation found, joined.
+// rule, evaluated afresh; the regions and the distance a placement states are the landscape's; no seed ends above
+// its allocatable shoots. It returns every violation found, joined.
 func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 	opts = opts.WithDefaults()
 	var violations []error
@@ -147,8 +159,8 @@ func Verify(snap *Snapshot, opts Options, plan *Plan) error {
 		shoots, checked = append(shoots, shoot), append(checked, i)
 	}
 	evaluateByProvider(snap, opts, shoots, newVerifyingEvaluator, func(e *evaluator, j int, ev *Evaluation) {
-		i := checked[j]
-		byPlacement[i] = e.violation(ev, shoots[j], snap.Seed(plan.Placements[i].Seed))
+		pl := plan.Placements[checked[j]]
+		byPlacement[checked[j]] = e.checkPlacement(ev, pl, shoots[j], snap.Seed(pl.Seed))
 	})
 	for _, err := range byPlacement {
 		if err != nil {
@@ -208,6 +220,34 @@ func (v *Verifier) Placement(shoot *gardencorev1beta1.Shoot, seed *gardencorev1b
 // placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
 func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
 	return e.violation(e.evaluate(shoot), shoot, seed)
+}
+
+// checkPlacement is violation, then what the placement states of itself (misstated).
+func (e *evaluator) checkPlacement(ev *Evaluation, pl Placement, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
+	if err := e.violation(ev, shoot, seed); err != nil {
+		return err
+	}
+	return misstated(ev.Request, pl, shoot, seed)
+}
+
+// misstated is what a placement of the shoot on the seed, admitted by the strategy, states of itself against the
+// landscape: its regions and the strategy's distance between them (req is the shoot's request, or that of a shoot
+// the scheduler cannot tell from it). A placement that states no seed region (one built from a binding found in
+// a garden) states nothing to check.
+func misstated(req *Request, pl Placement, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
+	if pl.SeedRegion == "" {
+		return nil
+	}
+	d, _ := req.PlacementDistance(seed)
+	switch {
+	case pl.ShootRegion != shoot.Spec.Region:
+		return fmt.Errorf("shoot %s → seed %s: states the shoot's region as %q, it is %q", pl.Shoot, pl.Seed, pl.ShootRegion, shoot.Spec.Region)
+	case pl.SeedRegion != seed.Spec.Provider.Region:
+		return fmt.Errorf("shoot %s → seed %s: states the seed's region as %q, it is %q", pl.Shoot, pl.Seed, pl.SeedRegion, seed.Spec.Provider.Region)
+	case pl.Distance != d:
+		return fmt.Errorf("shoot %s → seed %s: states distance %d from %s to %s, the strategy's is %d", pl.Shoot, pl.Seed, pl.Distance, pl.ShootRegion, pl.SeedRegion, d)
+	}
+	return nil
 }
 
 // violation is placementViolation with the shoot's evaluation made.

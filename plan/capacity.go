@@ -98,8 +98,8 @@ func SolveCapacity(ctx context.Context, q *model.CapacityPlanning, c solver.Capa
 			unplaceable = append(unplaceable, q.Window.Keys[i])
 			continue
 		}
-		answer.Placements = append(answer.Placements, model.Placement{Shoot: q.Window.Keys[i], Seed: q.Snapshot.Seeds[seed].Name,
-			Distance: q.Window.Evaluations[i].ArcTo(seed).Distance})
+		answer.Placements = append(answer.Placements, model.NewPlacement(q.Window.Keys[i], q.Window.Shoots[i], q.Snapshot.Seeds[seed],
+			q.Window.Evaluations[i].ArcTo(seed).Distance))
 		if t, ok := template[seed]; ok {
 			answer.OnNewSeeds[t]++
 		} else {

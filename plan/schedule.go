@@ -333,8 +333,7 @@ func windowPlan(w *model.Window, a *solver.Assignment, failures *model.Failures)
 	for _, i := range w.ByKey {
 		ev := w.Evaluations[i]
 		if seed := a.Seed[i]; seed >= 0 {
-			plan.Placements = append(plan.Placements, model.Placement{Shoot: w.Keys[i], Seed: w.Snapshot.Seeds[seed].Name, Distance: ev.ArcTo(seed).Distance,
-				ShootVersion: model.VersionOf(w.Shoots[i])})
+			plan.Placements = append(plan.Placements, model.NewPlacement(w.Keys[i], w.Shoots[i], w.Snapshot.Seeds[seed], ev.ArcTo(seed).Distance))
 			continue
 		}
 		unschedulable := *failures.Unschedulable(ev, failureOf(a.Cause[i]))

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -372,9 +373,9 @@ func (r *Report) printTable(out io.Writer, t table) error {
 	sec := sections{w: w}
 	if len(r.Placements) > 0 {
 		sec.next()
-		t.header(w, "SHOOT\tSEED\tDISTANCE")
+		t.header(w, "SHOOT\tSEED\tDISTANCE"+t.wideColumns("\tSHOOT REGION\tSEED REGION"))
 		for _, p := range r.Placements {
-			fmt.Fprintf(w, "%s\t%s\t%d\n", p.Shoot, p.Seed, p.Distance)
+			fmt.Fprintf(w, "%s\t%s\t%d%s\n", p.Shoot, p.Seed, p.Distance, t.wideColumns("\t"+cmp.Or(p.ShootRegion, "-")+"\t"+cmp.Or(p.SeedRegion, "-")))
 		}
 	}
 	if len(r.Unschedulable) > 0 {

@@ -194,7 +194,8 @@ func TestScheduleJSONContract(t *testing.T) {
 	var shoots []string
 	for _, p := range placements {
 		p := p.(map[string]any)
-		if jsonKind(p["shoot"]) != "string" || jsonKind(p["seed"]) != "string" || jsonKind(p["distance"]) != "number" {
+		if jsonKind(p["shoot"]) != "string" || jsonKind(p["seed"]) != "string" || jsonKind(p["distance"]) != "number" ||
+			jsonKind(p["shootRegion"]) != "string" || jsonKind(p["seedRegion"]) != "string" {
 			t.Fatalf("placement %v does not follow the contract", p)
 		}
 		shoots = append(shoots, p["shoot"].(string))
