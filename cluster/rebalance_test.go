@@ -175,6 +175,19 @@ func TestRebalanceApply(t *testing.T) {
 		t.Fatalf("seed %s hosts %d shoots after rebalancing, want 2", full, got)
 	}
 
+	// A move that is no longer as far as the reviewed plan states (its region ConfigMap changed since) is skipped
+	// and reported, nothing written.
+	mover.Binder = &bind.Binder{Client: cp.Client}
+	farther := again[0]
+	farther.Distance = 5
+	results, err = mover.Apply(ctx, []model.Move{farther})
+	if err != nil || results[0].Result != model.MoveSkipped || !strings.Contains(results[0].Detail, "not the 5 the move states") {
+		t.Fatalf("a move at another distance than planned: results %+v, error %v", results, err)
+	}
+	if got := snapshot(t, cp.Client).Usage(full); got != 2 {
+		t.Fatalf("seed %s hosts %d shoots after a skipped move, want 2", full, got)
+	}
+
 	// Gardener's admission agrees with the model's migration rule.
 	var stay *gardencorev1beta1.Shoot
 	for _, shoot := range after.Shoots {

@@ -605,9 +605,10 @@ type Move struct {
 
 // VerifyMoves checks moves against the snapshot independently of the Rebalancing and of any solver: every moved
 // shoot exists, is on the seed it moves from, may be moved, moves once; its new seed passes every predicate of
-// the chain, the strategy's region rule and the migration rules, evaluated afresh; no seed that receives shoots
-// is drained, and none ends above its target limit even before the moved shoots have left their old seeds (that
-// is how the gardener-apiserver counts during a migration). It returns every violation found, joined.
+// the chain, the strategy's region rule and the migration rules, evaluated afresh, at the distance the move
+// states; no seed that receives shoots is drained, and none ends above its target limit even before the moved
+// shoots have left their old seeds (that is how the gardener-apiserver counts during a migration). It returns
+// every violation found, joined.
 func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []Move) error {
 	opts = opts.WithDefaults()
 	var violations []error
@@ -645,9 +646,8 @@ func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []
 		}
 		if err := evaluator.placementViolation(shoot, to); err != nil {
 			violations = append(violations, err)
-		}
-		if req, err := snap.NewRequest(shoot, opts); err == nil && target.tooFar(snap.MoveDistance(req, from, to)) {
-			violations = append(violations, fmt.Errorf("shoot %s → seed %s: moves %d far, beyond the bound of %d", m.Shoot, m.To, snap.MoveDistance(req, from, to), *target.MaxMoveDistance))
+		} else if req, err := snap.NewRequest(shoot, opts); err == nil {
+			violations = append(violations, distanceViolations(m, snap.MoveDistance(req, from, to), target)...)
 		}
 	}
 	for _, seed := range snap.Seeds {
@@ -664,6 +664,19 @@ func VerifyMoves(snap *Snapshot, opts Options, target RebalanceOptions, moves []
 		}
 	}
 	return errors.Join(violations...)
+}
+
+// distanceViolations are what is wrong with the distance of a move that is d far: beyond the target's bound, or
+// not the distance the move states (reviewed when the region ConfigMap said otherwise).
+func distanceViolations(m Move, d int, target RebalanceOptions) []error {
+	var violations []error
+	if target.tooFar(d) {
+		violations = append(violations, fmt.Errorf("shoot %s → seed %s: moves %d far, beyond the bound of %d", m.Shoot, m.To, d, *target.MaxMoveDistance))
+	}
+	if d != m.Distance {
+		violations = append(violations, fmt.Errorf("shoot %s → seed %s: moves %d far, not the %d the move states", m.Shoot, m.To, d, m.Distance))
+	}
+	return violations
 }
 
 // SeedProblem says why a seed stays above its limit, or keeps shoots that must leave, after the moves: counts of

@@ -145,7 +145,7 @@ func TestVerifyMoves(t *testing.T) {
 		testSeed("c", allocatable(10)), testSeed("d", backup, allocatable(10), testobjects.InRegion("aws", "us-east-1")),
 	}
 	var shoots []*gardencorev1beta1.Shoot
-	for _, name := range []string{"s1", "s2", "s3", "s4", "s5"} {
+	for _, name := range []string{"s1", "s2", "s3", "s4", "s5", "s6"} {
 		shoots = append(shoots, testShoot(name, boundTo("a"), testobjects.Running()))
 	}
 	shoots = append(shoots, testShoot("mig", boundTo("a"), func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("b") }))
@@ -155,6 +155,13 @@ func TestVerifyMoves(t *testing.T) {
 	if err := VerifyMoves(snap, Options{}, target, []Move{move("s1", "a", "b")}); err != nil {
 		t.Fatalf("a good move: %v", err)
 	}
+	// Without a region ConfigMap, Gardener's edit distance: eu-:-1 to us-:-1 is 2, doubled, and 2 more for central
+	// against east.
+	far := move("s1", "a", "d")
+	far.Distance = 6
+	if err := VerifyMoves(snap, Options{Strategy: MinimalDistance}, target, []Move{far}); err != nil {
+		t.Fatalf("a good move to another region: %v", err)
+	}
 	bad := []Move{
 		move("s1", "a", "b"), move("s1", "a", "b"), // twice
 		move("s2", "a", "b"),   // b: 1 (mig) + 2 > 2
@@ -163,10 +170,12 @@ func TestVerifyMoves(t *testing.T) {
 		move("mig", "a", "b"),  // migrating
 		move("nope", "a", "b"), // unknown
 		move("s5", "b", "a"),   // wrong source
+		{Shoot: "garden-dev/s6", From: "a", To: "b", Distance: 3}, // b is in a's region
 	}
 	err := VerifyMoves(snap, Options{}, target, bad)
 	for _, want := range []string{"moved more than once", "seed b: would end above its target", `backup is not configured for seed "c"`,
-		"violates predicate Strategy", "already moving", "shoot garden-dev/nope: not in the landscape", `is on seed "a", not "b"`} {
+		"violates predicate Strategy", "already moving", "shoot garden-dev/nope: not in the landscape", `is on seed "a", not "b"`,
+		"shoot garden-dev/s6 → seed b: moves 0 far, not the 3 the move states"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("VerifyMoves missed %q: %v", want, err)
 		}
