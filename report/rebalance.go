@@ -211,7 +211,7 @@ func (r *RebalanceReport) NameWarning() string {
 	return "no move is recommended, and -o name names none"
 }
 
-// printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's detail.
+// printTable writes the moves, seeds, seeds in grace and applied moves; wide adds each move's regions and detail.
 func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	sec := sections{w: w}
@@ -248,15 +248,21 @@ func (r *RebalanceReport) printTable(out io.Writer, t table) error {
 	return w.Flush()
 }
 
-// printMoves writes a row per move, when it starts and why.
+// printMoves writes a row per move, when it starts and why; wide adds the regions it moves between and its detail.
 func (r *RebalanceReport) printMoves(w io.Writer, t table) {
-	t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tDETAIL"))
+	t.header(w, "SHOOT\tFROM\tTO\tDISTANCE\tSTARTS\tREASON"+t.wideColumns("\tFROM REGION\tTO REGION\tDETAIL"))
+	regions := make(map[string]string, len(r.Seeds))
+	for _, s := range r.Seeds {
+		regions[s.Name] = s.Region
+	}
+	region := func(seed string) string { return cmp.Or(regions[seed], "-") }
 	for _, m := range r.Moves {
 		starts := "now"
 		if m.StartsAt != nil {
 			starts = m.StartsAt.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason, t.wideColumns("\t"+m.Detail))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s%s\n", m.Shoot, m.From, m.To, m.Distance, starts, m.Reason,
+			t.wideColumns("\t"+region(m.From)+"\t"+region(m.To)+"\t"+m.Detail))
 	}
 }
 

@@ -314,3 +314,21 @@ Of the 3 moves: finished 1, stalled 1, not started 1.
 		t.Errorf("--no-headers: got:\n%s\nwant the rows only:\n%s", got, want)
 	}
 }
+
+// rebalance -o wide adds to each move the regions it moves between, from the seeds it touches, and its detail.
+func TestRebalanceWideMoves(t *testing.T) {
+	r := report.RebalanceReport{TargetUtilization: 0.8, LowerBound: 1, Complete: true, Optimal: true,
+		Moves: []model.Move{{Shoot: "garden-a/x", From: "fra", To: "ams", Distance: 4, Reason: model.LeaveDrain, Detail: "drained (--drain)"}},
+		Seeds: []report.SeedChange{{Name: "ams", Region: "eu-nl-1", After: 1}, {Name: "fra", Region: "eu-de-1", Before: 1}},
+	}
+	want := `SHOOT       FROM  TO   DISTANCE  STARTS  REASON  FROM REGION  TO REGION  DETAIL
+garden-a/x  fra   ams  4         now     drain   eu-de-1      eu-nl-1    drained (--drain)
+`
+	var out bytes.Buffer
+	if err := r.Print(&out, report.Output{Format: "wide"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := strings.Cut(out.String(), "\n\n"); got+"\n" != want {
+		t.Errorf("got:\n%s\nwant the moves:\n%s", out.String(), want)
+	}
+}
