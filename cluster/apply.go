@@ -28,7 +28,8 @@ type Reviewed struct {
 
 // Apply binds each placement only while its shoot is still the version the plan recorded (changedSince) and is
 // pending for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed
-// still passes every predicate and has room, counting the placements before it (model.Verify on a fresh read);
+// still passes every predicate at the distance the plan states and has room, counting the placements before it
+// (model.Verify on a fresh read);
 // the binding carries the resourceVersion of that read. Anything else is Skipped with the reason. A placement
 // without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
 // Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written. The results are one per
@@ -99,7 +100,7 @@ func check(snap *model.Snapshot, verifier *model.Verifier, schedulerName string,
 		return fmt.Sprintf("seed %s no longer exists", pl.Seed)
 	}
 	// The snapshot's own, defaulted shoot: the one read is kept as read for the binding.
-	if err := verifier.Placement(snap.Shoot(pl.Shoot), seed); err != nil {
+	if err := verifier.Check(pl); err != nil {
 		return err.Error()
 	}
 	if free := model.FreeCapacity(seed, snap.Usage(pl.Seed)); free != model.Unlimited && placed >= free {

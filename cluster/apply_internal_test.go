@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -67,6 +68,35 @@ func TestCheckReviewedPlacement(t *testing.T) {
 			}
 			got := check(snap, verifier, "default-scheduler", tc.shoot, tc.placed, model.Placement{Shoot: key, Seed: tc.seed, ShootVersion: tc.planned})
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("check = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A reviewed placement states its regions and the distance between them: one no longer as far as reviewed (its
+// region ConfigMap changed since) is skipped, saying so; one from a plan saved before placements stated them is
+// checked by its predicates alone.
+func TestCheckReviewedPlacementDistance(t *testing.T) {
+	pending := Shoot("web", func(s *gardencorev1beta1.Shoot) { s.ResourceVersion, s.UID, s.Generation = "7", "uid-web", 2 })
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("fra", Allocatable(2))}, []*gardencorev1beta1.Shoot{pending})
+	verifier := model.NewVerifier(snap, model.Options{})
+	region := pending.Spec.Region
+	for _, tc := range []struct {
+		name        string
+		distance    int
+		seedRegion  string // "": stated by neither region
+		shootRegion string
+		want        string
+	}{
+		{"as far as reviewed", 0, region, region, ""},
+		{"farther than reviewed", 3, region, region, fmt.Sprintf("states distance 3 from %s to %s, the strategy's is 0", region, region)},
+		{"a plan without regions", 3, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pl := model.Placement{Shoot: "garden-dev/web", Seed: "fra", Distance: tc.distance, ShootRegion: tc.shootRegion, SeedRegion: tc.seedRegion,
+				ShootVersion: model.VersionOf(pending)}
+			if got := check(snap, verifier, "default-scheduler", pending, 0, pl); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("check = %q, want %q", got, tc.want)
 			}
 		})

@@ -217,6 +217,13 @@ func (v *Verifier) Placement(shoot *gardencorev1beta1.Shoot, seed *gardencorev1b
 	return v.evaluator.placementViolation(shoot, seed)
 }
 
+// Check says why a plan's placement does not hold, or nil when it does: Placement, and what the placement states of
+// itself (its regions and the distance between them), as Verify checks it. Its shoot and seed are in the snapshot.
+func (v *Verifier) Check(pl Placement) error {
+	shoot, seed := v.evaluator.snap.Shoot(pl.Shoot), v.evaluator.snap.Seed(pl.Seed)
+	return v.evaluator.checkPlacement(v.evaluator.evaluate(shoot), pl, shoot, seed)
+}
+
 // placementViolation checks a shoot on a seed afresh: every predicate of the chain and the strategy's region rule.
 func (e *evaluator) placementViolation(shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
 	return e.violation(e.evaluate(shoot), shoot, seed)
