@@ -387,7 +387,7 @@ func (r *Report) printTable(out io.Writer, t table) error {
 	}
 	if t.wide && len(r.Seeds) > 0 { // a table without rows is left out, as the others are
 		sec.next()
-		t.header(w, "SEED\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
+		t.header(w, "SEED\tPROVIDER\tREGION\tUSAGE\tPLACED\tALLOCATABLE\tUTILIZATION AFTER")
 		for _, s := range r.Seeds {
 			allocatable, utilization := "-", "-"
 			if s.Allocatable != nil {
@@ -396,7 +396,7 @@ func (r *Report) printTable(out io.Writer, t table) error {
 					utilization = percentOf(s.Usage+s.Placed, *s.Allocatable)
 				}
 			}
-			fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\n", s.Name, s.Usage, s.Placed, allocatable, utilization)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.Name, s.Provider, s.Region, s.Usage, s.Placed, allocatable, utilization)
 		}
 	}
 	if !t.headers {
