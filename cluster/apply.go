@@ -29,11 +29,11 @@ type Reviewed struct {
 // Apply binds each placement only while its shoot is still the version the plan recorded (changedSince) and is
 // pending for the Options' scheduler name (a plan file can be edited, or be another scheduler's), and its seed
 // still passes every predicate at the distance the plan states and has room, counting the placements before it
-// (model.Verify on a fresh read);
-// the binding carries the resourceVersion of that read. Anything else is Skipped with the reason. A placement
-// without a resourceVersion (a plan made from files) refuses the whole plan: it could not be guarded. With the
-// Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is written. The results are one per
-// placement, in the plan's order, as a rebalancing's are; a plan without placements reads nothing.
+// (model.Verify on a fresh read); the binding carries the resourceVersion of that read. Anything else is Skipped
+// with the reason. A placement without a resourceVersion (a plan made from files) refuses the whole plan: it could
+// not be guarded. With the Binder's DryRun the bindings are sent as dry runs (model.Admitted) and nothing is
+// written. The results are one per placement, in the plan's order, as a rebalancing's are; a plan without
+// placements reads nothing.
 func (r *Reviewed) Apply(ctx context.Context, placements []model.Placement) ([]bind.Result, error) {
 	if len(placements) == 0 {
 		return nil, nil // a whole garden read for nothing to check

@@ -85,7 +85,7 @@ func TestCheckReviewedPlacementDistance(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		distance    int
-		seedRegion  string // "": stated by neither region
+		seedRegion  string // "", as shootRegion: a plan saved before placements stated their regions
 		shootRegion string
 		want        string
 	}{
