@@ -18,8 +18,9 @@ import (
 
 // Page is a plan as one self-contained HTML page (--report FILE.html): inline SVG, no scripts, no external assets,
 // to look at before applying it. Per region and seed it shows utilization before and after against allocatable
-// and the target; rebalancing's moves as from → to with counts; unschedulable shoots by reason; capacity's new
-// seeds per provider and region; and in words what the table says beside its counts (Lists).
+// and the target; the shoots placed outside their region and rebalancing's moves as from → to with counts;
+// unschedulable shoots by reason; capacity's new seeds per provider and region; and in words what the table says
+// beside its counts (Lists).
 type Page struct {
 	Title   string
 	Summary string
@@ -27,6 +28,8 @@ type Page struct {
 	Target  float64
 	Regions []PageRegion
 	Moves   []PageBar
+	// Elsewhere counts the placements outside their shoot's region, by shoot region → seed region.
+	Elsewhere []PageBar
 	// Reasons count the shoots left unplaced by reason, under ReasonsTitle: the plan's unschedulable shoots, or
 	// those no kind of seed takes (capacity).
 	Reasons      []PageBar
@@ -63,7 +66,8 @@ type PageBar struct {
 	Count int
 }
 
-// SchedulePage is the page of a schedule plan: every seed before and after, and the unschedulable shoots by reason.
+// SchedulePage is the page of a schedule plan: every seed before and after, the shoots placed outside their region,
+// and the unschedulable shoots by reason.
 func SchedulePage(r *Report) *Page {
 	p := &Page{Title: "seedplan schedule", Summary: r.Summary(), Target: r.Window.TargetUtilization}
 	var seeds []seedRow
@@ -71,6 +75,13 @@ func SchedulePage(r *Report) *Page {
 		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: ptr.Deref(s.Allocatable, 0)}})
 	}
 	p.Regions = byRegion(seeds)
+	elsewhere := map[string]int{}
+	for _, pl := range r.Placements {
+		if pl.ShootRegion != pl.SeedRegion {
+			elsewhere[pl.ShootRegion+" → "+pl.SeedRegion]++
+		}
+	}
+	p.Elsewhere = bars(elsewhere)
 	p.Reasons, p.ReasonsTitle = byReason(r.Unschedulable), "Unschedulable shoots by reason"
 	return p
 }

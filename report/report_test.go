@@ -788,3 +788,35 @@ func TestNameWarning(t *testing.T) {
 		}
 	}
 }
+
+// The schedule page counts the shoots placed outside their region by shoot region → seed region, most first; a
+// shoot placed in its own region is not among them, and a plan with none shows no such chart.
+func TestSchedulePageCountsShootsPlacedElsewhere(t *testing.T) {
+	at := func(shootRegion, seedRegion string) model.Placement {
+		return model.Placement{Shoot: "garden-a/s", Seed: "s", ShootRegion: shootRegion, SeedRegion: seedRegion}
+	}
+	for _, tc := range []struct {
+		name       string
+		placements []model.Placement
+		want       []report.PageBar
+	}{
+		{"all in their regions", []model.Placement{at("eu-west-1", "eu-west-1")}, []report.PageBar{}},
+		{"by pair of regions, most first", []model.Placement{at("us-east-1", "us-west-2"), at("eu-west-1", "eu-central-1"),
+			at("eu-west-1", "eu-west-1"), at("eu-west-1", "eu-central-1")},
+			[]report.PageBar{{Label: "eu-west-1 → eu-central-1", Count: 2}, {Label: "us-east-1 → us-west-2", Count: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := report.SchedulePage(&report.Report{Placements: tc.placements})
+			if !slices.Equal(page.Elsewhere, tc.want) {
+				t.Errorf("elsewhere %v, want %v", page.Elsewhere, tc.want)
+			}
+			var out bytes.Buffer
+			if err := page.Write(&out); err != nil {
+				t.Fatal(err)
+			}
+			if shown := strings.Contains(out.String(), `data-chart="elsewhere"`); shown != (len(tc.want) > 0) {
+				t.Errorf("the page shows the chart: %v, want %v", shown, len(tc.want) > 0)
+			}
+		})
+	}
+}

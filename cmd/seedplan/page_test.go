@@ -54,6 +54,11 @@ func data(dom, attribute string) (count, sum int) {
 	return count, sum
 }
 
+// chart is the page's chart of that ID, "" when it has none.
+func chart(dom, id string) string {
+	return regexp.MustCompile(`data-chart="` + id + `"[\s\S]*?</svg>`).FindString(dom)
+}
+
 // listItems counts the items of the page's list of that ID.
 func listItems(dom, id string) int {
 	_, list, _ := strings.Cut(dom, `<ul data-list="`+id+`">`)
@@ -62,24 +67,34 @@ func listItems(dom, id string) int {
 }
 
 // --report writes one self-contained page per plan, which a real Chromium renders without console messages and
-// which shows what the plan says: every seed before and after (schedule), the moves and in words why seeds shed
-// shoots and why the plan is incomplete (rebalance), the new seeds per region (capacity), and the unschedulable
-// shoots by reason.
+// which shows what the plan says: every seed before and after and the shoots placed outside their region
+// (schedule), the moves and in words why seeds shed shoots and why the plan is incomplete (rebalance), the new
+// seeds per region (capacity), and the unschedulable shoots by reason.
 func TestReportPagesRenderInChromium(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		command string
+		args    []string
 		check   func(t *testing.T, dom string, plan map[string]any)
 	}{
-		{command: "schedule", check: func(t *testing.T, dom string, plan map[string]any) {
+		{command: "schedule", args: []string{"--strategy", "MinimalDistance"}, check: func(t *testing.T, dom string, plan map[string]any) {
 			seeds, _ := data(dom, "data-allocatable")
 			_, after := data(dom, "data-after")
 			_, before := data(dom, "data-before")
 			placed := len(plan["placements"].([]any))
-			_, unschedulable := data(dom, "data-count")
+			_, unschedulable := data(chart(dom, "reasons"), "data-count")
 			if seeds != 40 || after-before != placed || unschedulable != len(plan["unschedulable"].([]any)) {
 				t.Errorf("page: %d seeds, %d placed, %d unschedulable; plan: 40 seeds, %d placed, %d unschedulable",
 					seeds, after-before, unschedulable, placed, len(plan["unschedulable"].([]any)))
+			}
+			elsewhere := 0
+			for _, p := range plan["placements"].([]any) {
+				if p := p.(map[string]any); p["shootRegion"] != p["seedRegion"] {
+					elsewhere++
+				}
+			}
+			if _, shown := data(chart(dom, "elsewhere"), "data-count"); shown != elsewhere || elsewhere == 0 {
+				t.Errorf("page shows %d shoots placed outside their region, the plan places %d", shown, elsewhere)
 			}
 		}},
 		{command: "rebalance", check: func(t *testing.T, dom string, plan map[string]any) {
@@ -111,8 +126,7 @@ func TestReportPagesRenderInChromium(t *testing.T) {
 			if !strings.Contains(dom, `data-chart="new-seeds"`) {
 				t.Error("no chart of new seeds")
 			}
-			re := regexp.MustCompile(`data-chart="new-seeds"[\s\S]*?</svg>`)
-			_, newSeeds := data(re.FindString(dom), "data-count")
+			_, newSeeds := data(chart(dom, "new-seeds"), "data-count")
 			if want := int(plan["newSeeds"].(float64)); newSeeds != want || want == 0 {
 				t.Errorf("page shows %d new seeds, the answer %d", newSeeds, want)
 			}
@@ -120,7 +134,7 @@ func TestReportPagesRenderInChromium(t *testing.T) {
 	} {
 		t.Run(tc.command, func(t *testing.T) {
 			page := filepath.Join(dir, tc.command+".html")
-			out, err := run(t, tc.command, "--report", page, "-o", "json")
+			out, err := run(t, append([]string{tc.command, "--report", page, "-o", "json"}, tc.args...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
