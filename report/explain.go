@@ -337,7 +337,10 @@ func (e *Explanation) strategy() string {
 func (e *Explanation) decision() string {
 	var line string
 	if e.Seed != "" {
-		line = fmt.Sprintf("Decision: bind to seed %s.%s\n", e.Seed, e.Trade)
+		line = fmt.Sprintf("Decision: bind to seed %s.\n", e.Seed)
+		if e.Trade != "" {
+			line = fmt.Sprintf("Decision: bind to seed %s. %s\n", e.Seed, e.Trade)
+		}
 	} else {
 		line = fmt.Sprintf("Decision: unschedulable: %s\n", e.Message) + e.roomBeforeStrategy()
 		if e.OwnNetworks != "" {
@@ -433,13 +436,13 @@ func regionTrade(o *plan.Outcome, index int, chosen string) string {
 	}
 	switch {
 	case len(home) == 0:
-		return fmt.Sprintf(" It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
+		return fmt.Sprintf("It leaves its region %s: no seed there may take it.", shoot.Spec.Region)
 	case !room: // full, not merely at the target: the reason whatever the target and wherever the shoot went
-		return fmt.Sprintf(" It leaves its region %s: the seeds there that pass its predicates (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
+		return fmt.Sprintf("It leaves its region %s: the seeds there that pass its predicates (%s) are full after the window.", shoot.Spec.Region, strings.Join(home, ", "))
 	case !roomAtTarget:
-		return fmt.Sprintf(" It leaves its region %s: the seeds there that pass its predicates (%s) have no room at or below the %s target after the window.",
+		return fmt.Sprintf("It leaves its region %s: the seeds there that pass its predicates (%s) have no room at or below the %s target after the window.",
 			shoot.Spec.Region, strings.Join(home, ", "), model.FormatFraction(o.Target))
 	}
-	return fmt.Sprintf(" It leaves its region %s although seeds there have room at or below the target (%s): the weights trade distance for utilization.",
+	return fmt.Sprintf("It leaves its region %s although seeds there have room at or below the target (%s): the weights trade distance for utilization.",
 		shoot.Spec.Region, strings.Join(home, ", "))
 }

@@ -94,6 +94,9 @@ func explainWhoLeft(t *testing.T, onFra int, weights string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if explanation.Trade != strings.TrimSpace(explanation.Trade) || !strings.HasPrefix(explanation.Trade, "It leaves") {
+		t.Errorf("trade %q: JSON's field is the sentence alone", explanation.Trade)
+	}
 	var out bytes.Buffer
 	if err := explanation.Print(&out, report.Output{Format: "table"}); err != nil {
 		t.Fatal(err)
