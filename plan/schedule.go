@@ -97,7 +97,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 
 	start = time.Now()
 	if err := model.Verify(snap, w.Options, o.Plan); err != nil {
-		return nil, fmt.Errorf("solver %s produced an infeasible plan, refusing it: %w", p.Solver.Name(), err)
+		return nil, fmt.Errorf("solver %s produced a plan that fails verification, refusing it: %w", p.Solver.Name(), err)
 	}
 	o.VerifyTime = time.Since(start)
 	o.Objective = solution.Cost(p.Weights)
