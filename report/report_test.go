@@ -78,13 +78,14 @@ func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
 		{"no limit", 5, 1, nil, "-"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &report.Report{Seeds: []report.SeedReport{{Name: "aws-eu1", Usage: tc.usage, Placed: tc.placed, Allocatable: tc.allocatable}}}
+			r := &report.Report{Seeds: []report.SeedReport{{Name: "aws-eu1", Provider: "aws", Region: "eu-west-1", Usage: tc.usage, Placed: tc.placed,
+				Allocatable: tc.allocatable}}}
 			var out bytes.Buffer
 			if err := r.Print(&out, report.Output{Format: "wide", NoHeaders: true}); err != nil {
 				t.Fatal(err)
 			}
 			fields := strings.Fields(out.String())
-			if len(fields) != 5 || fields[0] != "aws-eu1" || fields[4] != tc.want {
+			if len(fields) != 7 || fields[0] != "aws-eu1" || fields[1] != "aws" || fields[2] != "eu-west-1" || fields[6] != tc.want {
 				t.Errorf("seed row %q, want its utilization %s", out.String(), tc.want)
 			}
 			var page bytes.Buffer
