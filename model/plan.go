@@ -234,16 +234,21 @@ func (e *evaluator) checkPlacement(ev *Evaluation, pl Placement, shoot *gardenco
 	if err := e.violation(ev, shoot, seed); err != nil {
 		return err
 	}
-	return misstated(ev.Request, pl, shoot, seed)
+	return e.misstated(pl, shoot, seed)
 }
 
 // misstated is what a placement of the shoot on the seed, admitted by the strategy, states of itself against the
-// landscape: its regions and the strategy's distance between them (req is the shoot's request, or that of a shoot
-// the scheduler cannot tell from it). A placement that states no seed region (one built from a binding found in
-// a garden) states nothing to check.
-func misstated(req *Request, pl Placement, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
+// landscape: its regions and the strategy's distance between them. The distance is the shoot's own request's, not
+// that of the evaluation it shares with shoots the scheduler cannot tell from it, so that how evaluations are
+// shared cannot hide a wrong one. A placement that states no seed region (one built from a binding found in a
+// garden) states nothing to check.
+func (e *evaluator) misstated(pl Placement, shoot *gardencorev1beta1.Shoot, seed *gardencorev1beta1.Seed) error {
 	if pl.SeedRegion == "" {
 		return nil
+	}
+	req, err := e.snap.NewRequest(shoot, e.opts)
+	if err != nil {
+		return fmt.Errorf("shoot %s → seed %s: %w", pl.Shoot, pl.Seed, err)
 	}
 	d, _ := req.PlacementDistance(seed)
 	switch {
