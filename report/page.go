@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/utils/ptr"
-
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -56,9 +54,14 @@ type PageRegion struct {
 type PageSeed struct {
 	Name          string
 	Before, After int
-	// Allocatable is status.allocatable.shoots (0: no limit; then only the counts are shown).
-	Allocatable int64
+	// Allocatable is status.allocatable.shoots as the gardener-scheduler reads it; nil for a seed without it, which
+	// has no limit (then only the counts are shown), and 0 for one that admits no shoot.
+	Allocatable *int64
 }
+
+// AdmitsNoShoot reports whether the seed has an allocatable of 0, which admits no shoot: a full seed, not one
+// without a limit.
+func (s PageSeed) AdmitsNoShoot() bool { return s.Allocatable != nil && *s.Allocatable == 0 }
 
 // PageBar is one labelled count: a move from → to, a reason, a region's new seeds.
 type PageBar struct {
@@ -72,7 +75,7 @@ func SchedulePage(r *Report) *Page {
 	p := &Page{Title: "seedplan schedule", Summary: r.Summary(), Target: r.Window.TargetUtilization}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
-		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: ptr.Deref(s.Allocatable, 0)}})
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Usage, After: s.Usage + s.Placed, Allocatable: s.Allocatable}})
 	}
 	p.Regions = byRegion(seeds)
 	elsewhere := map[string]int{}
@@ -99,7 +102,7 @@ func RebalancePage(r *RebalanceReport) *Page {
 	p := &Page{Title: "seedplan rebalance", Target: r.TargetUtilization, Summary: summary}
 	var seeds []seedRow
 	for _, s := range r.Seeds {
-		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: ptr.Deref(s.Allocatable, 0)}})
+		seeds = append(seeds, seedRow{s.Provider, s.Region, PageSeed{Name: s.Name, Before: s.Before, After: s.After, Allocatable: s.Allocatable}})
 	}
 	p.Regions = byRegion(seeds)
 	moves := map[string]int{}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -62,20 +63,22 @@ func TestWideOutputLeavesOutEmptyTables(t *testing.T) {
 }
 
 // -o wide's seed table and the page show each seed's utilization after the plan rounded down, as kubectl top
-// rounds it: 100% only for a full seed, and never more than the seed holds.
+// rounds it: 100% only for a full seed, and never more than the seed holds. A seed of allocatable 0 admits no
+// shoot; only one without an allocatable has no limit.
 func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		usage, placed int
 		allocatable   *int64
-		want          string
+		want, page    string
 	}{
-		{"one shoot short of full", 150, 49, ptr.To[int64](200), "99%"},
-		{"full", 150, 50, ptr.To[int64](200), "100%"},
-		{"just above the target", 150, 11, ptr.To[int64](200), "80%"},
-		{"over its allocatable", 21, 0, ptr.To[int64](20), "105%"},
-		{"no allocatable shoots", 0, 0, ptr.To[int64](0), "-"},
-		{"no limit", 5, 1, nil, "-"},
+		{"one shoot short of full", 150, 49, ptr.To[int64](200), "99%", "150 → 199 of 200 (99%)"},
+		{"full", 150, 50, ptr.To[int64](200), "100%", "150 → 200 of 200 (100%)"},
+		{"just above the target", 150, 11, ptr.To[int64](200), "80%", "150 → 161 of 200 (80%)"},
+		{"over its allocatable", 21, 0, ptr.To[int64](20), "105%", "21 → 21 of 20 (105%)"},
+		{"no allocatable shoots", 0, 0, ptr.To[int64](0), "-", "0 → 0 of 0 (admits no shoot)"},
+		{"allocatable lowered to 0 under its shoots", 3, 0, ptr.To[int64](0), "-", "3 → 3 of 0 (admits no shoot)"},
+		{"no limit", 5, 1, nil, "-", "5 → 6 shoots (no allocatable limit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &report.Report{Seeds: []report.SeedReport{{Name: "aws-eu1", Provider: "aws", Region: "eu-west-1", Usage: tc.usage, Placed: tc.placed,
@@ -92,8 +95,8 @@ func TestWideSeedUtilizationIsRoundedDown(t *testing.T) {
 			if err := report.SchedulePage(r).Write(&page); err != nil {
 				t.Fatal(err)
 			}
-			if shown := strings.Contains(page.String(), "("+tc.want+")</text>"); shown != (tc.want != "-") {
-				t.Errorf("the page shows (%s): %v, want %v:\n%s", tc.want, shown, tc.want != "-", page.String())
+			if texts := regexp.MustCompile(`>([^<>]*→[^<>]*)</text>`).FindAllStringSubmatch(page.String(), -1); len(texts) != 1 || texts[0][1] != tc.page {
+				t.Errorf("the page says %q of the seed, want %q:\n%s", texts, tc.page, page.String())
 			}
 		})
 	}
