@@ -316,10 +316,22 @@ func printJSONPath(w io.Writer, template string, allowMissingKeys bool, report a
 	if err := utiljson.Unmarshal(data, &object); err != nil {
 		return err
 	}
-	if err := p.Execute(Inert(w), object); err != nil {
+	if err := execute(p, Inert(w), object); err != nil {
 		return fmt.Errorf("jsonpath template %q: %w", template, err)
 	}
 	return nil
+}
+
+// execute runs a parsed template over object. client-go's evaluator panics on some templates its parser accepts
+// (an index right after a range over a key the report lacks, `{range .nothing}{[0]}{end}`); a template an operator
+// typed is bad input, so its panic is an error. The evaluator finds every result before it prints one, so a template that fails prints nothing.
+func execute(p *jsonpath.JSONPath, w io.Writer, object any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot be evaluated: %v", r)
+		}
+	}()
+	return p.Execute(w, object)
 }
 
 // printAs writes a report as JSON, YAML or names (one a line, -o name), or calls table for "table" and "wide"; a

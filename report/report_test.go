@@ -156,10 +156,26 @@ func TestJSONPathPrintsWhatTheTemplateSelects(t *testing.T) {
 			t.Errorf("-o jsonpath=%s printed %q, want %q", tc.template, got.String(), tc.want)
 		}
 	}
-	// What only running the template finds is an error naming it too.
-	if err := r.Print(io.Discard, report.Output{Format: "jsonpath={.window.solver}{end}"}); err == nil ||
-		err.Error() != `jsonpath template "{.window.solver}{end}": not in range, nothing to end` {
-		t.Errorf("an {end} without {range}: %v", err)
+}
+
+// What only running a template finds is an error naming it too, and the template prints nothing; that includes the
+// templates client-go's evaluator panics on.
+func TestJSONPathThatFailsToRunPrintsNothing(t *testing.T) {
+	r := &report.Report{Window: report.WindowReport{Pending: 3, Solver: "lp", Optimal: true}}
+	for _, tc := range []struct{ template, wantErr string }{
+		{`{.window.solver}{end}`, `jsonpath template "{.window.solver}{end}": not in range, nothing to end`},
+		// The panic's own words are reflect's, which are Go's to change.
+		{`{.window.solver}{range .noSuchList}{[0]}{end}`, `jsonpath template "{.window.solver}{range .noSuchList}{[0]}{end}": cannot be evaluated: `},
+		{`{range .}{[]}`, `jsonpath template "{range .}{[]}": cannot be evaluated: `},
+	} {
+		var got bytes.Buffer
+		err := r.Print(&got, report.Output{Format: "jsonpath=" + tc.template})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+			t.Errorf("-o jsonpath=%s: %v, want an error starting %q", tc.template, err, tc.wantErr)
+		}
+		if got.Len() != 0 {
+			t.Errorf("-o jsonpath=%s printed %q before its error", tc.template, got.String())
+		}
 	}
 }
 
