@@ -324,7 +324,8 @@ func printJSONPath(w io.Writer, template string, allowMissingKeys bool, report a
 
 // execute runs a parsed template over object. client-go's evaluator panics on some templates its parser accepts
 // (an index right after a range over a key the report lacks, `{range .nothing}{[0]}{end}`); a template an operator
-// typed is bad input, so its panic is an error. The evaluator finds every result before it prints one, so a template that fails prints nothing.
+// typed is bad input, so its panic is an error. The evaluator finds every result before it prints one, so a
+// template that fails while they are found prints nothing.
 func execute(p *jsonpath.JSONPath, w io.Writer, object any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -162,16 +162,24 @@ func TestJSONPathPrintsWhatTheTemplateSelects(t *testing.T) {
 // templates client-go's evaluator panics on.
 func TestJSONPathThatFailsToRunPrintsNothing(t *testing.T) {
 	r := &report.Report{Window: report.WindowReport{Pending: 3, Solver: "lp", Optimal: true}}
-	for _, tc := range []struct{ template, wantErr string }{
-		{`{.window.solver}{end}`, `jsonpath template "{.window.solver}{end}": not in range, nothing to end`},
-		// The panic's own words are reflect's, which are Go's to change.
-		{`{.window.solver}{range .noSuchList}{[0]}{end}`, `jsonpath template "{.window.solver}{range .noSuchList}{[0]}{end}": cannot be evaluated: `},
-		{`{range .}{[]}`, `jsonpath template "{range .}{[]}": cannot be evaluated: `},
+	for _, tc := range []struct {
+		template, wantErr string
+		panics            bool // the error goes on in reflect's words, which are Go's to change
+	}{
+		{template: `{.window.solver}{end}`, wantErr: `jsonpath template "{.window.solver}{end}": not in range, nothing to end`},
+		{template: `{.window.solver}{range .noSuchList}{[0]}{end}`, panics: true,
+			wantErr: `jsonpath template "{.window.solver}{range .noSuchList}{[0]}{end}": cannot be evaluated: `},
+		{template: `{range .}{[]}`, panics: true, wantErr: `jsonpath template "{range .}{[]}": cannot be evaluated: `},
 	} {
 		var got bytes.Buffer
 		err := r.Print(&got, report.Output{Format: "jsonpath=" + tc.template})
-		if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+		switch {
+		case err == nil:
+			t.Errorf("-o jsonpath=%s: no error, want %q", tc.template, tc.wantErr)
+		case tc.panics && !strings.HasPrefix(err.Error(), tc.wantErr):
 			t.Errorf("-o jsonpath=%s: %v, want an error starting %q", tc.template, err, tc.wantErr)
+		case !tc.panics && err.Error() != tc.wantErr:
+			t.Errorf("-o jsonpath=%s: %v, want the error %q", tc.template, err, tc.wantErr)
 		}
 		if got.Len() != 0 {
 			t.Errorf("-o jsonpath=%s printed %q before its error", tc.template, got.String())
