@@ -43,6 +43,9 @@ type Outcome struct {
 	// ModelTime is the time to build the window, CollectTime the garbage collection before a solver with a time
 	// budget, SolveTime the solver's, VerifyTime model.Verify's.
 	ModelTime, CollectTime, SolveTime, VerifyTime time.Duration
+	// GreedyTime is the part of SolveTime the greedy plan took beside a solver that improves on it
+	// (Solution.GreedyTime).
+	GreedyTime time.Duration
 
 	solution *Solution
 }
@@ -93,7 +96,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, err
 	}
 	o.SolveTime = time.Since(start)
-	o.solution, o.Plan, o.Fallback, o.Optimal = solution, solution.Plan, solution.Fallback, solution.Optimal
+	o.solution, o.Plan, o.Fallback, o.Optimal, o.GreedyTime = solution, solution.Plan, solution.Fallback, solution.Optimal, solution.GreedyTime
 
 	start = time.Now()
 	if err := model.Verify(snap, w.Options, o.Plan); err != nil {
@@ -163,6 +166,9 @@ type Solution struct {
 	// used instead ("" when none was).
 	Optimal  bool
 	Fallback string
+	// GreedyTime is how long the greedy plan, made beside a solver that improves on it, took to make and word; 0
+	// for any other solver. A fallback cannot come before it, whatever the budget.
+	GreedyTime time.Duration
 
 	problem    *solver.Window
 	assignment *solver.Assignment
@@ -202,16 +208,19 @@ func improve(ctx context.Context, w *model.Window, problem *solver.Window, impro
 		greedy     *solver.Solution
 		greedyPlan *model.Plan
 		greedyErr  error
+		greedyTime time.Duration
 		incumbent  = make(chan *solver.Assignment, 1)
 		made       = make(chan struct{})
 	)
 	go func() {
 		defer close(made)
+		start := time.Now()
 		if greedy, greedyErr = (solver.Greedy{ByPriority: true}).Solve(ctx, problem); greedyErr != nil { // the fallback follows the policy's priorities
 			incumbent <- nil
 			return
 		}
 		greedyPlan = windowPlan(w, &greedy.Assignment, failures)
+		greedyTime = time.Since(start)
 		incumbent <- &greedy.Assignment
 	}()
 	solution, err := improver.Improve(ctx, problem, incumbent, deadline)
@@ -226,7 +235,7 @@ func improve(ctx context.Context, w *model.Window, problem *solver.Window, impro
 	if solution.Fallback == "" {
 		plan = windowPlan(w, &solution.Assignment, failures)
 	}
-	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, problem: problem, assignment: &solution.Assignment}
+	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, GreedyTime: greedyTime, problem: problem, assignment: &solution.Assignment}
 	if problem.InPriorityOrder() { // the fallback, deciding by priority first, decided as the gardener-scheduler does
 		improved.greedy = &greedy.Assignment
 	}

@@ -65,3 +65,25 @@ func TestScheduleCollectsBeforeABudgetedSolve(t *testing.T) {
 		}
 	}
 }
+
+// The greedy plan's own time is measured where it is made beside a solver that improves on it — the earliest a
+// fallback can come — and is part of the solve's; a solver that makes no greedy plan beside it has none.
+func TestScheduleTimesTheGreedyPlanMadeBesideTheSolver(t *testing.T) {
+	snap := fixture.Landscape(t, []*gardencorev1beta1.Seed{Seed("a", Allocatable(2))}, []*gardencorev1beta1.Shoot{Shoot("s1"), Shoot("s2")})
+	for _, tc := range []struct {
+		solver solver.Solver
+		beside bool
+	}{
+		{solver.LP{Weights: solver.DefaultWeights()}, true},
+		{solver.LP{Weights: solver.DefaultWeights(), Timeout: time.Hour}, true},
+		{solver.Greedy{}, false},
+	} {
+		outcome, err := plan.Schedule(context.Background(), snap, snap.Pending("default-scheduler"), plan.Policy{Solver: tc.solver, Weights: solver.DefaultWeights()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (outcome.GreedyTime > 0) != tc.beside || outcome.GreedyTime > outcome.SolveTime {
+			t.Errorf("%s: greedy plan took %v of a solve of %v; made beside it: %t", tc.solver.Name(), outcome.GreedyTime, outcome.SolveTime, tc.beside)
+		}
+	}
+}
