@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -108,48 +109,93 @@ func BenchmarkGreedyWindow(b *testing.B) {
 }
 
 // BenchmarkTimeoutFallback measures how soon after its deadline the LP returns the greedy plan when CLP cannot
-// finish in time: a 10,000 × 500 window with a 10 ms budget and a 50,000 × 1,000 MinimalDistance window with
-// 75 ms (under SameRegion the LP there takes about as long as the greedy plan), budgets the
-// LP misses in nearly every window (fallback-ratio; it fails when half the windows did not fall back) and the
-// greedy plan beside it meets. Each window runs as a real run's does, through plan.Schedule
-// (model, collection, solve, verification); the time past the deadline is that of the solve. It reports the median,
-// 99th percentile and worst. Between windows the abandoned solve is given time to end, as between the windows of
-// a real run.
+// finish in time: on a 10,000 × 500 window and a 50,000 × 1,000 MinimalDistance window (under SameRegion the LP
+// there takes about as long as the greedy plan, and no budget separates the two). The budget must be one the LP
+// misses, or the benchmark measures the LP instead of the fallback; the shared host's speed varies by a third
+// between hours, so no fixed budget stays below the LP and above the greedy plan. It is found on the machine,
+// now: a quarter of the way from the greedy plan's time to the LP's (solveTimes), reported as budget-ms beside
+// them. Each window then runs as a real run's does, through plan.Schedule (model, collection, solve,
+// verification). The fallback cannot come before the greedy plan beside the LP is made, so its time past the
+// deadline is counted from the later of the two (greedy-late-ratio: the windows whose greedy plan came after the
+// deadline). It reports the ratio of windows that fell back (it fails when half did not) and the median, 99th
+// percentile and worst time past. Between windows the abandoned solve is given time to end, as between the
+// windows of a real run.
 func BenchmarkTimeoutFallback(b *testing.B) {
 	for _, tc := range []struct {
 		pending, seeds int
 		strategy       model.Strategy
-		timeout        time.Duration
-	}{{10000, 500, model.SameRegion, 10 * time.Millisecond}, {50000, 1000, model.MinimalDistance, 75 * time.Millisecond}} {
-		b.Run(fmt.Sprintf("%dx%d/%s/%s", tc.pending, tc.seeds, tc.strategy, tc.timeout), func(b *testing.B) {
+	}{{10000, 500, model.SameRegion}, {50000, 1000, model.MinimalDistance}} {
+		b.Run(fmt.Sprintf("%dx%d/%s", tc.pending, tc.seeds, tc.strategy), func(b *testing.B) {
 			snap, pending := contended(b, tc.pending, tc.seeds)
-			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: tc.timeout}
-			policy := plan.Policy{Solver: lp, Weights: lp.Weights, Options: model.Options{Strategy: tc.strategy}}
+			options := model.Options{Strategy: tc.strategy}
+			greedyTime, lpTime := solveTimes(b, snap, pending, options)
+			timeout := greedyTime + (lpTime-greedyTime)/4
+			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: timeout}
+			policy := plan.Policy{Solver: lp, Weights: lp.Weights, Options: options}
 			var overshoots []time.Duration
+			greedyLate := 0
 			for b.Loop() {
 				outcome, err := plan.Schedule(context.Background(), snap, pending, policy)
 				if err != nil {
 					b.Fatal(err)
 				}
 				if outcome.Fallback == solver.FallbackTimeout {
-					overshoots = append(overshoots, outcome.SolveTime-tc.timeout)
+					overshoots = append(overshoots, outcome.SolveTime-max(timeout, outcome.GreedyTime))
+					if outcome.GreedyTime > timeout {
+						greedyLate++
+					}
 				}
-				time.Sleep(3 * tc.timeout)
+				time.Sleep(3 * timeout)
 			}
 			slices.Sort(overshoots)
+			b.ReportMetric(milliseconds(greedyTime), "greedy-ms")
+			b.ReportMetric(milliseconds(lpTime), "lp-ms")
+			b.ReportMetric(milliseconds(timeout), "budget-ms")
 			b.ReportMetric(float64(len(overshoots))/float64(b.N), "fallback-ratio")
 			if 2*len(overshoots) < b.N {
-				// The LP got fast enough to meet the budget: the fallback is no longer what is measured.
-				b.Errorf("only %d of %d windows fell back: lower the %s budget", len(overshoots), b.N, tc.timeout)
+				b.Errorf("only %d of %d windows fell back with a budget of %s", len(overshoots), b.N, timeout)
 			}
 			if len(overshoots) > 0 {
-				b.ReportMetric(float64(overshoots[len(overshoots)/2].Microseconds())/1000, "p50-overshoot-ms")
-				b.ReportMetric(float64(overshoots[(len(overshoots)*99+99)/100-1].Microseconds())/1000, "p99-overshoot-ms")
-				b.ReportMetric(float64(overshoots[len(overshoots)-1].Microseconds())/1000, "max-overshoot-ms")
+				b.ReportMetric(float64(greedyLate)/float64(len(overshoots)), "greedy-late-ratio")
+				b.ReportMetric(milliseconds(overshoots[len(overshoots)/2]), "p50-overshoot-ms")
+				b.ReportMetric(milliseconds(overshoots[(len(overshoots)*99+99)/100-1]), "p99-overshoot-ms")
+				b.ReportMetric(milliseconds(overshoots[len(overshoots)-1]), "max-overshoot-ms")
 			}
 		})
 	}
 }
+
+// solveTimes are the median times, of nine windows each, of the greedy plan as the LP's fallback is made (by
+// priority, and worded) and of the LP without a budget, each after a garbage collection, as plan.Schedule
+// collects before a budgeted solve. It fails the benchmark when the LP is not at least a third slower: a budget
+// between the two would then be met or missed by noise.
+func solveTimes(b *testing.B, snap *model.Snapshot, pending []*gardencorev1beta1.Shoot, options model.Options) (greedy, lp time.Duration) {
+	b.Helper()
+	w, err := model.NewWindow(snap, options, pending)
+	if err != nil {
+		b.Fatal(err)
+	}
+	median := func(s solver.Solver) time.Duration {
+		times := make([]time.Duration, 9)
+		for i := range times {
+			runtime.GC()
+			start := time.Now()
+			if _, err := plan.Solve(context.Background(), w, plan.Policy{Solver: s}); err != nil {
+				b.Fatal(err)
+			}
+			times[i] = time.Since(start)
+		}
+		slices.Sort(times)
+		return times[len(times)/2]
+	}
+	greedy, lp = median(solver.Greedy{ByPriority: true}), median(solver.LP{Weights: solver.DefaultWeights()})
+	if 3*lp < 4*greedy {
+		b.Fatalf("no budget separates the LP (%s) from the greedy plan (%s) on this window", lp, greedy)
+	}
+	return greedy, lp
+}
+
+func milliseconds(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // contended is a generated landscape with the given pending shoots and seeds at contention 1.0 (pending demand =
 // free capacity), half as many shoots already bound, and its pending shoots.
