@@ -175,10 +175,13 @@ func TestScheduleJSONContract(t *testing.T) {
 		}
 	}
 	seconds := window["seconds"].(map[string]any)
-	for _, f := range []string{"model", "solve", "total"} {
+	for _, f := range []string{"model", "collect", "solve", "greedy", "verify", "total"} {
 		if jsonKind(seconds[f]) != "number" {
 			t.Errorf("window.seconds.%s missing", f)
 		}
+	}
+	if greedy := seconds["greedy"].(float64); greedy <= 0 || greedy > seconds["solve"].(float64) {
+		t.Errorf("window.seconds.greedy is %v, want the part of solve (%v) the LP's greedy plan took", greedy, seconds["solve"])
 	}
 	if window["objective"].(float64) > window["greedyObjective"].(float64) {
 		t.Errorf("lp objective %v worse than greedy's %v", window["objective"], window["greedyObjective"])
