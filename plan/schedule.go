@@ -43,8 +43,8 @@ type Outcome struct {
 	// ModelTime is the time to build the window, CollectTime the garbage collection before a solver with a time
 	// budget, SolveTime the solver's, VerifyTime model.Verify's.
 	ModelTime, CollectTime, SolveTime, VerifyTime time.Duration
-	// GreedyTime is the part of SolveTime the greedy plan took beside a solver that improves on it
-	// (Solution.GreedyTime).
+	// GreedyTime is the part of SolveTime the greedy plan, made beside a solver that improves on it, took to make
+	// and word; 0 for any other solver. A fallback cannot come before it, whatever the budget.
 	GreedyTime time.Duration
 
 	solution *Solution
@@ -96,7 +96,7 @@ func Schedule(ctx context.Context, snap *model.Snapshot, pending []*gardencorev1
 		return nil, err
 	}
 	o.SolveTime = time.Since(start)
-	o.solution, o.Plan, o.Fallback, o.Optimal, o.GreedyTime = solution, solution.Plan, solution.Fallback, solution.Optimal, solution.GreedyTime
+	o.solution, o.Plan, o.Fallback, o.Optimal, o.GreedyTime = solution, solution.Plan, solution.Fallback, solution.Optimal, solution.greedyTime
 
 	start = time.Now()
 	if err := model.Verify(snap, w.Options, o.Plan); err != nil {
@@ -166,12 +166,11 @@ type Solution struct {
 	// used instead ("" when none was).
 	Optimal  bool
 	Fallback string
-	// GreedyTime is how long the greedy plan, made beside a solver that improves on it, took to make and word; 0
-	// for any other solver. A fallback cannot come before it, whatever the budget.
-	GreedyTime time.Duration
 
 	problem    *solver.Window
 	assignment *solver.Assignment
+	// greedyTime is Outcome.GreedyTime.
+	greedyTime time.Duration
 	// greedy is the gardener-scheduler's plan of the same window, in window order as it decides (what --solver
 	// greedy plans): the plan the figures compare with. nil until GreedyCost makes it.
 	greedy *solver.Assignment
@@ -235,7 +234,7 @@ func improve(ctx context.Context, w *model.Window, problem *solver.Window, impro
 	if solution.Fallback == "" {
 		plan = windowPlan(w, &solution.Assignment, failures)
 	}
-	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, GreedyTime: greedyTime, problem: problem, assignment: &solution.Assignment}
+	improved := &Solution{Plan: plan, Optimal: solution.Optimal, Fallback: solution.Fallback, greedyTime: greedyTime, problem: problem, assignment: &solution.Assignment}
 	if problem.InPriorityOrder() { // the fallback, deciding by priority first, decided as the gardener-scheduler does
 		improved.greedy = &greedy.Assignment
 	}
