@@ -132,7 +132,7 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 			timeout := greedyTime + (lpTime-greedyTime)/4
 			lp := solver.LP{Weights: solver.DefaultWeights(), Timeout: timeout}
 			policy := plan.Policy{Solver: lp, Weights: lp.Weights, Options: options}
-			var overshoots []time.Duration
+			var overshoots []float64 // milliseconds
 			greedyLate := 0
 			for b.Loop() {
 				outcome, err := plan.Schedule(context.Background(), snap, pending, policy)
@@ -140,14 +140,13 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 					b.Fatal(err)
 				}
 				if outcome.Fallback == solver.FallbackTimeout {
-					overshoots = append(overshoots, outcome.SolveTime-max(timeout, outcome.GreedyTime))
+					overshoots = append(overshoots, milliseconds(outcome.SolveTime-max(timeout, outcome.GreedyTime)))
 					if outcome.GreedyTime > timeout {
 						greedyLate++
 					}
 				}
 				time.Sleep(3 * timeout)
 			}
-			slices.Sort(overshoots)
 			b.ReportMetric(milliseconds(greedyTime), "greedy-ms")
 			b.ReportMetric(milliseconds(lpTime), "lp-ms")
 			b.ReportMetric(milliseconds(timeout), "budget-ms")
@@ -157,9 +156,9 @@ func BenchmarkTimeoutFallback(b *testing.B) {
 			}
 			if len(overshoots) > 0 {
 				b.ReportMetric(float64(greedyLate)/float64(len(overshoots)), "greedy-late-ratio")
-				b.ReportMetric(milliseconds(overshoots[len(overshoots)/2]), "p50-overshoot-ms")
-				b.ReportMetric(milliseconds(overshoots[(len(overshoots)*99+99)/100-1]), "p99-overshoot-ms")
-				b.ReportMetric(milliseconds(overshoots[len(overshoots)-1]), "max-overshoot-ms")
+				b.ReportMetric(bench.Quantile(overshoots, 0.5), "p50-overshoot-ms")
+				b.ReportMetric(bench.Quantile(overshoots, 0.99), "p99-overshoot-ms")
+				b.ReportMetric(slices.Max(overshoots), "max-overshoot-ms")
 			}
 		})
 	}
@@ -176,17 +175,16 @@ func solveTimes(b *testing.B, snap *model.Snapshot, pending []*gardencorev1beta1
 		b.Fatal(err)
 	}
 	median := func(s solver.Solver) time.Duration {
-		times := make([]time.Duration, 9)
-		for i := range times {
+		seconds := make([]float64, 9)
+		for i := range seconds {
 			runtime.GC()
 			start := time.Now()
 			if _, err := plan.Solve(context.Background(), w, plan.Policy{Solver: s}); err != nil {
 				b.Fatal(err)
 			}
-			times[i] = time.Since(start)
+			seconds[i] = time.Since(start).Seconds()
 		}
-		slices.Sort(times)
-		return times[len(times)/2]
+		return time.Duration(bench.Quantile(seconds, 0.5) * float64(time.Second))
 	}
 	greedy, lp = median(solver.Greedy{ByPriority: true}), median(solver.LP{Weights: solver.DefaultWeights()})
 	if 3*lp < 4*greedy {
