@@ -380,7 +380,7 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	}
 	pending := snap.Pending("default-scheduler")
 	// As `seedplan schedule --solver greedy` plans: a plan model.Verify refuses is an error, not a decision.
-	solution, err := plan.Schedule(context.Background(), snap, pending, plan.Policy{Solver: solver.Greedy{}, Options: model.Options{Strategy: strategy}})
+	outcome, err := plan.Schedule(context.Background(), snap, pending, plan.Policy{Solver: solver.Greedy{}, Options: model.Options{Strategy: strategy}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,10 +388,10 @@ func decideWithSeedplan(t *testing.T, objs model.Objects, strategy model.Strateg
 	for _, shoot := range pending {
 		out.order = append(out.order, model.ShootKey(shoot))
 	}
-	for _, p := range solution.Plan.Placements {
+	for _, p := range outcome.Plan.Placements {
 		out.decisions[p.Shoot] = decision{seed: p.Seed}
 	}
-	for _, u := range solution.Plan.Unschedulable {
+	for _, u := range outcome.Plan.Unschedulable {
 		out.decisions[u.Shoot] = decision{message: u.Message}
 		out.reasons[u.Reason]++
 	}
