@@ -31,6 +31,7 @@ type Metrics struct {
 	windowShoots    prometheus.Histogram
 	modelSeconds    prometheus.Histogram
 	solveSeconds    prometheus.Histogram
+	greedySeconds   prometheus.Histogram
 	bindSeconds     prometheus.Histogram
 	fallbacks       *prometheus.CounterVec
 	bindings        *prometheus.CounterVec
@@ -112,6 +113,9 @@ func newMetrics() *Metrics {
 		solveSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "seedplan_solve_duration_seconds", Help: "Time the solver took for a window.", Buckets: durations,
 		}),
+		greedySeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "seedplan_greedy_duration_seconds", Help: "Time the greedy plan made beside the LP took, part of the solve time, in windows the LP solver planned: a solver timeout below it cannot be kept, as a fallback comes no sooner.", Buckets: durations,
+		}),
 		bindSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "seedplan_bind_duration_seconds", Help: "Time to apply a window's plan to the cluster.", Buckets: durations,
 		}),
@@ -140,8 +144,8 @@ func newMetrics() *Metrics {
 			Name: "seedplan_landscape_warnings", Help: "Problems of the landscape the last window was planned from that no shoot's outcome tells, each a warning of the log: seeds whose allocatable or taint-effects annotation is not read as written, region ConfigMap entries Gardener cannot parse, cloud profiles several region ConfigMaps name, shoots on seeds the landscape does not hold.",
 		}),
 	}
-	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.bindSeconds, m.fallbacks,
-		m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, m.warnings, buildInfo())
+	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.greedySeconds, m.bindSeconds,
+		m.fallbacks, m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, m.warnings, buildInfo())
 	for _, result := range model.WindowBindResults() {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
@@ -198,6 +202,9 @@ func (m *Metrics) ObserveWindow(r *report.Report, warnings []string) {
 	m.windowShoots.Observe(float64(r.Window.Pending))
 	m.modelSeconds.Observe(r.Window.Seconds.Model)
 	m.solveSeconds.Observe(r.Window.Seconds.Solve)
+	if r.Window.Seconds.Greedy > 0 { // only a solver that improves on greedy makes a greedy plan beside it
+		m.greedySeconds.Observe(r.Window.Seconds.Greedy)
+	}
 	if r.Window.Fallback != "" {
 		m.fallbacks.WithLabelValues(r.Window.Fallback).Inc()
 	}

@@ -2,7 +2,10 @@ package metrics_test
 
 import (
 	"maps"
+	"math"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/metrics"
@@ -76,4 +79,38 @@ func TestShadowMetrics(t *testing.T) {
 	if got := byLabel(t, m.Registry, "seedplan_shadow_other_seed_total", "distance"); len(got) != 0 {
 		t.Errorf("a binding loop's seedplan_shadow_other_seed_total: %v, want none", got)
 	}
+}
+
+// seedplan_greedy_duration_seconds is the time of the greedy plan the LP solver makes beside its own, the time
+// below which its timeout cannot be kept; the greedy solver makes no plan beside its own, and no sample is taken.
+func TestGreedyDurationTimesThePlanMadeBesideTheLP(t *testing.T) {
+	m := metrics.NewMetrics(false)
+	for _, seconds := range []report.Seconds{
+		{Solve: 0.30, Greedy: 0.04}, // the LP's window
+		{Solve: 0.05},               // the greedy solver's
+		{Solve: 0.12, Greedy: 0.02}, // the LP's, after a fallback too
+	} {
+		m.ObserveWindow(&report.Report{Window: report.WindowReport{Seconds: seconds}}, nil)
+	}
+	count, sum := histogram(t, m.Registry, "seedplan_greedy_duration_seconds")
+	if count != 2 || math.Abs(sum-0.06) > 1e-9 {
+		t.Errorf("seedplan_greedy_duration_seconds: %d samples summing to %g, want 2 summing to 0.06", count, sum)
+	}
+}
+
+// histogram is the sample count and sum of the histogram of that name.
+func histogram(t *testing.T, registry *prometheus.Registry, name string) (uint64, float64) {
+	t.Helper()
+	families, err := registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, family := range families {
+		if family.GetName() == name && len(family.GetMetric()) == 1 {
+			h := family.GetMetric()[0].GetHistogram()
+			return h.GetSampleCount(), h.GetSampleSum()
+		}
+	}
+	t.Fatalf("%s: no single histogram", name)
+	return 0, 0
 }

@@ -151,6 +151,7 @@ func TestScheduleJobWithDeployedRBACAndPushgateway(t *testing.T) {
 	for _, want := range []string{
 		`seedplan_bindings_total{instance="",job="seedplan-test",result="bound"} 6`,
 		`seedplan_windows_total{instance="",job="seedplan-test",solver="lp"} 1`,
+		`seedplan_greedy_duration_seconds_count{instance="",job="seedplan-test"} 1`, // the plan made beside the LP
 		`seedplan_unschedulable_shoots{instance="",job="seedplan-test",reason="Capacity"} 2`,
 		`seedplan_seed_utilization_ratio{instance="",job="seedplan-test",provider="aws",region="cli-1",seed="cli-seed0"} 1`,
 		`seedplan_seed_allocatable_shoots{instance="",job="seedplan-test",provider="aws",region="cli-2",seed="cli-seed1"} 3`,
