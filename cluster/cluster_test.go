@@ -529,6 +529,27 @@ func TestLoopEndsInAnErrorWhenItLosesTheLease(t *testing.T) {
 	}
 }
 
+// A loop whose Lease the garden cannot hold — its namespace missing — ends in an error that names the namespace and
+// the setting, instead of standing by, ready, and never binding; and it binds nothing.
+func TestLoopEndsWhenTheGardenCannotHoldItsLease(t *testing.T) {
+	cp := garden.Get(t)
+	namespace := cp.Landscape(t, "leaseless", []int64{10}, 2, "leaseless")
+	c := loopConfig(t, cp, "leaseless")
+	c.LeaderElection.ResourceNamespace = "no-such-namespace"
+	loop := startLoop(t, cp.Config, c, "leaseless")
+	defer loop.cancel()
+	ended, err := loop.endsWithin(60 * time.Second)
+	switch {
+	case !ended:
+		t.Fatal("the loop runs on, 60 s after it started, with a Lease the garden cannot hold")
+	case err == nil || !strings.Contains(err.Error(), `no namespace "no-such-namespace" (leaderElection.resourceNamespace)`):
+		t.Fatalf("the loop ended with %v, want an error naming the missing namespace and its setting", err)
+	}
+	if bound := boundCount(t, cp.Client, namespace); bound != 0 {
+		t.Errorf("%d shoots bound by a loop that never led", bound)
+	}
+}
+
 // Windows are closed by work and capped: five shoots pending when the loop starts, at most two per window, are
 // bound in at least three windows, oldest first, and the loop's latency histogram times each binding once.
 func TestLoopCapsWindows(t *testing.T) {

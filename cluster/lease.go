@@ -1,15 +1,20 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+
+	"github.com/seedplan/seedplan/ingest"
 )
 
 // leaseLock is the Lease the loop's replicas elect their leader with, held under the loop's Identity — the name its
@@ -38,4 +43,33 @@ type leaseEvents struct{ recorder events.EventRecorder }
 // Eventf records an event about the Lease; message is what resourcelock says, with its args.
 func (r leaseEvents) Eventf(lease runtime.Object, eventType, reason, message string, args ...any) {
 	r.recorder.Eventf(lease, nil, eventType, reason, "LeaderElection", message, args...)
+}
+
+// checkLease makes sure the loop can take the Lease before it seeks it: leader election itself only logs why it
+// cannot, every retry period, and a loop whose Lease the garden cannot hold — its namespace missing, or its RBAC
+// short — would stand by, ready, and never bind. A Lease that exists can be taken; one that does not is created as
+// a server-side dry run, which writes nothing and fails as the election's own creation would.
+func checkLease(ctx context.Context, lock *resourcelock.LeaseLock) error {
+	leases := lock.Client.Leases(lock.LeaseMeta.Namespace)
+	lease := fmt.Sprintf("the leader election Lease %s/%s", lock.LeaseMeta.Namespace, lock.LeaseMeta.Name)
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
+		_, err := leases.Get(ctx, lock.LeaseMeta.Name, metav1.GetOptions{})
+		if !apierrors.IsNotFound(err) {
+			return err
+		}
+		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+		_, err = leases.Create(ctx, &coordinationv1.Lease{ObjectMeta: lock.LeaseMeta}, dryRun)
+		if apierrors.IsAlreadyExists(err) { // made meanwhile, by another replica
+			return nil
+		}
+		return err
+	})
+	switch {
+	case apierrors.IsNotFound(err):
+		return fmt.Errorf("%s cannot be created: the garden has no namespace %q "+
+			"(leaderElection.resourceNamespace): create it, or name one that exists: %w", lease, lock.LeaseMeta.Namespace, err)
+	case err != nil:
+		return fmt.Errorf("checking %s: %w", lease, err)
+	}
+	return nil
 }

@@ -76,7 +76,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	mgr, err := l.newManager(ctx)
+	mgr, lock, err := l.newManager(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	health := &healthServer{metrics: loopMetrics, address: c.Server.BindAddress, listener: l.Listener}
 	slog.InfoContext(ctx, "Starting the run loop", append(startAttrs(c, l.Identity), "dryRun", l.DryRun)...)
-	if err := l.serve(ctx, health, scheduler, mgr); err != nil {
+	if err := l.serve(ctx, health, scheduler, mgr, lock); err != nil {
 		return fmt.Errorf("run loop: %w", err)
 	}
 	return nil
@@ -119,8 +119,9 @@ func startAttrs(c *config.SeedPlanConfiguration, identity string) []any {
 // synced, and a manager stopped before they synced spins at full CPU and never returns (controller-runtime's
 // runnableGroup.Start keeps selecting on its ended context, kubernetes-sigs/controller-runtime#3440, v0.24.1 and
 // v0.25.2 alike): a loop whose RBAC forbids a list, or one stopped while it lists a large garden. Only a replica
-// whose informers synced seeks the Lease, so that a standby that takes over plans at once.
-func (l *Loop) serve(ctx context.Context, health *healthServer, scheduler *Scheduler, mgr manager.Manager) error {
+// whose informers synced seeks the Lease, so that a standby that takes over plans at once, and only after checking
+// that it can take it (checkLease): a loop that never could ends in an error that says why.
+func (l *Loop) serve(ctx context.Context, health *healthServer, scheduler *Scheduler, mgr manager.Manager, lock *resourcelock.LeaseLock) error {
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	g, failed := errgroup.WithContext(background)
 	g.Go(func() error { return health.Start(failed) })
@@ -151,6 +152,14 @@ func (l *Loop) serve(ctx context.Context, health *healthServer, scheduler *Sched
 			return nil
 		}
 		health.synced.Store(true)
+		if lock != nil {
+			switch err := checkLease(leading, lock); {
+			case err != nil && leading.Err() != nil:
+				return nil // stopped while checking, or /healthz failed: its error is the one to report
+			case err != nil:
+				return err
+			}
+		}
 		return mgr.Start(leading)
 	})
 	return g.Wait()
@@ -179,11 +188,12 @@ func (l *Loop) newInformers() (cache.Cache, error) {
 
 // newManager is the controller-runtime manager the loop's windows run in: it elects the leader as configured, under
 // the loop's Identity (leaseLock), and runs the windows while this replica leads. It logs to the default logger, a
-// graceful stop's end of leading as information (stopSequenceHandler).
-func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
+// graceful stop's end of leading as information (stopSequenceHandler). The Lease is returned too (nil when this
+// replica does not elect), for serve to check before it is sought.
+func (l *Loop) newManager(ctx context.Context) (manager.Manager, *resourcelock.LeaseLock, error) {
 	scheme, err := ingest.Scheme()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	le := l.Config.LeaderElection
 	elect := *le.LeaderElect && !l.DryRun // a shadow writes no Lease either
@@ -204,18 +214,18 @@ func (l *Loop) newManager(ctx context.Context) (manager.Manager, error) {
 	var lock *resourcelock.LeaseLock
 	if elect {
 		if lock, err = l.leaseLock(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		options.LeaderElectionResourceLockInterface = lock
 	}
 	mgr, err := manager.New(l.watching(), options)
 	if err != nil {
-		return nil, fmt.Errorf("creating the manager: %w", err)
+		return nil, nil, fmt.Errorf("creating the manager: %w", err)
 	}
 	if lock != nil {
 		lock.LockConfig.EventRecorder = leaseEvents{mgr.GetEventRecorder(bind.ReportingController)}
 	}
-	return mgr, nil
+	return mgr, lock, nil
 }
 
 // warmInformers makes the informers of what a window reads and starts each. Every replica keeps them warm, so that
