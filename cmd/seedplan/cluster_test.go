@@ -794,6 +794,91 @@ func TestCordon(t *testing.T) {
 	}
 }
 
+// cordon while an upgrade restarts the garden's gardener-apiserver waits for it, as the schedule job's read does,
+// and cordons the seed once it answers again, instead of failing at once with the garden's 503: a seed named, whose
+// update waits, and seeds selected by label, whose list does.
+func TestCordonWaitsForARestartingGardenerAPIServer(t *testing.T) {
+	cp := garden.Get(t)
+	ctx := context.Background()
+	cp.Landscape(t, "cordonup", []int64{10, 10}, 0, "cordonup")
+	kubeconfig, err := cp.Kubeconfig("cordonup-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		seed  string
+		given []string
+	}{
+		{"cordonup-seed0", []string{"cordonup-seed0"}},
+		{"cordonup-seed1", []string{"-l", "test.seedplan.gardener.cloud/cordon=during-restart"}},
+	} {
+		t.Run(tc.given[0], func(t *testing.T) {
+			seed := &gardencorev1beta1.Seed{}
+			if err := cp.Client.Get(ctx, client.ObjectKey{Name: tc.seed}, seed); err != nil {
+				t.Fatal(err)
+			}
+			seed.Labels = map[string]string{"test.seedplan.gardener.cloud/cordon": "during-restart"}
+			if err := cp.Client.Update(ctx, seed); err != nil {
+				t.Fatal(err)
+			}
+			out, err := whileGardenerAPIServerRestarts(t, cp, func() (string, error) {
+				return runCombined(t, append([]string{"cordon", "--kubeconfig", kubeconfig}, tc.given...)...)
+			})
+			if err != nil || !strings.Contains(out, "The garden did not answer; asking again") || !strings.Contains(out, "seed/"+tc.seed+" cordoned\n") {
+				t.Fatalf("cordon while gardener-apiserver restarts: %v\n%s", err, out)
+			}
+			if err := cp.Client.Get(ctx, client.ObjectKey{Name: tc.seed}, seed); err != nil {
+				t.Fatal(err)
+			}
+			if model.SchedulingVisible(seed) {
+				t.Fatal("the command said it cordoned the seed, and the seed is visible")
+			}
+		})
+	}
+}
+
+// whileGardenerAPIServerRestarts runs command while gardener-apiserver is down, for some seconds as in a restart,
+// and returns what it returned once the restarted one answers.
+func whileGardenerAPIServerRestarts(t *testing.T, cp *gardentest.ControlPlane, command func() (string, error)) (string, error) {
+	t.Helper()
+	ctx := context.Background()
+	if err := cp.KillGardenerAPIServer(); err != nil {
+		t.Fatal(err)
+	}
+	restarted := false
+	t.Cleanup(func() { // a failure before the restart must not leave the garden down for the next test
+		if !restarted {
+			if err := cp.RestartGardenerAPIServer(ctx); err != nil {
+				t.Errorf("restarting gardener-apiserver: %v", err)
+			}
+		}
+	})
+	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := command()
+		done <- result{out, err}
+	}()
+	time.Sleep(3 * time.Second)
+	restarted = true
+	if err := cp.RestartGardenerAPIServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		return got.out, got.err
+	case <-time.After(time.Minute):
+		t.Fatal("the command runs on, a minute after gardener-apiserver answers again")
+		return "", nil
+	}
+}
+
 // --context selects the kubeconfig context of the garden, as kubectl's does; the announcement names it.
 func TestKubeconfigContext(t *testing.T) {
 	cp := garden.Get(t)

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/seedplan/seedplan/bind"
+	"github.com/seedplan/seedplan/ingest"
 	"github.com/seedplan/seedplan/report"
 )
 
@@ -146,10 +147,14 @@ type seedSet struct {
 	changed bool
 }
 
-// selected are the names of the garden's seeds the selector matches; none is an error, not a silent nothing.
+// selected are the names of the garden's seeds the selector matches; none is an error, not a silent nothing. A
+// garden that does not answer is asked again, as the seeds' updates are (bind.SetSchedulingVisible).
 func (o *cordonOptions) selected(ctx context.Context, garden client.Client) ([]string, error) {
 	var seeds gardencorev1beta1.SeedList
-	if err := garden.List(ctx, &seeds, client.MatchingLabelsSelector{Selector: o.matching}); err != nil {
+	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
+		return garden.List(ctx, &seeds, client.MatchingLabelsSelector{Selector: o.matching})
+	})
+	if err != nil {
 		return nil, fmt.Errorf("listing the seeds of --selector %q: %w", o.selector, err)
 	}
 	if len(seeds.Items) == 0 {
