@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/seedplan/seedplan/metrics"
 	"github.com/seedplan/seedplan/model"
@@ -77,29 +78,35 @@ func TestCapacityAnswerExportsTheProvenBound(t *testing.T) {
 // under "".
 func byLabel(t *testing.T, registry *prometheus.Registry, name, label string) map[string]float64 {
 	t.Helper()
-	families, err := registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
 	values := map[string]float64{}
-	for _, family := range families {
-		if family.GetName() != name {
-			continue
+	for _, m := range series(t, registry, name) {
+		value := m.GetGauge().GetValue()
+		if m.GetCounter() != nil {
+			value = m.GetCounter().GetValue()
 		}
-		for _, m := range family.GetMetric() {
-			value := m.GetGauge().GetValue()
-			if m.GetCounter() != nil {
-				value = m.GetCounter().GetValue()
-			}
-			if label == "" && len(m.GetLabel()) == 0 {
-				values[""] = value
-			}
-			for _, l := range m.GetLabel() {
-				if l.GetName() == label {
-					values[l.GetValue()] += value
-				}
+		if label == "" && len(m.GetLabel()) == 0 {
+			values[""] = value
+		}
+		for _, l := range m.GetLabel() {
+			if l.GetName() == label {
+				values[l.GetValue()] += value
 			}
 		}
 	}
 	return values
+}
+
+// series are the series of the metric of that name the registry gathers; none when it has no such metric.
+func series(t *testing.T, registry *prometheus.Registry, name string) []*dto.Metric {
+	t.Helper()
+	families, err := registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, family := range families {
+		if family.GetName() == name {
+			return family.GetMetric()
+		}
+	}
+	return nil
 }

@@ -98,19 +98,13 @@ func TestGreedyDurationTimesThePlanMadeBesideTheLP(t *testing.T) {
 	}
 }
 
-// histogram is the sample count and sum of the histogram of that name.
+// histogram is the sample count and sum of the unlabelled histogram of that name.
 func histogram(t *testing.T, registry *prometheus.Registry, name string) (uint64, float64) {
 	t.Helper()
-	families, err := registry.Gather()
-	if err != nil {
-		t.Fatal(err)
+	all := series(t, registry, name)
+	if len(all) != 1 {
+		t.Fatalf("%s: %d series, want one histogram", name, len(all))
 	}
-	for _, family := range families {
-		if family.GetName() == name && len(family.GetMetric()) == 1 {
-			h := family.GetMetric()[0].GetHistogram()
-			return h.GetSampleCount(), h.GetSampleSum()
-		}
-	}
-	t.Fatalf("%s: no single histogram", name)
-	return 0, 0
+	h := all[0].GetHistogram()
+	return h.GetSampleCount(), h.GetSampleSum()
 }
