@@ -211,18 +211,7 @@ func kubectlList(t *testing.T, c client.Client, opts []client.ListOption, kinds 
 func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
-	if err := cp.KillGardenerAPIServer(); err != nil {
-		t.Fatal(err)
-	}
-	restarted := false
-	defer func() {
-		if !restarted {
-			_ = cp.RestartGardenerAPIServer(ctx)
-		}
-	}()
-	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
-		t.Fatal(err)
-	}
+	restart := cp.TakeDownGardenerAPIServer(t)
 	load := func() error {
 		c, err := ingest.NewClient(cp.Config) // a mapper of its own, which has seen no discovery yet
 		if err != nil {
@@ -242,8 +231,7 @@ func TestLoadClusterWhileGardenerAPIServerIsDown(t *testing.T) {
 	if !errors.As(err, &notServed) || err.Error() != want || !ingest.Transient(err) {
 		t.Fatalf("reading the garden while gardener-apiserver is down: %v (transient: %v), want %q, transient", err, ingest.Transient(err), want)
 	}
-	restarted = true
-	if err := cp.RestartGardenerAPIServer(ctx); err != nil {
+	if err := restart(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// A read just after the restart may still get a 503 from an availability check kube-apiserver began before it

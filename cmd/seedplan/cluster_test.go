@@ -841,21 +841,7 @@ func TestCordonWaitsForARestartingGardenerAPIServer(t *testing.T) {
 // and returns what it returned once the restarted one answers.
 func whileGardenerAPIServerRestarts(t *testing.T, cp *gardentest.ControlPlane, command func() (string, error)) (string, error) {
 	t.Helper()
-	ctx := context.Background()
-	if err := cp.KillGardenerAPIServer(); err != nil {
-		t.Fatal(err)
-	}
-	restarted := false
-	t.Cleanup(func() { // a failure before the restart must not leave the garden down for the next test
-		if !restarted {
-			if err := cp.RestartGardenerAPIServer(ctx); err != nil {
-				t.Errorf("restarting gardener-apiserver: %v", err)
-			}
-		}
-	})
-	if err := cp.MarkGardenerAPIUnavailable(ctx); err != nil {
-		t.Fatal(err)
-	}
+	restart := cp.TakeDownGardenerAPIServer(t)
 	type result struct {
 		out string
 		err error
@@ -866,8 +852,7 @@ func whileGardenerAPIServerRestarts(t *testing.T, cp *gardentest.ControlPlane, c
 		done <- result{out, err}
 	}()
 	time.Sleep(3 * time.Second)
-	restarted = true
-	if err := cp.RestartGardenerAPIServer(ctx); err != nil {
+	if err := restart(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -431,6 +431,33 @@ func (cp *ControlPlane) RestartGardenerAPIServer(ctx context.Context) error {
 	return cp.recheckGardenerAPI(ctx)
 }
 
+// TakeDownGardenerAPIServer kills gardener-apiserver and marks Gardener's APIServices unavailable, as kube-apiserver
+// finds them some seconds later: Gardener's API answers 503 at once, as during an upgrade's restart. It returns the
+// restart; a test that ends before it restarts gardener-apiserver has it restarted then, so that the tests after it
+// find the garden up. An error fails the test.
+func (cp *ControlPlane) TakeDownGardenerAPIServer(t testing.TB) (restart func(context.Context) error) {
+	t.Helper()
+	if err := cp.KillGardenerAPIServer(); err != nil {
+		t.Fatal(err)
+	}
+	restarted := false
+	restart = func(ctx context.Context) error {
+		restarted = true
+		return cp.RestartGardenerAPIServer(ctx)
+	}
+	t.Cleanup(func() {
+		if !restarted {
+			if err := restart(context.Background()); err != nil {
+				t.Errorf("restarting gardener-apiserver: %v", err)
+			}
+		}
+	})
+	if err := cp.MarkGardenerAPIUnavailable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return restart
+}
+
 // recheckGardenerAPI has kube-apiserver check Gardener's APIServices afresh after a restart and waits for the
 // answer. A check kube-apiserver began while a component was starting can time out after Gardener's API already
 // listed again; it then marks the APIService unavailable, and every request gets 503 until a later check, so a
