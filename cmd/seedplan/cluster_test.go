@@ -286,6 +286,31 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// A run loop whose RBAC does not let it take its Lease — examples/deploy/rbac.yaml grants get and update of the Lease
+// named in examples/deploy/config.yaml alone, and the configuration names another — ends with the garden's refusal,
+// instead of standing by, ready, and never binding.
+func TestRunEndsWhenItsRBACForbidsTheLease(t *testing.T) {
+	cp := garden.Get(t)
+	deployRBAC(t, cp)
+	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
+	configFile := configurationFile(t, "schedulerName: leasedenied\nleaderElection: {resourceName: seedplan-not-granted}\nserver: {bindAddress: \"127.0.0.1:0\"}\n")
+	defer fixture.RestoreLogging()()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := newRootCommand()
+	cmd.SetOut(newTestLog(t))
+	cmd.SetErr(newTestLog(t))
+	cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
+	err := cmd.ExecuteContext(ctx)
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("the loop ran on for a minute with a Lease its RBAC forbids (%v)", err)
+	case err == nil || !strings.Contains(err.Error(), "checking the leader election Lease garden/seedplan-not-granted: ") ||
+		!strings.Contains(err.Error(), "forbidden"):
+		t.Fatalf("the loop ended with %v, want the garden's refusal of the Lease", err)
+	}
+}
+
 // deployRBAC applies examples/deploy/rbac.yaml, namespace garden first, as an operator deploys seedplan.
 func deployRBAC(t *testing.T, cp *gardentest.ControlPlane) {
 	t.Helper()
