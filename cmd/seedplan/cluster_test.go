@@ -867,26 +867,21 @@ func TestCordonWaitsForARestartingGardenerAPIServer(t *testing.T) {
 func whileGardenerAPIServerRestarts(t *testing.T, cp *gardentest.ControlPlane, command func() (string, error)) (string, error) {
 	t.Helper()
 	restart := cp.TakeDownGardenerAPIServer(t)
-	type result struct {
-		out string
-		err error
-	}
-	done := make(chan result, 1)
+	restarted := make(chan error, 1)
 	go func() {
-		out, err := command()
-		done <- result{out, err}
+		time.Sleep(3 * time.Second)
+		restarted <- restart(context.Background())
 	}()
-	time.Sleep(3 * time.Second)
-	if err := restart(context.Background()); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := interruptible(ctx, command)
+	if err := <-restarted; err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case got := <-done:
-		return got.out, got.err
-	case <-time.After(time.Minute):
-		t.Fatal("the command runs on, a minute after gardener-apiserver answers again")
-		return "", nil
+	if ctx.Err() != nil {
+		t.Fatal("the command ran on for a minute")
 	}
+	return out, err
 }
 
 // --context selects the kubeconfig context of the garden, as kubectl's does; the announcement names it.
