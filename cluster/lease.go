@@ -47,19 +47,23 @@ func (r leaseEvents) Eventf(lease runtime.Object, eventType, reason, message str
 
 // checkLease makes sure the loop can take the Lease before it seeks it: leader election itself only logs why it
 // cannot, every retry period, and a loop whose Lease the garden cannot hold — its namespace missing, or its RBAC
-// short — would stand by, ready, and never bind. A Lease that exists can be taken; one that does not is created as
-// a server-side dry run, which writes nothing and fails as the election's own creation would.
+// short — would stand by, ready, and never bind. Taking a Lease that exists updates it, and one that does not is
+// created: each is tried as a server-side dry run, which writes nothing and fails as the election's own request
+// would. The garden authorizes a request before it compares versions or names, so a conflict with another replica
+// that wrote the Lease meanwhile answers the question as well as a success does.
 func checkLease(ctx context.Context, lock *resourcelock.LeaseLock) error {
 	leases := lock.Client.Leases(lock.LeaseMeta.Namespace)
 	lease := fmt.Sprintf("the leader election Lease %s/%s", lock.LeaseMeta.Namespace, lock.LeaseMeta.Name)
+	dryRun := []string{metav1.DryRunAll}
 	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error {
-		_, err := leases.Get(ctx, lock.LeaseMeta.Name, metav1.GetOptions{})
-		if !apierrors.IsNotFound(err) {
-			return err
+		existing, err := leases.Get(ctx, lock.LeaseMeta.Name, metav1.GetOptions{})
+		if err == nil {
+			_, err = leases.Update(ctx, existing, metav1.UpdateOptions{DryRun: dryRun})
 		}
-		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
-		_, err = leases.Create(ctx, &coordinationv1.Lease{ObjectMeta: lock.LeaseMeta}, dryRun)
-		if apierrors.IsAlreadyExists(err) { // made meanwhile, by another replica
+		if apierrors.IsNotFound(err) { // absent, or deleted since it was read
+			_, err = leases.Create(ctx, &coordinationv1.Lease{ObjectMeta: lock.LeaseMeta}, metav1.CreateOptions{DryRun: dryRun})
+		}
+		if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
 			return nil
 		}
 		return err

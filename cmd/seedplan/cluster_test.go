@@ -24,9 +24,11 @@ import (
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -286,28 +288,83 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// A run loop whose RBAC does not let it take its Lease — examples/deploy/rbac.yaml grants get and update of the Lease
-// named in examples/deploy/config.yaml alone, and the configuration names another — ends with the garden's refusal,
-// instead of standing by, ready, and never binding.
+// A run loop whose RBAC does not let it take its Lease ends with the garden's refusal, instead of standing by,
+// ready, and never binding. examples/deploy/rbac.yaml grants get and update of the Lease named in
+// examples/deploy/config.yaml alone: a configuration naming another may not read it; and a Lease another Role lets
+// it read but not update — which taking it does — is refused as well.
 func TestRunEndsWhenItsRBACForbidsTheLease(t *testing.T) {
 	cp := garden.Get(t)
 	deployRBAC(t, cp)
+	readOnlyLease(t, cp, "garden", "seedplan-read-only", "seedplan")
 	kubeconfig := serviceAccountKubeconfig(t, cp, "garden", "seedplan")
-	configFile := configurationFile(t, "schedulerName: leasedenied\nleaderElection: {resourceName: seedplan-not-granted}\nserver: {bindAddress: \"127.0.0.1:0\"}\n")
-	defer fixture.RestoreLogging()()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := newRootCommand()
-	cmd.SetOut(newTestLog(t))
-	cmd.SetErr(newTestLog(t))
-	cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
-	err := cmd.ExecuteContext(ctx)
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("the loop ran on for a minute with a Lease its RBAC forbids (%v)", err)
-	case err == nil || !strings.Contains(err.Error(), "checking the leader election Lease garden/seedplan-not-granted: ") ||
-		!strings.Contains(err.Error(), "forbidden"):
-		t.Fatalf("the loop ended with %v, want the garden's refusal of the Lease", err)
+	for _, tc := range []struct {
+		name, lease, refusal string
+	}{
+		{"a Lease it may not read", "seedplan-not-granted", "cannot get resource \"leases\""},
+		{"a Lease it may read but not take", "seedplan-read-only", "cannot update resource \"leases\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			configFile := configurationFile(t, "schedulerName: leasedenied\nleaderElection: {resourceName: "+tc.lease+
+				"}\nserver: {bindAddress: \"127.0.0.1:0\"}\n")
+			defer fixture.RestoreLogging()()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := newRootCommand()
+			cmd.SetOut(newTestLog(t))
+			cmd.SetErr(newTestLog(t))
+			cmd.SetArgs([]string{"run", "--kubeconfig", kubeconfig, "--config", configFile})
+			err := cmd.ExecuteContext(ctx)
+			switch {
+			case ctx.Err() != nil:
+				t.Fatalf("the loop ran on for a minute with a Lease its RBAC forbids (%v)", err)
+			case err == nil || !strings.Contains(err.Error(), "checking the leader election Lease garden/"+tc.lease+": ") ||
+				!strings.Contains(err.Error(), tc.refusal):
+				t.Fatalf("the loop ended with %v, want the garden's refusal of the Lease (%s)", err, tc.refusal)
+			}
+		})
+	}
+}
+
+// readOnlyLease creates the Lease namespace/name, held by another replica, and a Role and RoleBinding that let the
+// ServiceAccount namespace/account read it and nothing more.
+func readOnlyLease(t *testing.T, cp *gardentest.ControlPlane, namespace, name, account string) {
+	t.Helper()
+	ctx := context.Background()
+	clientset, err := kubernetes.NewForConfig(cp.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := metav1.ObjectMeta{Namespace: namespace, Name: name}
+	_, leaseErr := clientset.CoordinationV1().Leases(namespace).Create(ctx,
+		&coordinationv1.Lease{ObjectMeta: meta, Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("another-replica")}}, metav1.CreateOptions{})
+	_, roleErr := clientset.RbacV1().Roles(namespace).Create(ctx, &rbacv1.Role{ObjectMeta: meta, Rules: []rbacv1.PolicyRule{{
+		APIGroups: []string{coordinationv1.GroupName}, Resources: []string{"leases"}, ResourceNames: []string{name}, Verbs: []string{"get"},
+	}}}, metav1.CreateOptions{})
+	_, bindingErr := clientset.RbacV1().RoleBindings(namespace).Create(ctx, &rbacv1.RoleBinding{
+		ObjectMeta: meta,
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: account}},
+	}, metav1.CreateOptions{})
+	for _, err := range []error{leaseErr, roleErr, bindingErr} {
+		// Tests share the control plane: what an earlier test created is there already, and the same.
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	// The garden's RBAC authorizer learns of the Role through its informers: wait until it lets the account read.
+	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+		User:               "system:serviceaccount:" + namespace + ":" + account, // how a ServiceAccount's token authenticates
+		Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace},
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: namespace, Verb: "get", Group: coordinationv1.GroupName, Resource: "leases", Name: name},
+	}}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		answer, err := clientset.AuthorizationV1().SubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+		if err == nil && answer.Status.Allowed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Role %s/%s does not let %s read the Lease after 30 s (%v)", namespace, name, account, err)
+		}
 	}
 }
 
