@@ -18,11 +18,12 @@ trap 'rm -f "$output"' EXIT
 if "$go" test "$package" -run '^$' -fuzz "^${target}\$" "$@" 2>&1 | tee "$output"; then
   exit 0
 fi
-minor=$("$go" env GOVERSION | sed -n 's/^go1\.\([0-9]*\).*/\1/p')
+version=$("$go" env GOVERSION)
+minor=$(echo "$version" | sed -n 's/^go1\.\([0-9]*\).*/\1/p')
 if [ -n "$minor" ] && [ "$minor" -lt 27 ] &&
   grep -qx '[[:space:]]*context deadline exceeded' "$output" && ! grep -q 'Failing input written to' "$output"; then
   echo "hack/fuzz.sh: $target ended on the fuzzing coordinator's own deadline, no input found failing" \
-    "(golang/go#75804, $("$go" env GOVERSION)): not a finding" >&2
+    "(golang/go#75804, $version): not a finding" >&2
   exit 0
 fi
 exit 1

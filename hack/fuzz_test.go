@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,9 +31,11 @@ func TestFuzzScriptFailsOnFindingsOnly(t *testing.T) {
 		{"a failure that is no fuzzing's, a build's", "go1.26.8", "FAIL\tgithub.com/seedplan/seedplan/report [build failed]\n", 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fakeGo := filepath.Join(t.TempDir(), "go")
-			script := "#!/bin/sh\nif [ \"$1\" = env ]; then echo " + tc.goVersion + "; exit 0; fi\ncat <<'OUTPUT'\n" + tc.output +
-				"OUTPUT\nexit " + string(rune('0'+tc.status)) + "\n"
+			dir := t.TempDir()
+			fakeGo, args := filepath.Join(dir, "go"), filepath.Join(dir, "args")
+			// A go command that answers env with the version, and test with the output and status, noting its arguments.
+			script := "#!/bin/sh\nif [ \"$1\" = env ]; then echo " + tc.goVersion + "; exit 0; fi\nprintf '%s\\n' \"$@\" > " + args +
+				"\ncat <<'OUTPUT'\n" + tc.output + "OUTPUT\nexit " + strconv.Itoa(tc.status) + "\n"
 			if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -50,6 +53,14 @@ func TestFuzzScriptFailsOnFindingsOnly(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), tc.output) {
 				t.Errorf("fuzz.sh hid go test's output; it printed:\n%s", out.String())
+			}
+			given, err := os.ReadFile(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"test", "./report", "-run", "^$", "-fuzz", "^FuzzJSONPath$", "-fuzztime", "40s"}
+			if got := strings.Fields(string(given)); !slices.Equal(got, want) {
+				t.Errorf("fuzz.sh ran go %q, want go %q: the target alone, with the flags it was given", got, want)
 			}
 		})
 	}
