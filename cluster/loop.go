@@ -842,7 +842,7 @@ func (h *healthServer) Start(ctx context.Context) error {
 		}
 		_, _ = w.Write([]byte("ok"))
 	})
-	mux.Handle("/metrics", promhttp.HandlerFor(h.metrics.Registry, promhttp.HandlerOpts{}))
+	mux.Handle("/metrics", promhttp.HandlerFor(h.metrics, promhttp.HandlerOpts{}))
 	server := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	listener := h.listener
 	if listener == nil {

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/push"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/seedplan/seedplan/bind"
 	"github.com/seedplan/seedplan/internal/buildinfo"
@@ -24,8 +26,11 @@ func seedLabels() []string { return []string{"seed", "provider", "region"} }
 // Metrics are seedplan's Prometheus metrics, all named seedplan_*. The schedule job pushes them to a
 // Pushgateway; the run loop serves them on /metrics.
 type Metrics struct {
-	// Registry holds every seedplan metric (and, for the run loop, the Go and process collectors).
+	// Registry holds every seedplan metric (and, for the run loop, the Go and process collectors). Scrapes and
+	// pushes gather it through Gather.
 	Registry *prometheus.Registry
+	// observing keeps a gathering out of a window's observation (ObserveWindow).
+	observing sync.Mutex
 
 	windows         *prometheus.CounterVec
 	windowShoots    prometheus.Histogram
@@ -197,6 +202,8 @@ func buildInfo() prometheus.Gauge {
 // ObserveWindow records a planned window from its report and the warnings of the landscape it was planned from
 // (report.SnapshotWarnings): the run loop logs each once, and a log line is easily missed by one who watches alerts.
 func (m *Metrics) ObserveWindow(r *report.Report, warnings []string) {
+	m.observing.Lock()
+	defer m.observing.Unlock()
 	m.warnings.Set(float64(len(warnings)))
 	m.windows.WithLabelValues(r.Window.Solver).Inc()
 	m.windowShoots.Observe(float64(r.Window.Pending))
@@ -303,10 +310,18 @@ func (m *Metrics) SetLeader(leading bool) {
 	}
 }
 
+// Gather gathers the registry, but never in the middle of a window's observation: a scrape that sees a window
+// counted sees that window's seeds, never the seed series that ObserveWindow has reset and not yet set again.
+func (m *Metrics) Gather() ([]*dto.MetricFamily, error) {
+	m.observing.Lock()
+	defer m.observing.Unlock()
+	return m.Registry.Gather()
+}
+
 // Push replaces the job's metrics on the Pushgateway at url with the registry's, waiting at most timeout for its
 // answer (0: for ever).
 func (m *Metrics) Push(ctx context.Context, url, job string, timeout time.Duration) error {
-	if err := pushWithin(ctx, timeout, push.New(url, job).Gatherer(m.Registry)); err != nil {
+	if err := pushWithin(ctx, timeout, push.New(url, job).Gatherer(m)); err != nil {
 		return fmt.Errorf("pushing metrics to %s: %w", url, err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package metrics_test
 import (
 	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -107,4 +108,52 @@ func histogram(t *testing.T, registry *prometheus.Registry, name string) (uint64
 	}
 	h := all[0].GetHistogram()
 	return h.GetSampleCount(), h.GetSampleSum()
+}
+
+// A scrape never sees a window half observed: the window that seedplan_window_shoots counts comes with its own
+// seeds in seedplan_seed_shoots, not with the last window's or with none (ObserveWindow resets the per-seed
+// series before it sets them again).
+func TestGatherSeesWholeWindows(t *testing.T) {
+	m := metrics.NewMetrics(true)
+	const windows = 2000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i <= windows; i++ {
+			seeds := []report.SeedReport{{Name: "a", Provider: "aws", Region: "eu-1", Usage: i}, {Name: "b", Provider: "aws", Region: "eu-1", Usage: i}}
+			m.ObserveWindow(&report.Report{Seeds: seeds}, nil)
+		}
+	}()
+	for gathered := 0; ; gathered++ {
+		select {
+		case <-done:
+			if gathered == 0 {
+				t.Fatal("no gathering ran beside the windows")
+			}
+			return
+		default:
+		}
+		families, err := m.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counted uint64
+		var seeds []float64
+		for _, family := range families {
+			switch family.GetName() {
+			case "seedplan_window_shoots":
+				counted = family.GetMetric()[0].GetHistogram().GetSampleCount()
+			case "seedplan_seed_shoots":
+				for _, series := range family.GetMetric() {
+					seeds = append(seeds, series.GetGauge().GetValue())
+				}
+			}
+		}
+		if counted == 0 {
+			continue
+		}
+		if want := []float64{float64(counted), float64(counted)}; !slices.Equal(seeds, want) {
+			t.Fatalf("a gathering after %d windows: seedplan_seed_shoots %v, want %v", counted, seeds, want)
+		}
+	}
 }
