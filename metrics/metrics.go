@@ -32,20 +32,18 @@ type Metrics struct {
 	// observing keeps a gathering out of a window's observation (ObserveWindow).
 	observing sync.Mutex
 
-	windows         *prometheus.CounterVec
-	windowShoots    prometheus.Histogram
-	modelSeconds    prometheus.Histogram
-	solveSeconds    prometheus.Histogram
-	greedySeconds   prometheus.Histogram
-	bindSeconds     prometheus.Histogram
-	fallbacks       *prometheus.CounterVec
-	bindings        *prometheus.CounterVec
-	unschedulable   *prometheus.GaugeVec
-	seedUtilization *prometheus.GaugeVec
-	seedShoots      *prometheus.GaugeVec
-	seedAllocatable *prometheus.GaugeVec
-	lastWindow      prometheus.Gauge
-	warnings        prometheus.Gauge
+	windows       *prometheus.CounterVec
+	windowShoots  prometheus.Histogram
+	modelSeconds  prometheus.Histogram
+	solveSeconds  prometheus.Histogram
+	greedySeconds prometheus.Histogram
+	bindSeconds   prometheus.Histogram
+	fallbacks     *prometheus.CounterVec
+	bindings      *prometheus.CounterVec
+	unschedulable *prometheus.GaugeVec
+	seeds         *seedCollector
+	lastWindow    prometheus.Gauge
+	warnings      prometheus.Gauge
 	// Run loop only:
 	leader      prometheus.Gauge
 	scheduling  prometheus.Histogram
@@ -133,15 +131,7 @@ func newMetrics() *Metrics {
 		unschedulable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "seedplan_unschedulable_shoots", Help: "Shoots the last window left unplaced, by the predicate that excluded the last candidate.",
 		}, []string{"reason"}),
-		seedUtilization: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "seedplan_seed_utilization_ratio", Help: "Shoots on the seed divided by its allocatable shoots, after the last window's plan (seeds with allocatable only).",
-		}, seedLabels()),
-		seedShoots: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "seedplan_seed_shoots", Help: "Shoots on the seed after the last window's plan.",
-		}, seedLabels()),
-		seedAllocatable: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "seedplan_seed_allocatable_shoots", Help: "The seed's status.allocatable.shoots as the gardener-scheduler reads it (a fraction rounded up, a negative number 0) when the last window was planned (seeds with allocatable only).",
-		}, seedLabels()),
+		seeds: newSeedCollector(),
 		lastWindow: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "seedplan_last_window_timestamp_seconds", Help: "Unix time the last window was planned, or the run loop last looked and found no shoot due (an empty window, as the schedule job plans one).",
 		}),
@@ -150,7 +140,7 @@ func newMetrics() *Metrics {
 		}),
 	}
 	m.Registry.MustRegister(m.windows, m.windowShoots, m.modelSeconds, m.solveSeconds, m.greedySeconds, m.bindSeconds,
-		m.fallbacks, m.bindings, m.unschedulable, m.seedUtilization, m.seedShoots, m.seedAllocatable, m.lastWindow, m.warnings, buildInfo())
+		m.fallbacks, m.bindings, m.unschedulable, m.seeds, m.lastWindow, m.warnings, buildInfo())
 	for _, result := range model.WindowBindResults() {
 		m.bindings.WithLabelValues(string(result)) // every result is exported, at zero until it happens
 	}
@@ -219,20 +209,7 @@ func (m *Metrics) ObserveWindow(r *report.Report, warnings []string) {
 	for _, u := range r.Unschedulable {
 		m.unschedulable.WithLabelValues(u.Reason).Inc()
 	}
-	m.seedShoots.Reset()
-	m.seedUtilization.Reset()
-	m.seedAllocatable.Reset()
-	for _, seed := range r.Seeds {
-		labels := []string{seed.Name, seed.Provider, seed.Region}
-		shoots := float64(seed.Usage + seed.Placed)
-		m.seedShoots.WithLabelValues(labels...).Set(shoots)
-		if seed.Allocatable != nil {
-			m.seedAllocatable.WithLabelValues(labels...).Set(float64(*seed.Allocatable))
-			if *seed.Allocatable > 0 {
-				m.seedUtilization.WithLabelValues(labels...).Set(shoots / float64(*seed.Allocatable))
-			}
-		}
-	}
+	m.seeds.observe(r.Seeds)
 	m.lastWindow.SetToCurrentTime()
 }
 
@@ -311,7 +288,7 @@ func (m *Metrics) SetLeader(leading bool) {
 }
 
 // Gather gathers the registry, but never in the middle of a window's observation: a scrape that sees a window
-// counted sees that window's seeds, never the seed series that ObserveWindow has reset and not yet set again.
+// counted sees that window's seeds and unschedulable shoots, never the last window's.
 func (m *Metrics) Gather() ([]*dto.MetricFamily, error) {
 	m.observing.Lock()
 	defer m.observing.Unlock()

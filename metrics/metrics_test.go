@@ -1,9 +1,11 @@
 package metrics_test
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -111,8 +113,8 @@ func histogram(t *testing.T, registry *prometheus.Registry, name string) (uint64
 }
 
 // A scrape never sees a window half observed: the window that seedplan_window_shoots counts comes with its own
-// seeds in seedplan_seed_shoots, not with the last window's or with none (ObserveWindow resets the per-seed
-// series before it sets them again).
+// seeds in seedplan_seed_shoots, not with the last window's or with none (ObserveWindow counts the window before
+// it sets the seeds).
 func TestGatherSeesWholeWindows(t *testing.T) {
 	m := metrics.NewMetrics(true)
 	const windows = 2000
@@ -155,5 +157,92 @@ func TestGatherSeesWholeWindows(t *testing.T) {
 		if want := []float64{float64(counted), float64(counted)}; !slices.Equal(seeds, want) {
 			t.Fatalf("a gathering after %d windows: seedplan_seed_shoots %v, want %v", counted, seeds, want)
 		}
+	}
+}
+
+// The per-seed series are the last window's seeds, each as that window left it: a seed without allocatable has no
+// allocatable or utilization series, one with allocatable 0 no utilization, and a seed gone from the garden, or
+// one whose provider or region changed, leaves no series behind.
+func TestSeedSeriesAreTheLastWindowsSeeds(t *testing.T) {
+	allocatable := func(n int64) *int64 { return &n }
+	m := metrics.NewMetrics(false)
+	for _, tc := range []struct {
+		name  string
+		seeds []report.SeedReport
+		want  []string
+	}{{
+		name: "first window",
+		seeds: []report.SeedReport{
+			{Name: "a", Provider: "aws", Region: "eu-1", Usage: 3, Placed: 2, Allocatable: allocatable(10)},
+			{Name: "b", Provider: "gcp", Region: "us-1", Usage: 5},
+			{Name: "c", Provider: "aws", Region: "eu-1", Allocatable: allocatable(0)},
+		},
+		want: []string{
+			"seedplan_seed_allocatable_shoots{a,aws,eu-1} 10", "seedplan_seed_allocatable_shoots{c,aws,eu-1} 0",
+			"seedplan_seed_shoots{a,aws,eu-1} 5", "seedplan_seed_shoots{b,gcp,us-1} 5", "seedplan_seed_shoots{c,aws,eu-1} 0",
+			"seedplan_seed_utilization_ratio{a,aws,eu-1} 0.5",
+		},
+	}, {
+		name: "a gone, b given allocatable, c moved to another region",
+		seeds: []report.SeedReport{
+			{Name: "b", Provider: "gcp", Region: "us-1", Usage: 5, Allocatable: allocatable(20)},
+			{Name: "c", Provider: "aws", Region: "eu-2", Usage: 1, Placed: 1, Allocatable: allocatable(4)},
+		},
+		want: []string{
+			"seedplan_seed_allocatable_shoots{b,gcp,us-1} 20", "seedplan_seed_allocatable_shoots{c,aws,eu-2} 4",
+			"seedplan_seed_shoots{b,gcp,us-1} 5", "seedplan_seed_shoots{c,aws,eu-2} 2",
+			"seedplan_seed_utilization_ratio{b,gcp,us-1} 0.25", "seedplan_seed_utilization_ratio{c,aws,eu-2} 0.5",
+		},
+	}, {
+		name:  "b loses its allocatable",
+		seeds: []report.SeedReport{{Name: "b", Provider: "gcp", Region: "us-1", Usage: 5}},
+		want:  []string{"seedplan_seed_shoots{b,gcp,us-1} 5"},
+	}, {
+		name: "no seeds",
+	}} {
+		m.ObserveWindow(&report.Report{Seeds: tc.seeds}, nil)
+		if got := seedSeries(t, m); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: per-seed series\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
+// seedSeries are the per-seed series gathered, each written as name{seed,provider,region} value, in order.
+func seedSeries(t *testing.T, m *metrics.Metrics) []string {
+	t.Helper()
+	families, err := m.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, family := range families {
+		if !strings.HasPrefix(family.GetName(), "seedplan_seed_") {
+			continue
+		}
+		for _, s := range family.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range s.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			all = append(all, fmt.Sprintf("%s{%s,%s,%s} %g", family.GetName(), labels["seed"], labels["provider"], labels["region"], s.GetGauge().GetValue()))
+		}
+	}
+	slices.Sort(all)
+	return all
+}
+
+// BenchmarkObserveWindow observes windows of one pending shoot in a garden of 1,000 seeds: the time it takes is on
+// every window's path, a lone new shoot's too, before its binding is sent.
+// Run: go test ./metrics -run '^$' -bench ObserveWindow
+func BenchmarkObserveWindow(b *testing.B) {
+	seeds := make([]report.SeedReport, 1000)
+	for i := range seeds {
+		allocatable := int64(250)
+		seeds[i] = report.SeedReport{Name: fmt.Sprintf("seed-%04d", i), Provider: "aws", Region: fmt.Sprintf("region-%d", i%20), Usage: i % 250, Allocatable: &allocatable}
+	}
+	r := &report.Report{Window: report.WindowReport{Pending: 1, Solver: "lp"}, Seeds: seeds}
+	m := metrics.NewMetrics(true)
+	for b.Loop() {
+		m.ObserveWindow(r, nil)
 	}
 }
