@@ -38,6 +38,8 @@ type Objects struct {
 	// Defaulted says that every object was defaulted already (Defaulter): NewSnapshot leaves them as they are,
 	// so that objects kept from one snapshot to the next are never written to.
 	Defaulted bool
+	// RegionConfigCache, when set, keeps the parsed region ConfigMap entries from one snapshot to the next.
+	RegionConfigCache *RegionConfigCache
 }
 
 // Defaulter applies Gardener's own API defaulting, as the gardener-apiserver does.
@@ -270,6 +272,7 @@ func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, o
 	slices.SortFunc(snap.RegionConfigs, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
 	snap.regionDistances = map[string]map[string]parsedRegion{}
 	snap.regionConfigsByProfile = map[string][]*corev1.ConfigMap{}
+	kept, read := objs.RegionConfigCache.take(), map[regionEntry]parsedRegion{}
 	for _, cm := range snap.RegionConfigs {
 		for name := range strings.SplitSeq(cm.Annotations[v1beta1constants.AnnotationSchedulingCloudProfiles], ",") {
 			if name = strings.TrimSpace(name); !slices.Contains(snap.regionConfigsByProfile[name], cm) {
@@ -277,12 +280,18 @@ func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, o
 			}
 		}
 		byRegion := map[string]parsedRegion{}
-		for region := range cm.Data {
-			distances, err := parseRegionConfig(cm, region)
-			byRegion[region] = parsedRegion{distances: distances, err: err}
+		for region, text := range cm.Data {
+			entry := regionEntry{configMap: cm.Name, region: region, text: text}
+			parsed, ok := kept[entry]
+			if !ok {
+				parsed.distances, parsed.err = parseRegionConfig(cm, region)
+			}
+			read[entry] = parsed
+			byRegion[region] = parsed
 		}
 		snap.regionDistances[cm.Name] = byRegion
 	}
+	objs.RegionConfigCache.keep(read)
 	return nil
 }
 
