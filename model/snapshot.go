@@ -131,7 +131,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 		seedIndex:               map[string]int{},
 		signatureSeed:           maphash.MakeSeed(),
 	}
-	seen := objectSet{}
+	seen := newObjectSet(objs)
 	for _, add := range []func(func(runtime.Object), objectSet, Objects) error{
 		snap.addSeeds, snap.addShoots, snap.addCloudProfiles, snap.addProjects, snap.addRegionConfigs, snap.addManagedSeedSets,
 	} {
@@ -144,11 +144,22 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 }
 
 // objectSet remembers the objects of a landscape, so that a duplicate is an error.
-type objectSet map[string]bool
+type objectSet map[objectKey]bool
+
+// objectKey names an object of a landscape.
+type objectKey struct {
+	kind, namespace, name string
+}
+
+// newObjectSet is an empty set with room for the objects.
+func newObjectSet(objs Objects) objectSet {
+	return make(objectSet, len(objs.Seeds)+len(objs.Shoots)+len(objs.CloudProfiles)+len(objs.NamespacedCloudProfiles)+
+		len(objs.Projects)+len(objs.ConfigMaps)+len(objs.ManagedSeedSets))
+}
 
 // add records an object; it fails for one recorded before.
 func (s objectSet) add(kind, namespace, name string) error {
-	key := kind + "/" + namespace + "/" + name
+	key := objectKey{kind: kind, namespace: namespace, name: name}
 	if s[key] {
 		return fmt.Errorf("%s %s: duplicate object", kind, objectName(namespace, name))
 	}

@@ -68,3 +68,41 @@ func TestMalformedAllocatablesNameSeedsNotReadAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// An object twice in a landscape is an error naming it; objects of one name are distinct by kind and namespace.
+func TestSnapshotRefusesDuplicateObjects(t *testing.T) {
+	inNamespace := func(namespace string) func(*gardencorev1beta1.Shoot) {
+		return func(s *gardencorev1beta1.Shoot) { s.Namespace = namespace }
+	}
+	for _, tc := range []struct {
+		name    string
+		objs    Objects
+		wantErr string
+	}{{
+		name:    "a seed twice",
+		objs:    Objects{Seeds: []*gardencorev1beta1.Seed{testobjects.Seed("a"), testobjects.Seed("b"), testobjects.Seed("a")}},
+		wantErr: "Seed a: duplicate object",
+	}, {
+		name:    "a shoot twice",
+		objs:    Objects{Shoots: []*gardencorev1beta1.Shoot{testobjects.Shoot("s"), testobjects.Shoot("s")}},
+		wantErr: "Shoot garden-dev/s: duplicate object",
+	}, {
+		name: "shoots of one name in two namespaces",
+		objs: Objects{Shoots: []*gardencorev1beta1.Shoot{testobjects.Shoot("s"), testobjects.Shoot("s", inNamespace("garden-other"))}},
+	}, {
+		name: "a seed and a cloud profile of one name",
+		objs: Objects{Seeds: []*gardencorev1beta1.Seed{testobjects.Seed("aws")}, CloudProfiles: []*gardencorev1beta1.CloudProfile{testobjects.CloudProfile()}},
+	}, {
+		name:    "a cloud profile twice",
+		objs:    Objects{CloudProfiles: []*gardencorev1beta1.CloudProfile{testobjects.CloudProfile(), testobjects.CloudProfile()}},
+		wantErr: "CloudProfile aws: duplicate object",
+	}} {
+		_, err := NewSnapshot(tc.objs)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
