@@ -126,7 +126,7 @@ bench-binding: build control-plane
 # seedplan's run loop against the real gardener-scheduler v1.150.0 (built on first use), each a process on a fresh
 # control plane: a trickle, a steady stream and a burst of 5,000 shoots; then seedplan's schedule job on the
 # burst, with the burst planned as one window by LP and greedy; writes bench/results/peer.{txt,json}.
-# About 22 minutes, most of it the two trickles and the gardener-scheduler's burst.
+# About 22–26 minutes, most of it the two trickles and the gardener-scheduler's burst.
 bench-peer: build control-plane
 	SEEDPLAN_CONTROL_PLANE=$$(hack/build-control-plane.sh) SEEDPLAN_BIN=$(CURDIR)/$(BIN) SEEDPLAN_PEER_OUT=$(CURDIR)/bench/results \
 		$(GO) test ./bench/peer -run '^$$' -bench '^BenchmarkPeer$$' -benchtime 1x -timeout 90m -v 2>&1 | grep -vE '^(=== |goos|goarch|pkg|cpu)'
