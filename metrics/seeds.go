@@ -9,9 +9,9 @@ import (
 )
 
 // seedCollector exports the per-seed metrics of the last window observed, the seeds as its plan left them. A
-// window replaces the seeds whole, and a gathering makes their series: gauges set one series at a time took a hash,
-// a lookup and, after the reset that drops the series of seeds gone, an allocation per series, milliseconds at
-// 1,000 seeds on every window's path, a lone new shoot's too, where a scrape comes every 30 s.
+// window replaces the seeds whole, and a gathering makes their series: gauges set one series at a time cost a
+// hash, a lookup and, after the reset that drops the series of seeds gone, an allocation per series on every
+// window's path, a lone new shoot's too, where scrapes come far less often than windows.
 type seedCollector struct {
 	shoots, allocatable, utilization *prometheus.Desc
 	// seeds are the last window's; a gathering may read them while the next window is observed.

@@ -3,8 +3,8 @@ package model
 import "sync"
 
 // RegionConfigCache keeps the parsed entries of region ConfigMaps from one snapshot to the next, as Defaulted
-// keeps defaulted objects: parsing the distance matrices of real region configs is most of what a snapshot costs,
-// and a run loop builds one for every window, a lone new shoot's too. An entry is kept by its ConfigMap, region
+// keeps defaulted objects: parsing the distance matrices of real region configs cost as much as the rest of a
+// snapshot, and a run loop builds one for every window, a lone new shoot's too. An entry is kept by its ConfigMap, region
 // and text, so an entry that changed is parsed afresh; a snapshot keeps only the entries it read. It is safe for
 // concurrent use.
 type RegionConfigCache struct {
