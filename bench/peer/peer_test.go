@@ -199,8 +199,8 @@ func run(b *testing.B, scheduler, seedplan string) ([]Result, []Quality) {
 
 // createRegionConfigs creates Gardener's region ConfigMaps of aws, azure, gcp and alicloud, as a garden holds them
 // for its shoots of the MinimalDistance strategy. Neither scheduler's SameRegion strategy reads them, and a
-// scheduler must not make a lone shoot wait for them: seedplan parsed them for every window (53 against 24 ms at
-// p50 before and after 4712067, in this landscape).
+// scheduler must not make a lone shoot wait for them: seedplan once parsed them for every window (README, against
+// the gardener-scheduler).
 func createRegionConfigs(b *testing.B, cp *gardentest.ControlPlane) {
 	l, err := ingest.LoadFS(examples.Regions, examples.RegionsDir)
 	if err != nil {
