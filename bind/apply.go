@@ -385,12 +385,13 @@ func (e *changedError) Unwrap() error { return e.error }
 // restarted or timed out — from the API server, waiting for it as a report does, to find out whether the binding
 // landed all the same. Without this a binding made would be reported failed and get no event (its shoot is no
 // longer pending, so nothing binds it again). A shoot that someone else put on the same seed at the same moment
-// is taken for bound too, as an event whose create's answer was lost is taken for written.
+// is taken for bound too, as an event whose create's answer was lost is taken for written. The restarted server
+// may take the look for the anonymous user's at first (ingest.IdentityLost); the look asks again until it knows.
 func (b *Binder) lookAfterLostAnswer(ctx context.Context, read *gardencorev1beta1.Shoot) (*gardencorev1beta1.Shoot, error) {
 	ctx, cancel := reportContext(ctx)
 	defer cancel()
 	current := &gardencorev1beta1.Shoot{}
-	if err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() error { return b.reader().Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
+	if err := ingest.RetryThroughRestart(ctx, ingest.RestartPatience, func() error { return b.reader().Get(ctx, client.ObjectKeyFromObject(read), current) }); err != nil {
 		return nil, err
 	}
 	return current, nil

@@ -301,17 +301,21 @@ func TestApplyReportsAGoneShootsFailureQuietly(t *testing.T) {
 // and once before it reached the server; a third binding finds the connection refused. The first counts as
 // bound, with its event, as it is; the second stays pending for the next window, with no event; the third too,
 // without a look at the shoot (it cannot have landed); a fourth, bound elsewhere meanwhile, counts as taken from
-// the one look at it. Everything else is bound. Shoots are looked at through the Binder's Reader.
+// the one look at it. A fifth landed too, but the restarted server takes the first two looks at it for the
+// anonymous user's, as gardener-apiserver does until it knows kube-apiserver's proxy again: it counts as bound.
+// Everything else is bound. Shoots are looked at through the Binder's Reader.
 func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 	cp := garden.Get(t)
-	namespace, read, p := placedLandscape(t, cp, "lost", 5)
+	namespace, read, p := placedLandscape(t, cp, "lost", 6)
 	lost := &url.Error{Op: "Put", URL: "https://garden/binding", Err: io.ErrUnexpectedEOF}
+	anonymous := apierrors.NewForbidden(gardencorev1beta1.Resource("shoots"), "shoot-4",
+		errors.New(`User "system:anonymous" cannot get resource "shoots" in API group "core.gardener.cloud" in the namespace "garden-lost"`))
 	refused := &url.Error{Op: "Put", URL: "https://garden/binding", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
-	var refusedLooks, takenLooks atomic.Int32
+	var refusedLooks, takenLooks, anonymousLooks atomic.Int32
 	writer := interceptor.NewClient(cp.Client, interceptor.Funcs{
 		SubResourceUpdate: func(ctx context.Context, c client.Client, subResource string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			switch obj.GetName() {
-			case "shoot-0": // landed, its answer lost
+			case "shoot-0", "shoot-4": // landed, its answer lost
 				if err := c.SubResource(subResource).Update(ctx, obj, opts...); err != nil {
 					return err
 				}
@@ -340,11 +344,15 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 				refusedLooks.Add(1)
 			case "shoot-3":
 				takenLooks.Add(1)
+			case "shoot-4":
+				if anonymousLooks.Add(1) <= 2 {
+					return anonymous
+				}
 			}
 			return c.Get(ctx, key, obj, opts...)
 		},
 	})
-	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Taken, "shoot-4": model.Bound}
+	want := map[string]model.BindResult{"shoot-0": model.Bound, "shoot-1": model.Failed, "shoot-2": model.Failed, "shoot-3": model.Taken, "shoot-4": model.Bound, "shoot-5": model.Bound}
 	results := applyWanting(t, &bind.Binder{Client: writer, Reader: reader, Concurrency: 2}, read, p, want)
 	for i, r := range results {
 		_, name, _ := strings.Cut(r.Shoot, "/")
@@ -370,6 +378,9 @@ func TestApplyWhenABindingsAnswerIsLost(t *testing.T) {
 	}
 	if n := takenLooks.Load(); n != 1 {
 		t.Errorf("shoot-3 was read %d times after its binding's answer was lost, want once", n)
+	}
+	if n := anonymousLooks.Load(); n != 3 {
+		t.Errorf("shoot-4 was read %d times after its binding's answer was lost, want 3: twice refused, then answered", n)
 	}
 }
 

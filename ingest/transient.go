@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -53,11 +54,34 @@ func misconfiguredServer(err error) bool {
 // The first failure is logged; the error of a request given up on is its last failure, saying for how long it was
 // tried again.
 func RetryTransient(ctx context.Context, patience time.Duration, request func() error) error {
+	return retry(ctx, patience, Transient, request)
+}
+
+// RetryThroughRestart is RetryTransient for a request sent while an API server is known to be restarting — an
+// answer was just lost — by a client it let in before: a refusal of the anonymous user (IdentityLost) is then the
+// restarted server's, and waited out as well.
+func RetryThroughRestart(ctx context.Context, patience time.Duration, request func() error) error {
+	return retry(ctx, patience, func(err error) bool { return Transient(err) || IdentityLost(err) }, request)
+}
+
+// IdentityLost reports whether the API server refused a request as the anonymous user's. An aggregated API server
+// such as gardener-apiserver refuses so every request kube-apiserver passes on to it in the moment between serving
+// again after a restart and loading kube-apiserver's authentication configuration, which tells it whom the proxied
+// request is from. kube-apiserver refuses a client without credentials in the same words, for good: only a client
+// that knows it was let in before may take them for a restart's.
+func IdentityLost(err error) bool {
+	var status apierrors.APIStatus
+	return apierrors.IsForbidden(err) && errors.As(err, &status) &&
+		strings.Contains(status.Status().Message, `User "system:anonymous" `)
+}
+
+// retry is RetryTransient with retryable as the test of what is asked again.
+func retry(ctx context.Context, patience time.Duration, retryable func(error) bool, request func() error) error {
 	delay := 50 * time.Millisecond
 	var giveUp time.Time
 	for {
 		err := request()
-		if err == nil || !Transient(err) {
+		if err == nil || !retryable(err) {
 			return err
 		}
 		if giveUp.IsZero() {

@@ -55,6 +55,65 @@ func TestRetryTransient(t *testing.T) {
 	}
 }
 
+// After a restart, a request refused for the anonymous user is asked again (RetryThroughRestart), as is what is
+// transient; a refusal of the client's own user is its answer. RetryTransient asks neither again.
+func TestRetryThroughRestart(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
+	anonymous := apierrors.NewForbidden(shoots, "s", errors.New(`User "system:anonymous" cannot get resource "shoots" in API group "core.gardener.cloud" in the namespace "garden-a"`))
+	named := apierrors.NewForbidden(shoots, "s", errors.New(`User "seedplan" cannot get resource "shoots" in API group "core.gardener.cloud" in the namespace "garden-a"`))
+	for _, tc := range []struct {
+		name     string
+		retry    func(context.Context, time.Duration, func() error) error
+		failures []error
+		calls    int
+		fails    bool
+	}{
+		{"through a restart: refused for the anonymous user twice, then read", ingest.RetryThroughRestart, []error{anonymous, anonymous}, 3, false},
+		{"through a restart: unavailable, refused for the anonymous user, then read", ingest.RetryThroughRestart,
+			[]error{apierrors.NewServiceUnavailable("restarting"), fmt.Errorf("looking: %w", anonymous)}, 3, false},
+		{"through a restart: refused for the client's own user", ingest.RetryThroughRestart, []error{named}, 1, true},
+		{"transient only: refused for the anonymous user", ingest.RetryTransient, []error{anonymous}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			err := tc.retry(context.Background(), time.Minute, func() error {
+				calls++
+				if calls <= len(tc.failures) {
+					return tc.failures[calls-1]
+				}
+				return nil
+			})
+			if calls != tc.calls || (err != nil) != tc.fails {
+				t.Fatalf("%d calls, error %v; want %d calls, failing %v", calls, err, tc.calls, tc.fails)
+			}
+		})
+	}
+}
+
+// A refusal is the anonymous user's by the words of kube-apiserver's authorizer, wherever they are wrapped.
+func TestIdentityLost(t *testing.T) {
+	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "seeds"}
+	refusal := func(user string) error {
+		return apierrors.NewForbidden(shoots, "", fmt.Errorf(`User %q cannot list resource "seeds" in API group "core.gardener.cloud" at the cluster scope`, user))
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		lost bool
+	}{
+		{"refused for the anonymous user", refusal("system:anonymous"), true},
+		{"refused for the anonymous user, wrapped", fmt.Errorf("listing Seeds: %w", refusal("system:anonymous")), true},
+		{"refused for the client's own user", refusal("seedplan"), false},
+		{"refused for a user whose name begins like the anonymous user's", refusal("system:anonymous-reader"), false},
+		{"unavailable", apierrors.NewServiceUnavailable(`User "system:anonymous" `), false},
+		{"no error", nil, false},
+	} {
+		if got := ingest.IdentityLost(tc.err); got != tc.lost {
+			t.Errorf("%s: IdentityLost(%v) = %v, want %v", tc.name, tc.err, got, tc.lost)
+		}
+	}
+}
+
 // A failure is transient when the API server did not decide on the request, also when wrapped in context.
 func TestTransient(t *testing.T) {
 	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
