@@ -521,6 +521,9 @@ const reportTimeout = ingest.RestartPatience
 // (proxiedAnswerLost). A connection refused, a request the server declined (429, 503) and any other error leave
 // nothing to look for, so that a garden down for long fails each binding at once, as before.
 func answerLost(err error) bool {
+	if closedUnderRequests(err) {
+		return true
+	}
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code
@@ -540,6 +543,21 @@ func answerLost(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) ||
 		errors.As(err, &op) && op.Op == "read" || errors.As(err, &timeout) && timeout.Timeout()
+}
+
+// closedUnderRequests reports whether the HTTP/2 connection a request was sent on was closed under every request
+// in flight on it: after another request's write to it failed (a server killed midway resets the connection, and
+// http2 then closes it, "force closed via ClientConn.Close"), or when it stopped answering pings ("connection
+// lost"). Requests on it may have been applied before the server went. http2 does not export these errors; their
+// words are what is left to recognise them by, and TestAnswerLost reads them from http2 itself.
+func closedUnderRequests(err error) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		switch err.Error() {
+		case "http2: client connection force closed via ClientConn.Close", "http2: client connection lost":
+			return true
+		}
+	}
+	return false
 }
 
 // proxiedAnswerLost reports whether a 503 is kube-apiserver's proxy to an aggregated API server (gardener-apiserver)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -90,6 +91,48 @@ func (timeoutError) Error() string {
 }
 func (timeoutError) Timeout() bool { return true }
 
+// http2Failure is the error of a request in flight on an HTTP/2 connection whose server reads it and never
+// answers, as golang.org/x/net/http2 words it when the connection ends under the request: closed, once the
+// request's headers arrived, or given up on, its pings unanswered (pingTimeout > 0).
+func http2Failure(t *testing.T, pingTimeout time.Duration) error {
+	t.Helper()
+	client, server := net.Pipe()
+	t.Cleanup(func() { _ = client.Close(); _ = server.Close() })
+	connected := make(chan *http2.ClientConn, 1)
+	// The server reads from the start: net.Pipe has no buffer, and the client writes its preface as it connects.
+	go func() {
+		if _, err := io.ReadFull(server, make([]byte, len(http2.ClientPreface))); err != nil {
+			return
+		}
+		frames := http2.NewFramer(io.Discard, server)
+		for {
+			frame, err := frames.ReadFrame()
+			if err != nil {
+				return
+			}
+			if _, ok := frame.(*http2.HeadersFrame); ok && pingTimeout == 0 {
+				_ = (<-connected).Close()
+			}
+		}
+	}()
+	transport := &http2.Transport{ReadIdleTimeout: pingTimeout, PingTimeout: pingTimeout}
+	conn, err := transport.NewClientConn(client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connected <- conn
+	req, err := http.NewRequest(http.MethodPut, "https://garden/binding", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := conn.RoundTrip(req)
+	if err == nil {
+		_ = res.Body.Close()
+		t.Fatal("a request that was never answered succeeded")
+	}
+	return err
+}
+
 // A binding whose answer was lost is looked for only where the request may have reached the server.
 func TestAnswerLost(t *testing.T) {
 	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
@@ -108,6 +151,8 @@ func TestAnswerLost(t *testing.T) {
 		{"the server timed out (504)", apierrors.NewTimeoutError("the binding took too long", 1), true},
 		{"the server failed (500)", apierrors.NewServerTimeout(shoots, "update", 1), true},
 		{"the server reset the HTTP/2 stream while answering", put(http2.StreamError{StreamID: 159, Code: http2.ErrCodeInternal}), true},
+		{"the HTTP/2 connection was closed under the request (another request's write failed)", put(http2Failure(t, 0)), true},
+		{"the HTTP/2 connection stopped answering pings", put(http2Failure(t, 20*time.Millisecond)), true},
 		{"the server refused the HTTP/2 stream", put(http2.StreamError{StreamID: 159, Code: http2.ErrCodeRefusedStream}), false},
 		{"the connection was refused", put(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), false},
 		{"connecting timed out", put(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutError{}}), false},
