@@ -178,12 +178,15 @@ func TestJobSurvivesRestarts(t *testing.T) {
 }
 
 // The job's reads — the window's, and the re-check's before binding — outlast an API server that fails them for a
-// while (restarting: 503 or connection refused; overloaded: 429): each is read again until answered, and the job
-// binds every shoot. A read the API server decided on (forbidden) fails the job at once, nothing bound.
+// while (restarting: 503 or connection refused; overloaded: 429; once a read was answered, a restarted
+// gardener-apiserver refusing the anonymous user): each is read again until answered, and the job binds every
+// shoot. A read the API server decided on (forbidden, the anonymous user's too before any read was answered)
+// fails the job at once, nothing bound.
 func TestJobReadsThroughTransientFailures(t *testing.T) {
 	cp := garden.Get(t)
 	refused := &url.Error{Op: "Get", URL: "https://garden/shoots", Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}
 	seeds := schema.GroupResource{Group: "core.gardener.cloud", Resource: "seeds"}
+	anonymous := apierrors.NewForbidden(seeds, "", errors.New(`User "system:anonymous" cannot list resource "seeds" in API group "core.gardener.cloud" at the cluster scope`))
 	for _, tc := range []struct {
 		project  string
 		failures map[string]error // the answers to the job's lists, by kind of list and its count of that kind (from 1)
@@ -194,6 +197,10 @@ func TestJobReadsThroughTransientFailures(t *testing.T) {
 		// A window that reads at once lists each kind once; the re-check before binding lists Seeds, then Shoots.
 		{"tr-recheck", map[string]error{"SeedList 2": apierrors.NewTooManyRequests("slow down", 0), "ShootList 2": refused}, 5},
 		{"tr-denied", map[string]error{"SeedList 1": apierrors.NewForbidden(seeds, "", errors.New("no RBAC rule"))}, 0},
+		// Once the window's read was answered, the re-check's refused for the anonymous user is a restarted
+		// gardener-apiserver's and read again; a first read refused so is a client without credentials.
+		{"tr-restart", map[string]error{"SeedList 2": anonymous, "SeedList 3": anonymous}, 5},
+		{"tr-anonym", map[string]error{"SeedList 1": anonymous}, 0},
 	} {
 		t.Run(tc.project, func(t *testing.T) {
 			namespace := cp.Landscape(t, tc.project, []int64{10, 10}, 5, tc.project)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -36,6 +37,10 @@ type Scheduler struct {
 	Policy  plan.Policy
 	// DryRun plans without writing anything.
 	DryRun bool
+
+	// admitted is set once the API server answered one of Reader's reads: it knows this client, so a later
+	// refusal of the anonymous user is a gardener-apiserver's that restarted meanwhile (ingest.IdentityLost).
+	admitted atomic.Bool
 }
 
 // WindowResult is one window: its plan and what became of each placement.
@@ -207,7 +212,28 @@ func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 	if s.Copies != nil {
 		return ingest.LoadShared(ctx, s.Reader)
 	}
-	return ingest.LoadClusterPatiently(ctx, s.Reader, s.PageSize)
+	var landscape *ingest.Landscape
+	err := s.readPatiently(ctx, func() (err error) {
+		landscape, err = ingest.LoadCluster(ctx, s.Reader, s.PageSize)
+		return err
+	})
+	return landscape, err
+}
+
+// readPatiently reads the API server through Reader until it answers, for up to ingest.RestartPatience: through a
+// restart (ingest.RetryTransient) and, once it has answered a read of this scheduler's, through the moment a
+// restarted gardener-apiserver takes the proxied reads for the anonymous user's (ingest.RetryThroughRestart), so
+// that a job's later round or re-check does not fail for it.
+func (s *Scheduler) readPatiently(ctx context.Context, read func() error) error {
+	retry := ingest.RetryTransient
+	if s.admitted.Load() {
+		retry = ingest.RetryThroughRestart
+	}
+	if err := retry(ctx, ingest.RestartPatience, read); err != nil {
+		return err
+	}
+	s.admitted.Store(true)
+	return nil
 }
 
 // assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
@@ -236,7 +262,7 @@ func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error)
 	// lone shoot took to bind (README, the loop).
 	var seeds []*gardencorev1beta1.Seed
 	var shoots []*gardencorev1beta1.Shoot
-	err := ingest.RetryTransient(ctx, ingest.RestartPatience, func() (err error) {
+	err := s.readPatiently(ctx, func() (err error) {
 		seeds, shoots, err = ingest.LoadOccupancy(ctx, s.Reader, s.PageSize)
 		return err
 	})

@@ -57,9 +57,9 @@ func RetryTransient(ctx context.Context, patience time.Duration, request func() 
 	return retry(ctx, patience, Transient, request)
 }
 
-// RetryThroughRestart is RetryTransient for a request sent while an API server is known to be restarting — an
-// answer was just lost — by a client it let in before: a refusal of the anonymous user (IdentityLost) is then the
-// restarted server's, and waited out as well.
+// RetryThroughRestart is RetryTransient for a request of a client the API server let in before (a job that read
+// the garden already, a look after an answer a restart took): a refusal of the anonymous user (IdentityLost) is
+// then a restarted server's, and waited out as well.
 func RetryThroughRestart(ctx context.Context, patience time.Duration, request func() error) error {
 	return retry(ctx, patience, func(err error) bool { return Transient(err) || IdentityLost(err) }, request)
 }
