@@ -22,45 +22,13 @@ import (
 )
 
 // A request is sent again while the API server cannot decide on it (unreachable, overloaded, failing) and never
-// when it refused it.
-func TestRetryTransient(t *testing.T) {
-	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
-	for _, tc := range []struct {
-		name     string
-		failures []error
-		calls    int
-		fails    bool
-	}{
-		{name: "written at once", calls: 1},
-		{name: "connection refused, then written", failures: []error{syscall.ECONNREFUSED}, calls: 2},
-		{name: "503 and 429, then written", failures: []error{apierrors.NewServiceUnavailable("restarting"),
-			apierrors.NewTooManyRequests("slow down", 1)}, calls: 3},
-		{name: "a server timeout, then written", failures: []error{apierrors.NewServerTimeout(shoots, "create", 1)}, calls: 2},
-		{name: "refused by validation", failures: []error{apierrors.NewInvalid(schema.GroupKind{Kind: "Event"}, "e", nil)}, calls: 1, fails: true},
-		{name: "forbidden", failures: []error{apierrors.NewForbidden(shoots, "s", errors.New("no"))}, calls: 1, fails: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			calls := 0
-			err := ingest.RetryTransient(context.Background(), time.Minute, func() error {
-				calls++
-				if calls <= len(tc.failures) {
-					return tc.failures[calls-1]
-				}
-				return nil
-			})
-			if calls != tc.calls || (err != nil) != tc.fails {
-				t.Fatalf("%d calls, error %v; want %d calls, failing %v", calls, err, tc.calls, tc.fails)
-			}
-		})
-	}
-}
-
-// After a restart, a request refused for the anonymous user is asked again (RetryThroughRestart), as is what is
-// transient; a refusal of the client's own user is its answer. RetryTransient asks neither again.
-func TestRetryThroughRestart(t *testing.T) {
+// when it refused it; after a restart (RetryThroughRestart), a request refused for the anonymous user is asked
+// again too, while a refusal of the client's own user stays its answer.
+func TestRetry(t *testing.T) {
 	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "shoots"}
 	anonymous := apierrors.NewForbidden(shoots, "s", errors.New(`User "system:anonymous" cannot get resource "shoots" in API group "core.gardener.cloud" in the namespace "garden-a"`))
 	named := apierrors.NewForbidden(shoots, "s", errors.New(`User "seedplan" cannot get resource "shoots" in API group "core.gardener.cloud" in the namespace "garden-a"`))
+	transient, throughRestart := ingest.RetryTransient, ingest.RetryThroughRestart
 	for _, tc := range []struct {
 		name     string
 		retry    func(context.Context, time.Duration, func() error) error
@@ -68,11 +36,18 @@ func TestRetryThroughRestart(t *testing.T) {
 		calls    int
 		fails    bool
 	}{
-		{"through a restart: refused for the anonymous user twice, then read", ingest.RetryThroughRestart, []error{anonymous, anonymous}, 3, false},
-		{"through a restart: unavailable, refused for the anonymous user, then read", ingest.RetryThroughRestart,
+		{"written at once", transient, nil, 1, false},
+		{"connection refused, then written", transient, []error{syscall.ECONNREFUSED}, 2, false},
+		{"503 and 429, then written", transient, []error{apierrors.NewServiceUnavailable("restarting"),
+			apierrors.NewTooManyRequests("slow down", 1)}, 3, false},
+		{"a server timeout, then written", transient, []error{apierrors.NewServerTimeout(shoots, "create", 1)}, 2, false},
+		{"refused by validation", transient, []error{apierrors.NewInvalid(schema.GroupKind{Kind: "Event"}, "e", nil)}, 1, true},
+		{"forbidden", transient, []error{apierrors.NewForbidden(shoots, "s", errors.New("no"))}, 1, true},
+		{"transient only: refused for the anonymous user", transient, []error{anonymous}, 1, true},
+		{"through a restart: refused for the anonymous user twice, then read", throughRestart, []error{anonymous, anonymous}, 3, false},
+		{"through a restart: unavailable, refused for the anonymous user, then read", throughRestart,
 			[]error{apierrors.NewServiceUnavailable("restarting"), fmt.Errorf("looking: %w", anonymous)}, 3, false},
-		{"through a restart: refused for the client's own user", ingest.RetryThroughRestart, []error{named}, 1, true},
-		{"transient only: refused for the anonymous user", ingest.RetryTransient, []error{anonymous}, 1, true},
+		{"through a restart: refused for the client's own user", throughRestart, []error{named}, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
@@ -92,9 +67,9 @@ func TestRetryThroughRestart(t *testing.T) {
 
 // A refusal is the anonymous user's by the words of kube-apiserver's authorizer, wherever they are wrapped.
 func TestIdentityLost(t *testing.T) {
-	shoots := schema.GroupResource{Group: "core.gardener.cloud", Resource: "seeds"}
+	seeds := schema.GroupResource{Group: "core.gardener.cloud", Resource: "seeds"}
 	refusal := func(user string) error {
-		return apierrors.NewForbidden(shoots, "", fmt.Errorf(`User %q cannot list resource "seeds" in API group "core.gardener.cloud" at the cluster scope`, user))
+		return apierrors.NewForbidden(seeds, "", fmt.Errorf(`User %q cannot list resource "seeds" in API group "core.gardener.cloud" at the cluster scope`, user))
 	}
 	for _, tc := range []struct {
 		name string
