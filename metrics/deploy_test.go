@@ -166,32 +166,56 @@ func TestDeployQueriesNameOnlyExportedMetrics(t *testing.T) {
 	}
 }
 
-// The dashboard's "Utilization by region" is the shoots over the allocatable shoots of the region's seeds that have
-// an allocatable: a seed without one (it takes any number, and exports no allocatable) adds its shoots to neither
-// side. promtool evaluates the panel's query on the series of such a region.
-func TestDashboardRegionUtilization(t *testing.T) {
-	expr := dashboardQuery(t, "Utilization by region")
-	test := fmt.Sprintf(`rule_files: []
-tests:
-- interval: 1m
-  input_series:
-  - {series: 'seedplan_seed_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '5'}
-  - {series: 'seedplan_seed_allocatable_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '10'}
-  - {series: 'seedplan_seed_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '3'}
-  - {series: 'seedplan_seed_allocatable_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '10'}
-  - {series: 'seedplan_seed_shoots{seed="unlimited",provider="aws",region="eu-west-1"}', values: '40'}
-  promql_expr_test:
-  - expr: %q
-    eval_time: 0m
-    exp_samples:
-    - {labels: '{provider="aws",region="eu-west-1"}', value: 0.4}
-`, expr)
-	file := filepath.Join(t.TempDir(), "dashboard.test.yaml")
-	if err := os.WriteFile(file, []byte(test), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(promtool(t), "test", "rules", file).CombinedOutput(); err != nil {
-		t.Fatalf("promtool test rules of %q: %v\n%s", expr, err, out)
+// The dashboard's ratios, as promtool evaluates their queries on the series seedplan exports. "Utilization by
+// region" is the shoots over the allocatable shoots of the region's seeds that have an allocatable: a seed without
+// one (it takes any number, and exports no allocatable) adds its shoots to neither side, and a region whose seeds
+// allocate none has no utilization, as a seed allocating none has no seedplan_seed_utilization_ratio. "Window size"
+// is the mean shoots per window, and nothing while no window was planned: a ratio shows no number where it has
+// none, never NaN or +Inf.
+func TestDashboardRatios(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		panel  string
+		series string // promtool's input_series, at one-minute steps
+		want   string // promtool's exp_samples; empty: no sample
+	}{
+		{"a region's seeds with and without allocatable", "Utilization by region", `
+  - {series: 'seedplan_seed_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '5x10'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '10x10'}
+  - {series: 'seedplan_seed_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '3x10'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="b",provider="aws",region="eu-west-1"}', values: '10x10'}
+  - {series: 'seedplan_seed_shoots{seed="unlimited",provider="aws",region="eu-west-1"}', values: '40x10'}`, `
+    - {labels: '{provider="aws",region="eu-west-1"}', value: 0.4}`},
+		{"a region whose seeds allocate no shoots", "Utilization by region", `
+  - {series: 'seedplan_seed_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '5x10'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="a",provider="aws",region="eu-west-1"}', values: '10x10'}
+  - {series: 'seedplan_seed_shoots{seed="full",provider="aws",region="us-east-1"}', values: '4x10'}
+  - {series: 'seedplan_seed_allocatable_shoots{seed="full",provider="aws",region="us-east-1"}', values: '0x10'}`, `
+    - {labels: '{provider="aws",region="eu-west-1"}', value: 0.5}`},
+		{"windows planned", "Window size", `
+  - {series: 'seedplan_window_shoots_sum', values: '0+30x10'}
+  - {series: 'seedplan_window_shoots_count', values: '0+3x10'}`, `
+    - {labels: '{}', value: 10}`},
+		{"no window planned", "Window size", `
+  - {series: 'seedplan_window_shoots_sum', values: '30x10'}
+  - {series: 'seedplan_window_shoots_count', values: '3x10'}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expr := dashboardQuery(t, tc.panel)
+			want := " []"
+			if tc.want != "" {
+				want = tc.want
+			}
+			test := fmt.Sprintf("rule_files: []\ntests:\n- interval: 1m\n  input_series:%s\n  promql_expr_test:\n  - expr: %q\n    eval_time: 10m\n    exp_samples:%s\n",
+				tc.series, expr, want)
+			file := filepath.Join(t.TempDir(), "dashboard.test.yaml")
+			if err := os.WriteFile(file, []byte(test), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(promtool(t), "test", "rules", file).CombinedOutput(); err != nil {
+				t.Fatalf("promtool test rules of %s's %q: %v\n%s", tc.panel, expr, err, out)
+			}
+		})
 	}
 }
 
