@@ -93,25 +93,48 @@ func (timeoutError) Timeout() bool { return true }
 
 // http2Failure is the error of a request in flight on an HTTP/2 connection whose server reads it and never
 // answers, as golang.org/x/net/http2 words it when the connection ends under the request: closed, once the
-// request's headers arrived, or given up on, its pings unanswered (pingTimeout > 0).
+// request's headers arrived, or given up on, its pings unanswered from then on (pingTimeout > 0). Until the
+// request arrives the server answers pings, so a test goroutine that is slow to send it finds the connection up.
 func http2Failure(t *testing.T, pingTimeout time.Duration) error {
 	t.Helper()
 	client, server := net.Pipe()
 	t.Cleanup(func() { _ = client.Close(); _ = server.Close() })
 	connected := make(chan *http2.ClientConn, 1)
-	// The server reads from the start: net.Pipe has no buffer, and the client writes its preface as it connects.
+	pings := make(chan [8]byte, 16)
+	// The server writes apart from reading: net.Pipe has no buffer, and the client writes its preface as it
+	// connects, before it reads what the server writes (SETTINGS first, then the answers to pings).
 	go func() {
+		frames := http2.NewFramer(server, nil)
+		if err := frames.WriteSettings(); err != nil {
+			return
+		}
+		for data := range pings {
+			if err := frames.WritePing(true, data); err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(pings)
 		if _, err := io.ReadFull(server, make([]byte, len(http2.ClientPreface))); err != nil {
 			return
 		}
 		frames := http2.NewFramer(io.Discard, server)
-		for {
+		for requested := false; ; {
 			frame, err := frames.ReadFrame()
 			if err != nil {
 				return
 			}
-			if _, ok := frame.(*http2.HeadersFrame); ok && pingTimeout == 0 {
-				_ = (<-connected).Close()
+			switch frame := frame.(type) {
+			case *http2.HeadersFrame:
+				requested = true
+				if pingTimeout == 0 {
+					_ = (<-connected).Close()
+				}
+			case *http2.PingFrame:
+				if !requested && !frame.IsAck() {
+					pings <- frame.Data
+				}
 			}
 		}
 	}()
