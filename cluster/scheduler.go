@@ -206,8 +206,8 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 }
 
 // load reads the landscape: from the informer cache without copying it when Copies are kept, else a copy from the
-// API server, read again while it fails for a transient reason (the job outlasts a restart of the garden's API
-// server).
+// API server, read again while it fails for a transient reason (readPatiently: the job outlasts a restart of the
+// garden's API servers).
 func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 	if s.Copies != nil {
 		return ingest.LoadShared(ctx, s.Reader)
