@@ -334,6 +334,12 @@ var transcodeInPartsCases = []string{
 	"items:\n- " + strings.Repeat("a", 40) + "\n- b: &x {c: d}\nkind: x\n- e\n- f\n",
 	// An entry as deep as a document may nest, which the List's mapping makes one too deep (found by fuzzing).
 	"items:\n- " + strings.Repeat("a", 40) + "\n- " + strings.Repeat("- ", model.MaxNesting-2) + "-\n",
+	// An entry that holds a line break other than a line feed, which begins a line that ends the List: a
+	// document's end (found by fuzzing), the mapping's next key.
+	"items:\n- \r... \n-",
+	"items:\n- a\n- b\u0085...\n- c\n- d\n",
+	"items:\n- a\n- b\u2028kind: x\n- c\n- d\n",
+	"items:\n- a\n- b\u2029---\n- c\n- d\n",
 }
 
 // Transcoded in parts, a document is what transcodeYAML makes of it whole, byte for byte, and is left where the

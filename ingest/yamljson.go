@@ -75,6 +75,11 @@ func transcode(out, doc []byte, at placing) (json []byte, ok, aliased bool) {
 	return t.out, true, false
 }
 
+// otherLineBreaks are the characters YAML 1.1 breaks a line at besides the line feed: the carriage return, NEL, and
+// Unicode's line and paragraph separators. The transcoder refuses them (plainText); code that cuts YAML at line
+// feeds cannot see the lines they begin.
+const otherLineBreaks = "\r\u0085\u2028\u2029"
+
 // plainText reports whether the document has only characters the transcoder reads as YAML does: no control
 // characters but the line feed (so no tabs or carriage returns), no byte-order mark, valid UTF-8 without the
 // characters YAML treats as line breaks or refuses.
