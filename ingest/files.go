@@ -735,10 +735,9 @@ func (d *decodedDocument) detach() {
 // to what converting the whole List makes of it, within the List's input budget: an entry that may hold an alias
 // (whose expansion the budget counts over the whole List) or that nests deeper than a List's item may, ok false,
 // sends the whole List to the transcoder, and where that leaves it, through the budget and the full decoder,
-// which word why. So does an entry holding a line break other than a line feed: the entries were cut at line feeds,
-// and a line such a break begins may end the List where the entry cannot tell (a document's end, "\r...").
+// which word why.
 func convertEntry(entry []byte) (json []byte, ok bool) {
-	if bytes.IndexByte(entry, '*') >= 0 || bytes.ContainsAny(entry, otherLineBreaks) || model.CheckBudget(entry) != nil {
+	if bytes.IndexByte(entry, '*') >= 0 || model.CheckBudget(entry) != nil {
 		return nil, false
 	}
 	json, err := config.YAMLToJSON(entry)

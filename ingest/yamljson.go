@@ -77,7 +77,7 @@ func transcode(out, doc []byte, at placing) (json []byte, ok, aliased bool) {
 
 // otherLineBreaks are the characters YAML 1.1 breaks a line at besides the line feed: the carriage return, NEL, and
 // Unicode's line and paragraph separators. The transcoder refuses them (plainText); code that cuts YAML at line
-// feeds cannot see the lines they begin.
+// feeds cannot see the lines they begin (endsSequence).
 const otherLineBreaks = "\r\u0085\u2028\u2029"
 
 // plainText reports whether the document has only characters the transcoder reads as YAML does: no control
@@ -1187,9 +1187,13 @@ func transcodeEntries(part []byte, convert func(entry []byte) ([]byte, bool)) ([
 }
 
 // endsSequence reports whether a line after the first of an entry of a sequence at the first column ends the
-// sequence (endsItems): the mapping's next key, or a document's marker. Such an entry is no entry, and its part is
-// read whole (splitItems).
+// sequence (endsItems): the mapping's next key, or a document's marker; or may, when the entry holds a line break
+// other than a line feed, whose line the entry's lines, cut at line feeds, do not show ("\r..."). Such an entry is
+// no entry, and its part is read whole (splitItems).
 func endsSequence(entry []byte) bool {
+	if bytes.ContainsAny(entry, otherLineBreaks) {
+		return true
+	}
 	_, at := lineBounds(entry, 0) // the entry's dash
 	for at < len(entry) {
 		end, next := lineBounds(entry, at)
