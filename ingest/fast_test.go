@@ -519,6 +519,17 @@ func TestSplitYAML(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkSplit(t, []byte(stream), got)
+			// With Windows line ends, which the splitter leaves to yamlDocuments, its documents begin on the same lines.
+			crlf := []byte(strings.ReplaceAll(stream, "\n", "\r\n"))
+			documents, err := yamlDocuments(crlf)
+			if err != nil || len(documents) != len(got) {
+				t.Fatalf("with Windows line ends: %d documents, %v; want %d", len(documents), err, len(got))
+			}
+			for i, document := range documents {
+				if document.line != got[i].line || !beginsOnItsLine(crlf, document) {
+					t.Errorf("with Windows line ends, document %d %q begins on line %d, want %d", i+1, document.text, document.line, got[i].line)
+				}
+			}
 		})
 	}
 	for _, refused := range []string{"a: 1\r\n", "--- a: 1\n"} {
@@ -536,7 +547,7 @@ func TestYAMLDocumentsKeepTheLastLine(t *testing.T) {
 			head := "a: 1" + newline + "---" + newline + "kind: ConfigMap" + newline + "data:" + newline
 			last := "  k: " + strings.Repeat("v", length-len("  k: "))
 			documents, err := yamlDocuments([]byte(head + last))
-			if err != nil || len(documents) != 2 || !strings.HasSuffix(string(documents[1]), "data:\n"+last+"\n") {
+			if err != nil || len(documents) != 2 || !strings.HasSuffix(string(documents[1].text), "data:\n"+last+"\n") {
 				t.Errorf("line feeds %q, a last line of %d bytes: %d documents, %v; want it the second's last", newline, length, len(documents), err)
 			}
 		}
@@ -561,21 +572,36 @@ func FuzzSplitYAML(f *testing.F) {
 	})
 }
 
-// checkSplit fails unless got are the documents yamlDocuments makes of stream, but for their last line feeds.
-func checkSplit(t *testing.T, stream []byte, got [][]byte) {
+// checkSplit fails unless got are the documents yamlDocuments makes of stream, but for their last line feeds, each
+// beginning on the same line, the line of the stream its text begins with.
+func checkSplit(t *testing.T, stream []byte, got []yamlDocument) {
 	t.Helper()
 	want, err := yamlDocuments(stream)
 	if err != nil {
 		return // a stream the library reader refuses is the decoder's to word
 	}
 	if len(got) != len(want) {
-		t.Fatalf("%q: %d documents %q, want %d %q", stream, len(got), got, len(want), want)
+		t.Fatalf("%q: %d documents %v, want %d %v", stream, len(got), got, len(want), want)
 	}
 	for i := range got {
-		if strings.TrimRight(string(got[i]), "\n") != strings.TrimRight(string(want[i]), "\n") {
-			t.Errorf("%q: document %d = %q, want %q", stream, i+1, got[i], want[i])
+		if strings.TrimRight(string(got[i].text), "\n") != strings.TrimRight(string(want[i].text), "\n") {
+			t.Errorf("%q: document %d = %q, want %q", stream, i+1, got[i].text, want[i].text)
+		}
+		if got[i].line != want[i].line || !beginsOnItsLine(stream, got[i]) {
+			t.Errorf("%q: document %d %q begins on line %d, yamlDocuments says %d", stream, i+1, got[i].text, got[i].line, want[i].line)
 		}
 	}
+}
+
+// beginsOnItsLine reports whether the document's first line is the stream's line the document says it begins on,
+// but for a carriage return before its line feed, which yamlDocuments drops. An empty document begins anywhere.
+func beginsOnItsLine(stream []byte, document yamlDocument) bool {
+	if len(document.text) == 0 {
+		return true
+	}
+	lines := strings.Split(string(stream), "\n")
+	first, _, _ := strings.Cut(string(document.text), "\n")
+	return document.line >= 1 && document.line <= len(lines) && strings.TrimSuffix(lines[document.line-1], "\r") == first
 }
 
 // FuzzDecodeFast checks the fast object decoder against the strict one: an object it decodes, the strict decoder
@@ -687,7 +713,9 @@ func exampleFileDocuments(tb testing.TB) [][]byte {
 		if !ok {
 			tb.Fatalf("%s: the splitter refuses it", file.path)
 		}
-		documents = append(documents, split...)
+		for _, document := range split {
+			documents = append(documents, document.text)
+		}
 	}
 	return documents
 }
@@ -726,7 +754,8 @@ func TestFastPathReadsTheExample(t *testing.T) {
 			t.Fatalf("%s: the splitter refuses it", path)
 		}
 		strict := &Landscape{}
-		for i, doc := range documents {
+		for i, document := range documents {
+			doc := document.text
 			converted, err := yaml.YAMLToJSON(doc)
 			if err != nil {
 				t.Fatal(err)

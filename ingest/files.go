@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -623,7 +624,7 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		// Each document is read once: once the last is transcoded nothing holds the file's bytes, and a large
 		// List is decoded without them beside its JSON.
 		raw := raws[i]
-		raws[i] = nil
+		raws[i] = yamlDocument{}
 		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
 		return d, err
 	}, nil
@@ -676,8 +677,9 @@ const largeDocument = 1 << 20
 
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared but the arena, if any
 // (decodeJSON). A document in the block style Kubernetes tools write is transcoded to JSON in one pass; any other
-// goes through the input budget and the full YAML decoder.
-func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
+// goes through the input budget and the full YAML decoder, whose errors name lines of the file (linesOfFile).
+func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument, error) {
+	raw := document.text
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return decodedDocument{}, nil
 	}
@@ -702,7 +704,7 @@ func decodeYAML(where string, raw []byte, in *arena) (decodedDocument, error) {
 			if path := notANumber(raw); path != "" {
 				return decodedDocument{}, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, err)
+			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, linesOfFile(err, document.line))
 		}
 	}
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
@@ -747,9 +749,55 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 	return json, true
 }
 
+// yamlDocument is one document of a YAML file and the line of the file it begins on.
+type yamlDocument struct {
+	text []byte
+	line int
+}
+
+// newline is the line feed, which ends a line of a file as an editor counts them.
+var newline = []byte{'\n'}
+
+// yamlErrorLine is a line number in a YAML parser's message: "yaml: line 3: " of a syntax error (also inside
+// another message), and each "\n  line 3: " of an unmarshal error's list.
+var yamlErrorLine = regexp.MustCompile(`(yaml: |\n  )line (\d+):`)
+
+// linesOfFile is err, the YAML parser's error about a document that begins on the given line of its file, with each
+// line it names counted from the file's start, as an editor counts them and as they already are in a file's first
+// document: the parser counts from the document's start, so that "line 6" of a file's tenth document would send an
+// operator to its sixth line.
+func linesOfFile(err error, first int) error {
+	if first == 1 || !yamlErrorLine.MatchString(err.Error()) {
+		return err
+	}
+	return &fileLinesError{err: err, before: first - 1}
+}
+
+// fileLinesError is a YAML parser's error whose line numbers are counted from the start of the document's file.
+type fileLinesError struct {
+	err error
+	// before is how many lines of the file come before the document's.
+	before int
+}
+
+// Error is the parser's message with its line numbers counted from the file's start.
+func (e *fileLinesError) Error() string {
+	return yamlErrorLine.ReplaceAllStringFunc(e.err.Error(), func(match string) string {
+		parts := yamlErrorLine.FindStringSubmatch(match)
+		n, err := strconv.Atoi(parts[2])
+		if err != nil {
+			return match
+		}
+		return parts[1] + "line " + strconv.Itoa(n+e.before) + ":"
+	})
+}
+
+// Unwrap is the parser's error.
+func (e *fileLinesError) Unwrap() error { return e.err }
+
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.
-func yamlDocuments(data []byte) ([][]byte, error) {
+func yamlDocuments(data []byte) ([]yamlDocument, error) {
 	var stream io.Reader = bytes.NewReader(data)
 	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
 		// apimachinery's reader drops a last line without a line feed whose length is a multiple of its buffer's
@@ -758,8 +806,8 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 		stream = io.MultiReader(stream, strings.NewReader("\n"))
 	}
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(stream))
-	var documents [][]byte
-	for {
+	var documents []yamlDocument
+	for line := 1; ; {
 		raw, err := reader.Read()
 		if errors.Is(err, io.EOF) {
 			return documents, nil
@@ -767,15 +815,19 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 		if err != nil {
 			return documents, err
 		}
+		// The reader ends each line it returns with a line feed, and drops the "---" line that ends a document.
+		next := line + bytes.Count(raw, newline) + 1
 		for len(raw) > 0 {
 			end := documentEnd.FindIndex(raw)
 			if end == nil {
-				documents = append(documents, raw)
+				documents = append(documents, yamlDocument{text: raw, line: line})
 				break
 			}
-			documents = append(documents, raw[:end[0]])
+			documents = append(documents, yamlDocument{text: raw[:end[0]], line: line})
+			line += bytes.Count(raw[:end[1]], newline)
 			raw = raw[end[1]:]
 		}
+		line = next
 	}
 }
 

@@ -272,6 +272,53 @@ func TestDecodeErrorsNameFileObjectAndField(t *testing.T) {
 	}
 }
 
+// A YAML error names the line of the file, whichever document it is in: the line the document alone in a file
+// would name, counted on by the lines before it (the YAML parser counts from the document's start, as kubectl's
+// message does). Where the error is a broken line's, that is the broken line.
+func TestYAMLErrorsNameTheLineOfTheFile(t *testing.T) {
+	broken := "metadata:\n  name: b\n   namespace: garden\n" // "mapping values are not allowed" on its last line
+	for _, tc := range []struct {
+		name, before, document string
+		// marker is the text of the line the error names, if it names the broken line.
+		marker string
+	}{
+		{"the first document", "", "kind: ConfigMap\n" + broken, "   namespace: garden"},
+		{"the second document", seedYAML + "---\n", "kind: ConfigMap\n" + broken, "   namespace: garden"},
+		{"the third, after comments and a separator of its own", seedYAML + "---\n" + shootYAML + "---\n# a comment\n\n", "---\nkind: ConfigMap\n" + broken, "   namespace: garden"},
+		{"a document after a document end", seedYAML + "...\n", "kind: ConfigMap\n" + broken, "   namespace: garden"},
+		{"Windows line ends (the library's reader)", strings.ReplaceAll(seedYAML+"---\n", "\n", "\r\n"), strings.ReplaceAll("kind: ConfigMap\n"+broken, "\n", "\r\n"), "   namespace: garden\r"},
+		{"an unclosed flow sequence", seedYAML + "---\n", "kind: ConfigMap\ndata: {a: [}\n", ""},
+		{"something after a flow mapping (its parser's line inside seedplan's message)", seedYAML + "---\n", "{kind: ConfigMap}\nc: d\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			alone := yamlErrorLine(t, &ingest.Landscape{}, tc.document)
+			first := strings.Count(tc.before, "\n") + 1
+			if got, want := yamlErrorLine(t, &ingest.Landscape{}, tc.before+tc.document), alone+first-1; got != want {
+				t.Fatalf("the error names line %d of the file, want %d: line %d of the document, which begins on line %d", got, want, alone, first)
+			}
+			if lines := strings.Split(tc.before+tc.document, "\n"); tc.marker != "" && lines[alone+first-2] != tc.marker {
+				t.Fatalf("line %d of the file is %q, want the broken line %q", alone+first-1, lines[alone+first-2], tc.marker)
+			}
+		})
+	}
+}
+
+// yamlErrorLine is the line a YAML error of decoding data names, which must be the only one.
+func yamlErrorLine(t *testing.T, l *ingest.Landscape, data string) int {
+	t.Helper()
+	err := l.Decode("in.yaml", []byte(data))
+	if err == nil {
+		t.Fatalf("%q: no error", data)
+	}
+	_, after, found := strings.Cut(err.Error(), "yaml: line ")
+	number, _, _ := strings.Cut(after, ":")
+	line, convErr := strconv.Atoi(number)
+	if !found || convErr != nil || strings.Count(err.Error(), "line ") != 1 {
+		t.Fatalf("%q: error %v names no line, or more than one", data, err)
+	}
+	return line
+}
+
 // A file of Windows line ends (read by the library's reader) keeps a last line without a line feed of any
 // length: 4 KiB exactly was dropped, and with it an annotation, without a word.
 func TestALongLastLineIsRead(t *testing.T) {

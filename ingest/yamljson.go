@@ -1059,11 +1059,18 @@ func appendJSONString(out, s []byte) []byte {
 // nothing but a comment) and after "..." lines, empty ones included so that documents keep their numbers —
 // without copying: each document is a part of data. It reports false when the stream holds what yamlDocuments
 // words an error for or treats apart (a "---" line with content, a carriage return); yamlDocuments reads it then.
-func splitYAML(data []byte) ([][]byte, bool) {
+func splitYAML(data []byte) ([]yamlDocument, bool) {
 	if bytes.IndexByte(data, '\r') >= 0 {
 		return nil, false
 	}
-	var documents [][]byte
+	var documents []yamlDocument
+	// Lines are counted up to the last document's start only: a file of one document costs no count.
+	startLine, counted := 1, 0
+	add := func(from, to int) {
+		startLine += bytes.Count(data[counted:from], newline)
+		counted = from
+		documents = append(documents, yamlDocument{text: data[from:to], line: startLine})
+	}
 	// chunk is where the lines since the last separator begin (a separator that starts them is one of them, as in
 	// yamlDocuments), piece where the current document begins: at chunk or after a "..." line.
 	chunk, piece := 0, 0
@@ -1077,18 +1084,18 @@ func splitYAML(data []byte) ([][]byte, bool) {
 			}
 			if lineStart > chunk {
 				if lineStart > piece {
-					documents = append(documents, data[piece:lineStart])
+					add(piece, lineStart)
 				}
 				chunk, piece = next, next
 			}
 		case bytes.HasPrefix(line, []byte("...")) && documentEnd.Match(line):
-			documents = append(documents, data[piece:lineStart])
+			add(piece, lineStart)
 			piece = next
 		}
 		lineStart = markerLine(data, next)
 	}
 	if piece < len(data) {
-		documents = append(documents, data[piece:])
+		add(piece, len(data))
 	}
 	return documents, true
 }
