@@ -66,6 +66,10 @@ func (d decodedDocument) empty() bool { return d.in == nil }
 type source struct {
 	document, list string
 	stream         bool
+	// lines are the lines of its file a document spans whose lone object the strict decoder reads, in a file of
+	// several YAML documents: a refusal of the object for having no kind names them, as a "---" or "..." line in
+	// the middle of an object, or of a List before its kind, most often makes such a document.
+	lines string
 }
 
 // place is where an object was read: a document, or the item-th item of a List in it. It is worded only for a
@@ -115,6 +119,18 @@ func (l *objectList) add(d decoded) {
 func (l *objectList) join(m objectList) {
 	l.blocks = append(l.blocks, m.blocks...)
 	l.n += m.n
+}
+
+// strictObject reports whether the document holds one object alone, not a List's items or a stream's objects,
+// which the fast path left to the strict decoder.
+func (d decodedDocument) strictObject() bool {
+	if d.in == nil || d.in.list != "" || d.in.stream || d.objects.n != 1 {
+		return false
+	}
+	for _, object := range d.objects.all() {
+		return object.typed == nil
+	}
+	return false
 }
 
 // all is the list's objects with their indices, in order.
@@ -652,7 +668,11 @@ func (l *Landscape) reserve(n int) {
 // add adds a decoded object to the landscape, refusing one read before.
 func (l *Landscape) add(where place, d decoded) error {
 	if d.typed == nil {
-		return l.decodeObjectStrictly(where.String(), d.raw)
+		err := l.decodeObjectStrictly(where.String(), d.raw)
+		if where.in.lines != "" && errors.Is(err, errWithoutKind) {
+			err = fmt.Errorf("%w (the document is %s of the file)", err, where.in.lines)
+		}
+		return err
 	}
 	if first, err := l.once(where, d.object); !first {
 		return err

@@ -626,6 +626,9 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		raw := raws[i]
 		raws[i] = yamlDocument{}
 		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
+		if err == nil && len(raws) > 1 && d.strictObject() {
+			d.in.lines = raw.lines() // should the object have no kind (errWithoutKind)
+		}
 		return d, err
 	}, nil
 }
@@ -755,6 +758,18 @@ type yamlDocument struct {
 	line int
 }
 
+// lines words the lines of its file the document spans: "line 5", "lines 5-9".
+func (d yamlDocument) lines() string {
+	last := d.line + bytes.Count(bytes.TrimSuffix(d.text, newline), newline)
+	if last == d.line {
+		return fmt.Sprintf("line %d", d.line)
+	}
+	return fmt.Sprintf("lines %d-%d", d.line, last)
+}
+
+// errWithoutKind is the refusal of a document whose object has no kind.
+var errWithoutKind = errors.New("object without kind")
+
 // newline is the line feed, which ends a line of a file as an editor counts them.
 var newline = []byte{'\n'}
 
@@ -869,7 +884,7 @@ func (l *Landscape) decodeObjectStrictly(where string, data []byte) error {
 		if string(bytes.TrimSpace(data)) == "null" { // a List's item written as a "-" alone
 			return fmt.Errorf("%s: empty (null), not an object", where)
 		}
-		return fmt.Errorf("%s: object without kind%s", where, seedplanAnswer(data))
+		return fmt.Errorf("%s: %w%s", where, errWithoutKind, seedplanAnswer(data))
 	}
 	if h.Kind == "List" || (strings.HasSuffix(h.Kind, "List") && h.Items != nil) {
 		if name, times := repeatedName(data); times > 0 {

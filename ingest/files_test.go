@@ -303,6 +303,36 @@ func TestYAMLErrorsNameTheLineOfTheFile(t *testing.T) {
 	}
 }
 
+// An object without kind in a file of several documents is refused with the lines its document spans: most often a
+// "---" or "..." line in the middle of an object, or of a List before its kind (kubectl writes it after the items),
+// ended the document there, and the line after them is that one. A file of one document is its lines.
+func TestAnObjectWithoutKindNamesItsLines(t *testing.T) {
+	item := func(object string) string {
+		return "- " + strings.ReplaceAll(strings.TrimSuffix(object, "\n"), "\n", "\n  ") + "\n"
+	}
+	list := "apiVersion: v1\nitems:\n" + item(seedYAML) + "---\n" + item(shootYAML) + "kind: List\nmetadata: {}\n"
+	separator := slices.Index(strings.Split(list, "\n"), "---") + 1
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"a --- inside a List, before its kind", list, fmt.Sprintf("in.yaml: document 1: object without kind (the document is lines 1-%d of the file)", separator-1)},
+		{"the same with Windows line ends", strings.ReplaceAll(list, "\n", "\r\n"), fmt.Sprintf("in.yaml: document 1: object without kind (the document is lines 1-%d of the file)", separator-1)},
+		{"an object of one line after a document", seedYAML + "---\nmetadata: {name: a}\n", "in.yaml: document 2: object without kind (the document is line 11 of the file)"},
+		{"a document end inside an object", "metadata: {name: a}\n...\n" + seedYAML, "in.yaml: document 1: object without kind (the document is line 1 of the file)"},
+		{"a file of one document", "metadata: {name: a}\nspec: {}\n", "in.yaml: document 1: object without kind"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := (&ingest.Landscape{}).Decode("in.yaml", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if first, _, _ := strings.Cut(err.Error(), "\n"); first != tc.want {
+				t.Fatalf("error %q\nwant %q", first, tc.want)
+			}
+		})
+	}
+}
+
 // yamlErrorLine is the line a YAML error of decoding data names, which must be the only one.
 func yamlErrorLine(t *testing.T, l *ingest.Landscape, data string) int {
 	t.Helper()
