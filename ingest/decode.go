@@ -66,9 +66,9 @@ func (d decodedDocument) empty() bool { return d.in == nil }
 type source struct {
 	document, list string
 	stream         bool
-	// lines are the lines of its file a document spans whose lone object the strict decoder reads, in a file of
-	// several YAML documents: a refusal of the object for having no kind names them, as a "---" or "..." line in
-	// the middle of an object, or of a List before its kind, most often makes such a document.
+	// lines, of a document of a file of several YAML documents whose lone object is the strict decoder's, are the
+	// lines of the file it spans, which the object's refusal for having no kind names: a "---" or "..." line in the
+	// middle of an object, or of a List before its kind, most often makes such a document.
 	lines string
 }
 

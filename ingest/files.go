@@ -760,7 +760,7 @@ type yamlDocument struct {
 
 // lines words the lines of its file the document spans: "line 5", "lines 5-9".
 func (d yamlDocument) lines() string {
-	last := d.line + bytes.Count(bytes.TrimSuffix(d.text, newline), newline)
+	last := d.line + lineFeeds(bytes.TrimSuffix(d.text, []byte("\n")))
 	if last == d.line {
 		return fmt.Sprintf("line %d", d.line)
 	}
@@ -770,8 +770,8 @@ func (d yamlDocument) lines() string {
 // errWithoutKind is the refusal of a document whose object has no kind.
 var errWithoutKind = errors.New("object without kind")
 
-// newline is the line feed, which ends a line of a file as an editor counts them.
-var newline = []byte{'\n'}
+// lineFeeds counts the line feeds in text: the lines that end in it, as an editor counts a file's lines.
+func lineFeeds(text []byte) int { return bytes.Count(text, []byte("\n")) }
 
 // yamlErrorLine is a line number in a YAML parser's message: "yaml: line 3: " of a syntax error (also inside
 // another message), and each "\n  line 3: " of an unmarshal error's list.
@@ -831,7 +831,7 @@ func yamlDocuments(data []byte) ([]yamlDocument, error) {
 			return documents, err
 		}
 		// The reader ends each line it returns with a line feed, and drops the "---" line that ends a document.
-		next := line + bytes.Count(raw, newline) + 1
+		next := line + lineFeeds(raw) + 1
 		for len(raw) > 0 {
 			end := documentEnd.FindIndex(raw)
 			if end == nil {
@@ -839,7 +839,7 @@ func yamlDocuments(data []byte) ([]yamlDocument, error) {
 				break
 			}
 			documents = append(documents, yamlDocument{text: raw[:end[0]], line: line})
-			line += bytes.Count(raw[:end[1]], newline)
+			line += lineFeeds(raw[:end[1]])
 			raw = raw[end[1]:]
 		}
 		line = next

@@ -1067,7 +1067,7 @@ func splitYAML(data []byte) ([]yamlDocument, bool) {
 	// Lines are counted up to the last document's start only: a file of one document costs no count.
 	startLine, counted := 1, 0
 	add := func(from, to int) {
-		startLine += bytes.Count(data[counted:from], newline)
+		startLine += lineFeeds(data[counted:from])
 		counted = from
 		documents = append(documents, yamlDocument{text: data[from:to], line: startLine})
 	}
