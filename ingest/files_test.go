@@ -291,9 +291,9 @@ func TestYAMLErrorsNameTheLineOfTheFile(t *testing.T) {
 		{"something after a flow mapping (its parser's line inside seedplan's message)", seedYAML + "---\n", "{kind: ConfigMap}\nc: d\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			alone := yamlErrorLine(t, &ingest.Landscape{}, tc.document)
+			alone := errorLine(t, tc.document)
 			first := strings.Count(tc.before, "\n") + 1
-			if got, want := yamlErrorLine(t, &ingest.Landscape{}, tc.before+tc.document), alone+first-1; got != want {
+			if got, want := errorLine(t, tc.before+tc.document), alone+first-1; got != want {
 				t.Fatalf("the error names line %d of the file, want %d: line %d of the document, which begins on line %d", got, want, alone, first)
 			}
 			if lines := strings.Split(tc.before+tc.document, "\n"); tc.marker != "" && lines[alone+first-2] != tc.marker {
@@ -333,10 +333,10 @@ func TestAnObjectWithoutKindNamesItsLines(t *testing.T) {
 	}
 }
 
-// yamlErrorLine is the line a YAML error of decoding data names, which must be the only one.
-func yamlErrorLine(t *testing.T, l *ingest.Landscape, data string) int {
+// errorLine is the line the YAML error of decoding data names, which must be the only line named.
+func errorLine(t *testing.T, data string) int {
 	t.Helper()
-	err := l.Decode("in.yaml", []byte(data))
+	err := (&ingest.Landscape{}).Decode("in.yaml", []byte(data))
 	if err == nil {
 		t.Fatalf("%q: no error", data)
 	}
