@@ -782,7 +782,7 @@ var yamlErrorLine = regexp.MustCompile(`(yaml: |\n  )line (\d+):`)
 // document: the parser counts from the document's start, so that "line 6" of a file's tenth document would send an
 // operator to its sixth line.
 func linesOfFile(err error, first int) error {
-	if first == 1 || !yamlErrorLine.MatchString(err.Error()) {
+	if first == 1 {
 		return err
 	}
 	return &fileLinesError{err: err, before: first - 1}
