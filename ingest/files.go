@@ -700,7 +700,7 @@ func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument
 	}
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
-			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), err)
+			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), linesOfFile(err, document.line))
 		}
 		var err error
 		if jsonDoc, err = config.YAMLToJSON(raw); err != nil {

@@ -289,6 +289,7 @@ func TestYAMLErrorsNameTheLineOfTheFile(t *testing.T) {
 		{"Windows line ends (the library's reader)", strings.ReplaceAll(seedYAML+"---\n", "\n", "\r\n"), strings.ReplaceAll("kind: ConfigMap\n"+broken, "\n", "\r\n"), "   namespace: garden\r"},
 		{"an unclosed flow sequence", seedYAML + "---\n", "kind: ConfigMap\ndata: {a: [}\n", ""},
 		{"something after a flow mapping (its parser's line inside seedplan's message)", seedYAML + "---\n", "{kind: ConfigMap}\nc: d\n", ""},
+		{"a broken document with an alias (refused unmeasured, the parser's line inside the budget's message)", seedYAML + "---\n", "kind: ConfigMap\nmetadata: &m {name: a}\ndata: [*m\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			alone := errorLine(t, tc.document)
