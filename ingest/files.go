@@ -625,8 +625,9 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		// List is decoded without them beside its JSON.
 		raw := raws[i]
 		raws[i] = yamlDocument{}
+		raw.oneOfSeveral = len(raws) > 1
 		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
-		if err == nil && len(raws) > 1 && d.strictObject() {
+		if err == nil && raw.oneOfSeveral && d.strictObject() {
 			d.in.lines = raw.lines() // should the object have no kind (errWithoutKind)
 		}
 		return d, err
@@ -680,7 +681,7 @@ const largeDocument = 1 << 20
 
 // decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared but the arena, if any
 // (decodeJSON). A document in the block style Kubernetes tools write is transcoded to JSON in one pass; any other
-// goes through the input budget and the full YAML decoder, whose errors name lines of the file (linesOfFile).
+// goes through the input budget and the full YAML decoder, whose errors name lines of the file (parserError).
 func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument, error) {
 	raw := document.text
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -700,14 +701,14 @@ func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument
 	}
 	if !fast {
 		if err := model.CheckBudget(raw); err != nil {
-			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), linesOfFile(err, document.line))
+			return decodedDocument{}, fmt.Errorf("%s: %w", budgetPlace(where, raw, err), document.parserError(err))
 		}
 		var err error
 		if jsonDoc, err = config.YAMLToJSON(raw); err != nil {
 			if path := notANumber(raw); path != "" {
 				return decodedDocument{}, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, linesOfFile(err, document.line))
+			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, document.parserError(err))
 		}
 	}
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
@@ -756,6 +757,9 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 type yamlDocument struct {
 	text []byte
 	line int
+	// oneOfSeveral is set for a document of a file that holds others: an error that names no line then names the
+	// document's lines, since "document 7" sends no editor anywhere.
+	oneOfSeveral bool
 }
 
 // lines words the lines of its file the document spans: "line 5", "lines 5-9".
@@ -777,15 +781,20 @@ func lineFeeds(text []byte) int { return bytes.Count(text, []byte("\n")) }
 // another message), and each "\n  line 3: " of an unmarshal error's list.
 var yamlErrorLine = regexp.MustCompile(`(yaml: |\n  )line (\d+):`)
 
-// linesOfFile is err, the YAML parser's error about a document that begins on the given line of its file, with each
-// line it names counted from the file's start, as an editor counts them and as they already are in a file's first
-// document: the parser counts from the document's start, so that "line 6" of a file's tenth document would send an
-// operator to its sixth line.
-func linesOfFile(err error, first int) error {
-	if first == 1 {
+// parserError is err, the YAML parser's error about the document (or the input budget's, which may hold it), with
+// each line it names counted from the file's start, as an editor counts them and as they already are in a file's
+// first document: the parser counts from the document's start, so that "line 6" of a file's tenth document would
+// send an operator to its sixth line. An error that names no line ("unknown anchor", "invalid map key") names the
+// lines the document spans, if the file holds others.
+func (d yamlDocument) parserError(err error) error {
+	located := &fileLinesError{err: err, before: d.line - 1}
+	if d.oneOfSeveral && !yamlErrorLine.MatchString(err.Error()) {
+		located.span = d.lines()
+	}
+	if located.before == 0 && located.span == "" {
 		return err
 	}
-	return &fileLinesError{err: err, before: first - 1}
+	return located
 }
 
 // fileLinesError is a YAML parser's error whose line numbers are counted from the start of the document's file.
@@ -793,10 +802,15 @@ type fileLinesError struct {
 	err error
 	// before is how many lines of the file come before the document's.
 	before int
+	// span words the document's lines ("lines 8-15") for a message that names none, or is empty.
+	span string
 }
 
-// Error is the parser's message with its line numbers counted from the file's start.
+// Error is the parser's message with its line numbers counted from the file's start, or with the document's lines.
 func (e *fileLinesError) Error() string {
+	if e.span != "" {
+		return fmt.Sprintf("%v (the document is %s of the file)", e.err, e.span)
+	}
 	return yamlErrorLine.ReplaceAllStringFunc(e.err.Error(), func(match string) string {
 		parts := yamlErrorLine.FindStringSubmatch(match)
 		n, err := strconv.Atoi(parts[2])

@@ -334,6 +334,47 @@ func TestAnObjectWithoutKindNamesItsLines(t *testing.T) {
 	}
 }
 
+// A YAML error that names no line of its own — an unknown anchor, a key that is a collection, aliases beyond the
+// input budget — names the lines its document spans when the file holds other documents: "document 7" sends no
+// editor anywhere. An error that names a line names only that (TestYAMLErrorsNameTheLineOfTheFile).
+func TestYAMLErrorsWithoutALineNameTheirDocumentsLines(t *testing.T) {
+	second := func(document string) string { return seedYAML + "---\n" + document }
+	span := func(document string) string {
+		first := strings.Count(seedYAML, "\n") + 2
+		return fmt.Sprintf("(the document is lines %d-%d of the file)", first, first+strings.Count(document, "\n")-1)
+	}
+	unknownAnchor := "kind: Project\nmetadata:\n  name: b\n  labels: *nope\n"
+	mapKey := "kind: Project\nmetadata: {name: x}\nspec: {? [a]: 1}\n"
+	laughing := "kind: Project\nmetadata: {name: c}\nspec:\n  laughs: " + laughs + "\n"
+	for _, tc := range []struct {
+		name, data string
+		// want begins the error; suffix ends it, or is empty for an error that names no lines.
+		want, suffix string
+	}{
+		{"an unknown anchor in the second document", second(unknownAnchor),
+			"in.yaml: document 2: beyond the input budget: it may hold aliases but cannot be parsed to count them: yaml: unknown anchor 'nope' referenced", span(unknownAnchor)},
+		{"a key that is a collection in the second document", second(mapKey), "in.yaml: document 2: not valid YAML or JSON: yaml: invalid map key", span(mapKey)},
+		{"aliases beyond the budget in the second document", second(laughing), "in.yaml: document 2: Project c: beyond the input budget: its aliases expand it", span(laughing)},
+		{"the first of two documents", mapKey + "---\n" + seedYAML, "in.yaml: document 1: not valid YAML or JSON: yaml: invalid map key",
+			fmt.Sprintf("(the document is lines 1-%d of the file)", strings.Count(mapKey, "\n"))},
+		{"a file of one document", mapKey, "in.yaml: document 1: not valid YAML or JSON: yaml: invalid map key", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := (&ingest.Landscape{}).Decode("in.yaml", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			message, _, _ := strings.Cut(err.Error(), "\n")
+			if !strings.HasPrefix(message, tc.want) {
+				t.Fatalf("error %q\nwant it to begin %q", message, tc.want)
+			}
+			if tc.suffix == "" && strings.Contains(message, "line") || !strings.HasSuffix(message, tc.suffix) {
+				t.Fatalf("error %q\nwant it to end %q", message, tc.suffix)
+			}
+		})
+	}
+}
+
 // errorLine is the line the YAML error of decoding data names, which must be the only line named.
 func errorLine(t *testing.T, data string) int {
 	t.Helper()
