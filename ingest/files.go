@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -627,8 +628,14 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		raws[i] = yamlDocument{}
 		raw.oneOfSeveral = len(raws) > 1
 		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
-		if err == nil && raw.oneOfSeveral && d.strictObject() {
+		var unread *documentError
+		switch {
+		case err == nil && raw.oneOfSeveral && d.strictObject():
 			d.in.lines = raw.lines() // should the object have no kind (errWithoutKind)
+		case err != nil && !raw.oneOfSeveral && errors.As(err, &unread):
+			if broken := brokenJSONStream(name, raw); broken != nil {
+				err = broken
+			}
 		}
 		return d, err
 	}, nil
@@ -787,18 +794,16 @@ var yamlErrorLine = regexp.MustCompile(`(yaml: |\n  )line (\d+):`)
 // send an operator to its sixth line. An error that names no line ("unknown anchor", "invalid map key") names the
 // lines the document spans, if the file holds others.
 func (d yamlDocument) parserError(err error) error {
-	located := &fileLinesError{err: err, before: d.line - 1}
+	located := &documentError{err: err, before: d.line - 1}
 	if d.oneOfSeveral && !yamlErrorLine.MatchString(err.Error()) {
 		located.span = d.lines()
-	}
-	if located.before == 0 && located.span == "" {
-		return err
 	}
 	return located
 }
 
-// fileLinesError is a YAML parser's error whose line numbers are counted from the start of the document's file.
-type fileLinesError struct {
+// documentError is the error of a YAML document of a file that could not be read — the YAML parser's, or the input
+// budget's — with the lines it names counted from the start of the file.
+type documentError struct {
 	err error
 	// before is how many lines of the file come before the document's.
 	before int
@@ -807,7 +812,7 @@ type fileLinesError struct {
 }
 
 // Error is the parser's message with its line numbers counted from the file's start, or with the document's lines.
-func (e *fileLinesError) Error() string {
+func (e *documentError) Error() string {
 	if e.span != "" {
 		return fmt.Sprintf("%v (the document is %s of the file)", e.err, e.span)
 	}
@@ -821,8 +826,39 @@ func (e *fileLinesError) Error() string {
 	})
 }
 
-// Unwrap is the parser's error.
-func (e *fileLinesError) Unwrap() error { return e.err }
+// Unwrap is the error of reading the document: the parser's, or the input budget's.
+func (e *documentError) Unwrap() error { return e.err }
+
+// brokenJSONStream is the error of a file that is one YAML document, unread, and a stream of JSON values, the first
+// of them whole, with a syntax error after it. The file is JSON then, not YAML in the flow style, and the YAML
+// parser's error ("something follows the end of the object the document is") names the stream's first value for a
+// fault in a later one: a value of a stream is a document of its file, as it is in a stream read without fault,
+// and the error names it and the line and column of the fault. It is nil for anything else.
+func brokenJSONStream(name string, document yamlDocument) error {
+	values := jsontext.NewDecoder(bytes.NewReader(document.text), streamSyntax)
+	for read := 0; ; read++ {
+		_, err := values.ReadValue()
+		if err == nil {
+			continue
+		}
+		var syntax *jsontext.SyntacticError
+		if read == 0 || !errors.As(err, &syntax) {
+			return nil
+		}
+		fault := syntax.Err.Error()
+		if errors.Is(syntax.Err, io.ErrUnexpectedEOF) {
+			fault = "the file ends inside the document" // cut short: a copy or a download that stopped
+		}
+		return fmt.Errorf("%s: document %d: not valid JSON: %s: %s", name, read+1, document.position(syntax.ByteOffset), fault)
+	}
+}
+
+// position words where a byte of the document is in its file: "line 4, column 29", counted in characters from 1.
+func (d yamlDocument) position(offset int64) string {
+	before := d.text[:min(max(offset, 0), int64(len(d.text)))]
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return fmt.Sprintf("line %d, column %d", d.line+lineFeeds(before), utf8.RuneCount(before[lineStart:])+1)
+}
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.

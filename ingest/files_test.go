@@ -161,11 +161,13 @@ var hostileDocuments = []struct{ name, data, want string }{
 	{name: "fractional allocatable", data: strings.Replace(seedYAML, `shoots: "100"`, `shoots: "2500m"`, 1),
 		want: "in.yaml: document 1: Seed aws-eu1: field status.allocatable.shoots: must be a whole number of shoots below 2^63, is 2500m"},
 	{name: "text after a JSON object", data: jsonOf(seedYAML) + " saved",
-		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the object the document is"},
+		want: "in.yaml: document 2: not valid JSON: line 1, column 280: invalid character 's' at start of value"},
 	{name: "text after JSON objects", data: jsonOf(seedYAML) + "\n" + jsonOf(shootYAML) + "\nerror: the server has asked for the client to provide credentials\n",
-		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the object the document is"},
+		want: "in.yaml: document 3: not valid JSON: line 3, column 1: invalid character 'e' at start of value"},
 	{name: "text after a list", data: "[" + jsonOf(seedYAML) + "] x",
-		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the list the document is"},
+		want: "in.yaml: document 2: not valid JSON: line 1, column 282: invalid character 'x' at start of value"},
+	{name: "text after a YAML flow mapping", data: "{kind: Seed, metadata: {name: a}} x",
+		want: "in.yaml: document 1: not valid YAML or JSON: something follows the end of the object the document is"},
 	{name: "an empty List item", data: "apiVersion: v1\nkind: List\nitems:\n-\n- " + strings.ReplaceAll(strings.TrimSpace(seedYAML), "\n", "\n  ") + "\n",
 		want: "in.yaml: document 1: List item 0: empty (null), not an object"},
 	{name: "a name YAML reads as a boolean", data: strings.Replace(shootYAML, "name: web", "name: y", 1),
@@ -370,6 +372,49 @@ func TestYAMLErrorsWithoutALineNameTheirDocumentsLines(t *testing.T) {
 			}
 			if tc.suffix == "" && strings.Contains(message, "line") || !strings.HasSuffix(message, tc.suffix) {
 				t.Fatalf("error %q\nwant it to end %q", message, tc.suffix)
+			}
+		})
+	}
+}
+
+// A file that is a stream of JSON values (jq -c's output, or kubectl get -o json of one object after another) with
+// a syntax error after its first value is refused naming the value at fault as its document, and the line and
+// column of the fault, not in the words of the YAML parser, which reads the file as one document in the flow style
+// and finds "something follows the end of the object" of the first. A file whose first value is at fault, or
+// that holds YAML documents, keeps the YAML parser's words.
+func TestABrokenJSONStreamNamesTheDocumentAtFault(t *testing.T) {
+	project := func(name string) string {
+		return `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Project","metadata":{"name":"` + name + `"},"spec":{"namespace":"garden-` + name + `"}}` + "\n"
+	}
+	for _, tc := range []struct {
+		name, data string
+		// want is the error, or how it begins when it ends in a YAML parser's words; "" when data loads.
+		want string
+	}{
+		{"a comma before the end of the second object", project("a") + "{\"kind\": \"Project\",\n\"spec\": {\"namespace\": \"b\",}}\n",
+			`in.json: document 2: not valid JSON: line 3, column 27: invalid character '}' at start of string (expecting '"')`},
+		{"a file cut short in the third object", project("a") + project("b") + `{"kind":"Project","metadata":{"na`,
+			"in.json: document 3: not valid JSON: line 3, column 34: the file ends inside the document"},
+		{"YAML after an object", project("a") + "kind: Project\n", "in.json: document 2: not valid JSON: line 2, column 1: invalid character 'k' at start of value"},
+		{"columns counted in characters", project("a") + `{"a":"ü",}`, `in.json: document 2: not valid JSON: line 2, column 10: invalid character '}' at start of string (expecting '"')`},
+		{"Windows line ends", strings.ReplaceAll(project("a")+project("b")+"{\n,}\n", "\n", "\r\n"), "in.json: document 3: not valid JSON: line 4, column 1: invalid character ',' at start of string (expecting '\"')"},
+		{"the first object at fault", `{"kind": "Project",,}` + "\n" + project("a"), "in.json: document 1: not valid YAML or JSON: yaml: "},
+		{"a stream in a document of a YAML file", seedYAML + "---\n" + project("a") + "{,}\n", "in.json: document 2: not valid YAML or JSON: something follows the end of the object"},
+		{"a comment after an object (YAML reads it)", project("a") + "# a comment\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := (&ingest.Landscape{}).Decode("in.json", []byte(tc.data))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("error %v, want none", err)
+			case tc.want == "":
+				return
+			case err == nil:
+				t.Fatal("no error")
+			}
+			if message := err.Error(); message != tc.want && !strings.HasSuffix(tc.want, ": ") && !strings.HasSuffix(tc.want, "object") ||
+				!strings.HasPrefix(message, tc.want) {
+				t.Fatalf("error %q\nwant %q", message, tc.want)
 			}
 		})
 	}
