@@ -632,9 +632,11 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		switch {
 		case err == nil && raw.oneOfSeveral && d.strictObject():
 			d.in.lines = raw.lines() // should the object have no kind (errWithoutKind)
-		case err != nil && !raw.oneOfSeveral && errors.As(err, &unread):
-			if broken := brokenJSONStream(name, raw); broken != nil {
-				err = broken
+		case err != nil && errors.As(err, &unread) && !errors.Is(err, model.ErrBudget):
+			// A JSON stream's values are the documents of a file that is the stream, as when it is read without
+			// fault; a stream inside one of several YAML documents is named by that document, its first value only.
+			if value, fault := jsonFault(raw); fault != nil && (value == 0 || !raw.oneOfSeveral) {
+				err = fmt.Errorf("%s: document %d: not valid JSON: %w", name, i+1+value, fault)
 			}
 		}
 		return d, err
@@ -829,28 +831,37 @@ func (e *documentError) Error() string {
 // Unwrap is the error of reading the document: the parser's, or the input budget's.
 func (e *documentError) Unwrap() error { return e.err }
 
-// brokenJSONStream is the error of a file that is one YAML document, unread, and a stream of JSON values, the first
-// of them whole, with a syntax error after it. The file is JSON then, not YAML in the flow style, and the YAML
-// parser's error ("something follows the end of the object the document is") names the stream's first value for a
-// fault in a later one: a value of a stream is a document of its file, as it is in a stream read without fault,
-// and the error names it and the line and column of the fault. It is nil for anything else.
-func brokenJSONStream(name string, document yamlDocument) error {
+// jsonFault is the JSON reader's error about a YAML document that neither the JSON reader nor the YAML parser could
+// read, if the document is JSON: a stream of values whose first is whole, or whose first begins as a JSON object
+// does ("{" and a quoted name). The YAML parser reads it as YAML in the flow style and words its error in those
+// terms: without a line on a file's first line, where a minified file is all of it, and, in a stream, as
+// "something follows the end of the object" for a fault in any value after the first. The JSON reader names the
+// line and column of the fault, and value is the index of the stream's value at fault.
+func jsonFault(document yamlDocument) (value int, err error) {
 	values := jsontext.NewDecoder(bytes.NewReader(document.text), streamSyntax)
-	for read := 0; ; read++ {
-		_, err := values.ReadValue()
-		if err == nil {
+	for ; ; value++ {
+		_, readErr := values.ReadValue()
+		if readErr == nil {
 			continue
 		}
 		var syntax *jsontext.SyntacticError
-		if read == 0 || !errors.As(err, &syntax) {
-			return nil
+		if !errors.As(readErr, &syntax) || value == 0 && !beginsAsJSONObject(document.text) {
+			return 0, nil
 		}
 		fault := syntax.Err.Error()
 		if errors.Is(syntax.Err, io.ErrUnexpectedEOF) {
-			fault = "the file ends inside the document" // cut short: a copy or a download that stopped
+			fault = "the document ends before its JSON value does" // cut short: a copy or a download that stopped
 		}
-		return fmt.Errorf("%s: document %d: not valid JSON: %s: %s", name, read+1, document.position(syntax.ByteOffset), fault)
+		return value, fmt.Errorf("%s: %s", document.position(syntax.ByteOffset), fault)
 	}
+}
+
+// beginsAsJSONObject reports whether text begins as a JSON object does, with "{" and a quoted name (or "}"), which
+// the flow style YAML is written in by hand seldom does.
+func beginsAsJSONObject(text []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(text, whitespace), []byte("{"))
+	rest = bytes.TrimLeft(rest, whitespace)
+	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
 }
 
 // position words where a byte of the document is in its file: "line 4, column 29", counted in characters from 1.

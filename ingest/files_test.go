@@ -377,15 +377,19 @@ func TestYAMLErrorsWithoutALineNameTheirDocumentsLines(t *testing.T) {
 	}
 }
 
-// A file that is a stream of JSON values (jq -c's output, or kubectl get -o json of one object after another) with
-// a syntax error after its first value is refused naming the value at fault as its document, and the line and
-// column of the fault, not in the words of the YAML parser, which reads the file as one document in the flow style
-// and finds "something follows the end of the object" of the first. A file whose first value is at fault, or
-// that holds YAML documents, keeps the YAML parser's words.
-func TestABrokenJSONStreamNamesTheDocumentAtFault(t *testing.T) {
+// A JSON document that neither the JSON reader nor the YAML parser reads is refused in the JSON reader's words,
+// with the line and column of the fault: the YAML parser names no line on a file's first line, where all of a
+// minified file is, and in a file that is a stream of JSON values (jq -c's output, kubectl get -o json of one
+// object after another) it reads one document in the flow style, of which "something follows the end of the
+// object" for a fault in any value after the first. A stream's values are its documents, as when it is read
+// without fault. YAML in the flow style, and a stream inside one of several YAML documents, keep the YAML
+// parser's words.
+func TestBrokenJSONNamesTheLineAndColumnOfTheFault(t *testing.T) {
 	project := func(name string) string {
 		return `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Project","metadata":{"name":"` + name + `"},"spec":{"namespace":"garden-` + name + `"}}` + "\n"
 	}
+	minified := jsonOf(seedYAML)
+	comma := strings.Index(minified, `,"spec"`)
 	for _, tc := range []struct {
 		name, data string
 		// want is the error, or how it begins when it ends in a YAML parser's words; "" when data loads.
@@ -394,12 +398,17 @@ func TestABrokenJSONStreamNamesTheDocumentAtFault(t *testing.T) {
 		{"a comma before the end of the second object", project("a") + "{\"kind\": \"Project\",\n\"spec\": {\"namespace\": \"b\",}}\n",
 			`in.json: document 2: not valid JSON: line 3, column 27: invalid character '}' at start of string (expecting '"')`},
 		{"a file cut short in the third object", project("a") + project("b") + `{"kind":"Project","metadata":{"na`,
-			"in.json: document 3: not valid JSON: line 3, column 34: the file ends inside the document"},
+			"in.json: document 3: not valid JSON: line 3, column 34: the document ends before its JSON value does"},
 		{"YAML after an object", project("a") + "kind: Project\n", "in.json: document 2: not valid JSON: line 2, column 1: invalid character 'k' at start of value"},
 		{"columns counted in characters", project("a") + `{"a":"ü",}`, `in.json: document 2: not valid JSON: line 2, column 10: invalid character '}' at start of string (expecting '"')`},
 		{"Windows line ends", strings.ReplaceAll(project("a")+project("b")+"{\n,}\n", "\n", "\r\n"), "in.json: document 3: not valid JSON: line 4, column 1: invalid character ',' at start of string (expecting '\"')"},
-		{"the first object at fault", `{"kind": "Project",,}` + "\n" + project("a"), "in.json: document 1: not valid YAML or JSON: yaml: "},
+		{"the first object at fault", `{"kind": "Project",,}` + "\n" + project("a"), `in.json: document 1: not valid JSON: line 1, column 20: invalid character ',' at start of string (expecting '"')`},
+		{"a minified object, a comma left out", minified[:comma] + minified[comma+1:],
+			fmt.Sprintf(`in.json: document 1: not valid JSON: line 1, column %d: invalid character '"' after object value (expecting ',' or '}')`, comma+1)},
+		{"a minified object cut short", minified[:len(minified)/2], fmt.Sprintf("in.json: document 1: not valid JSON: line 1, column %d: the document ends before its JSON value does", len(minified)/2+1)},
+		{"a JSON document of a YAML file", seedYAML + "---\n" + `{"kind": "Project",,}` + "\n", `in.json: document 2: not valid JSON: line 11, column 20: invalid character ',' at start of string (expecting '"')`},
 		{"a stream in a document of a YAML file", seedYAML + "---\n" + project("a") + "{,}\n", "in.json: document 2: not valid YAML or JSON: something follows the end of the object"},
+		{"YAML in the flow style", "{kind: Project, metadata: {name: a}", "in.json: document 1: not valid YAML or JSON: yaml: "},
 		{"a comment after an object (YAML reads it)", project("a") + "# a comment\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
