@@ -161,5 +161,6 @@ fuzz: deps
 	$(FUZZ) ./config FuzzParse $(FUZZFLAGS)
 	$(FUZZ) ./config FuzzDecodeStrict $(FUZZFLAGS)
 	$(FUZZ) ./config FuzzYAMLToJSON $(FUZZFLAGS)
+	$(FUZZ) ./config FuzzJSONFault $(FUZZFLAGS)
 	$(FUZZ) ./cmd/seedplan FuzzParseReviewed $(FUZZFLAGS)
 	$(FUZZ) ./report FuzzJSONPath $(FUZZFLAGS)

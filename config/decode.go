@@ -14,7 +14,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -444,6 +447,51 @@ func YAMLToJSON(data []byte) ([]byte, error) {
 		}
 		// Comments alone (null), as Documents skips them.
 	}
+}
+
+// JSONFault is the JSON reader's error about data the YAML conversion refused, if data is JSON: a stream of values
+// whose first is whole, or whose first begins as a JSON object does ("{" and a quoted name, which YAML in the flow
+// style, written by hand, seldom does). The YAML parser reads JSON as YAML in the flow style and words its error in
+// those terms: without a line on a file's first line, where a minified file is all of it, and for a stream as
+// "something follows the end of the object" of the first value, wherever the fault is. The JSON reader words the
+// line and column of the fault, counted from firstLine, the line of its file that data begins on; value is the
+// index of the stream's value at fault. err is nil for anything else.
+func JSONFault(data []byte, firstLine int) (value int, err error) {
+	values := jsontext.NewDecoder(bytes.NewReader(data), faultSyntax)
+	for ; ; value++ {
+		_, readErr := values.ReadValue()
+		if readErr == nil {
+			continue
+		}
+		var syntax *jsontext.SyntacticError
+		if !errors.As(readErr, &syntax) || value == 0 && !beginsAsJSONObject(data) {
+			return 0, nil
+		}
+		fault := syntax.Err.Error()
+		if errors.Is(syntax.Err, io.ErrUnexpectedEOF) {
+			fault = "the document ends before its JSON value does" // cut short: a copy or a download that stopped
+		}
+		return value, fmt.Errorf("%s: %s", position(data, syntax.ByteOffset, firstLine), fault)
+	}
+}
+
+// faultSyntax reads JSON only for its syntax: duplicate names and invalid UTF-8 are the decoders' to word.
+var faultSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+
+// beginsAsJSONObject reports whether data begins as a JSON object does, with "{" and a quoted name (or "}").
+func beginsAsJSONObject(data []byte) bool {
+	const space = " \t\r\n"
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, space), []byte("{"))
+	rest = bytes.TrimLeft(rest, space)
+	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
+}
+
+// position words where a byte of data is in its file, which data begins on firstLine of: "line 4, column 29",
+// counted in characters from 1.
+func position(data []byte, offset int64, firstLine int) string {
+	before := data[:min(max(offset, 0), int64(len(data)))]
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return fmt.Sprintf("line %d, column %d", firstLine+bytes.Count(before, []byte("\n")), utf8.RuneCount(before[lineStart:])+1)
 }
 
 // convertDocument converts one YAML document as sigs.k8s.io/yaml does, refusing what follows its root collection.

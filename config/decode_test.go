@@ -329,6 +329,69 @@ func TestYAMLToJSON(t *testing.T) {
 	}
 }
 
+// JSONFault words the fault of JSON that the YAML conversion refuses, at its line and column, and names the value
+// of a stream it is in; YAML, and JSON without fault, have none.
+func TestJSONFault(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		firstLine  int
+		value      int
+		want       string // "" for no fault
+	}{
+		{"a comma before the end", `{"a": 1,}`, 1, 0, `line 1, column 9: invalid character '}' at start of string (expecting '"')`},
+		{"cut short", "{\"a\":\n[1, 2", 1, 0, "line 2, column 6: the document ends before its JSON value does"},
+		{"the second value of a stream", "{\"a\": 1}\n{\"b\" 2}\n", 1, 1, `line 2, column 6: invalid character '2' after object name (expecting ':')`},
+		{"text after a value", "{\"a\": 1}\nerror: unable to connect\n", 1, 1, "line 2, column 1: invalid character 'e' at start of value"},
+		{"a value that begins lines into its file", "{\n\"a\": 1,}", 11, 0, `line 12, column 8: invalid character '}' at start of string (expecting '"')`},
+		{"columns counted in characters", `{"ä": "ö",}`, 1, 0, `line 1, column 11: invalid character '}' at start of string (expecting '"')`},
+		{"Windows line ends", "{\"a\": 1,\r\n}", 1, 0, `line 2, column 1: invalid character '}' at start of string (expecting '"')`},
+		{"an empty object, then a fault", "{}\n{,}", 1, 1, `line 2, column 2: invalid character ',' at start of string (expecting '"')`},
+		{"YAML in the flow style", "{a: 1,", 1, 0, ""},
+		{"YAML in the block style", "a: [1,\n", 1, 0, ""},
+		{"a list", "[1,]", 1, 0, ""},
+		{"JSON without fault", "{\"a\": 1}\n{\"b\": 2}\n", 1, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			value, err := JSONFault([]byte(tc.data), tc.firstLine)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("fault %v in value %d, want none", err, value)
+			case tc.want != "" && (err == nil || err.Error() != tc.want || value != tc.value):
+				t.Fatalf("fault %v in value %d, want %q in value %d", err, value, tc.want, tc.value)
+			}
+		})
+	}
+}
+
+// FuzzJSONFault: a fault is named in the value encoding/json's stream decoder fails on, after it decoded the values
+// before, and at a line and column of the input.
+func FuzzJSONFault(f *testing.F) {
+	for _, seed := range []string{`{"a": 1,}`, "{\"a\": 1}\n{\"b\" 2}", "{\"a\":\n[1, 2", "{a: 1}", "{}\r\n{\"ä\":,}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		value, err := JSONFault([]byte(data), 1)
+		if err == nil {
+			return
+		}
+		stream := json.NewDecoder(strings.NewReader(data))
+		for i := 0; i <= value; i++ {
+			var v any
+			if decodeErr := stream.Decode(&v); (decodeErr == nil) != (i < value) {
+				t.Fatalf("%q: fault %v in value %d, but encoding/json decodes value %d: %v", data, err, value, i, decodeErr)
+			}
+		}
+		var line, column int
+		if _, scanErr := fmt.Sscanf(err.Error(), "line %d, column %d:", &line, &column); scanErr != nil {
+			t.Fatalf("%q: fault %q names no line and column", data, err)
+		}
+		lines := strings.Split(data, "\n")
+		if line < 1 || line > len(lines) || column < 1 || column > utf8.RuneCountInString(lines[line-1])+1 {
+			t.Fatalf("%q: fault %q is at no line and column of the input", data, err)
+		}
+	})
+}
+
 // FuzzYAMLToJSON: any input converts or is an error, never a panic. A document without separators converts as
 // sigs.k8s.io/yaml converts it, or is refused only where that conversion drops what follows its root collection
 // (which yaml.v3 finds); and a comment appended after a separator changes nothing.

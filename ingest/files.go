@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -635,7 +634,7 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		case err != nil && errors.As(err, &unread) && !errors.Is(err, model.ErrBudget):
 			// A JSON stream's values are the documents of a file that is the stream, as when it is read without
 			// fault; a stream inside one of several YAML documents is named by that document, its first value only.
-			if value, fault := jsonFault(raw); fault != nil && (value == 0 || !raw.oneOfSeveral) {
+			if value, fault := config.JSONFault(raw.text, raw.line); fault != nil && (value == 0 || !raw.oneOfSeveral) {
 				err = fmt.Errorf("%s: document %d: not valid JSON: %w", name, i+1+value, fault)
 			}
 		}
@@ -830,46 +829,6 @@ func (e *documentError) Error() string {
 
 // Unwrap is the error of reading the document: the parser's, or the input budget's.
 func (e *documentError) Unwrap() error { return e.err }
-
-// jsonFault is the JSON reader's error about a YAML document that neither the JSON reader nor the YAML parser could
-// read, if the document is JSON: a stream of values whose first is whole, or whose first begins as a JSON object
-// does ("{" and a quoted name). The YAML parser reads it as YAML in the flow style and words its error in those
-// terms: without a line on a file's first line, where a minified file is all of it, and, in a stream, as
-// "something follows the end of the object" for a fault in any value after the first. The JSON reader names the
-// line and column of the fault, and value is the index of the stream's value at fault.
-func jsonFault(document yamlDocument) (value int, err error) {
-	values := jsontext.NewDecoder(bytes.NewReader(document.text), streamSyntax)
-	for ; ; value++ {
-		_, readErr := values.ReadValue()
-		if readErr == nil {
-			continue
-		}
-		var syntax *jsontext.SyntacticError
-		if !errors.As(readErr, &syntax) || value == 0 && !beginsAsJSONObject(document.text) {
-			return 0, nil
-		}
-		fault := syntax.Err.Error()
-		if errors.Is(syntax.Err, io.ErrUnexpectedEOF) {
-			fault = "the document ends before its JSON value does" // cut short: a copy or a download that stopped
-		}
-		return value, fmt.Errorf("%s: %s", document.position(syntax.ByteOffset), fault)
-	}
-}
-
-// beginsAsJSONObject reports whether text begins as a JSON object does, with "{" and a quoted name (or "}"), which
-// the flow style YAML is written in by hand seldom does.
-func beginsAsJSONObject(text []byte) bool {
-	rest, ok := bytes.CutPrefix(bytes.TrimLeft(text, whitespace), []byte("{"))
-	rest = bytes.TrimLeft(rest, whitespace)
-	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
-}
-
-// position words where a byte of the document is in its file: "line 4, column 29", counted in characters from 1.
-func (d yamlDocument) position(offset int64) string {
-	before := d.text[:min(max(offset, 0), int64(len(d.text)))]
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	return fmt.Sprintf("line %d, column %d", d.line+lineFeeds(before), utf8.RuneCount(before[lineStart:])+1)
-}
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.

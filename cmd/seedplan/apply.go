@@ -94,12 +94,15 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 	if len(documents) > 1 {
 		return nil, fmt.Errorf("%d documents: a reviewed plan is one, the output of one schedule or rebalance", len(documents))
 	}
-	data, err = config.YAMLToJSON(data)
+	converted, err := config.YAMLToJSON(data)
 	if err != nil {
+		if value, fault := config.JSONFault(data, 1); fault != nil && value == 0 { // after it, "something follows"
+			return nil, fmt.Errorf("not valid JSON: %w", fault)
+		}
 		return nil, fmt.Errorf("not YAML or JSON: %w", err)
 	}
 	plan := &reviewedPlan{}
-	if _, err := config.DecodeStrict(data, plan); err != nil { // the plan's other fields are the report's, not apply's
+	if _, err := config.DecodeStrict(converted, plan); err != nil { // the plan's other fields are the report's, not apply's
 		return nil, err
 	}
 	if (plan.Window == nil) == (plan.LowerBound == nil) {

@@ -38,6 +38,8 @@ func TestParseReviewed(t *testing.T) {
 		{"a landscape", "apiVersion: core.gardener.cloud/v1beta1\nkind: Seed\nmetadata: {name: s}\n", "neither the output of schedule"},
 		{"both at once", `{"window": {}, "lowerBound": 0}`, "neither the output of schedule"},
 		{"not YAML", "{[", "not YAML or JSON"},
+		{"a plan cut short", schedule("SameRegion", placed)[:40], "not valid JSON: line 1, column 41: the document ends before its JSON value does"},
+		{"a plan without a comma", strings.Replace(schedule("SameRegion", placed), "}, ", "} ", 1), `not valid JSON: line 1, column 39: invalid character '"' after object value (expecting ',' or '}')`},
 		{"two plans", "---\n" + schedule("SameRegion", placed) + "\n---\n" + schedule("SameRegion", `{"shoot": "a/c", "seed": "s", "resourceVersion": "8"}`), "2 documents: a reviewed plan is one"},
 		{"a plan among comments", "# reviewed\n---\n" + schedule("SameRegion", placed) + "\n---\n# end\n", "placements"},
 		{"an error message after the plan", schedule("SameRegion", placed) + "\nerror: unable to connect\n", "not YAML or JSON: something follows the end of the object the document is"},
