@@ -291,7 +291,8 @@ func TestYAMLErrorsNameTheLineOfTheFile(t *testing.T) {
 		{"Windows line ends (the library's reader)", strings.ReplaceAll(seedYAML+"---\n", "\n", "\r\n"), strings.ReplaceAll("kind: ConfigMap\n"+broken, "\n", "\r\n"), "   namespace: garden\r"},
 		{"an unclosed flow sequence", seedYAML + "---\n", "kind: ConfigMap\ndata: {a: [}\n", ""},
 		{"something after a flow mapping (its parser's line inside seedplan's message)", seedYAML + "---\n", "{kind: ConfigMap}\nc: d\n", ""},
-		{"a broken document with an alias (refused unmeasured, the parser's line inside the budget's message)", seedYAML + "---\n", "kind: ConfigMap\nmetadata: &m {name: a}\ndata: [*m\n", ""},
+		{"an alias after a flow mapping (refused unmeasured, the parser's line inside the budget's message)", seedYAML + "---\n", "{kind: ConfigMap, metadata: &m {name: a}}\n*m\n", ""},
+		{"a broken document with an alias (the decoder's words)", seedYAML + "---\n", "kind: ConfigMap\nmetadata: &m {name: a}\ndata: [*m\n", "data: [*m"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			alone := errorLine(t, tc.document)
@@ -354,7 +355,7 @@ func TestYAMLErrorsWithoutALineNameTheirDocumentsLines(t *testing.T) {
 		want, suffix string
 	}{
 		{"an unknown anchor in the second document", second(unknownAnchor),
-			"in.yaml: document 2: beyond the input budget: it may hold aliases but cannot be parsed to count them: yaml: unknown anchor 'nope' referenced", span(unknownAnchor)},
+			"in.yaml: document 2: not valid YAML or JSON: yaml: unknown anchor 'nope' referenced", span(unknownAnchor)},
 		{"a key that is a collection in the second document", second(mapKey), "in.yaml: document 2: not valid YAML or JSON: yaml: invalid map key", span(mapKey)},
 		{"aliases beyond the budget in the second document", second(laughing), "in.yaml: document 2: Project c: beyond the input budget: its aliases expand it", span(laughing)},
 		{"the first of two documents", mapKey + "---\n" + seedYAML, "in.yaml: document 1: not valid YAML or JSON: yaml: invalid map key",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	yaml2 "go.yaml.in/yaml/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -45,7 +46,8 @@ func (e *NestingError) Unwrap() error { return ErrBudget }
 // CheckBudget checks YAML or JSON input, every document of it, against the input budget before it is decoded:
 // its nesting, and its size with every alias expanded, counted without expanding anything. Every error is
 // ErrBudget. Input this parser cannot read is left to the decoder, which words the syntax error as before
-// (Gardener's own words for a region ConfigMap), unless it may hold aliases: that is refused, unmeasured.
+// (Gardener's own words for a region ConfigMap), unless it may hold aliases and the decoder's parser reads it (it
+// reads what follows a flow collection at the root as nothing, for one): that is refused, unmeasured.
 func CheckBudget(input []byte) error {
 	_, err := BudgetedDocuments(input)
 	return err
@@ -69,7 +71,7 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 			if tooDeepToParse(err) {
 				return nil, &NestingError{}
 			}
-			if !mayHoldAlias(input) {
+			if !mayHoldAlias(input) || !decoderParses(input) {
 				return documents, nil
 			}
 			return nil, fmt.Errorf("%w: it may hold aliases but cannot be parsed to count them: %v", ErrBudget, err)
@@ -96,6 +98,19 @@ func BudgetedDocuments(input []byte) ([]*yaml.Node, error) {
 func tooDeepToParse(err error) bool {
 	return strings.Contains(err.Error(), "exceeded max depth of ")
 }
+
+// decoderParses reports whether the YAML decoder that converts every document to JSON after the budget
+// (sigs.k8s.io/yaml, on go.yaml.in/yaml/v2) parses input. Input it does not parse is refused by it before anything
+// is expanded, in its own words, which for a region ConfigMap are Gardener's; only the parse runs here.
+func decoderParses(input []byte) bool {
+	return yaml2.Unmarshal(input, &parseOnly{}) == nil
+}
+
+// parseOnly decodes nothing: handed the root of the parsed document, it leaves it, and with it every alias.
+type parseOnly struct{}
+
+// UnmarshalYAML leaves the node it is given undecoded.
+func (*parseOnly) UnmarshalYAML(func(any) error) error { return nil }
 
 // mayHoldAlias reports whether input the parser cannot read might still hold an alias for another decoder: a '*'
 // where a YAML token starts, followed by a name. YAML decoders read UTF-16 behind its byte order mark, where any

@@ -112,7 +112,7 @@ func TestApplyStrategy(t *testing.T) {
 		laughs += fmt.Sprintf("l%d: &l%d [%s]\n", level, level, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", level-1), 10), ", "))
 	}
 	distances := regionConfig(" other , aws", map[string]string{"eu-north-1": "eu-west-1: 20\nus-east-1: 90\neu-central-1: 20\n", "eu-south-1": "eu-west-1: [1]", "eu-central-1": "europe-west3: 0\neu-west-1: 5",
-		"eu-west-2": laughs})
+		"eu-west-2": laughs, "eu-west-3": "eu-west-1: *nearest\n"})
 	testingPurpose := func(s *gardencorev1beta1.Shoot) { s.Spec.Purpose = new(gardencorev1beta1.ShootPurposeTesting) }
 	region := func(r string) shootOption { return func(s *gardencorev1beta1.Shoot) { s.Spec.Region = r } }
 	for _, tc := range []struct {
@@ -132,6 +132,8 @@ func TestApplyStrategy(t *testing.T) {
 		{name: "MinimalDistance falls back to Levenshtein without config", strategy: MinimalDistance, shoot: testShoot("s", region("eu-central-2")), want: []string{"fra"}},
 		{name: "malformed region entry is a hard error", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-south-1")),
 			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-south-1": error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type int`},
+		{name: "an alias no parser reads is Gardener's error, in its words", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-west-3")),
+			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-west-3": error converting YAML to JSON: yaml: unknown anchor 'nearest' referenced`},
 		{name: "a region entry beyond the input budget costs its region's shoots only", strategy: MinimalDistance, config: true, shoot: testShoot("s", region("eu-west-2")),
 			wantErr: `failed to determine seed candidates. Wrong format in region ConfigMap garden/region-config, Region "eu-west-2": beyond the input budget: its aliases expand it to more than ` +
 				fmt.Sprintf("%d bytes (4 times its %d bytes, and 65536)", 4*len(laughs)+65536, len(laughs))},

@@ -7,6 +7,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -331,6 +332,52 @@ func TestGreedyMatchesGardenerSchedulerWhenAFilterLeavesNoSeed(t *testing.T) {
 			t.Logf("%s: decisions identical; unschedulable by: %v", strategy, reasons)
 		})
 	}
+}
+
+// A region ConfigMap entry that does not parse is Gardener's hard error for the shoots of its region, worded by the
+// YAML decoder: seedplan's input budget leaves to that decoder an entry no parser reads, aliases and all (an unknown
+// anchor, a flow left open after one), and the greedy solver decides every shoot alike, messages included. The
+// generator writes only entries that parse; a garden can hold any string.
+func TestGreedyMatchesGardenerSchedulerOnMalformedRegionEntries(t *testing.T) {
+	malformed := []string{
+		"eu-west-1: *nearest\n",
+		"near: &near 1\neu-west-1: [*near\n",
+		"near: &near 1\neu-west-1: *near\nfar: far: 9\n",
+		"eu-west-1: [1]\n",
+	}
+	objs, err := generator.Generate(generator.Config{Seeds: 30, Shoots: shoots, Existing: 60, Contention: 0.8, Seed: 81, Mix: generator.StressMix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pendingIn := map[string]bool{} // regions of pending shoots
+	for _, shoot := range objs.Shoots {
+		if shoot.Spec.SeedName == nil {
+			pendingIn[shoot.Spec.Region] = true
+		}
+	}
+	written := map[string]int{} // `<namespace>/<name>, Region "<region>"` of a Gardener message: the entry's index in malformed
+	for _, cm := range objs.ConfigMaps {
+		for _, region := range slices.Sorted(maps.Keys(cm.Data)) {
+			if pendingIn[region] && len(written) < 2*len(malformed) {
+				n := len(written) % len(malformed)
+				written[fmt.Sprintf("%s/%s, Region %q", cm.Namespace, cm.Name, region)] = n
+				cm.Data[region] = malformed[n]
+			}
+		}
+	}
+	ours, theirs := compareDecisions(t, "", objs, model.MinimalDistance)
+	failed := map[int]int{} // entry: shoots failed by it
+	for _, key := range ours.order {
+		for entry, n := range written {
+			if strings.HasPrefix(theirs[key].message, "failed to determine seed candidates. Wrong format in region ConfigMap "+entry+":") {
+				failed[n]++
+			}
+		}
+	}
+	if len(failed) < len(malformed) {
+		t.Fatalf("shoots failed by a malformed entry, by entry: %v (of %d kinds): the test would not compare every kind", failed, len(malformed))
+	}
+	t.Logf("%d decisions identical; failed by a malformed entry, by kind: %v; unschedulable by: %v", len(ours.order), failed, ours.reasons)
 }
 
 // compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
