@@ -471,7 +471,12 @@ func Decode(data []byte) (*SeedPlanConfiguration, error) {
 		}
 		var typeMeta metav1.TypeMeta // first: a landscape given as the configuration is the wrong kind, not a bad field
 		if err := json.Unmarshal(jsonData, &typeMeta); err != nil || typeMeta.APIVersion != APIVersion || typeMeta.Kind != Kind {
-			return nil, fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", typeMeta.APIVersion, typeMeta.Kind, APIVersion, Kind)
+			err := fmt.Errorf("apiVersion/kind: %q/%q, want %s/%s", typeMeta.APIVersion, typeMeta.Kind, APIVersion, Kind)
+			if typeMeta.APIVersion == "v1" && typeMeta.Kind == "ConfigMap" {
+				err = fmt.Errorf("%w: a ConfigMap is not the configuration; the one in examples/deploy holds it under its key "+
+					"config.yaml, which the Deployment mounts as a file: give --config that text", err)
+			}
+			return nil, err
 		}
 		if errs := decodeEvery(jsonData, c); len(errs) > 0 {
 			return nil, errors.Join(errs...)
