@@ -597,22 +597,28 @@ type Shared struct {
 func (s *Shared) Get(t testing.TB) *ControlPlane {
 	t.Helper()
 	if testCount() > 1 {
-		cp, err := startLogged()
-		if err != nil {
-			t.Fatalf("starting the garden control plane: %v", err)
-		}
-		t.Cleanup(func() {
-			if err := cp.Stop(); err != nil {
-				t.Errorf("stopping the garden control plane: %v", err)
-			}
-		})
-		return cp
+		return ownControlPlane(t)
 	}
 	s.once.Do(func() { s.cp, s.err = startLogged() })
 	if s.err != nil {
 		t.Fatalf("starting the garden control plane: %v", s.err)
 	}
 	return s.cp
+}
+
+// ownControlPlane starts a control plane of the test's own, stopped when the test ends; a failed start fails it.
+func ownControlPlane(t testing.TB) *ControlPlane {
+	t.Helper()
+	cp, err := startLogged()
+	if err != nil {
+		t.Fatalf("starting the garden control plane: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := cp.Stop(); err != nil {
+			t.Errorf("stopping the garden control plane: %v", err)
+		}
+	})
+	return cp
 }
 
 // startLogged starts a control plane and says how long it took.

@@ -22,6 +22,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/seedplan/seedplan/ingest"
 )
 
 // The Kubernetes version, machine type and image every fixture cloud profile offers and every fixture shoot uses.
@@ -190,7 +192,7 @@ func (cp *ControlPlane) CreateMigratableSeed(ctx context.Context, seed *gardenco
 	}
 	seed.Status.Conditions = append(seed.Status.Conditions, gardencorev1beta1.Condition{Type: gardencorev1beta1.SeedBackupBucketsReady,
 		Status: gardencorev1beta1.ConditionTrue, LastTransitionTime: metav1.Now(), LastUpdateTime: metav1.Now(), Reason: "Ready"})
-	if err := cp.Client.Status().Update(ctx, seed); err != nil {
+	if err := cp.updateStatus(ctx, seed); err != nil {
 		return fmt.Errorf("writing the backup status of seed %s: %w", seed.Name, err)
 	}
 	return nil
@@ -199,8 +201,8 @@ func (cp *ControlPlane) CreateMigratableSeed(ctx context.Context, seed *gardenco
 // CreateSeed creates the seed and writes the status a healthy gardenlet would: GardenletReady, a succeeded last
 // operation and, when allocatable >= 0, status.allocatable.shoots.
 func (cp *ControlPlane) CreateSeed(ctx context.Context, seed *gardencorev1beta1.Seed, allocatable int64) error {
-	if err := cp.Client.Create(ctx, seed); err != nil {
-		return fmt.Errorf("creating seed %s: %w", seed.Name, err)
+	if err := cp.Create(ctx, seed); err != nil {
+		return err
 	}
 	now := metav1.Now()
 	seed.Status.Conditions = []gardencorev1beta1.Condition{{
@@ -214,7 +216,7 @@ func (cp *ControlPlane) CreateSeed(ctx context.Context, seed *gardencorev1beta1.
 	if allocatable >= 0 {
 		seed.Status.Allocatable = corev1.ResourceList{gardencorev1beta1.ResourceShoots: *resource.NewQuantity(allocatable, resource.DecimalSI)}
 	}
-	if err := cp.Client.Status().Update(ctx, seed); err != nil {
+	if err := cp.updateStatus(ctx, seed); err != nil {
 		return fmt.Errorf("writing the status of seed %s: %w", seed.Name, err)
 	}
 	return nil
@@ -226,14 +228,14 @@ func (cp *ControlPlane) CreateProject(ctx context.Context, project *gardencorev1
 	if err := cp.EnsureNamespace(ctx, namespace); err != nil {
 		return err
 	}
-	if err := cp.Client.Create(ctx, project); err != nil {
-		return fmt.Errorf("creating project %s: %w", project.Name, err)
+	if err := cp.Create(ctx, project); err != nil {
+		return err
 	}
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: CredentialsBindingName},
 		StringData: map[string]string{"accessKeyID": "test", "secretAccessKey": "test"},
 	}
-	if err := cp.Client.Create(ctx, secret); err != nil {
+	if err := cp.Create(ctx, secret); err != nil {
 		return fmt.Errorf("creating the credentials of project %s: %w", project.Name, err)
 	}
 	binding := &securityv1alpha1.CredentialsBinding{
@@ -241,7 +243,7 @@ func (cp *ControlPlane) CreateProject(ctx context.Context, project *gardencorev1
 		Provider:       securityv1alpha1.CredentialsBindingProvider{Type: providerType},
 		CredentialsRef: corev1.ObjectReference{APIVersion: "v1", Kind: "Secret", Namespace: namespace, Name: CredentialsBindingName},
 	}
-	if err := cp.Client.Create(ctx, binding); err != nil {
+	if err := cp.Create(ctx, binding); err != nil {
 		return fmt.Errorf("creating the credentials binding of project %s: %w", project.Name, err)
 	}
 	return nil
@@ -249,14 +251,21 @@ func (cp *ControlPlane) CreateProject(ctx context.Context, project *gardencorev1
 
 // Create creates an object, retrying for a while when admission does not see a just-created reference yet
 // (Gardener's admission plugins read references through informers; some report a missing one as an internal
-// error "could not find referenced ...").
+// error "could not find referenced ...") and when the API server does not answer (ingest.Transient: kube-apiserver
+// answers 503 for an aggregated API such as gardener-apiserver's while it takes it for unavailable, which a
+// loaded CI machine has shown). An object already there after such a try is the one that try created, read back.
 func (cp *ControlPlane) Create(ctx context.Context, obj client.Object) error {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(ingest.RestartPatience)
+	unanswered := false
 	for {
 		err := cp.Client.Create(ctx, obj)
-		missingReference := apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsInvalid(err) && isReferenceError(err) ||
+		if unanswered && apierrors.IsAlreadyExists(err) {
+			err = cp.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		}
+		unanswered = unanswered || ingest.Transient(err)
+		retry := ingest.Transient(err) || apierrors.IsForbidden(err) || apierrors.IsNotFound(err) || apierrors.IsInvalid(err) && isReferenceError(err) ||
 			apierrors.IsInternalError(err) && strings.Contains(err.Error(), "could not find referenced")
-		if err == nil || time.Now().After(deadline) || !missingReference {
+		if err == nil || time.Now().After(deadline) || !retry {
 			if err != nil {
 				return fmt.Errorf("creating %T %s: %w", obj, client.ObjectKeyFromObject(obj), err)
 			}
@@ -268,6 +277,11 @@ func (cp *ControlPlane) Create(ctx context.Context, obj client.Object) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// updateStatus writes the object's status, asked again while the API server does not answer (Create).
+func (cp *ControlPlane) updateStatus(ctx context.Context, obj client.Object) error {
+	return ingest.RetryTransient(ctx, ingest.RestartPatience, func() error { return cp.Client.Status().Update(ctx, obj) })
 }
 
 func isReferenceError(err error) bool {
@@ -318,8 +332,8 @@ func (cp *ControlPlane) landscapeIn(ctx context.Context, name string, count int,
 	for _, r := range regions {
 		zones[r] = []string{r + "a"}
 	}
-	if err := cp.Client.Create(ctx, CloudProfile(name, "aws", zones)); err != nil {
-		return "", fmt.Errorf("creating cloud profile %s: %w", name, err)
+	if err := cp.Create(ctx, CloudProfile(name, "aws", zones)); err != nil {
+		return "", err
 	}
 	for i, allocatable := range seeds {
 		region := regions[i%len(regions)]
