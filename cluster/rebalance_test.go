@@ -39,7 +39,7 @@ func TestRebalanceApply(t *testing.T) {
 	ctx := context.Background()
 	const name = "rebal"
 	region := name + "-1"
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}, name + "-2": {name + "-2a"}})); err != nil {
+	if err := cp.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}, name + "-2": {name + "-2a"}})); err != nil {
 		t.Fatal(err)
 	}
 	seed := func(i int, allocatable int64, backup bool) string {
@@ -213,7 +213,7 @@ func TestRebalanceWaitsForTheMaintenanceWindow(t *testing.T) {
 	ctx := context.Background()
 	const name = "maint"
 	region := name + "-1"
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+	if err := cp.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
 		t.Fatal(err)
 	}
 	for _, seed := range []string{name + "-from", name + "-to"} {
@@ -328,7 +328,7 @@ func pacedGarden(t *testing.T, cp *gardentest.ControlPlane, name string, seeds, 
 	t.Helper()
 	ctx := context.Background()
 	region := name + "-1"
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+	if err := cp.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
 		t.Fatal(err)
 	}
 	var names []string

@@ -492,7 +492,7 @@ func TestCapacityReportsManagedSeedSetReplicas(t *testing.T) {
 	cp := garden.Get(t)
 	ctx := context.Background()
 	deployRBAC(t, cp)
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile("edge", "aws", map[string][]string{"edge-1": {"edge-1a"}})); err != nil {
+	if err := cp.Create(ctx, gardentest.CloudProfile("edge", "aws", map[string][]string{"edge-1": {"edge-1a"}})); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
@@ -578,7 +578,7 @@ func TestRebalanceGraceForUnhealthySeeds(t *testing.T) {
 	ctx := context.Background()
 	const name = "grace"
 	region := name + "-1"
-	if err := cp.Client.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
+	if err := cp.Create(ctx, gardentest.CloudProfile(name, "aws", map[string][]string{region: {region + "a"}})); err != nil {
 		t.Fatal(err)
 	}
 	seed := func(suffix string) *gardencorev1beta1.Seed {
