@@ -380,6 +380,52 @@ func TestGreedyMatchesGardenerSchedulerOnMalformedRegionEntries(t *testing.T) {
 	t.Logf("%d decisions identical; failed by a malformed entry, by kind: %v; unschedulable by: %v", len(ours.order), failed, ours.reasons)
 }
 
+// Region ConfigMap entries that parse, but oddly — YAML 1.1's numbers (0x10, 010, 1_000), a key twice, a number
+// beyond int64, comments alone, an empty map, negative distances, MaxInt32 (never chosen) — are read as the real
+// gardener-scheduler reads them, and the greedy solver decides every shoot alike: a parser of YAML 1.2 would read
+// 010 as 10, not 8, and decide differently.
+func TestGreedyMatchesGardenerSchedulerOnOddRegionEntries(t *testing.T) {
+	odd := []string{
+		"# distances to follow\n", "{}\n", "eu-west-1: -5\neu-central-1: -5\n", "eu-west-1: 2147483647\n",
+		"eu-west-1: 0x10\n", "eu-west-1: 1_000\n", "eu-west-1: 010\n", "eu-west-1: 1e3\n",
+		"eu-west-1: 9223372036854775808\n", "eu-west-1: 5\neu-west-1: 7\n", "? eu-west-1\n", "eu-west-1: .inf\n",
+		"eu-west-1: !!int 5\n", "eu-west-1: \"5\"\n", "eu-west-1: 5.0\n", "eu-west-1: ~\n",
+	}
+	objs, err := generator.Generate(generator.Config{Seeds: 30, Shoots: shoots, Existing: 60, Contention: 0.8, Seed: 90, Mix: generator.StressMix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each kind of entry goes to regions of pending shoots whose cloud profile the ConfigMap names, so that
+	// Gardener consults it.
+	consulted := map[int]int{} // entry: pending shoots whose region's entry it is
+	n := 0
+	for _, cm := range objs.ConfigMaps {
+		profiles := strings.Split(cm.Annotations["scheduling.gardener.cloud/cloudprofiles"], ",")
+		for _, region := range slices.Sorted(maps.Keys(cm.Data)) {
+			users := 0
+			for _, shoot := range objs.Shoots {
+				profile := shoot.Spec.CloudProfile
+				if shoot.Spec.SeedName == nil && shoot.Spec.Region == region && profile != nil && profile.Kind == "CloudProfile" &&
+					slices.ContainsFunc(profiles, func(p string) bool { return strings.TrimSpace(p) == profile.Name }) {
+					users++
+				}
+			}
+			if users > 0 {
+				cm.Data[region] = odd[n%len(odd)]
+				consulted[n%len(odd)] += users
+				n++
+			}
+		}
+	}
+	ours, _ := compareDecisions(t, "", objs, model.MinimalDistance)
+	for i := range odd {
+		if consulted[i] == 0 {
+			t.Errorf("no pending shoot is of a region given the entry %q: the test would not compare it", odd[i])
+		}
+	}
+	t.Logf("%d decisions identical; unschedulable by: %v", len(ours.order), ours.reasons)
+}
+
 // compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
 // shoots, fails the test, naming where (a prefix of the message), for each decision they differ on, and returns
 // both sides' decisions.
