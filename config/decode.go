@@ -457,6 +457,10 @@ func YAMLToJSON(data []byte) ([]byte, error) {
 // line and column of the fault, counted from firstLine, the line of its file that data begins on; value is the
 // index of the stream's value at fault. err is nil for anything else.
 func JSONFault(data []byte, firstLine int) (value int, err error) {
+	// Lines YAML reads as none before it — a document marker, comments — leave a JSON document JSON.
+	if start, _, ok := tokenLine(data); ok {
+		data, firstLine = data[start:], firstLine+bytes.Count(data[:start], []byte("\n"))
+	}
 	values := jsontext.NewDecoder(bytes.NewReader(data), faultSyntax)
 	for ; ; value++ {
 		_, readErr := values.ReadValue()
@@ -534,6 +538,12 @@ func hasToken(document []byte) bool {
 // firstToken is the first byte of a YAML document that is not whitespace, a comment or a document marker (a line
 // "---" or "..." with at most a comment after it), if there is one.
 func firstToken(document []byte) (byte, bool) {
+	_, first, ok := tokenLine(document)
+	return first, ok
+}
+
+// tokenLine is where the line of firstToken begins in the document, and that token.
+func tokenLine(document []byte) (start int, first byte, ok bool) {
 	const space = " \t\r\n"
 	for line := range bytes.Lines(document) {
 		trimmed := bytes.TrimLeft(line, space)
@@ -543,8 +553,9 @@ func firstToken(document []byte) (byte, bool) {
 			}
 		}
 		if len(trimmed) > 0 && trimmed[0] != '#' {
-			return trimmed[0], true
+			return start, trimmed[0], true
 		}
+		start += len(line)
 	}
-	return 0, false
+	return 0, 0, false
 }

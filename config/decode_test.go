@@ -346,6 +346,8 @@ func TestJSONFault(t *testing.T) {
 		{"columns counted in characters", `{"ä": "ö",}`, 1, 0, `line 1, column 11: invalid character '}' at start of string (expecting '"')`},
 		{"Windows line ends", "{\"a\": 1,\r\n}", 1, 0, `line 2, column 1: invalid character '}' at start of string (expecting '"')`},
 		{"an empty object, then a fault", "{}\n{,}", 1, 1, `line 2, column 2: invalid character ',' at start of string (expecting '"')`},
+		{"after a document marker and comments", "--- # saved\n\n# by hand\n{\"a\": 1,}", 1, 0, `line 4, column 9: invalid character '}' at start of string (expecting '"')`},
+		{"JSON on a document marker's line", "--- {\"a\": 1,}", 1, 0, ""},
 		{"YAML in the flow style", "{a: 1,", 1, 0, ""},
 		{"YAML in the block style", "a: [1,\n", 1, 0, ""},
 		{"a list", "[1,]", 1, 0, ""},
@@ -364,9 +366,9 @@ func TestJSONFault(t *testing.T) {
 }
 
 // FuzzJSONFault: a fault is named in the value encoding/json's stream decoder fails on, after it decoded the values
-// before, and at a line and column of the input.
+// before (from the line of the first token, as YAML reads it), and at a line and column of the input.
 func FuzzJSONFault(f *testing.F) {
-	for _, seed := range []string{`{"a": 1,}`, "{\"a\": 1}\n{\"b\" 2}", "{\"a\":\n[1, 2", "{a: 1}", "{}\r\n{\"ä\":,}"} {
+	for _, seed := range []string{`{"a": 1,}`, "{\"a\": 1}\n{\"b\" 2}", "{\"a\":\n[1, 2", "{a: 1}", "{}\r\n{\"ä\":,}", "--- # c\n{}\n{,}"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data string) {
@@ -374,7 +376,8 @@ func FuzzJSONFault(f *testing.F) {
 		if err == nil {
 			return
 		}
-		stream := json.NewDecoder(strings.NewReader(data))
+		start, _, _ := tokenLine([]byte(data))
+		stream := json.NewDecoder(strings.NewReader(data[start:]))
 		for i := 0; i <= value; i++ {
 			var v json.RawMessage // syntax only: a number beyond float64 is a value
 			if decodeErr := stream.Decode(&v); (decodeErr == nil) != (i < value) {
