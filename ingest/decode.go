@@ -670,7 +670,7 @@ func (l *Landscape) add(where place, d decoded) error {
 	if d.typed == nil {
 		err := l.decodeObjectStrictly(where.String(), d.raw)
 		if where.in.lines != "" && errors.Is(err, errWithoutKind) {
-			err = fmt.Errorf("%w (the document is %s of the file)", err, where.in.lines)
+			err = spanning(err, where.in.lines)
 		}
 		return err
 	}

@@ -626,17 +626,9 @@ func fileDocuments(name string, data []byte, small *sync.Pool) (int, func(i int)
 		raw := raws[i]
 		raws[i] = yamlDocument{}
 		raw.oneOfSeveral = len(raws) > 1
-		inArena(pool, func(in *arena) { d, err = decodeYAML(fmt.Sprintf("%s: document %d", name, i+1), raw, in) })
-		var unread *documentError
-		switch {
-		case err == nil && raw.oneOfSeveral && d.strictObject():
+		inArena(pool, func(in *arena) { d, err = decodeYAML(name, i+1, raw, in) })
+		if err == nil && raw.oneOfSeveral && d.strictObject() {
 			d.in.lines = raw.lines() // should the object have no kind (errWithoutKind)
-		case err != nil && errors.As(err, &unread) && !errors.Is(err, model.ErrBudget):
-			// A JSON stream's values are the documents of a file that is the stream, as when it is read without
-			// fault; a stream inside one of several YAML documents is named by that document, its first value only.
-			if value, fault := config.JSONFault(raw.text, raw.line); fault != nil && (value == 0 || !raw.oneOfSeveral) {
-				err = fmt.Errorf("%s: document %d: not valid JSON: %w", name, i+1+value, fault)
-			}
 		}
 		return d, err
 	}, nil
@@ -687,10 +679,12 @@ func inArena(pool *sync.Pool, use func(*arena)) {
 // largeDocument is the size from which a YAML document is transcoded in parts where it can be (transcodeInParts).
 const largeDocument = 1 << 20
 
-// decodeYAML decodes what one YAML document holds, not yet added; it changes nothing shared but the arena, if any
-// (decodeJSON). A document in the block style Kubernetes tools write is transcoded to JSON in one pass; any other
-// goes through the input budget and the full YAML decoder, whose errors name lines of the file (parserError).
-func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument, error) {
+// decodeYAML decodes what the number-th YAML document of file holds, not yet added; it changes nothing shared but
+// the arena, if any (decodeJSON). A document in the block style Kubernetes tools write is transcoded to JSON in one
+// pass; any other goes through the input budget and the full YAML decoder, whose errors name lines of the file
+// (parserError, unreadable).
+func decodeYAML(file string, number int, document yamlDocument, in *arena) (decodedDocument, error) {
+	where := fmt.Sprintf("%s: document %d", file, number)
 	raw := document.text
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return decodedDocument{}, nil
@@ -716,7 +710,7 @@ func decodeYAML(where string, document yamlDocument, in *arena) (decodedDocument
 			if path := notANumber(raw); path != "" {
 				return decodedDocument{}, fmt.Errorf("%s%s: field %s: NaN and infinities are not numbers JSON holds", where, objectOf(raw), path)
 			}
-			return decodedDocument{}, fmt.Errorf("%s: not valid YAML or JSON: %w", where, document.parserError(err))
+			return decodedDocument{}, document.unreadable(file, number, err)
 		}
 	}
 	if string(bytes.TrimSpace(jsonDoc)) == "null" {
@@ -789,34 +783,47 @@ func lineFeeds(text []byte) int { return bytes.Count(text, []byte("\n")) }
 // another message), and each "\n  line 3: " of an unmarshal error's list.
 var yamlErrorLine = regexp.MustCompile(`(yaml: |\n  )line (\d+):`)
 
+// unreadable is the refusal of the number-th document of file, which neither the JSON reader nor the YAML parser
+// reads (yamlErr is the parser's error). A document that is JSON is refused in the JSON reader's words, with the
+// fault's line and column (config.JSONFault): the values of a stream are the documents of a file that is the
+// stream, as when it is read without fault, and a stream inside one of several YAML documents is named by that
+// document, for a fault in its first value only. Any other is refused in the parser's words (parserError).
+func (d yamlDocument) unreadable(file string, number int, yamlErr error) error {
+	if value, fault := config.JSONFault(d.text, d.line); fault != nil && (value == 0 || !d.oneOfSeveral) {
+		return fmt.Errorf("%s: document %d: not valid JSON: %w", file, number+value, fault)
+	}
+	return fmt.Errorf("%s: document %d: not valid YAML or JSON: %w", file, number, d.parserError(yamlErr))
+}
+
 // parserError is err, the YAML parser's error about the document (or the input budget's, which may hold it), with
 // each line it names counted from the file's start, as an editor counts them and as they already are in a file's
 // first document: the parser counts from the document's start, so that "line 6" of a file's tenth document would
 // send an operator to its sixth line. An error that names no line ("unknown anchor", "invalid map key") names the
 // lines the document spans, if the file holds others.
 func (d yamlDocument) parserError(err error) error {
-	located := &documentError{err: err, before: d.line - 1}
-	if d.oneOfSeveral && !yamlErrorLine.MatchString(err.Error()) {
-		located.span = d.lines()
+	switch {
+	case d.oneOfSeveral && !yamlErrorLine.MatchString(err.Error()):
+		return spanning(err, d.lines())
+	case d.line > 1:
+		return &fileLinesError{err: err, before: d.line - 1}
 	}
-	return located
+	return err
 }
 
-// documentError is the error of a YAML document of a file that could not be read — the YAML parser's, or the input
-// budget's — with the lines it names counted from the start of the file.
-type documentError struct {
+// spanning is err about a document with the lines of its file the document spans ("lines 8-15").
+func spanning(err error, lines string) error {
+	return fmt.Errorf("%w (the document is %s of the file)", err, lines)
+}
+
+// fileLinesError is a YAML parser's error whose line numbers are counted from the start of the document's file.
+type fileLinesError struct {
 	err error
 	// before is how many lines of the file come before the document's.
 	before int
-	// span words the document's lines ("lines 8-15") for a message that names none, or is empty.
-	span string
 }
 
-// Error is the parser's message with its line numbers counted from the file's start, or with the document's lines.
-func (e *documentError) Error() string {
-	if e.span != "" {
-		return fmt.Sprintf("%v (the document is %s of the file)", e.err, e.span)
-	}
+// Error is the parser's message with its line numbers counted from the file's start.
+func (e *fileLinesError) Error() string {
 	return yamlErrorLine.ReplaceAllStringFunc(e.err.Error(), func(match string) string {
 		parts := yamlErrorLine.FindStringSubmatch(match)
 		n, err := strconv.Atoi(parts[2])
@@ -827,8 +834,8 @@ func (e *documentError) Error() string {
 	})
 }
 
-// Unwrap is the error of reading the document: the parser's, or the input budget's.
-func (e *documentError) Unwrap() error { return e.err }
+// Unwrap is the parser's error, or the input budget's.
+func (e *fileLinesError) Unwrap() error { return e.err }
 
 // yamlDocuments splits YAML into its documents: at "---" lines and after "..." lines (a document's end). On an
 // error it returns the documents read before it.
