@@ -349,28 +349,13 @@ func TestGreedyMatchesGardenerSchedulerOnMalformedRegionEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pendingIn := map[string]bool{} // regions of pending shoots
-	for _, shoot := range objs.Shoots {
-		if shoot.Spec.SeedName == nil {
-			pendingIn[shoot.Spec.Region] = true
-		}
-	}
-	written := map[string]int{} // `<namespace>/<name>, Region "<region>"` of a Gardener message: the entry's index in malformed
-	for _, cm := range objs.ConfigMaps {
-		for _, region := range slices.Sorted(maps.Keys(cm.Data)) {
-			if pendingIn[region] && len(written) < 2*len(malformed) {
-				n := len(written) % len(malformed)
-				written[fmt.Sprintf("%s/%s, Region %q", cm.Namespace, cm.Name, region)] = n
-				cm.Data[region] = malformed[n]
-			}
-		}
-	}
+	written := writeConsultedRegionEntries(objs, malformed)
 	ours, theirs := compareDecisions(t, "", objs, model.MinimalDistance)
 	failed := map[int]int{} // entry: shoots failed by it
 	for _, key := range ours.order {
-		for entry, n := range written {
-			if strings.HasPrefix(theirs[key].message, "failed to determine seed candidates. Wrong format in region ConfigMap "+entry+":") {
-				failed[n]++
+		for _, entry := range written {
+			if strings.HasPrefix(theirs[key].message, "failed to determine seed candidates. Wrong format in region ConfigMap "+entry.named+":") {
+				failed[entry.kind]++
 			}
 		}
 	}
@@ -395,10 +380,33 @@ func TestGreedyMatchesGardenerSchedulerOnOddRegionEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each kind of entry goes to regions of pending shoots whose cloud profile the ConfigMap names, so that
-	// Gardener consults it.
 	consulted := map[int]int{} // entry: pending shoots whose region's entry it is
-	n := 0
+	for _, entry := range writeConsultedRegionEntries(objs, odd) {
+		consulted[entry.kind] += entry.consultedBy
+	}
+	ours, _ := compareDecisions(t, "", objs, model.MinimalDistance)
+	for i := range odd {
+		if consulted[i] == 0 {
+			t.Errorf("no pending shoot is of a region given the entry %q: the test would not compare it", odd[i])
+		}
+	}
+	t.Logf("%d decisions identical; unschedulable by: %v", len(ours.order), ours.reasons)
+}
+
+// writtenEntry is a region ConfigMap entry a test wrote: named as Gardener's message names it
+// (`<namespace>/<name>, Region "<region>"`), the index of what was written among the test's kinds, and how many
+// pending shoots consult it.
+type writtenEntry struct {
+	named       string
+	kind        int
+	consultedBy int
+}
+
+// writeConsultedRegionEntries writes the kinds of entries, one after another, over every region ConfigMap entry
+// that pending shoots consult — of their region, in a ConfigMap naming their cloud profile — so that Gardener reads
+// each kind; a test checks that every kind was consulted.
+func writeConsultedRegionEntries(objs model.Objects, kinds []string) []writtenEntry {
+	var written []writtenEntry
 	for _, cm := range objs.ConfigMaps {
 		profiles := strings.Split(cm.Annotations["scheduling.gardener.cloud/cloudprofiles"], ",")
 		for _, region := range slices.Sorted(maps.Keys(cm.Data)) {
@@ -411,19 +419,13 @@ func TestGreedyMatchesGardenerSchedulerOnOddRegionEntries(t *testing.T) {
 				}
 			}
 			if users > 0 {
-				cm.Data[region] = odd[n%len(odd)]
-				consulted[n%len(odd)] += users
-				n++
+				kind := len(written) % len(kinds)
+				cm.Data[region] = kinds[kind]
+				written = append(written, writtenEntry{named: fmt.Sprintf("%s/%s, Region %q", cm.Namespace, cm.Name, region), kind: kind, consultedBy: users})
 			}
 		}
 	}
-	ours, _ := compareDecisions(t, "", objs, model.MinimalDistance)
-	for i := range odd {
-		if consulted[i] == 0 {
-			t.Errorf("no pending shoot is of a region given the entry %q: the test would not compare it", odd[i])
-		}
-	}
-	t.Logf("%d decisions identical; unschedulable by: %v", len(ours.order), ours.reasons)
+	return written
 }
 
 // compareDecisions has the real gardener-scheduler and seedplan's greedy solver decide the landscape's pending
