@@ -236,9 +236,6 @@ func (s *Scheduler) readPatiently(ctx context.Context, read func() error) error 
 	return nil
 }
 
-// assume replaces each shoot that an earlier window bound or is binding, and that the reader does not show bound
-// yet, by a copy bound to that seed; the objects read are never changed.
-
 // Bind binds a planned window unless DryRun: it re-checks the seeds (bind.Recheck) and applies what still fits.
 // A dry run's placements are NotSent.
 func (s *Scheduler) Bind(ctx context.Context, p *Planned) (*WindowResult, error) {
