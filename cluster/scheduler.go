@@ -41,6 +41,9 @@ type Scheduler struct {
 	// admitted is set once the API server answered one of Reader's reads: it knows this client, so a later
 	// refusal of the anonymous user is a gardener-apiserver's that restarted meanwhile (ingest.IdentityLost).
 	admitted atomic.Bool
+	// regionConfigs are the region ConfigMap entries the last window parsed, for the next: the loop's windows and
+	// the job's later rounds read the same ConfigMaps again.
+	regionConfigs model.RegionConfigCache
 }
 
 // WindowResult is one window: its plan and what became of each placement.
@@ -176,10 +179,8 @@ func (s *Scheduler) Plan(ctx context.Context, include func(*gardencorev1beta1.Sh
 			read[key] = shoot.DeepCopy()
 		}
 	}
-	if s.Copies != nil {
-		if err := s.Copies.Own(&landscape.Objects); err != nil {
-			return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
-		}
+	if err := s.own(&landscape.Objects); err != nil {
+		return nil, fmt.Errorf("reading the garden cluster (nothing was scheduled): %w", err)
 	}
 	landscape.Objects.Shoots = model.Assume(landscape.Objects.Shoots, bound)
 	snap, err := model.NewSnapshot(landscape.Objects)
@@ -218,6 +219,18 @@ func (s *Scheduler) load(ctx context.Context) (*ingest.Landscape, error) {
 		return err
 	})
 	return landscape, err
+}
+
+// own makes the objects read the window's to default: the Copies' copies when kept, and the objects themselves (a
+// copy already) when not. Either way they come with the scheduler's parsed region ConfigMap entries.
+func (s *Scheduler) own(objs *model.Objects) error {
+	if s.Copies != nil {
+		if err := s.Copies.Own(objs); err != nil {
+			return err
+		}
+	}
+	objs.RegionConfigCache = &s.regionConfigs
+	return nil
 }
 
 // readPatiently reads the API server through Reader until it answers, for up to ingest.RestartPatience: through a

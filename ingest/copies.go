@@ -16,8 +16,6 @@ import (
 type Copies struct {
 	defaulter *model.Defaulter
 	kept      map[types.UID]kept
-	// regionConfigs are the parsed entries of the kept region ConfigMaps.
-	regionConfigs model.RegionConfigCache
 }
 
 // kept is a defaulted copy of one version of an object.
@@ -37,8 +35,7 @@ func NewCopies() (*Copies, error) {
 
 // Own replaces every object by its defaulted copy, made now for an object new or changed since the last call and
 // kept from then for the others, and marks the objects Defaulted; copies of objects gone are dropped. The copies
-// are shared between the snapshots built from them, which never change them, and so are the parsed entries of
-// their region ConfigMaps (model.RegionConfigCache).
+// are shared between the snapshots built from them, which never change them.
 func (c *Copies) Own(objs *model.Objects) error {
 	seen := map[types.UID]bool{}
 	for _, own := range []func() error{
@@ -58,7 +55,7 @@ func (c *Copies) Own(objs *model.Objects) error {
 			delete(c.kept, uid)
 		}
 	}
-	objs.Defaulted, objs.RegionConfigCache = true, &c.regionConfigs
+	objs.Defaulted = true
 	return nil
 }
 

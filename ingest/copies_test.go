@@ -17,13 +17,12 @@ func cached(name, uid, resourceVersion string) *gardencorev1beta1.Shoot {
 }
 
 // Copies copy and default each version of an object once, keep the copy while the cache holds that version, and
-// never write to the cache's objects; the snapshots of the objects they own share one RegionConfigCache.
+// never write to the cache's objects.
 func TestCopiesKeepEachVersionOnce(t *testing.T) {
 	copies, err := ingest.NewCopies()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var regionConfigs *model.RegionConfigCache
 	own := func(shoots ...*gardencorev1beta1.Shoot) []*gardencorev1beta1.Shoot {
 		t.Helper()
 		objs := model.Objects{Shoots: shoots}
@@ -32,12 +31,6 @@ func TestCopiesKeepEachVersionOnce(t *testing.T) {
 		}
 		if !objs.Defaulted {
 			t.Fatal("objects owned are not marked defaulted")
-		}
-		if regionConfigs == nil {
-			regionConfigs = objs.RegionConfigCache
-		}
-		if objs.RegionConfigCache == nil || objs.RegionConfigCache != regionConfigs {
-			t.Fatalf("objects owned come with region config cache %p, want one for all (%p)", objs.RegionConfigCache, regionConfigs)
 		}
 		return objs.Shoots
 	}
