@@ -73,11 +73,13 @@ type gardenMapper struct {
 	discovery *discovery.DiscoveryClient
 }
 
+// RESTMapping is the mapper's, or a NotServedError for a kind of Gardener's API the cluster does not serve.
 func (m gardenMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
 	mapping, err := m.RESTMapper.RESTMapping(gk, versions...)
 	return mapping, m.notServed(gk, versions, err)
 }
 
+// RESTMappings are the mapper's, or a NotServedError for a kind of Gardener's API the cluster does not serve.
 func (m gardenMapper) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
 	mappings, err := m.RESTMapper.RESTMappings(gk, versions...)
 	return mappings, m.notServed(gk, versions, err)

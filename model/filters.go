@@ -313,7 +313,10 @@ type selectorError struct {
 	err  error
 }
 
+// Error is the conversion's error, Gardener's words.
 func (e *selectorError) Error() string { return e.err.Error() }
+
+// Unwrap is the conversion's error.
 func (e *selectorError) Unwrap() error { return e.err }
 
 // predicate is the request's selector as a predicate on the given number of seeds; nil without a selector.
