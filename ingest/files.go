@@ -743,9 +743,11 @@ func (d *decodedDocument) detach() {
 // to what converting the whole List makes of it, within the List's input budget: an entry that may hold an alias
 // (whose expansion the budget counts over the whole List) or that nests deeper than a List's item may, ok false,
 // sends the whole List to the transcoder, and where that leaves it, through the budget and the full decoder,
-// which word why.
+// which word why. So does an entry that holds a byte-order mark: go-yaml skips the first character of a line
+// while its read buffer begins with the mark (it looks for the mark there, not at the line), which depends on
+// where the mark lies in the whole List.
 func convertEntry(entry []byte) (json []byte, ok bool) {
-	if bytes.IndexByte(entry, '*') >= 0 || model.CheckBudget(entry) != nil {
+	if bytes.IndexByte(entry, '*') >= 0 || bytes.Contains(entry, []byte(byteOrderMark)) || model.CheckBudget(entry) != nil {
 		return nil, false
 	}
 	json, err := config.YAMLToJSON(entry)
@@ -754,6 +756,9 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 	}
 	return json, true
 }
+
+// byteOrderMark is U+FEFF, which go-yaml skips at the start of a line.
+const byteOrderMark = "\ufeff"
 
 // yamlDocument is one document of a YAML file and the line of the file it begins on.
 type yamlDocument struct {
