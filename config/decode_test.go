@@ -315,6 +315,8 @@ func TestYAMLToJSON(t *testing.T) {
 		{name: "after documents of comments alone", document: "---\n# saved\n--- # by hand\na: 1\n", want: `{"a":1}`},
 		{name: "JSON on a separator's line", document: "--- {\"a\": 1}\n", want: `{"a":1}`},
 		{name: "comments alone", document: "# nothing\n---\n", want: `null`},
+		{name: "JSON behind UTF-8's byte order mark, as Notepad writes", document: "\ufeff{\"a\": 1}\n", want: `{"a":1}`},
+		{name: "JSON after JSON behind UTF-8's byte order mark", document: "\ufeff{\"a\": 1}\n{\"b\": 2}\n", refused: "something follows the end of the object the document is"},
 		{name: "UTF-16 behind its byte order mark, as PowerShell writes", document: "\xff\xfea\x00:\x00 \x001\x00\r\x00\n\x00", want: `{"a":1}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -347,6 +349,7 @@ func TestJSONFault(t *testing.T) {
 		{"Windows line ends", "{\"a\": 1,\r\n}", 1, 0, `line 2, column 1: invalid character '}' at start of string (expecting '"')`},
 		{"an empty object, then a fault", "{}\n{,}", 1, 1, `line 2, column 2: invalid character ',' at start of string (expecting '"')`},
 		{"after a document marker and comments", "--- # saved\n\n# by hand\n{\"a\": 1,}", 1, 0, `line 4, column 9: invalid character '}' at start of string (expecting '"')`},
+		{"behind UTF-8's byte order mark, counted from after it", "\ufeff{\"a\": 1,}", 1, 0, `line 1, column 9: invalid character '}' at start of string (expecting '"')`},
 		{"JSON on a document marker's line", "--- {\"a\": 1,}", 1, 0, ""},
 		{"YAML in the flow style", "{a: 1,", 1, 0, ""},
 		{"YAML in the block style", "a: [1,\n", 1, 0, ""},

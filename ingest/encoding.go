@@ -8,13 +8,22 @@ import (
 	"unicode/utf8"
 )
 
-// utf8Content is a file's content in UTF-8. A file behind a UTF-16 byte order mark — what Windows PowerShell's
-// `kubectl get shoots -o yaml > shoots.yaml` writes — is converted, as kubectl converts what it reads: the YAML
-// decoder alone would read such a file, but only its first document, since the separators between documents are
-// looked for in bytes. Content that is not valid UTF-16 behind the mark is an error, not replaced characters.
+// byteOrderMark is U+FEFF in UTF-8: a file's first character when it is the mark of its encoding, which the YAML
+// decoder skips there (and, by a flaw of go-yaml's, wherever it begins its read buffer: convertEntry).
+const byteOrderMark = "\ufeff"
+
+// utf8Content is a file's content in UTF-8, without a byte order mark. A file behind a UTF-16 byte order mark —
+// what Windows PowerShell's `kubectl get shoots -o yaml > shoots.yaml` writes — is converted, as kubectl converts
+// what it reads: the YAML decoder alone would read such a file, but only its first document, since the separators
+// between documents are looked for in bytes. Content that is not valid UTF-16 behind the mark is an error, not
+// replaced characters. The UTF-8 mark (Notepad's, and PowerShell's Out-File -Encoding utf8) is dropped, as the YAML
+// decoder drops it: JSON behind it would not be JSON to the JSON reader, and the YAML decoder reads a stream of
+// JSON values as its first value alone.
 func utf8Content(data []byte) ([]byte, error) {
 	var order binary.ByteOrder
 	switch {
+	case bytes.HasPrefix(data, []byte(byteOrderMark)):
+		return data[len(byteOrderMark):], nil
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
 		order = binary.LittleEndian
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):

@@ -7,11 +7,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/internal/fixture"
 )
 
-// A file behind a UTF-16 byte order mark is read as its text in UTF-8; anything else is left as it is; UTF-16 that
-// is not valid is an error that says where.
+// A file behind a UTF-16 byte order mark is read as its text in UTF-8, one behind UTF-8's as its text; anything
+// else is left as it is; UTF-16 that is not valid is an error that says where.
 func TestUTF8Content(t *testing.T) {
 	text := "kind: Shoot\nmetadata: {name: web, annotations: {note: \"🌱 ä\"}}\n---\nkind: Seed\n"
 	for _, tc := range []struct {
@@ -21,7 +22,8 @@ func TestUTF8Content(t *testing.T) {
 		{name: "UTF-16 big endian", in: string(fixture.WithBOM(binary.BigEndian, text)), want: text},
 		{name: "only the mark", in: "\xff\xfe", want: ""},
 		{name: "UTF-8", in: text, want: text},
-		{name: "UTF-8 behind its mark", in: "\xef\xbb\xbf" + text, want: "\xef\xbb\xbf" + text},
+		{name: "UTF-8 behind its mark", in: "\xef\xbb\xbf" + text, want: text},
+		{name: "UTF-8 behind two marks", in: "\xef\xbb\xbf\xef\xbb\xbf" + text, want: "\xef\xbb\xbf" + text},
 		{name: "empty", in: "", want: ""},
 		{name: "odd length", in: "\xff\xfek\x00i", err: "UTF-16 (by its byte order mark) of an odd number of bytes (5)"},
 		{name: "high surrogate last", in: "\xff\xfek\x00\x3d\xd8", err: "lone surrogate at byte 4"},
@@ -43,16 +45,33 @@ func TestUTF8Content(t *testing.T) {
 	}
 }
 
-// A multi-document file written in UTF-16 loads every document, as in UTF-8; broken UTF-16 names the file.
-func TestUTF16FilesLoadEveryDocument(t *testing.T) {
+// A multi-document file written in UTF-16 loads every document, as in UTF-8; so does a JSON stream behind UTF-8's
+// mark, which the YAML decoder would read as its first value alone. Broken UTF-16 names the file.
+func TestFilesBehindAByteOrderMarkLoadEveryDocument(t *testing.T) {
 	stream := shootDocument("web") + "---\n" + shootDocument("db")
-	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+	var jsonStream []byte
+	for _, name := range []string{"web", "db"} {
+		shoot, err := config.YAMLToJSON([]byte(shootDocument(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		jsonStream = append(append(jsonStream, shoot...), '\n')
+	}
+	for _, tc := range []struct {
+		name string
+		file []byte
+	}{
+		{"UTF-16 little endian", fixture.WithBOM(binary.LittleEndian, stream)},
+		{"UTF-16 big endian", fixture.WithBOM(binary.BigEndian, stream)},
+		{"UTF-8", []byte(byteOrderMark + stream)},
+		{"UTF-8, a JSON stream", append([]byte(byteOrderMark), jsonStream...)},
+	} {
 		l := &Landscape{}
-		if err := l.Decode("shoots.yaml", fixture.WithBOM(order, stream)); err != nil {
-			t.Fatalf("%v: %v", order, err)
+		if err := l.Decode("shoots.yaml", tc.file); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if len(l.Objects.Shoots) != 2 || l.Objects.Shoots[1].Name != "db" {
-			t.Fatalf("%v: read %d shoots, want web and db", order, len(l.Objects.Shoots))
+			t.Fatalf("%s: read %d shoots, want web and db", tc.name, len(l.Objects.Shoots))
 		}
 	}
 	broken := fixture.WithBOM(binary.LittleEndian, stream)
@@ -68,7 +87,8 @@ func shootDocument(name string) string {
 }
 
 // FuzzUTF8Content holds utf8Content to the standard library's UTF-16: valid text behind either mark comes back as
-// it was; any other input is left alone, converted to valid UTF-8, or an error.
+// it was; input behind UTF-8's mark comes back without it; any other input is left alone, converted to valid
+// UTF-8, or an error.
 func FuzzUTF8Content(f *testing.F) {
 	f.Add([]byte("kind: Shoot\n"), false)
 	f.Add([]byte("🌱\n---\nä"), true)
@@ -76,9 +96,13 @@ func FuzzUTF8Content(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, bigEndian bool) {
 		got, err := utf8Content(data)
 		switch {
+		case bytes.HasPrefix(data, []byte(byteOrderMark)):
+			if err != nil || !bytes.Equal(got, data[len(byteOrderMark):]) {
+				t.Fatalf("%q behind UTF-8's mark: %q, %v", data, got, err)
+			}
 		case !bytes.HasPrefix(data, []byte{0xff, 0xfe}) && !bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 			if err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("%q without a UTF-16 mark: %q, %v", data, got, err)
+				t.Fatalf("%q without a mark: %q, %v", data, got, err)
 			}
 		case err == nil && !utf8.Valid(got):
 			t.Fatalf("%q converted to invalid UTF-8 %q", data, got)

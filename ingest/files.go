@@ -757,9 +757,6 @@ func convertEntry(entry []byte) (json []byte, ok bool) {
 	return json, true
 }
 
-// byteOrderMark is U+FEFF, which go-yaml skips at the start of a line.
-const byteOrderMark = "\ufeff"
-
 // yamlDocument is one document of a YAML file and the line of the file it begins on.
 type yamlDocument struct {
 	text []byte
