@@ -475,7 +475,7 @@ func JSONFault(data []byte, firstLine int) (value int, err error) {
 		if errors.Is(syntax.Err, io.ErrUnexpectedEOF) {
 			fault = "the document ends before its JSON value does" // cut short: a copy or a download that stopped
 		}
-		return value, fmt.Errorf("%s: %s", position(data, syntax.ByteOffset, firstLine), fault)
+		return value, fmt.Errorf("%s: %s", Position(data, syntax.ByteOffset, firstLine), fault)
 	}
 }
 
@@ -490,9 +490,9 @@ func beginsAsJSONObject(data []byte) bool {
 	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
 }
 
-// position words where a byte of data is in its file, which data begins on firstLine of: "line 4, column 29",
+// Position words where a byte of data is in its file, which data begins on firstLine of: "line 4, column 29",
 // counted in characters from 1.
-func position(data []byte, offset int64, firstLine int) string {
+func Position(data []byte, offset int64, firstLine int) string {
 	before := data[:min(max(offset, 0), int64(len(data)))]
 	lineStart := bytes.LastIndexByte(before, '\n') + 1
 	return fmt.Sprintf("line %d, column %d", firstLine+bytes.Count(before, []byte("\n")), utf8.RuneCount(before[lineStart:])+1)

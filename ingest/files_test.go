@@ -378,6 +378,37 @@ func TestYAMLErrorsWithoutALineNameTheirDocumentsLines(t *testing.T) {
 	}
 }
 
+// A character the YAML parser refuses — bytes that are not UTF-8, as a file saved in Latin-1 holds; a control
+// character, as a terminal's colours pasted in — is named where it is, in the file's lines, and by what it is: the
+// parser's own error says neither.
+func TestCharactersYAMLRefusesAreNamedWhereTheyAre(t *testing.T) {
+	first := strings.Count(seedYAML, "\n") + 2 // the line the second document begins on
+	const notYAML = "in.yaml: document %d: not valid YAML or JSON: yaml: "
+	const notUTF8 = "; the file must be UTF-8, or UTF-16 behind its byte order mark)"
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"Latin-1", "kind: Project\nmetadata:\n  name: caf\xe9\n",
+			fmt.Sprintf(notYAML, 1) + "incomplete UTF-8 octet sequence (line 3, column 12: byte 0xe9" + notUTF8},
+		{"a terminal's escape in the second document", seedYAML + "---\nkind: Project\nmetadata:\n  name: \x1b[0mweb\n",
+			fmt.Sprintf(notYAML+"control characters are not allowed (line %d, column 9: U+001B)", 2, first+2)},
+		{"a NUL in a comment", "kind: Project\n# a\x00\nmetadata: {name: a}\n",
+			fmt.Sprintf(notYAML, 1) + "control characters are not allowed (line 2, column 4: U+0000)"},
+		{"a surrogate, which UTF-8 does not encode", "kind: Project\nmetadata:\n  name: a\xed\xa0\x80b\n",
+			fmt.Sprintf(notYAML, 1) + "invalid Unicode character (line 3, column 10: byte 0xed" + notUTF8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := (&ingest.Landscape{}).Decode("in.yaml", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if message, _, _ := strings.Cut(err.Error(), "\n"); message != tc.want && !strings.Contains(err.Error(), "\n"+tc.want) {
+				t.Fatalf("error %q\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // A JSON document that neither the JSON reader nor the YAML parser reads is refused in the JSON reader's words,
 // with the line and column of the fault: the YAML parser names no line on a file's first line, where all of a
 // minified file is, and in a file that is a stream of JSON values (jq -c's output, kubectl get -o json of one
