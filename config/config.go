@@ -464,10 +464,7 @@ func Decode(data []byte) (*SeedPlanConfiguration, error) {
 		}
 		jsonData, err := YAMLToJSON(data)
 		if err != nil {
-			if value, fault := JSONFault(data, 1); fault != nil && value == 0 { // after it, "something follows"
-				return nil, fmt.Errorf("not valid JSON: %w", fault)
-			}
-			return nil, fmt.Errorf("not YAML: %w", err)
+			return nil, ConversionError(data, err)
 		}
 		var typeMeta metav1.TypeMeta // first: a landscape given as the configuration is the wrong kind, not a bad field
 		if err := json.Unmarshal(jsonData, &typeMeta); err != nil || typeMeta.APIVersion != APIVersion || typeMeta.Kind != Kind {

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -488,6 +489,68 @@ func beginsAsJSONObject(data []byte) bool {
 	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, space), []byte("{"))
 	rest = bytes.TrimLeft(rest, space)
 	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
+}
+
+// ConversionError words why YAMLToJSON refused data, a file of one document that begins on its first line: in the
+// JSON reader's words, with the fault's line and column, when data is JSON whose first value is at fault
+// (JSONFault; what follows a whole first value is the conversion's "something follows"), else in the YAML
+// parser's, with the place and value of a character it refused (CharacterFault).
+func ConversionError(data []byte, err error) error {
+	if value, fault := JSONFault(data, 1); fault != nil && value == 0 {
+		return fmt.Errorf("not valid JSON: %w", fault)
+	}
+	if where := CharacterFault(err, data, 1); where != "" {
+		err = fmt.Errorf("%w (%s)", err, where)
+	}
+	return fmt.Errorf("not valid YAML or JSON: %w", err)
+}
+
+// CharacterFault says where the first character of data is that the YAML parser refused, and what it is, when err
+// is that refusal ("line 3, column 12: byte 0xe9; …", "line 6, column 9: U+001B"): go-yaml words a byte that is
+// not UTF-8, or a character YAML does not allow, without a place. data begins on firstLine of its file. It is ""
+// for any other error.
+func CharacterFault(err error, data []byte, firstLine int) string {
+	if !yamlReaderError.MatchString(err.Error()) {
+		return ""
+	}
+	at, found := unreadableCharacter(data)
+	if !found {
+		return ""
+	}
+	return characterAt(data, at, firstLine)
+}
+
+// yamlReaderError is the YAML parser's refusal of a character: bytes that are not UTF-8, or a character YAML does
+// not allow.
+var yamlReaderError = regexp.MustCompile(`UTF-8 octet|UTF-8 sequence|invalid Unicode character|control characters are not allowed`)
+
+// unreadableCharacter is where the first character of text is that the YAML parser refuses: bytes that are not
+// UTF-8, or a character outside YAML's printable set, such as the escape of a terminal's colours pasted in.
+func unreadableCharacter(text []byte) (offset int, found bool) {
+	for offset < len(text) {
+		r, size := utf8.DecodeRune(text[offset:])
+		if r == utf8.RuneError && size == 1 || !yamlPrintable(r) {
+			return offset, true
+		}
+		offset += size
+	}
+	return 0, false
+}
+
+// yamlPrintable reports whether YAML 1.1 reads the character (its c-printable, as go-yaml's reader checks it).
+func yamlPrintable(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
+}
+
+// characterAt words the unreadable character at offset of a document that begins on firstLine of its file: where
+// it is, and what it is ("line 6, column 9: U+001B").
+func characterAt(text []byte, offset, firstLine int) string {
+	where := Position(text, int64(offset), firstLine)
+	if r, size := utf8.DecodeRune(text[offset:]); r != utf8.RuneError || size > 1 {
+		return fmt.Sprintf("%s: %U", where, r)
+	}
+	return fmt.Sprintf("%s: byte %#x; the file must be UTF-8, or UTF-16 behind its byte order mark", where, text[offset])
 }
 
 // Position words where a byte of data is in its file, which data begins on firstLine of: "line 4, column 29",

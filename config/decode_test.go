@@ -331,6 +331,34 @@ func TestYAMLToJSON(t *testing.T) {
 	}
 }
 
+// CharacterFault names where the character is that the YAML parser refused, and what it is; it names nothing for
+// another error, or for one that only reads like a refused character.
+func TestCharacterFault(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		firstLine  int
+		want       string
+	}{
+		{"Latin-1", "a: caf\xe9\n", 1, "line 1, column 7: byte 0xe9; the file must be UTF-8, or UTF-16 behind its byte order mark"},
+		{"a terminal's escape, lines into its file", "a:\n  b: \x1b[0m\n", 7, "line 8, column 6: U+001B"},
+		{"a NUL in a comment", "# \x00\n", 1, "line 1, column 3: U+0000"},
+		{"a surrogate, which UTF-8 does not encode", "a: \xed\xa0\x80\n", 1, "line 1, column 4: byte 0xed; the file must be UTF-8, or UTF-16 behind its byte order mark"},
+		{"a character after others beyond ASCII", "a: ä🌱\x7f\n", 1, "line 1, column 6: U+007F"},
+		{"another error", "a: [\n", 1, ""},
+		{"an error that reads like one, in a file without such a character", "a: b\n", 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := YAMLToJSON([]byte(tc.data))
+			if err == nil {
+				err = errors.New("yaml: control characters are not allowed") // the last row's: no character to find
+			}
+			if got := CharacterFault(err, []byte(tc.data), tc.firstLine); got != tc.want {
+				t.Fatalf("%q (error %v): %q, want %q", tc.data, err, got, tc.want)
+			}
+		})
+	}
+}
+
 // JSONFault words the fault of JSON that the YAML conversion refuses, at its line and column, and names the value
 // of a stream it is in; YAML, and JSON without fault, have none.
 func TestJSONFault(t *testing.T) {

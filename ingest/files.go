@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -804,10 +803,8 @@ func (d yamlDocument) unreadable(file string, number int, yamlErr error) error {
 // send an operator to its sixth line. An error that names no line ("unknown anchor", "invalid map key") names the
 // lines the document spans, if the file holds others.
 func (d yamlDocument) parserError(err error) error {
-	if yamlReaderError.MatchString(err.Error()) {
-		if at, found := unreadableCharacter(d.text); found {
-			return fmt.Errorf("%w (%s)", err, characterAt(d.text, at, d.line))
-		}
+	if where := config.CharacterFault(err, d.text, d.line); where != "" {
+		return fmt.Errorf("%w (%s)", err, where)
 	}
 	switch {
 	case d.oneOfSeveral && !yamlErrorLine.MatchString(err.Error()):
@@ -816,39 +813,6 @@ func (d yamlDocument) parserError(err error) error {
 		return &fileLinesError{err: err, before: d.line - 1}
 	}
 	return err
-}
-
-// yamlReaderError is the YAML parser's refusal of a character: bytes that are not UTF-8, or a character YAML does
-// not allow. The parser does not say where it is.
-var yamlReaderError = regexp.MustCompile(`UTF-8 octet|UTF-8 sequence|invalid Unicode character|control characters are not allowed`)
-
-// unreadableCharacter is where the first character of text is that the YAML parser refuses: bytes that are not
-// UTF-8, or a character outside YAML's printable set, such as the escape of a terminal's colours pasted in.
-func unreadableCharacter(text []byte) (offset int, found bool) {
-	for offset < len(text) {
-		r, size := utf8.DecodeRune(text[offset:])
-		if r == utf8.RuneError && size == 1 || !yamlPrintable(r) {
-			return offset, true
-		}
-		offset += size
-	}
-	return 0, false
-}
-
-// yamlPrintable reports whether YAML 1.1 reads the character (its c-printable, as go-yaml's reader checks it).
-func yamlPrintable(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
-		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
-}
-
-// characterAt words the unreadable character at offset of a document that begins on firstLine of its file: where
-// it is, and what it is ("line 6, column 9: U+001B").
-func characterAt(text []byte, offset, firstLine int) string {
-	where := config.Position(text, int64(offset), firstLine)
-	if r, size := utf8.DecodeRune(text[offset:]); r != utf8.RuneError || size > 1 {
-		return fmt.Sprintf("%s: %U", where, r)
-	}
-	return fmt.Sprintf("%s: byte %#x; the file must be UTF-8, or UTF-16 behind its byte order mark", where, text[offset])
 }
 
 // spanning is err about a document with the lines of its file the document spans ("lines 8-15").

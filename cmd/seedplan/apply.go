@@ -96,10 +96,7 @@ func parseReviewed(data []byte) (*reviewedPlan, error) {
 	}
 	converted, err := config.YAMLToJSON(data)
 	if err != nil {
-		if value, fault := config.JSONFault(data, 1); fault != nil && value == 0 { // after it, "something follows"
-			return nil, fmt.Errorf("not valid JSON: %w", fault)
-		}
-		return nil, fmt.Errorf("not YAML or JSON: %w", err)
+		return nil, config.ConversionError(data, err)
 	}
 	plan := &reviewedPlan{}
 	if _, err := config.DecodeStrict(converted, plan); err != nil { // the plan's other fields are the report's, not apply's
