@@ -605,15 +605,16 @@ func firstToken(document []byte) (byte, bool) {
 	return first, ok
 }
 
-// byteOrderMark is U+FEFF in UTF-8, which YAML reads as nothing at a document's start (Notepad begins a file with it).
-const byteOrderMark = "\ufeff"
+// ByteOrderMark is U+FEFF in UTF-8, which YAML reads as nothing at a document's start (Notepad begins a file with
+// it).
+const ByteOrderMark = "\ufeff"
 
 // tokenLine is where the line of firstToken begins in the document, and that token: after the byte order mark a
 // document may begin with, which YAML reads as nothing, if it is on that line.
 func tokenLine(document []byte) (start int, first byte, ok bool) {
 	const space = " \t\r\n"
-	if rest, marked := bytes.CutPrefix(document, []byte(byteOrderMark)); marked {
-		start, document = len(byteOrderMark), rest
+	if rest, marked := bytes.CutPrefix(document, []byte(ByteOrderMark)); marked {
+		start, document = len(ByteOrderMark), rest
 	}
 	for line := range bytes.Lines(document) {
 		trimmed := bytes.TrimLeft(line, space)

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
-)
 
-// byteOrderMark is U+FEFF in UTF-8: a file's first character when it is the mark of its encoding, which the YAML
-// decoder skips there (and, by a flaw of go-yaml's, wherever it begins its read buffer: convertEntry).
-const byteOrderMark = "\ufeff"
+	"github.com/seedplan/seedplan/config"
+)
 
 // utf8Content is a file's content in UTF-8, without a byte order mark. A file behind a UTF-16 byte order mark —
 // what Windows PowerShell's `kubectl get shoots -o yaml > shoots.yaml` writes — is converted, as kubectl converts
@@ -22,8 +20,8 @@ const byteOrderMark = "\ufeff"
 func utf8Content(data []byte) ([]byte, error) {
 	var order binary.ByteOrder
 	switch {
-	case bytes.HasPrefix(data, []byte(byteOrderMark)):
-		return data[len(byteOrderMark):], nil
+	case bytes.HasPrefix(data, []byte(config.ByteOrderMark)):
+		return data[len(config.ByteOrderMark):], nil
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
 		order = binary.LittleEndian
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):

@@ -63,8 +63,8 @@ func TestFilesBehindAByteOrderMarkLoadEveryDocument(t *testing.T) {
 	}{
 		{"UTF-16 little endian", fixture.WithBOM(binary.LittleEndian, stream)},
 		{"UTF-16 big endian", fixture.WithBOM(binary.BigEndian, stream)},
-		{"UTF-8", []byte(byteOrderMark + stream)},
-		{"UTF-8, a JSON stream", append([]byte(byteOrderMark), jsonStream...)},
+		{"UTF-8", []byte(config.ByteOrderMark + stream)},
+		{"UTF-8, a JSON stream", append([]byte(config.ByteOrderMark), jsonStream...)},
 	} {
 		l := &Landscape{}
 		if err := l.Decode("shoots.yaml", tc.file); err != nil {
@@ -96,8 +96,8 @@ func FuzzUTF8Content(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, bigEndian bool) {
 		got, err := utf8Content(data)
 		switch {
-		case bytes.HasPrefix(data, []byte(byteOrderMark)):
-			if err != nil || !bytes.Equal(got, data[len(byteOrderMark):]) {
+		case bytes.HasPrefix(data, []byte(config.ByteOrderMark)):
+			if err != nil || !bytes.Equal(got, data[len(config.ByteOrderMark):]) {
 				t.Fatalf("%q behind UTF-8's mark: %q, %v", data, got, err)
 			}
 		case !bytes.HasPrefix(data, []byte{0xff, 0xfe}) && !bytes.HasPrefix(data, []byte{0xfe, 0xff}):

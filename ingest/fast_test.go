@@ -340,7 +340,7 @@ var transcodeInPartsCases = []string{
 	"items:\n- a\n- b\u0085...\n- c\n- d\n",
 	"items:\n- a\n- b\u2028kind: x\n- c\n- d\n",
 	"items:\n- a\n- b\u2029---\n- c\n- d\n",
-	// An entry that holds a byte-order mark, after which go-yaml drops a line's dash while its read buffer begins
+	// An entry that holds a byte order mark, after which go-yaml drops a line's dash while its read buffer begins
 	// at the mark (found by fuzzing): at the end of the input, or where the mark ends a 512-byte read, which
 	// leaves the whole unreadable. The whole List is converted.
 	"items:\n- \ufeff\n-",

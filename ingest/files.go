@@ -743,11 +743,11 @@ func (d *decodedDocument) detach() {
 // to what converting the whole List makes of it, within the List's input budget: an entry that may hold an alias
 // (whose expansion the budget counts over the whole List) or that nests deeper than a List's item may, ok false,
 // sends the whole List to the transcoder, and where that leaves it, through the budget and the full decoder,
-// which word why. So does an entry that holds a byte-order mark: go-yaml skips the first character of a line
+// which word why. So does an entry that holds a byte order mark: go-yaml skips the first character of a line
 // while its read buffer begins with the mark (it looks for the mark there, not at the line), which depends on
 // where the mark lies in the whole List.
 func convertEntry(entry []byte) (json []byte, ok bool) {
-	if bytes.IndexByte(entry, '*') >= 0 || bytes.Contains(entry, []byte(byteOrderMark)) || model.CheckBudget(entry) != nil {
+	if bytes.IndexByte(entry, '*') >= 0 || bytes.Contains(entry, []byte(config.ByteOrderMark)) || model.CheckBudget(entry) != nil {
 		return nil, false
 	}
 	json, err := config.YAMLToJSON(entry)
@@ -801,7 +801,8 @@ func (d yamlDocument) unreadable(file string, number int, yamlErr error) error {
 // each line it names counted from the file's start, as an editor counts them and as they already are in a file's
 // first document: the parser counts from the document's start, so that "line 6" of a file's tenth document would
 // send an operator to its sixth line. An error that names no line ("unknown anchor", "invalid map key") names the
-// lines the document spans, if the file holds others.
+// lines the document spans, if the file holds others. A character the parser refuses, which it does not say where
+// it is, is named by its line and column (config.CharacterFault).
 func (d yamlDocument) parserError(err error) error {
 	if where := config.CharacterFault(err, d.text, d.line); where != "" {
 		return fmt.Errorf("%w (%s)", err, where)
