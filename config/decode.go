@@ -462,7 +462,7 @@ func JSONFault(data []byte, firstLine int) (value int, err error) {
 	if start, _, ok := tokenLine(data); ok {
 		data, firstLine = data[start:], firstLine+bytes.Count(data[:start], []byte("\n"))
 	}
-	values := jsontext.NewDecoder(bytes.NewReader(data), faultSyntax)
+	values := jsontext.NewDecoder(bytes.NewReader(data), SyntaxOnly)
 	for ; ; value++ {
 		_, readErr := values.ReadValue()
 		if readErr == nil {
@@ -480,8 +480,9 @@ func JSONFault(data []byte, firstLine int) (value int, err error) {
 	}
 }
 
-// faultSyntax reads JSON only for its syntax: duplicate names and invalid UTF-8 are the decoders' to word.
-var faultSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+// SyntaxOnly reads JSON for its syntax alone: duplicate names and invalid UTF-8 are the object decoders' to judge
+// and word, as they were encoding/json's.
+var SyntaxOnly = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 
 // beginsAsJSONObject reports whether data begins as a JSON object does, with "{" and a quoted name (or "}").
 func beginsAsJSONObject(data []byte) bool {

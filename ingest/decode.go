@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -32,9 +33,6 @@ var (
 	listMetadata = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false),
 		jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
 	fastSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false))
-	// streamSyntax reads a file's documents: duplicate names and invalid UTF-8 are the object decoders' to judge,
-	// as they were encoding/json's.
-	streamSyntax = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 )
 
 // decoded is one object read from a document or a List item, not yet added: decoding is done in parallel, adding
@@ -307,7 +305,7 @@ func readObject(data []byte, in *arena) (document, bool) {
 
 // readStream reads data as a stream of JSON values, one document each; ok is false when it is not one (YAML,
 // of which JSON is a part, or nothing). A stream of objects is split by the fast reader (splitObjects); any other
-// is read with streamSyntax, once, and a List's items are decoded from their parts of it.
+// is read for its syntax alone (config.SyntaxOnly), once, and a List's items are decoded from their parts of it.
 func readStream(data []byte, in *arena) (documents []document, ok bool) {
 	trimmed := bytes.TrimLeft(data, whitespace)
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
@@ -316,7 +314,7 @@ func readStream(data []byte, in *arena) (documents []document, ok bool) {
 	if stream, ok := splitObjects(data, in); ok {
 		return []document{stream}, true
 	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data), streamSyntax)
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), config.SyntaxOnly)
 	for {
 		d, err := readDocument(dec, data)
 		if errors.Is(err, io.EOF) {
@@ -330,7 +328,7 @@ func readStream(data []byte, in *arena) (documents []document, ok bool) {
 }
 
 // splitObjects reads data as a stream of objects that are no Lists with the fast reader, which finds where a value
-// ends sooner than streamSyntax's decoder (README), and decodes each object the fast decoder reads as it splits
+// ends sooner than a decoder of its syntax alone (README), and decodes each object the fast decoder reads as it splits
 // it, in the arena in if the stream is read in one stretch, as readObject decodes a lone object. The stream is one
 // document whose items are its objects, as a List's are (stream): a document each would cost each object what
 // a List's items share. ok is false for any other stream — a List, an array or a scalar in it, a value the fast

@@ -1002,7 +1002,7 @@ func headerError(where string, data []byte, err error) error {
 // repeatedName is the first name the JSON object data gives more than once, and how many times it gives it; times
 // is 0 when it repeats none.
 func repeatedName(data []byte) (name string, times int) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data), streamSyntax)
+	dec := jsontext.NewDecoder(bytes.NewReader(data), config.SyntaxOnly)
 	if token, err := dec.ReadToken(); err != nil || token.Kind() != '{' {
 		return "", 0
 	}
