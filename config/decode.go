@@ -486,9 +486,8 @@ var SyntaxOnly = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext
 
 // beginsAsJSONObject reports whether data begins as a JSON object does, with "{" and a quoted name (or "}").
 func beginsAsJSONObject(data []byte) bool {
-	const space = " \t\r\n"
-	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, space), []byte("{"))
-	rest = bytes.TrimLeft(rest, space)
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, whitespace), []byte("{"))
+	rest = bytes.TrimLeft(rest, whitespace)
 	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
 }
 
@@ -606,6 +605,10 @@ func firstToken(document []byte) (byte, bool) {
 	return first, ok
 }
 
+// whitespace is what JSON reads as whitespace, and YAML as blanks and line breaks between tokens: space, tab, CR
+// and LF.
+const whitespace = " \t\r\n"
+
 // ByteOrderMark is U+FEFF in UTF-8, which YAML reads as nothing at a document's start (Notepad begins a file with
 // it).
 const ByteOrderMark = "\ufeff"
@@ -613,15 +616,14 @@ const ByteOrderMark = "\ufeff"
 // tokenLine is where the line of firstToken begins in the document, and that token: after the byte order mark a
 // document may begin with, which YAML reads as nothing, if it is on that line.
 func tokenLine(document []byte) (start int, first byte, ok bool) {
-	const space = " \t\r\n"
 	if rest, marked := bytes.CutPrefix(document, []byte(ByteOrderMark)); marked {
 		start, document = len(ByteOrderMark), rest
 	}
 	for line := range bytes.Lines(document) {
-		trimmed := bytes.TrimLeft(line, space)
+		trimmed := bytes.TrimLeft(line, whitespace)
 		for _, marker := range [][]byte{[]byte("---"), []byte("...")} {
-			if rest, ok := bytes.CutPrefix(trimmed, marker); ok && (len(rest) == 0 || bytes.IndexByte([]byte(space), rest[0]) >= 0) {
-				trimmed = bytes.TrimLeft(rest, space)
+			if rest, ok := bytes.CutPrefix(trimmed, marker); ok && (len(rest) == 0 || bytes.IndexByte([]byte(whitespace), rest[0]) >= 0) {
+				trimmed = bytes.TrimLeft(rest, whitespace)
 			}
 		}
 		if len(trimmed) > 0 && trimmed[0] != '#' {
