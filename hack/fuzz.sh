@@ -3,6 +3,8 @@
 #
 #   hack/fuzz.sh PACKAGE TARGET [go test flags...]      (GO names the go command, go by default)
 #
+# PACKAGE may be the directory of a module of its own, such as test/conformance.
+#
 # It fails when the fuzzer finds something, and only then. Before Go 1.27 the fuzzing coordinator can report its
 # own -fuzztime deadline as the target's failure — "context deadline exceeded", no failing input written — when a
 # worker is busy as the time ends (golang/go#75804): such an end is said and passed over, so that one target's
@@ -14,8 +16,12 @@ go=${GO:-go} package=$1 target=$2
 shift 2
 output=$(mktemp)
 trap 'rm -f "$output"' EXIT
+dir=.
+if [ -f "$package/go.mod" ]; then
+  dir=$package package=. # a module of its own (test/conformance) is fuzzed from its directory
+fi
 
-if "$go" test "$package" -run '^$' -fuzz "^${target}\$" "$@" 2>&1 | tee "$output"; then
+if (cd "$dir" && "$go" test "$package" -run '^$' -fuzz "^${target}\$" "$@") 2>&1 | tee "$output"; then
   exit 0
 fi
 version=$("$go" env GOVERSION)

@@ -66,6 +66,37 @@ func TestFuzzScriptFailsOnFindingsOnly(t *testing.T) {
 	}
 }
 
+// A module of its own, such as test/conformance, is fuzzed from its directory: go test from the repository's root
+// would not find its package.
+func TestFuzzScriptFuzzesAModuleOfItsOwnFromItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	module, fakeGo, ran := filepath.Join(dir, "conformance"), filepath.Join(dir, "go"), filepath.Join(dir, "ran")
+	if err := os.Mkdir(module, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(module, "go.mod"), []byte("module example.com/conformance\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A go command that notes where it ran and its arguments, and passes.
+	script := "#!/bin/sh\n{ pwd; printf '%s\\n' \"$@\"; } > " + ran + "\necho PASS\n"
+	if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("./fuzz.sh", module, "FuzzGreedy", "-fuzztime", "40s")
+	cmd.Env = append(os.Environ(), "GO="+fakeGo)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fuzz.sh: %v; it printed:\n%s", err, out)
+	}
+	given, err := os.ReadFile(ran)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{module, "test", ".", "-run", "^$", "-fuzz", "^FuzzGreedy$", "-fuzztime", "40s"}
+	if got := strings.Fields(string(given)); !slices.Equal(got, want) {
+		t.Errorf("fuzz.sh ran, in its first line's directory, go %q; want %q", got, want)
+	}
+}
+
 // make fuzz fuzzes every fuzz target of the module, each in its own package.
 func TestMakeFuzzRunsEveryTarget(t *testing.T) {
 	makefile, err := os.ReadFile("../Makefile")
