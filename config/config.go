@@ -389,8 +389,12 @@ func sizeInUnits(bytes int64) string {
 // WithPath starts err with path, once: an *fs.PathError about path already names it ("stat PATH: …"), so only its
 // cause is kept after the path, without the system call. One about another file (a certificate a kubeconfig names)
 // is kept whole.
-func WithPath(path string, err error) error {
-	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == path {
+func WithPath(path string, err error) error { return WithPathNamed(path, path, err) }
+
+// WithPathNamed is WithPath for a file err knows by another name, its name inside an fs.FS: it starts err with
+// path, and an *fs.PathError about name gives only its cause.
+func WithPathNamed(path, name string, err error) error {
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == name {
 		err = pathErr.Err
 	}
 	return fmt.Errorf("%s: %w", path, err)

@@ -234,18 +234,21 @@ func LoadFS(fsys fs.FS, dir string) (*Landscape, error) {
 // loadDir adds the objects of a directory's files (ManifestFiles), in order. Its error is the load's when it must
 // stop (refuse).
 func (l *Landscape) loadDir(fsys fs.FS, dir, displayRoot string, small *sync.Pool) error {
-	files, err := ManifestFiles(fsys, dir)
-	if err != nil {
-		return l.refuse(fmt.Errorf("landscape %s: %w", displayRoot, err))
-	}
-	if len(files) == 0 {
-		return l.refuse(fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot))
-	}
 	display := func(f string) string {
 		if rel, err := filepath.Rel(dir, f); err == nil {
 			return filepath.Join(displayRoot, rel)
 		}
 		return f
+	}
+	files, err := ManifestFiles(fsys, dir)
+	if pathErr := (*fs.PathError)(nil); errors.As(err, &pathErr) { // a directory in it that cannot be read
+		return l.refuse(fmt.Errorf("landscape %w", config.WithPathNamed(display(pathErr.Path), pathErr.Path, err)))
+	}
+	if err != nil {
+		return l.refuse(fmt.Errorf("landscape %s: %w", displayRoot, err))
+	}
+	if len(files) == 0 {
+		return l.refuse(fmt.Errorf("landscape %s: no .yaml, .yml or .json files in it", displayRoot))
 	}
 	// Files are read and decoded on every processor, a batch at a time, and each is added in its turn, so the
 	// objects, the duplicates and the first error are those of reading the files one after another: one after
@@ -410,14 +413,14 @@ func isManifest(path string) bool {
 func openFile(fsys fs.FS, path, display string) (fs.File, int64, error) {
 	info, err := fs.Stat(fsys, path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", display, err)
+		return nil, 0, config.WithPathNamed(display, path, err)
 	}
 	if err := config.CheckFileInfo(display, info, MaxFileSize); err != nil {
 		return nil, 0, err
 	}
 	f, err := fsys.Open(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", display, err)
+		return nil, 0, config.WithPathNamed(display, path, err)
 	}
 	return f, info.Size(), nil
 }

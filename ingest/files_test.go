@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
 	"sigs.k8s.io/yaml"
@@ -759,6 +760,38 @@ func TestLoadPathsRefusesWhatWouldBeReadTwice(t *testing.T) {
 	if _, err := ingest.LoadPaths([]string{landscape, missing}); !errors.Is(err, fs.ErrNotExist) || err.Error() != "landscape "+missing+": no such file or directory" {
 		t.Errorf("a missing file in a given directory: %v, want it named once as missing", err)
 	}
+}
+
+// A file or directory in a landscape directory that cannot be read is named once, by its path from the directory
+// given, with the cause alone: not by its name inside the directory again, after the system call ("stat x.yaml").
+func TestUnreadablePartsOfADirectoryAreNamedOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "gone.yaml"), filepath.Join(dir, "seeds.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ingest.LoadPaths([]string{dir})
+	if want := filepath.Join(dir, "seeds.yaml") + ": no such file or directory"; !errors.Is(err, fs.ErrNotExist) || err.Error() != want {
+		t.Errorf("a link to a file that is gone: %v, want %q", err, want)
+	}
+	private := unreadableDir{FS: fstest.MapFS{"landscape/seeds.yaml": {Data: []byte(seedYAML)}, "landscape/private/shoots.yaml": {}}, dir: "landscape/private"}
+	_, err = ingest.LoadFS(private, "landscape")
+	if want := "landscape landscape/private: permission denied"; !errors.Is(err, fs.ErrPermission) || err.Error() != want {
+		t.Errorf("a directory that cannot be read: %v, want %q", err, want)
+	}
+}
+
+// unreadableDir is a file system whose directory dir cannot be read, as one of another user's without permission
+// to read it, which a test running as root could not make on disk.
+type unreadableDir struct {
+	fs.FS
+	dir string
+}
+
+func (u unreadableDir) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == u.dir {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return fs.ReadDir(u.FS, name)
 }
 
 // Only regular files are read, or links to them: a named pipe would block the load until someone writes to it.
