@@ -56,7 +56,7 @@ type SeedPlanConfiguration struct {
 	LeaderElection LeaderElection       `json:"leaderElection"`
 	Server         ServerConfiguration  `json:"server"`
 	Metrics        MetricsConfiguration `json:"metrics"`
-	// LogLevel is debug, info (the default) or error; LogFormat text (the default, for a terminal) or json (for a
+	// LogLevel is one of LogLevels, info by default; LogFormat text (the default, for a terminal) or json (for a
 	// log pipeline, as in examples/deploy).
 	LogLevel  string `json:"logLevel,omitempty"`
 	LogFormat string `json:"logFormat,omitempty"`
@@ -73,6 +73,10 @@ const (
 // DefaultRequestTimeout bounds one request to the garden: far above a healthy API server's answer to a page of
 // a list or a binding, short enough that a hung server fails a job within a minute.
 const DefaultRequestTimeout = 30 * time.Second
+
+// LogLevels are the values of logLevel, from the most records to the fewest: each logs records of its level and
+// above, warn only what went wrong or may need an operator.
+func LogLevels() []string { return []string{"debug", "info", "warn", "error"} }
 
 // DefaultPurposes is the default priority order of spec.purpose values, highest first: all of Gardener's, the
 // only values placement.priority.purposes may list.
@@ -504,7 +508,7 @@ func (c *SeedPlanConfiguration) Validate() error {
 	errs.rebalance(c.Rebalance)
 	errs.runtime(c)
 	errs.leaderElection(c.LeaderElection)
-	errs.oneOf("logLevel", c.LogLevel, "debug", "info", "error")
+	errs.oneOf("logLevel", c.LogLevel, LogLevels()...)
 	errs.oneOf("logFormat", c.LogFormat, "json", "text")
 	return errors.Join(errs...)
 }
@@ -660,7 +664,8 @@ func (e *fieldErrors) leaderElection(le LeaderElection) {
 
 // Logger returns a logger writing to w at the configured level and in the configured format.
 func (c *SeedPlanConfiguration) Logger(w io.Writer) *slog.Logger {
-	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "error": slog.LevelError}[c.LogLevel]
+	var level slog.Level // info, the default; Validate refuses other names than LogLevels
+	_ = level.UnmarshalText([]byte(c.LogLevel))
 	opts := &slog.HandlerOptions{Level: level}
 	if c.LogFormat == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))

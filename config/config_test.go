@@ -1,9 +1,11 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -328,22 +330,31 @@ func FuzzParse(f *testing.F) {
 // The logger follows logLevel and logFormat.
 func TestLogger(t *testing.T) {
 	cases := []struct {
-		level, format string
-		wantInfo      bool
-		wantPrefix    string
+		level, format      string
+		wantInfo, wantWarn bool
+		wantPrefix         string
 	}{
-		{"info", "text", true, "time="},
-		{"info", "json", true, "{"},
-		{"error", "json", false, ""},
-		{"debug", "text", true, "time="},
+		{"info", "text", true, true, "time="},
+		{"info", "json", true, true, "{"},
+		{"warn", "text", false, true, "time="},
+		{"error", "json", false, false, "{"},
+		{"debug", "text", true, true, "time="},
 	}
 	for _, tc := range cases {
 		c := Default()
 		c.LogLevel, c.LogFormat = tc.level, tc.format
-		var out strings.Builder
-		c.Logger(&out).Info("window planned", "shoots", 3)
-		if got := out.String(); tc.wantInfo != (got != "") || !strings.HasPrefix(got, tc.wantPrefix) {
-			t.Errorf("%s/%s: logged %q", tc.level, tc.format, got)
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%s/%s: %v", tc.level, tc.format, err)
+		}
+		for _, record := range []struct {
+			level slog.Level
+			want  bool
+		}{{slog.LevelInfo, tc.wantInfo}, {slog.LevelWarn, tc.wantWarn}} {
+			var out strings.Builder
+			c.Logger(&out).Log(context.Background(), record.level, "window planned", "shoots", 3)
+			if got := out.String(); record.want != (got != "") || record.want && !strings.HasPrefix(got, tc.wantPrefix) {
+				t.Errorf("%s/%s: a record of level %s logged %q", tc.level, tc.format, record.level, got)
+			}
 		}
 	}
 }

@@ -151,9 +151,9 @@ func (f *planFlags) register(cmd *cobra.Command, files bool, inCluster string) {
 func (f *planFlags) registerConfig(cmd *cobra.Command, what string) {
 	defaults := config.Default()
 	cmd.Flags().StringVar(&f.configFile, "config", "", "SeedPlanConfiguration file ("+what+"flags override it)")
-	cmd.Flags().StringVar(&f.logLevel, "log-level", defaults.LogLevel, "log records of this level and above on standard error: debug, info or error")
+	cmd.Flags().StringVar(&f.logLevel, "log-level", defaults.LogLevel, "log records of this level and above on standard error: "+strings.Join(config.LogLevels(), ", "))
 	cmd.Flags().StringVar(&f.logFormat, "log-format", defaults.LogFormat, "log records as text (for a terminal) or json (for a log collector)")
-	_ = cmd.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions([]string{"debug", "info", "error"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("log-level", cobra.FixedCompletions(config.LogLevels(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 }
 

@@ -1083,7 +1083,7 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"schedule", "-o", "jsonp"}, want: []string{"jsonpath=", ":6"}}, // no space: the template follows
 		{args: []string{"version", "-o", ""}, want: []string{"text", "json", "yaml"}},
 		{args: []string{"rebalance", "--triggers", ""}, want: []string{"overloaded", "NoExecute", "unusable"}},
-		{args: []string{"cordon", "--log-level", ""}, want: []string{"debug", "info", "error", ":4"}},
+		{args: []string{"cordon", "--log-level", ""}, want: []string{"debug", "info", "warn", "error", ":4"}},
 		{args: []string{"schedule", "--log-format", ""}, want: []string{"text", "json", ":4"}},
 		{args: []string{"explain", "garden-data/data-batch-22"}, want: []string{"garden-data/data-batch-225", "garden-data/data-batch-228"}},
 		{args: []string{"explain", "-n", "garden-data", "data-batch-22"}, want: []string{"data-batch-225", "data-batch-228"}},
@@ -1379,7 +1379,7 @@ func TestLogFlagsOverrideTheConfiguration(t *testing.T) {
 		})
 	}
 	checkRefused(t, []string{"schedule"}, []refusal{
-		{[]string{"--log-level", "verbose"}, "--log-level verbose: must be one of debug, info, error"},
+		{[]string{"--log-level", "verbose"}, "--log-level verbose: must be one of debug, info, warn, error"},
 		{[]string{"--log-format", "xml"}, "--log-format xml: must be one of json, text"},
 	})
 }
