@@ -530,6 +530,27 @@ func (s *Snapshot) MalformedAllocatables() []MalformedAllocatable {
 	return malformed
 }
 
+// UnboundOnStatusSeed is a shoot without spec.seedName whose status.seedName names a seed. A garden cannot hold
+// one — the gardener-apiserver refuses to unset spec.seedName, and a gardenlet writes status.seedName only after
+// it is set — but a landscape's files can. It counts on that seed as the gardener-scheduler counts it (SeedUsage);
+// placed there, seedplan counts it once more, where the gardener-scheduler's count stays as it was.
+type UnboundOnStatusSeed struct {
+	// Shoot is namespace/name.
+	Shoot, Seed string
+}
+
+// UnboundOnStatusSeeds are the landscape's shoots without spec.seedName and with a status.seedName, in the order
+// of the snapshot's shoots.
+func (s *Snapshot) UnboundOnStatusSeeds() []UnboundOnStatusSeed {
+	var unbound []UnboundOnStatusSeed
+	for _, shoot := range s.Shoots {
+		if shoot.Spec.SeedName == nil && deref(shoot.Status.SeedName) != "" {
+			unbound = append(unbound, UnboundOnStatusSeed{Shoot: ShootKey(shoot), Seed: *shoot.Status.SeedName})
+		}
+	}
+	return unbound
+}
+
 // allocatableAsWritten reports whether the seed's allocatable, if it has one, is read as written (WholeShoots).
 func allocatableAsWritten(seed *gardencorev1beta1.Seed) bool {
 	q, ok := seed.Status.Allocatable[gardencorev1beta1.ResourceShoots]

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
@@ -66,6 +67,28 @@ func TestMalformedAllocatablesNameSeedsNotReadAsWritten(t *testing.T) {
 			t.Errorf("MalformedAllocatables[%d] = %s %s → %d, want %s %s → %d", i, got[i].Seed, got[i].Written.String(), got[i].Read,
 				want.seed, want.written, want.read)
 		}
+	}
+}
+
+// A shoot without spec.seedName but with a status.seedName is named with that seed; bound shoots, migrating ones
+// and pending ones without a status seed are not.
+func TestUnboundOnStatusSeedsNamesPendingShootsWithAStatusSeed(t *testing.T) {
+	withStatusSeed := func(seed string) testobjects.ShootOption {
+		return func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new(seed) }
+	}
+	snap := testLandscape([]*gardencorev1beta1.Seed{testSeed("a"), testSeed("b")}, []*gardencorev1beta1.Shoot{
+		testobjects.Shoot("pending"),
+		testobjects.Shoot("unbound", withStatusSeed("a")),
+		testobjects.Shoot("bound", testobjects.BoundTo("a"), testobjects.Running()),
+		testobjects.Shoot("migrating", testobjects.BoundTo("b"), withStatusSeed("a")),
+		testobjects.Shoot("empty-status", withStatusSeed("")),
+	})
+	want := []UnboundOnStatusSeed{{Shoot: "garden-dev/unbound", Seed: "a"}}
+	if got := snap.UnboundOnStatusSeeds(); !slices.Equal(got, want) {
+		t.Errorf("UnboundOnStatusSeeds = %v, want %v", got, want)
+	}
+	if got := snap.Usage("a"); got != 3 {
+		t.Errorf("usage of seed a = %d, want 3 (bound, migrating's status seed, and unbound's, as Gardener counts them)", got)
 	}
 }
 

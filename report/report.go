@@ -627,6 +627,7 @@ func SnapshotWarnings(snap *model.Snapshot) []string {
 	}
 	warnings = append(warnings, allocatableWarnings(snap.MalformedAllocatables())...)
 	warnings = append(warnings, taintEffectsWarnings(snap.MalformedTaintEffects())...)
+	warnings = append(warnings, unboundOnStatusSeedWarnings(snap.UnboundOnStatusSeeds())...)
 	return append(warnings, RegionConfigWarnings(snap.MalformedRegionEntries(), snap.ProfilesOfSeveralRegionConfigs())...)
 }
 
@@ -652,6 +653,19 @@ func taintEffectsWarnings(malformed []model.MalformedTaintEffects) []string {
 	for i, m := range malformed {
 		lines[i] = fmt.Sprintf("seed %s: %v: the annotation is not read, so every taint of the seed's spec.taints is "+
 			"NoSchedule and none is soft, as the gardener-scheduler reads them", m.Seed, m.Err)
+	}
+	return lines
+}
+
+// unboundOnStatusSeedWarnings say, one line each, which shoots are pending with a status.seedName, which no garden
+// holds, and how the plan then counts them unlike the gardener-scheduler (model.UnboundOnStatusSeed).
+func unboundOnStatusSeedWarnings(unbound []model.UnboundOnStatusSeed) []string {
+	lines := make([]string, len(unbound))
+	for i, u := range unbound {
+		lines[i] = fmt.Sprintf("shoot %s: status.seedName is %s but spec.seedName is unset, which a garden cannot hold: "+
+			"it counts on seed %s, as the gardener-scheduler counts it, but placed there it counts twice where the "+
+			"gardener-scheduler counts it once, and shoots decided after it may be placed otherwise than it places them",
+			u.Shoot, u.Seed, u.Seed)
 	}
 	return lines
 }

@@ -671,6 +671,25 @@ func TestSnapshotWarningsNameSeedsWhoseAllocatableIsNotReadAsWritten(t *testing.
 	}
 }
 
+// A pending shoot with a status.seedName is named among a landscape's warnings with that seed and how the plan
+// counts it unlike the gardener-scheduler; a bound shoot with the same status is not.
+func TestSnapshotWarningsNamePendingShootsWithAStatusSeed(t *testing.T) {
+	onSeed := func(s *gardencorev1beta1.Shoot) { s.Status.SeedName = new("aws-eu1") }
+	snap, err := model.NewSnapshot(model.Objects{
+		Seeds:  []*gardencorev1beta1.Seed{testobjects.Seed("aws-eu1")},
+		Shoots: []*gardencorev1beta1.Shoot{testobjects.Shoot("web", onSeed), testobjects.Shoot("db", testobjects.BoundTo("aws-eu1"), onSeed)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"shoot garden-dev/web: status.seedName is aws-eu1 but spec.seedName is unset, which a garden cannot hold: " +
+		"it counts on seed aws-eu1, as the gardener-scheduler counts it, but placed there it counts twice where the " +
+		"gardener-scheduler counts it once, and shoots decided after it may be placed otherwise than it places them"}
+	if got := report.SnapshotWarnings(snap); !slices.Equal(got, want) {
+		t.Errorf("SnapshotWarnings =\n%q, want\n%q", got, want)
+	}
+}
+
 // Counts agree with their nouns, as an operator reads them: one move, no moves, two moves.
 func TestCountedAgrees(t *testing.T) {
 	for _, tc := range []struct {
