@@ -93,6 +93,8 @@ type Snapshot struct {
 	// classes group the seeds by what filters read of them; see seedClasses.
 	classes seedClasses
 	usage   map[string]int
+	// unboundOnStatusSeeds are the shoots usage counts on their status seed alone (seedUsage).
+	unboundOnStatusSeeds []UnboundOnStatusSeed
 	// modeZones are the zones of seeds with a zone selection mode: the only worker zones that can matter.
 	modeZones map[string]bool
 	// regionConfigsByProfile are the region ConfigMaps that name each cloud profile, by name: RegionConfig is the
@@ -139,7 +141,7 @@ func NewSnapshot(objs Objects) (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	snap.usage = SeedUsage(snap.Shoots)
+	snap.usage, snap.unboundOnStatusSeeds = seedUsage(snap.Shoots)
 	return snap, nil
 }
 
@@ -308,9 +310,17 @@ func (snap *Snapshot) addRegionConfigs(_ func(runtime.Object), seen objectSet, o
 
 // SeedUsage counts the shoots on each seed exactly as the gardener-scheduler does (spec §2.10c): every Shoot
 // counts once for spec.seedName and once more for status.seedName when that differs (a migrating shoot).
-// Deleting, hibernated and failed shoots count too; pending shoots count nowhere.
+// Deleting, hibernated and failed shoots count too; pending shoots count nowhere, but for one whose
+// status.seedName names a seed (UnboundOnStatusSeed), which counts there.
 func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
-	usage := map[string]int{}
+	usage, _ := seedUsage(shoots)
+	return usage
+}
+
+// seedUsage is SeedUsage, and the shoots it counts on their status seed alone, which have no spec.seedName
+// (UnboundOnStatusSeed), in the order of shoots: the snapshot finds them in the same pass over a garden's shoots.
+func seedUsage(shoots []*gardencorev1beta1.Shoot) (usage map[string]int, unbound []UnboundOnStatusSeed) {
+	usage = map[string]int{}
 	for _, shoot := range shoots {
 		specSeed, statusSeed := deref(shoot.Spec.SeedName), deref(shoot.Status.SeedName)
 		if specSeed != "" {
@@ -318,9 +328,12 @@ func SeedUsage(shoots []*gardencorev1beta1.Shoot) map[string]int {
 		}
 		if statusSeed != "" && statusSeed != specSeed {
 			usage[statusSeed]++
+			if specSeed == "" {
+				unbound = append(unbound, UnboundOnStatusSeed{Shoot: ShootKey(shoot), Seed: statusSeed})
+			}
 		}
 	}
-	return usage
+	return usage, unbound
 }
 
 // SeedsLeft are the seeds a shoot's change from before to after (nil: deleted) leaves, which it counted on
@@ -542,13 +555,7 @@ type UnboundOnStatusSeed struct {
 // UnboundOnStatusSeeds are the landscape's shoots without spec.seedName and with a status.seedName, in the order
 // of the snapshot's shoots.
 func (s *Snapshot) UnboundOnStatusSeeds() []UnboundOnStatusSeed {
-	var unbound []UnboundOnStatusSeed
-	for _, shoot := range s.Shoots {
-		if shoot.Spec.SeedName == nil && deref(shoot.Status.SeedName) != "" {
-			unbound = append(unbound, UnboundOnStatusSeed{Shoot: ShootKey(shoot), Seed: *shoot.Status.SeedName})
-		}
-	}
-	return unbound
+	return slices.Clone(s.unboundOnStatusSeeds)
 }
 
 // allocatableAsWritten reports whether the seed's allocatable, if it has one, is read as written (WholeShoots).
