@@ -486,8 +486,8 @@ var SyntaxOnly = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext
 
 // beginsAsJSONObject reports whether data begins as a JSON object does, with "{" and a quoted name (or "}").
 func beginsAsJSONObject(data []byte) bool {
-	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, whitespace), []byte("{"))
-	rest = bytes.TrimLeft(rest, whitespace)
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(data, Whitespace), []byte("{"))
+	rest = bytes.TrimLeft(rest, Whitespace)
 	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
 }
 
@@ -605,9 +605,9 @@ func firstToken(document []byte) (byte, bool) {
 	return first, ok
 }
 
-// whitespace is what JSON reads as whitespace, and YAML as blanks and line breaks between tokens: space, tab, CR
+// Whitespace is what JSON reads as whitespace, and YAML as blanks and line breaks between tokens: space, tab, CR
 // and LF.
-const whitespace = " \t\r\n"
+const Whitespace = " \t\r\n"
 
 // ByteOrderMark is U+FEFF in UTF-8, which YAML reads as nothing at a document's start (Notepad begins a file with
 // it).
@@ -620,10 +620,10 @@ func tokenLine(document []byte) (start int, first byte, ok bool) {
 		start, document = len(ByteOrderMark), rest
 	}
 	for line := range bytes.Lines(document) {
-		trimmed := bytes.TrimLeft(line, whitespace)
+		trimmed := bytes.TrimLeft(line, Whitespace)
 		for _, marker := range [][]byte{[]byte("---"), []byte("...")} {
-			if rest, ok := bytes.CutPrefix(trimmed, marker); ok && (len(rest) == 0 || bytes.IndexByte([]byte(whitespace), rest[0]) >= 0) {
-				trimmed = bytes.TrimLeft(rest, whitespace)
+			if rest, ok := bytes.CutPrefix(trimmed, marker); ok && (len(rest) == 0 || bytes.IndexByte([]byte(Whitespace), rest[0]) >= 0) {
+				trimmed = bytes.TrimLeft(rest, Whitespace)
 			}
 		}
 		if len(trimmed) > 0 && trimmed[0] != '#' {

@@ -292,7 +292,7 @@ func readObject(data []byte, in *arena) (document, bool) {
 	if !ok || h.APIVersion == "" || h.Kind == "" {
 		return document{}, false
 	}
-	value := bytes.Trim(data, whitespace)
+	value := bytes.Trim(data, config.Whitespace)
 	if object := decodeOne(h, value, model.MaxNesting, in); object.typed != nil {
 		return document{raw: value, h: h, object: object, fast: true}, true
 	}
@@ -307,7 +307,7 @@ func readObject(data []byte, in *arena) (document, bool) {
 // of which JSON is a part, or nothing). A stream of objects is split by the fast reader (splitObjects); any other
 // is read for its syntax alone (config.SyntaxOnly), once, and a List's items are decoded from their parts of it.
 func readStream(data []byte, in *arena) (documents []document, ok bool) {
-	trimmed := bytes.TrimLeft(data, whitespace)
+	trimmed := bytes.TrimLeft(data, config.Whitespace)
 	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 		return nil, false
 	}
@@ -344,7 +344,7 @@ func splitObjects(data []byte, in *arena) (document, bool) {
 // stretch that counts ends exactly where it begins, as a List's stretches do (readStretches). So the objects are
 // the ones a split from the start finds.
 func splitObjectsIn(data []byte, chunks int, in *arena) (document, bool) {
-	start := len(data) - len(bytes.TrimLeft(data, whitespace))
+	start := len(data) - len(bytes.TrimLeft(data, config.Whitespace))
 	var objects objectList
 	ok := false
 	if starts := guessStarts(data, start, chunks, []byte("\n{"), len("\n")); len(starts) > 1 {
@@ -357,17 +357,14 @@ func splitObjectsIn(data []byte, chunks int, in *arena) (document, bool) {
 	if !ok {
 		return document{}, false
 	}
-	return document{raw: bytes.TrimRight(data[start:], whitespace), items: objects, stream: true}, true
+	return document{raw: bytes.TrimRight(data[start:], config.Whitespace), items: objects, stream: true}, true
 }
-
-// whitespace is what JSON allows between tokens.
-const whitespace = " \t\r\n"
 
 // readDocument reads the JSON value at dec's position in data: of an object, its type and name and, of a List,
 // its items.
 func readDocument(dec *jsontext.Decoder, data []byte) (document, error) {
 	offset := int(dec.InputOffset())
-	start := len(data) - len(bytes.TrimLeft(data[offset:], whitespace))
+	start := len(data) - len(bytes.TrimLeft(data[offset:], config.Whitespace))
 	if dec.PeekKind() != '{' {
 		if _, err := dec.ReadValue(); err != nil {
 			return document{}, err

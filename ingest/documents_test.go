@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/seedplan/seedplan/config"
 	"github.com/seedplan/seedplan/model"
 )
 
@@ -121,7 +122,7 @@ func FuzzReadDocuments(f *testing.F) {
 			}
 			want = append(want, bytes.Clone(value))
 		}
-		if trimmed := bytes.TrimLeft(data, whitespace); len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+		if trimmed := bytes.TrimLeft(data, config.Whitespace); len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
 			want = nil
 		}
 		documents, ok := readDocuments(data, nil)

@@ -3,6 +3,8 @@ package ingest
 import (
 	"strings"
 	"testing"
+
+	"github.com/seedplan/seedplan/config"
 )
 
 // TestPlainRun checks the eight-bytes-at-a-time scan of a string's plain bytes against plainStringByte, byte by
@@ -61,5 +63,5 @@ func TestSpace(t *testing.T) {
 
 // skipped is how many bytes at the start of data are JSON whitespace.
 func skipped(data []byte) int {
-	return len(data) - len(strings.TrimLeft(string(data), whitespace))
+	return len(data) - len(strings.TrimLeft(string(data), config.Whitespace))
 }
