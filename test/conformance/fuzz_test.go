@@ -76,17 +76,7 @@ func TestGreedyMatchesGardenerSchedulerOnSmallLandscapes(t *testing.T) {
 			t.FailNow()
 		}
 	}
-	for _, predicate := range []string{
-		model.PredicateReferences, model.PredicateSeedUsable, model.PredicateCloudProfileSeedSelector,
-		model.PredicateShootSeedSelector, model.PredicateProviderType, model.PredicateZonalControlPlane,
-		model.PredicateZoneSelection, model.PredicateAccessRestrictions, model.PredicateDNSDomain,
-		model.PredicateEmergencyStop, model.PredicateNetworks, model.PredicateTolerations, model.PredicateCapacity,
-		model.PredicateStrategy,
-	} {
-		if reasons[predicate] == 0 {
-			t.Errorf("no shoot was left unschedulable by %s: its message was never compared", predicate)
-		}
-	}
+	requireDecidedBy(t, reasons, predicates())
 	if placed < compared/20 {
 		t.Errorf("%d of %d shoots placed: the landscapes would hardly compare the least-utilized choice", placed, compared)
 	}
