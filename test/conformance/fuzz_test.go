@@ -21,8 +21,10 @@ import (
 // landscapes built from the fuzzer's bytes, under both strategies. The generator writes landscapes as gardens hold
 // them; these combine what it never writes together: duplicate zones and access restrictions, taints with and
 // without values against fewer or equal tolerations, IPv6 seed networks and their shoot defaults, a shoot's
-// status networking, legacy and namespaced cloud profile references, profiles' provider types and selectors, odd
-// region ConfigMap entries, DNS domains of several seeds, and shoots of namespaces without a project.
+// status networking or none, zonal control planes with explicit zones, legacy and namespaced cloud profile
+// references, profiles' provider types and selectors, odd region ConfigMap entries and two ConfigMaps for a
+// profile, fractional allocatables, DNS domains of several seeds, bound shoots being deleted, and shoots of
+// namespaces without a project.
 func FuzzGreedyMatchesGardenerScheduler(f *testing.F) {
 	for _, seed := range [][]byte{
 		nil,
@@ -128,9 +130,7 @@ func fuzzLandscape(data []byte) model.Objects {
 		{ObjectMeta: metav1.ObjectMeta{Name: "garden"}, Spec: gardencorev1beta1.ProjectSpec{Namespace: new("garden")}},
 	}}
 	objs.CloudProfiles, objs.NamespacedCloudProfiles = fuzzCloudProfiles(c)
-	if c.of(2) == 1 {
-		objs.ConfigMaps = append(objs.ConfigMaps, fuzzRegionConfig(c))
-	}
+	objs.ConfigMaps = fuzzRegionConfigs(c)
 	for i := range seeds {
 		objs.Seeds = append(objs.Seeds, fuzzSeed(c, fmt.Sprintf("s%d", i)))
 	}
@@ -142,6 +142,10 @@ func fuzzLandscape(data []byte) model.Objects {
 		shoot.Spec.SeedName = new(objs.Seeds[c.of(seeds)].Name)
 		if c.of(3) == 0 { // migrating away from another seed
 			shoot.Status.SeedName = new(objs.Seeds[c.of(seeds)].Name)
+		}
+		if c.of(4) == 0 { // still counted while it is deleted
+			shoot.DeletionTimestamp = &metav1.Time{Time: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)}
+			shoot.Finalizers = []string{"gardener"}
 		}
 		objs.Shoots = append(objs.Shoots, shoot)
 	}
@@ -180,16 +184,38 @@ func fuzzProfileSelector(c *choices) *gardencorev1beta1.SeedSelector {
 		&gardencorev1beta1.SeedSelector{ProviderTypes: []string{"gcp"}},
 		&gardencorev1beta1.SeedSelector{ProviderTypes: []string{"aws", "gcp"}},
 		&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}},
+		&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "env", Operator: metav1.LabelSelectorOpIn, Values: []string{"prod", "dev"}}}}},
+		&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"tier": "a"}, MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "env", Operator: metav1.LabelSelectorOpExists}}}},
 		&gardencorev1beta1.SeedSelector{},
 	)
 }
 
+// fuzzRegionConfigs are none, one or two region ConfigMaps. Where two name the same profile, Gardener takes the
+// first in its list order; a ConfigMap outside namespace garden, or without the region-config label, is none of
+// Gardener's region configs.
+func fuzzRegionConfigs(c *choices) []*corev1.ConfigMap {
+	switch c.of(4) {
+	case 2:
+		return []*corev1.ConfigMap{fuzzRegionConfig(c, "aws-regions")}
+	case 3:
+		second := fuzzRegionConfig(c, pick(c, "aws-regions-b", "0-aws-regions"))
+		switch c.of(4) {
+		case 0:
+			second.Namespace = "garden-dev"
+		case 1:
+			second.Labels = nil
+		}
+		return []*corev1.ConfigMap{fuzzRegionConfig(c, "aws-regions"), second}
+	}
+	return nil
+}
+
 // fuzzRegionConfig is a region ConfigMap for the aws profile (and maybe its namespaced one) with entries for some
 // regions: distances to some regions, negative ones, none, and empty or unparsable text.
-func fuzzRegionConfig(c *choices) *corev1.ConfigMap {
+func fuzzRegionConfig(c *choices, name string) *corev1.ConfigMap {
 	cm := &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: "aws-regions", Namespace: v1beta1constants.GardenNamespace,
+			Name: name, Namespace: v1beta1constants.GardenNamespace,
 			Labels:      map[string]string{v1beta1constants.SchedulingPurpose: v1beta1constants.SchedulingPurposeRegionConfig},
 			Annotations: map[string]string{v1beta1constants.AnnotationSchedulingCloudProfiles: pick(c, "aws", " aws , aws-custom", "gcp,aws-custom", "aws-custom")},
 		},
@@ -207,7 +233,8 @@ func fuzzRegionConfig(c *choices) *corev1.ConfigMap {
 // fuzzSeed is a seed of the fuzzer's choices, mostly usable.
 func fuzzSeed(c *choices, name string) *gardencorev1beta1.Seed {
 	seed := &gardencorev1beta1.Seed{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: mostly(c, map[string]string{"env": "prod"}, map[string]string{"env": "dev"}, nil)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: mostly(c, map[string]string{"env": "prod"}, map[string]string{"env": "dev"}, nil,
+			map[string]string{"env": "prod", "tier": "a"})},
 		Spec: gardencorev1beta1.SeedSpec{
 			Provider: gardencorev1beta1.SeedProvider{Type: pick(c, fuzzProviders...), Region: pick(c, fuzzRegions...), Zones: pick(c, fuzzZones...)},
 			Settings: &gardencorev1beta1.SeedSettings{Scheduling: &gardencorev1beta1.SeedSettingScheduling{Visible: true}},
@@ -216,6 +243,7 @@ func fuzzSeed(c *choices, name string) *gardencorev1beta1.Seed {
 				gardencorev1beta1.SeedNetworks{Nodes: new("10.250.0.0/16"), Pods: "10.243.0.0/16", Services: "10.244.0.0/16"},
 				gardencorev1beta1.SeedNetworks{Nodes: new("fd00:30::/64"), Pods: "fd00:10::/56", Services: "fd00:20::/112"}),
 			Taints: mostly(c, nil, []gardencorev1beta1.SeedTaint{{Key: "a"}}, []gardencorev1beta1.SeedTaint{{Key: "a", Value: new("1")}},
+				[]gardencorev1beta1.SeedTaint{{Key: "a", Value: new("")}},
 				[]gardencorev1beta1.SeedTaint{{Key: "a"}, {Key: "b"}}, []gardencorev1beta1.SeedTaint{{Key: gardencorev1beta1.SeedTaintProtected}}),
 			AccessRestrictions: pick(c, nil, []gardencorev1beta1.AccessRestriction{{Name: "eu-access-only"}},
 				[]gardencorev1beta1.AccessRestriction{{Name: "x"}, {Name: "eu-access-only"}}),
@@ -237,7 +265,7 @@ func fuzzSeed(c *choices, name string) *gardencorev1beta1.Seed {
 	if stop := mostly(c, "", "true", "True"); stop != "" {
 		seed.Annotations = map[string]string{v1beta1constants.AnnotationEmergencyStopShootReconciliations: stop}
 	}
-	if allocatable := pick(c, "", "", "0", "1", "2", "3", "5"); allocatable != "" {
+	if allocatable := pick(c, "", "", "0", "1", "2", "3", "5", "500m", "1500m"); allocatable != "" {
 		seed.Status.Allocatable = corev1.ResourceList{gardencorev1beta1.ResourceShoots: resource.MustParse(allocatable)}
 	}
 	fuzzUsability(c, seed)
@@ -277,14 +305,17 @@ func fuzzShoot(c *choices, name string) *gardencorev1beta1.Shoot {
 		Spec: gardencorev1beta1.ShootSpec{
 			Region:   pick(c, fuzzRegions...),
 			Provider: gardencorev1beta1.Provider{Type: provider},
-			Purpose:  pick(c, nil, nil, new(gardencorev1beta1.ShootPurposeTesting), new(gardencorev1beta1.ShootPurposeProduction)),
+			Purpose: pick(c, nil, nil, new(gardencorev1beta1.ShootPurposeTesting), new(gardencorev1beta1.ShootPurposeProduction),
+				new(gardencorev1beta1.ShootPurposeEvaluation)),
 			SeedSelector: mostly(c, nil,
 				&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}},
 				&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "env", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"prod"}}}}},
 				&gardencorev1beta1.SeedSelector{LabelSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "env", Operator: metav1.LabelSelectorOpDoesNotExist}}}},
-				&gardencorev1beta1.SeedSelector{ProviderTypes: []string{"gcp"}}),
+				&gardencorev1beta1.SeedSelector{ProviderTypes: []string{"gcp"}},
+				&gardencorev1beta1.SeedSelector{ProviderTypes: []string{"*"}, LabelSelector: metav1.LabelSelector{MatchLabels: map[string]string{"tier": "a"}}}),
 			Tolerations: pick(c, nil, []gardencorev1beta1.Toleration{{Key: "a"}}, []gardencorev1beta1.Toleration{{Key: "a", Value: new("1")}},
-				[]gardencorev1beta1.Toleration{{Key: "a", Value: new("2")}}, []gardencorev1beta1.Toleration{{Key: "a"}, {Key: "b"}},
+				[]gardencorev1beta1.Toleration{{Key: "a", Value: new("2")}}, []gardencorev1beta1.Toleration{{Key: "a", Value: new("")}},
+				[]gardencorev1beta1.Toleration{{Key: "a"}, {Key: "b"}},
 				[]gardencorev1beta1.Toleration{{Key: "a"}, {Key: "a"}}, []gardencorev1beta1.Toleration{{Key: gardencorev1beta1.SeedTaintProtected}}),
 			AccessRestrictions: mostly(c, nil, []gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: "eu-access-only"}}},
 				[]gardencorev1beta1.AccessRestrictionWithOptions{{AccessRestriction: gardencorev1beta1.AccessRestriction{Name: "eu-access-only"}}, {AccessRestriction: gardencorev1beta1.AccessRestriction{Name: "eu-access-only"}}},
@@ -311,6 +342,9 @@ func fuzzShoot(c *choices, name string) *gardencorev1beta1.Shoot {
 		shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{HighAvailability: &gardencorev1beta1.HighAvailability{FailureTolerance: gardencorev1beta1.FailureTolerance{Type: gardencorev1beta1.FailureToleranceTypeNode}}}
 	case 3:
 		shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{Zones: pick(c, []string{"z1"}, []string{"z1", "z4"})}
+	case 4: // a zonal control plane skips the zone filter, its explicit zones too
+		shoot.Spec.ControlPlane = &gardencorev1beta1.ControlPlane{Zones: []string{"z4"},
+			HighAvailability: &gardencorev1beta1.HighAvailability{FailureTolerance: gardencorev1beta1.FailureTolerance{Type: gardencorev1beta1.FailureToleranceTypeZone}}}
 	}
 	if domain := mostly(c, "", "%s.dev.example.com", "%s.garden.example.com", "%s.dev.other.org", "x.example.com", "custom.io"); domain != "" {
 		shoot.Spec.DNS = &gardencorev1beta1.DNS{Domain: new(fmt.Sprintf(domain, name))}
@@ -331,6 +365,7 @@ func fuzzShootNetworking(c *choices, shoot *gardencorev1beta1.Shoot) {
 		&gardencorev1beta1.Networking{Nodes: new("242.1.0.0/16"), IPFamilies: v4},
 		&gardencorev1beta1.Networking{Nodes: new("not-a-cidr"), IPFamilies: v4},
 		&gardencorev1beta1.Networking{IPFamilies: []gardencorev1beta1.IPFamily{gardencorev1beta1.IPFamilyIPv4, gardencorev1beta1.IPFamilyIPv6}},
+		nil, // a workerless shoot may have none
 	)
 	shoot.Status.Networking = mostly(c, nil,
 		&gardencorev1beta1.NetworkingStatus{Nodes: []string{"10.250.0.0/16"}, Services: []string{"100.64.0.0/13"}},
