@@ -58,10 +58,7 @@ func TestGreedyMatchesGardenerSchedulerOnSmallLandscapes(t *testing.T) {
 	placed, compared := 0, 0
 	reasons := map[string]int{}
 	for i := range count {
-		data := make([]byte, 320) // more than a landscape of the most objects reads (at most about 240)
-		for j := range data {
-			data[j] = byte(rng.Uint32())
-		}
+		data := landscapeBytes(rng)
 		for _, strategy := range []model.Strategy{model.SameRegion, model.MinimalDistance} {
 			ours, _ := compareDecisions(t, fmt.Sprintf("landscape %d (%x), %s, ", i, data, strategy), fuzzLandscape(data), strategy)
 			for reason, n := range ours.reasons {
@@ -83,6 +80,16 @@ func TestGreedyMatchesGardenerSchedulerOnSmallLandscapes(t *testing.T) {
 		t.Errorf("%d of %d shoots placed: the landscapes would hardly compare the least-utilized choice", placed, compared)
 	}
 	t.Logf("%d decisions identical (%d placed) over %d landscapes; unschedulable by: %v", compared, placed, count, reasons)
+}
+
+// landscapeBytes are pseudo-random bytes for fuzzLandscape, more than a landscape of the most objects reads (at
+// most about 240).
+func landscapeBytes(rng *rand.Rand) []byte {
+	data := make([]byte, 320)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	return data
 }
 
 // choices reads a fuzzer's bytes as a sequence of small choices; once they run out, every choice is the first.
