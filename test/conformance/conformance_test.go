@@ -132,7 +132,7 @@ func TestGreedyMatchesGardenerScheduler(t *testing.T) {
 				}
 				if i%10 == 0 {
 					// Every tenth landscape goes through the YAML files `seedplan generate` writes and back.
-					objs = roundTrip(t, objs)
+					objs = roundTrip(t, objs, "yaml")
 				}
 				ours, theirs := compareDecisions(t, fmt.Sprintf("landscape %d, ", i), objs, strategy)
 				for reason, n := range ours.reasons {
@@ -459,11 +459,11 @@ func compareDecisions(t *testing.T, where string, objs model.Objects, strategy m
 	return ours, theirs
 }
 
-// roundTrip writes the landscape as `seedplan generate` does and loads it as `--landscape` does.
-func roundTrip(t *testing.T, objs model.Objects) model.Objects {
+// roundTrip writes the landscape as `seedplan generate` does, in the format given, and loads it as `--landscape` does.
+func roundTrip(t *testing.T, objs model.Objects, format string) model.Objects {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := generator.Write(dir, objs, "yaml"); err != nil {
+	if _, err := generator.Write(dir, objs, format); err != nil {
 		t.Fatal(err)
 	}
 	l, err := ingest.LoadPaths([]string{dir})
