@@ -32,6 +32,7 @@ var objectDecoderCases = []struct {
 	{"null time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":null,"deletionTimestamp":null}`, true},
 	{"null string and number", `"spec":{"region":null,"provider":{"type":"aws","workers":[{"name":"w","minimum":null}]}}`, true},
 	{"empty strings behind pointers, beside none", `"spec":{"seedName":"","tolerations":[{"key":"a","value":""},{"key":"b"}],"dns":{"domain":""}}`, true},
+	{"false and zero behind pointers", `"spec":{"hibernation":{"enabled":false},"kubernetes":{"kubeControllerManager":{"nodeCIDRMaskSize":0}}}`, true},
 	{"empty collections", `"spec":{"tolerations":[],"provider":{"type":"aws","workers":[]}},"metadata":{"name":"a","namespace":"b","labels":{}}`, true},
 	{"values that decode themselves", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"2024-01-02T03:04:05Z"},"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"maxSurge":"10%","maxUnavailable":0}],"infrastructureConfig":{"apiVersion":"x/v1","nested":{"a":[1,2.5,true,null,"s"]}}}}`, true},
 	{"quantities", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":1,"maximum":3,"volume":{"size":"20Gi"}}]}}`, true},
