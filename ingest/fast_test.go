@@ -95,6 +95,10 @@ var transcodeCases = []struct {
 	{"literal block with a comment not after a space", "a: |#c\n  y\n", false},
 	{"literal block less indented than its indicator", "a: |4\n  y\n", false},
 	{"folded block", "a: >\n  line\n", false},
+	{"every word YAML 1.1 reads as a boolean or null, and words it does not", "- " + strings.Join([]string{
+		"y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
+		"n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE", "~", "null", "Null", "NULL",
+		"yEs", "tRUE", "oN", "nULL", "Nil", "none", "~~", "yes!", "t", "f"}, "\n- ") + "\n", true},
 	{"flow mapping", "a: {b: c}\n", true},
 	{"flow sequence", "a: [b, c]\n", true},
 	{"flow collections as people write them", "labels: {team: retail, tier: \"1\", 'on': yes}\nzones: [eu-west-1a, eu-west-1b]  # c\n" +
