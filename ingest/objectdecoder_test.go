@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	gardencorev1beta1 "github.com/gardener/gardener/pkg/apis/core/v1beta1"
 	seedmanagementv1alpha1 "github.com/gardener/gardener/pkg/apis/seedmanagement/v1alpha1"
+	"github.com/go-json-experiment/json/jsontext"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 
@@ -178,6 +180,130 @@ func TestDecodeFastPlansEveryKind(t *testing.T) {
 	if len(unsupportedAt) != 1 || unsupportedAt[0] != "ConfigMap.binaryData[]" {
 		t.Fatalf("left to the strict decoder: %q", unsupportedAt)
 	}
+}
+
+// TestPlannerPlansEachShapeOfType checks what the planner plans for each shape of type, those of the Gardener API
+// and those a later version of it might add: a type that decodes itself from its raw JSON does so, and what
+// encoding/json reads by rules the fast decoder does not keep — text and token-stream unmarshalers, base64 bytes,
+// maps keyed by anything but plain strings, names it would resolve by depth or write with an escape, the string
+// option — is left to the strict decoder ("unsupported").
+func TestPlannerPlansEachShapeOfType(t *testing.T) {
+	type inner struct {
+		B string `json:"b"`
+	}
+	type embedsAStruct struct {
+		inner
+		A string `json:"a"`
+	}
+	type embedsAPointer struct {
+		*inner
+		A string `json:"a"`
+	}
+	type embedsAString struct {
+		textName
+		A string `json:"a"`
+	}
+	type tagsAnEmbeddedUnexportedType struct {
+		inner `json:"inner"`
+	}
+	type skipsWhatEncodingJSONSkips struct {
+		A        string `json:"a"`
+		Ignored  string `json:"-"`
+		hidden   string
+		Untagged string
+	}
+	type namesAFieldAtTwoDepths struct {
+		inner
+		B string `json:"b"`
+	}
+	type namesAFieldBeyondASCII struct {
+		A string `json:"größe"`
+	}
+	type quotesANumber struct {
+		A int `json:"a,string"`
+		B int `json:"b,omitempty"`
+	}
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[string](), "string"},
+		{reflect.TypeFor[bool](), "bool"},
+		{reflect.TypeFor[int32](), "int"},
+		{reflect.TypeFor[uint8](), "uint"},
+		{reflect.TypeFor[float64](), "float"},
+		{reflect.TypeFor[metav1.Time](), "time"},
+		{reflect.TypeFor[rawName](), "unmarshaler"},
+		{reflect.TypeFor[*rawName](), "*unmarshaler"},
+		{reflect.TypeFor[textName](), "unsupported"},
+		{reflect.TypeFor[*textName](), "*unsupported"},
+		{reflect.TypeFor[streamName](), "unsupported"},
+		{reflect.TypeFor[[]byte](), "unsupported"},
+		{reflect.TypeFor[[]string](), "[]string"},
+		{reflect.TypeFor[map[string]int](), "map[string]int"},
+		{reflect.TypeFor[map[textName]int](), "unsupported"},
+		{reflect.TypeFor[map[int]string](), "unsupported"},
+		{reflect.TypeFor[any](), "unsupported"},
+		{reflect.TypeFor[embedsAStruct](), "{b:string a:string}"},
+		{reflect.TypeFor[embedsAPointer](), "unsupported"},
+		{reflect.TypeFor[embedsAString](), "unsupported"},
+		{reflect.TypeFor[tagsAnEmbeddedUnexportedType](), "unsupported"},
+		{reflect.TypeFor[skipsWhatEncodingJSONSkips](), "{a:string Untagged:string}"},
+		{reflect.TypeFor[namesAFieldAtTwoDepths](), "unsupported"},
+		{reflect.TypeFor[namesAFieldBeyondASCII](), "unsupported"},
+		{reflect.TypeFor[quotesANumber](), "{a:unsupported b:int}"},
+	} {
+		t.Run(tc.typ.String(), func(t *testing.T) {
+			d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(tc.typ)
+			if got := planned(d); got != tc.want {
+				t.Errorf("planned %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// planned describes a decoder as TestPlannerPlansEachShapeOfType names them, for types that do not recur.
+func planned(d *valueDecoder) string {
+	switch d.kind {
+	case pointerKind:
+		return "*" + planned(d.elem)
+	case sliceKind:
+		return "[]" + planned(d.elem)
+	case mapKind:
+		return "map[string]" + planned(d.elem)
+	case structKind:
+		fields := make([]string, len(d.fields))
+		for i, f := range d.fields {
+			fields[i] = f.name + ":" + planned(f.dec)
+		}
+		return "{" + strings.Join(fields, " ") + "}"
+	}
+	return [...]string{unsupported: "unsupported", stringKind: "string", boolKind: "bool", intKind: "int",
+		uintKind: "uint", floatKind: "float", unmarshalerKind: "unmarshaler", timeKind: "time"}[d.kind]
+}
+
+// rawName decodes itself from its raw JSON, as resource.Quantity does.
+type rawName string
+
+func (n *rawName) UnmarshalJSON(data []byte) error {
+	return json.Unmarshal(data, (*string)(n))
+}
+
+// textName decodes itself from a JSON string, through encoding.TextUnmarshaler.
+type textName string
+
+func (n *textName) UnmarshalText(text []byte) error {
+	*n = textName(strings.ToLower(string(text)))
+	return nil
+}
+
+// streamName decodes itself from a token stream, as json/v2 lets a type do.
+type streamName string
+
+func (n *streamName) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	token, err := d.ReadToken()
+	*n = streamName(token.String())
+	return err
 }
 
 // TestMember checks how a member's name is found: compared in place with the next declared fields, as a word
