@@ -314,6 +314,7 @@ func TestMember(t *testing.T) {
 		Namespace string `json:"namespace"`
 		SeedName  string `json:"seedName"`
 		Region    string `json:"region"`
+		Purpose   string `json:"purpose"`
 	}
 	d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(reflect.TypeFor[fields]())
 	for _, tc := range []struct {
@@ -333,8 +334,8 @@ func TestMember(t *testing.T) {
 		{`"seedName":"s"}`, 0, 2, `"s"}`},
 		{`"seedNameX":"s"}`, 0, -1, ``},
 		{`"seedNam":"s"}`, 0, -1, ``},
-		{`"name":"a"}`, 1, 0, `"a"}`},      // before from: looked up
-		{`"region":"r"}`, 3, 3, `"r"}`},    // the last field
+		{`"name":"a"}`, 1, 0, `"a"}`}, // before from: looked up
+		{`"region":"r"}`, 3, 3, `"r"}`},
 		{`"n\u0061me":"a"}`, 0, 0, `"a"}`}, // an escape: looked up
 		{`"name" : "a"}`, 0, 0, ` "a"}`},
 		{`"name"`, 0, -1, ``},
@@ -342,6 +343,9 @@ func TestMember(t *testing.T) {
 		{`"nam`, 0, -1, ``},
 		{`"regio":"r"}`, 0, -1, ``},
 		{`"Name":"a"}`, 0, -1, ``},
+		{`"purpose":"p"}`, 4, 4, `"p"}`}, // the last field, of seven bytes: the quote ends the word
+		{`"qurpose":"p"}`, 0, -1, ``},    // differs from "purpose" in the lowest bit of the word
+		{"\"name\xa2:\"a\"}", 0, -1, ``}, // in the highest bit of the quote that would end "name"
 	} {
 		r := jsonReader{data: []byte(tc.data)}
 		i, ok := r.member(d, tc.from)
