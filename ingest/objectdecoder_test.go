@@ -199,6 +199,9 @@ func TestPlannerPlansEachShapeOfType(t *testing.T) {
 		*inner
 		A string `json:"a"`
 	}
+	type embedsAStructThatEmbedsAPointer struct {
+		embedsAPointer
+	}
 	type embedsAString struct {
 		textName
 		A string `json:"a"`
@@ -246,6 +249,7 @@ func TestPlannerPlansEachShapeOfType(t *testing.T) {
 		{reflect.TypeFor[any](), "unsupported"},
 		{reflect.TypeFor[embedsAStruct](), "{b:string a:string}"},
 		{reflect.TypeFor[embedsAPointer](), "unsupported"},
+		{reflect.TypeFor[embedsAStructThatEmbedsAPointer](), "unsupported"},
 		{reflect.TypeFor[embedsAString](), "unsupported"},
 		{reflect.TypeFor[tagsAnEmbeddedUnexportedType](), "unsupported"},
 		{reflect.TypeFor[skipsWhatEncodingJSONSkips](), "{a:string Untagged:string}"},
@@ -334,7 +338,8 @@ func TestMember(t *testing.T) {
 		{`"seedName":"s"}`, 0, 2, `"s"}`},
 		{`"seedNameX":"s"}`, 0, -1, ``},
 		{`"seedNam":"s"}`, 0, -1, ``},
-		{`"name":"a"}`, 1, 0, `"a"}`}, // before from: looked up
+		{`"seedNameX:"s"}`, 0, -1, ``}, // eight bytes: the byte after the word must be the quote
+		{`"name":"a"}`, 1, 0, `"a"}`},  // before from: looked up
 		{`"region":"r"}`, 3, 3, `"r"}`},
 		{`"n\u0061me":"a"}`, 0, 0, `"a"}`}, // an escape: looked up
 		{`"name" : "a"}`, 0, 0, ` "a"}`},
