@@ -66,10 +66,13 @@ var objectDecoderCases = []struct {
 	{"object for a string", `"spec":{"region":{}}`, false},
 	{"array for an object", `"spec":[]`, false},
 	{"invalid time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"yesterday"}`, false},
+	{"no time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":,"generation":1}`, false},
 	{"missing comma", `"spec":{"region":"a" "purpose":"b"}`, false},
 	{"trailing comma", `"spec":{"region":"a",}`, false},
 	{"leading zero", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":01}]}}`, false},
 	{"bare word", `"spec":{"hibernation":{"enabled":yes}}`, false},
+	{"misspelt true", `"spec":{"hibernation":{"enabled":trux}}`, false},
+	{"misspelt null", `"spec":{"seedName":nill}`, false},
 	{"too deep a raw value", `"spec":{"provider":{"type":"aws","infrastructureConfig":` + strings.Repeat("[", model.MaxNesting) + strings.Repeat("]", model.MaxNesting) + `}}`, false},
 }
 
@@ -120,6 +123,90 @@ func TestDecodeFastTime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDecodeFastNumbers checks that numbers of every width and kind, none of which the Gardener API holds all of,
+// are read as the strict decoder reads them: what fits exactly, and nothing the strict decoder refuses or would
+// read another way.
+func TestDecodeFastNumbers(t *testing.T) {
+	d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(reflect.TypeFor[scalars]())
+	for _, tc := range []struct {
+		members string
+		fast    bool
+	}{
+		{`"i8":-128,"i64":-9223372036854775808,"u8":255,"u64":18446744073709551615`, true},
+		{`"i8":127,"i64":9223372036854775807,"u8":0,"u64":0`, true},
+		{`"i8":-0`, true},
+		{`"u8":-0`, false},
+		{`"f32":3.4e38,"f64":-1.5e-300`, true},
+		{`"f32":1E+2,"f64":0.1`, true},
+		{`"f64":2.5e-1,"f32":-0.0`, true},
+		{`"i8":null,"u64":null,"f32":null,"b":null`, true},
+		{`"i8":128`, false},
+		{`"i64":9223372036854775808`, false},
+		{`"u8":256`, false},
+		{`"u8":-1`, false},
+		{`"u64":18446744073709551616`, false},
+		{`"u8":1.0`, false},
+		{`"u64":1e0`, false},
+		{`"f32":3.5e38`, false},
+		{`"f64":.5`, false},
+		{`"f64":1.`, false},
+		{`"f64":1e`, false},
+		{`"f64":1e+`, false},
+		{`"f64":-`, false},
+		{`"f64":+1`, false},
+		{`"u8":01`, false},
+		{`"u8":"1"`, false},
+		{`"u8":,"b":true`, false},
+		{`"f64":,"b":true`, false},
+		{`"b":,"u8":1`, false},
+		{`"b":1`, false},
+	} {
+		t.Run(tc.members, func(t *testing.T) {
+			doc := []byte("{" + tc.members + "}")
+			var fast scalars
+			r := jsonReader{data: doc, limit: model.MaxNesting}
+			ok := r.value(d, unsafe.Pointer(&fast))
+			if r.space(); ok && r.pos != len(doc) {
+				t.Fatalf("read to %d of %d bytes", r.pos, len(doc))
+			}
+			if ok != tc.fast {
+				t.Fatalf("read = %v, want %v", ok, tc.fast)
+			}
+			var strict scalars
+			warnings, err := kjson.UnmarshalStrict(doc, &strict)
+			if ok && (err != nil || len(warnings) > 0 || fast != strict) {
+				t.Fatalf("read %+v; the strict decoder %+v, %v %v", fast, strict, err, warnings)
+			}
+		})
+	}
+}
+
+// TestDecodeFastRefusesEveryPrefix checks that a document cut short anywhere is left to the strict decoder, and
+// read to its end only: it ends where its array does.
+func TestDecodeFastRefusesEveryPrefix(t *testing.T) {
+	d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(reflect.TypeFor[scalars]())
+	doc := []byte(`{"i8":-12,"f64":-1.5e+3,"f32":2.5E-1,"b":true,"u8":null,"s":"a\u00e9\n","i64":0,"u64":7}`)
+	for n := range len(doc) + 1 {
+		var read scalars
+		r := jsonReader{data: doc[:n:n], limit: model.MaxNesting}
+		if ok := r.value(d, unsafe.Pointer(&read)); ok != (n == len(doc)) {
+			t.Errorf("%s: read = %v", doc[:n], ok)
+		}
+	}
+}
+
+// scalars is a struct of a field of each scalar kind the fast decoder reads.
+type scalars struct {
+	I8  int8    `json:"i8"`
+	I64 int64   `json:"i64"`
+	U8  uint8   `json:"u8"`
+	U64 uint64  `json:"u64"`
+	F32 float32 `json:"f32"`
+	F64 float64 `json:"f64"`
+	B   bool    `json:"b"`
+	S   string  `json:"s"`
 }
 
 // decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind seedplan reads, nesting at
@@ -346,6 +433,8 @@ func TestMember(t *testing.T) {
 		{`"name"`, 0, -1, ``},
 		{`"name":`, 0, 0, ``},
 		{`"nam`, 0, -1, ``},
+		{`"seedName`, 0, -1, ``},
+		{`"namespacX":"a"}`, 0, -1, ``}, // beyond eight bytes the name itself is compared
 		{`"regio":"r"}`, 0, -1, ``},
 		{`"Name":"a"}`, 0, -1, ``},
 		{`"purpose":"p"}`, 4, 4, `"p"}`}, // the last field, of seven bytes: the quote ends the word
