@@ -46,6 +46,7 @@ var objectDecoderCases = []struct {
 	{"two spaces after a colon, and a line feed", "\"spec\":  {\"region\":\n\"r\", \"purpose\": \t\"evaluation\"}", true},
 	{"names of eight bytes and more", `"metadata":{"name":"a","namespace":"b","generateName":"g","resourceVersion":"7"},"spec":{"seedName":"s","cloudProfileName":"aws","exposureClassName":"e"}`, true},
 	{"many workers", `"spec":{"provider":{"type":"aws","workers":[` + strings.Repeat(`{"name":"w","minimum":1,"maximum":3},`, 20) + `{"name":"z","minimum":1,"maximum":3}]}}`, true},
+	{"more collections side by side than they may nest deep", `"spec":{"provider":{"type":"aws","workers":[` + strings.Repeat(`{"name":"w","labels":{}},`, model.MaxNesting) + `{"name":"z"}]}}`, true},
 
 	{"unknown member", `"spec":{"regoin":"a"}`, false},
 	{"member in other case", `"spec":{"Region":"a"}`, false},
@@ -67,6 +68,11 @@ var objectDecoderCases = []struct {
 	{"array for an object", `"spec":[]`, false},
 	{"invalid time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":"yesterday"}`, false},
 	{"no time", `"metadata":{"name":"a","namespace":"b","creationTimestamp":,"generation":1}`, false},
+	{"no string", `"spec":{"region":,"purpose":"evaluation"}`, false},
+	{"no array", `"spec":{"tolerations":,"region":"r"}`, false},
+	{"no object", `"spec":{"dns":,"region":"r"}`, false},
+	{"no map", `"metadata":{"labels":,"name":"a"}`, false},
+	{"missing colon", `"spec":{"region" "r"}`, false},
 	{"missing comma", `"spec":{"region":"a" "purpose":"b"}`, false},
 	{"trailing comma", `"spec":{"region":"a",}`, false},
 	{"leading zero", `"spec":{"provider":{"type":"aws","workers":[{"name":"w","minimum":01}]}}`, false},
@@ -187,7 +193,7 @@ func TestDecodeFastNumbers(t *testing.T) {
 // read to its end only: it ends where its array does.
 func TestDecodeFastRefusesEveryPrefix(t *testing.T) {
 	d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(reflect.TypeFor[scalars]())
-	doc := []byte(`{"i8":-12,"f64":-1.5e+3,"f32":2.5E-1,"b":true,"u8":null,"s":"a\u00e9\n","i64":0,"u64":7}`)
+	doc := []byte(`{"i8":-12,"f64":-1.5e+3,"f32":2.5E-1,"b":true,"u8":null,"s":"a\u00e9\n","i64":0,"t":"grüße","u64":7}`)
 	for n := range len(doc) + 1 {
 		var read scalars
 		r := jsonReader{data: doc[:n:n], limit: model.MaxNesting}
@@ -207,6 +213,7 @@ type scalars struct {
 	F64 float64 `json:"f64"`
 	B   bool    `json:"b"`
 	S   string  `json:"s"`
+	T   string  `json:"t"`
 }
 
 // decodeFast decodes one JSON object into typed, a pointer to an empty object of a kind seedplan reads, nesting at
@@ -432,6 +439,8 @@ func TestMember(t *testing.T) {
 		{`"name" : "a"}`, 0, 0, ` "a"}`},
 		{`"name"`, 0, -1, ``},
 		{`"name":`, 0, 0, ``},
+		{`"name": `, 0, 0, ` `},
+		{`"name" "a"}`, 0, -1, ``},
 		{`"nam`, 0, -1, ``},
 		{`"seedName`, 0, -1, ``},
 		{`"namespacX":"a"}`, 0, -1, ``}, // beyond eight bytes the name itself is compared
