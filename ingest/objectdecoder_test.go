@@ -203,6 +203,36 @@ func TestDecodeFastRefusesEveryPrefix(t *testing.T) {
 	}
 }
 
+// TestDecodeFastWideStructs checks that a member twice is told apart from two members in a struct of more fields
+// than a word or the four words kept on the stack have bits, where fields a multiple of 64 apart share a bit's
+// place.
+func TestDecodeFastWideStructs(t *testing.T) {
+	for _, width := range []int{64, 65, 300} {
+		fields := make([]reflect.StructField, width)
+		for i := range fields {
+			fields[i] = reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: reflect.TypeFor[int](), Tag: reflect.StructTag(fmt.Sprintf(`json:"f%d"`, i))}
+		}
+		typ := reflect.StructOf(fields)
+		d := (&planner{planned: map[reflect.Type]*valueDecoder{}}).decoder(typ)
+		last := fmt.Sprintf(`"f%d":1`, width-1)
+		for _, tc := range []struct {
+			members string
+			fast    bool
+		}{
+			{`"f0":1,` + last, true},
+			{last + `,"f0":1`, true},
+			{last + `,` + last, false},
+			{`"f6":1,"f70":1,"f134":1,"f262":1`, width == 300},
+			{`"f70":1,"f70":2`, false},
+		} {
+			r := jsonReader{data: []byte("{" + tc.members + "}"), limit: model.MaxNesting}
+			if ok := r.value(d, reflect.New(typ).UnsafePointer()); ok != tc.fast {
+				t.Errorf("%d fields, {%s}: read = %v, want %v", width, tc.members, ok, tc.fast)
+			}
+		}
+	}
+}
+
 // scalars is a struct of a field of each scalar kind the fast decoder reads.
 type scalars struct {
 	I8  int8    `json:"i8"`
