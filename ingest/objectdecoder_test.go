@@ -79,6 +79,8 @@ var objectDecoderCases = []struct {
 	{"bare word", `"spec":{"hibernation":{"enabled":yes}}`, false},
 	{"misspelt true", `"spec":{"hibernation":{"enabled":trux}}`, false},
 	{"misspelt null", `"spec":{"seedName":nill}`, false},
+	{"a raw object with a comma for a member", `"spec":{"provider":{"type":"aws","infrastructureConfig":{,"workers":[]}}`, false},
+	{"a raw object with a member but no value", `"spec":{"provider":{"type":"aws","infrastructureConfig":{"a":,"workers":[]}}`, false},
 	{"too deep a raw value", `"spec":{"provider":{"type":"aws","infrastructureConfig":` + strings.Repeat("[", model.MaxNesting) + strings.Repeat("]", model.MaxNesting) + `}}`, false},
 }
 
