@@ -914,3 +914,32 @@ func TestTranscoderKeepsToTheDecodersBoundOnAliasing(t *testing.T) {
 		t.Errorf("%d fillers: the transcoder refuses the document, the conversion: %v", refused, err)
 	}
 }
+
+// The decoder checks the share of expanded nodes at every node, not only at the end: aliases that come first are
+// refused where they are, however many plain nodes follow and lower the share again; the same nodes with the plain
+// ones first, of the same size and so within the same input budget, are read by both.
+func TestTranscoderRefusesAliasingWhereItPeaks(t *testing.T) {
+	aliases, fillers := &strings.Builder{}, "f:\n"+strings.Repeat("-\n", 200_000)
+	aliases.WriteString("a: &x\n" + strings.Repeat("-\n", 1000)) // an anchored sequence of 1,000 nulls
+	for i := range 300 {
+		fmt.Fprintf(aliases, "b%d: *x\n", i)
+	}
+	for _, tc := range []struct {
+		name string
+		doc  string
+		read bool
+	}{
+		{"aliases first", aliases.String() + fillers, false},
+		{"plain nodes first", fillers + aliases.String(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := yaml.YAMLToJSON([]byte(tc.doc))
+			if converted := err == nil; converted != tc.read || !tc.read && !strings.Contains(err.Error(), "excessive aliasing") {
+				t.Fatalf("conversion: %v, want read %v", err, tc.read)
+			}
+			if _, fast := transcodeYAML([]byte(tc.doc)); fast != tc.read {
+				t.Errorf("transcoder reads it: %v, want %v", fast, tc.read)
+			}
+		})
+	}
+}
