@@ -324,6 +324,7 @@ var transcodeInPartsCases = []string{
 	"- a\nitems:\n- b\n- c\n",
 	"items:\n  - a\n  - b\n",
 	"items:\n- a: b\n   c: d\n- e\n- f\n",
+	"items:\n-\n  a: 1\n-\n  b: 2\n-\n-\n  c: 3\n-\nkind: List\n", // entries of a dash alone, the items' first and last
 	"items:\n- a\n- *b\n- c\n- d\n",
 	// Aliases of anchors in the part before, in their own part, in the entries before the items, and in the
 	// entries after them of anchors in the items: each part reads no alias, and the whole reads them all.
@@ -367,6 +368,33 @@ func TestTranscodeInParts(t *testing.T) {
 	}
 	if split < 8 {
 		t.Errorf("only %d documents are split into four parts: the parts are hardly tried", split)
+	}
+}
+
+// splitItems finds a List's items from both ends: the sequence at the first column after "items:", up to the
+// first line after its last entry's dash that ends it. Lines at the first column before that dash stay in the
+// items, whose parts refuse them and so send the whole document to one transcoder.
+func TestSplitItems(t *testing.T) {
+	for _, tc := range []struct {
+		doc, head, items, tail string
+		ok                     bool
+	}{
+		{"kind: List\nitems:\n- a\n- b\nmetadata: {}\n", "kind: List\n", "- a\n- b\n", "metadata: {}\n", true},
+		{"items:\n- a: 1\n  b: |\n    -\n# c\n\n- d\n", "", "- a: 1\n  b: |\n    -\n# c\n\n- d\n", "", true},
+		{"items:\n- a\nb: 1\n- c\nkind: List", "", "- a\nb: 1\n- c\n", "kind: List", true},
+		{"items:\n- a\nb: 1\n-c: 2\n", "", "- a\n", "b: 1\n-c: 2\n", true},
+		{"items:\n- a\n-b: 1\n", "", "- a\n", "-b: 1\n", true},
+		{"items:\n-\n", "", "-\n", "", true},
+		{"kind: List\n", "", "", "", false},
+		{"items:\n", "", "", "", false},
+		{"items: []\n", "", "", "", false},
+		{"items:\n  - a\n", "", "", "", false},
+		{"items:\n- a\n---\nb: 1\n", "", "", "", false},
+	} {
+		head, items, tail, ok := splitItems([]byte(tc.doc))
+		if ok != tc.ok || string(head) != tc.head || string(items) != tc.items || string(tail) != tc.tail {
+			t.Errorf("%q: %v %q %q %q, want %v %q %q %q", tc.doc, ok, head, items, tail, tc.ok, tc.head, tc.items, tc.tail)
+		}
 	}
 }
 

@@ -226,9 +226,10 @@ func isDocumentStart(line []byte) bool {
 	return len(rest) == 0 || rest[0] == '#' && len(rest) < len(line)-3
 }
 
-// isDash reports whether the line is a sequence entry: "-" alone or followed by a space.
+// isDash reports whether the line — alone, or the rest of a document from its start — is a sequence entry: "-"
+// alone or followed by a space.
 func isDash(line []byte) bool {
-	return line[0] == '-' && (len(line) == 1 || line[1] == ' ')
+	return line[0] == '-' && (len(line) == 1 || line[1] == ' ' || line[1] == '\n')
 }
 
 // sequence transcodes the entries at column indent.
