@@ -76,6 +76,37 @@ func FuzzPlainText(f *testing.F) {
 	})
 }
 
+// The shapes of plain scalars the transcoder writes without asking YAML's resolver: integers JSON writes as YAML
+// does, and dotted numbers, which YAML reads as strings.
+func TestPlainNumberShapes(t *testing.T) {
+	for _, tc := range []struct {
+		text            string
+		integer, dotted bool
+	}{
+		{"0", true, false},
+		{"12", true, false},
+		{"-12", true, false},
+		{"-0", false, false},
+		{"012", false, false},
+		{"-", false, false},
+		{"123456789012345678", true, false},
+		{"1234567890123456789", false, false},
+		{"1_000", false, false},
+		{"1.33.4", false, true},
+		{"10.180.0.0", false, true},
+		{"1.2", false, false},
+		{"1..2", false, false},
+		{".1.2", false, false},
+		{"1.2.", false, false},
+		{"1.2.3:4", false, false},
+		{"1.2.3a", false, false},
+	} {
+		if integer, dotted := plainInteger([]byte(tc.text)), dottedNumbers([]byte(tc.text)); integer != tc.integer || dotted != tc.dotted {
+			t.Errorf("%q: integer %v, dotted %v; want %v, %v", tc.text, integer, dotted, tc.integer, tc.dotted)
+		}
+	}
+}
+
 // appendJSONString writes what JSON holds as it is a run at a time and escapes the rest: the JSON of a string
 // decodes to it, whatever its characters and wherever they fall in a word.
 func TestAppendJSONString(t *testing.T) {
