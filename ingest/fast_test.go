@@ -33,6 +33,7 @@ var transcodeCases = []struct {
 	{"comments and blank lines", "# head\na: b # tail\n\n  # indented\nc: 'd # not a comment'\n", true},
 	{"booleans and null of YAML 1.1", "a: yes\nb: Off\nc: ~\nd: null\ne:\nf: y\n", true},
 	{"numbers", "a: 0\nb: -12\nc: 1.5\nd: 0x1F\ne: 1e3\nf: 0777\ng: -0\nh: 123456789012345678901\n", true},
+	{"integers of 19 digits, within and beyond int64", "a: 1234567890123456789\nb: -1234567890123456789\nc: 9223372036854775808\nd: -9999999999999999999\n", true},
 	{"strings that look like numbers", "version: 1.34.2\ncidr: 10.180.0.0/16\nv6: 2001:db8:10::/48\ntime: 2024-01-02T03:04:05Z\n", true},
 	{"quoted scalars", "a: \"x\\\"y\\\\z\\n\\u00e9\\x41\"\nb: 'it''s'\nc: \"yes\"\nd: '1'\n", true},
 	{"empty flow collections", "a: []\nb: {}\nc:\n- []\n", true},
@@ -91,6 +92,8 @@ var transcodeCases = []struct {
 	{"literal block whose later line is less indented", "a: |\n    x\n  y\n", false},
 	{"literal block with a wrong header", "a: |x\n  y\n", false},
 	{"literal block with two chomping indicators", "a: |-+\n  y\n", false},
+	{"literal block with two indentation indicators", "a: |12\n  y\n", false},
+	{"literal block with text after its header", "a: | x\n  y\n", false},
 	{"literal block with indentation 0", "a: |0\n  y\n", false},
 	{"literal block with a comment not after a space", "a: |#c\n  y\n", false},
 	{"literal block less indented than its indicator", "a: |4\n  y\n", false},
@@ -135,6 +138,9 @@ var transcodeCases = []struct {
 	{"quoted scalars wrapped as kubectl writes them", "a: 'task \"x\" failed: Error while\n  waiting for it: error\n  reconciling'\nb: \"tab\\there and a long\n  line\"\nc: 1\n", true},
 	{"wrapped quoted scalars with spaces at the breaks", "a: 'b   \n    c  '\nb: \"d \\ \n  e\"\n", true},
 	{"wrapped double-quoted scalar with an escaped line break", "a: \"b\\\n   c\"\n", true},
+	{"wrapped double-quoted scalar with spaces at the break", "a: \"b   \n  c\"\n", true},
+	{"an escape cut short by a line break", "a: \"\\x4\n  1\"\n", false},
+	{"an escape cut short by the document's end", "a: \"\\x4", false},
 	{"wrapped quoted scalars with quotes and hashes inside", "- 'it''s\n  # not a comment'\n- \"x\n  \\\" y\\u00e9\"\n", true},
 	{"wrapped quoted scalar whose first line is empty", "a: '\n  b'\n", true},
 	{"wrapped quoted scalar with a blank line", "a: 'b\n\n  c'\n", false},
@@ -172,6 +178,10 @@ var transcodeCases = []struct {
 	{"a quoted key spread over lines", "\"a\n  b\": c\n", false},
 	{"byte-order mark", "\ufeffa: b\n", false},
 	{"next line", "a: b\u0085c\n", false},
+	{"line separator", "a: b\u2028c\n", false},
+	{"paragraph separator", "a: b\u2029c\n", false},
+	{"noncharacters YAML refuses", "a: b\ufffec\n", false},
+	{"the last noncharacter of the plane", "a: b\uffffc\n", false},
 	{"duplicate keys", "a: 1\na: 2\n", true},
 }
 
@@ -201,7 +211,7 @@ func nestedMappings(levels int, value string) string {
 func TestTranscodeYAML(t *testing.T) {
 	for _, tc := range transcodeCases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, fast := transcodeYAML([]byte(tc.yaml))
+			out, fast := transcodeYAML([]byte(tc.yaml)[:len(tc.yaml):len(tc.yaml)]) // nothing beyond its end to read
 			if fast != tc.fast {
 				t.Fatalf("fast = %v, want %v (JSON %s)", fast, tc.fast, out)
 			}
