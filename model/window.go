@@ -83,15 +83,18 @@ func (ev *Evaluation) Rejection(seedName string) (r Rejection, ok bool) {
 	return Rejection{}, false
 }
 
-// RejectionCounts counts, for every predicate, the seeds it excluded for the evaluation's shoot: the filters
-// that left them out, and the strategy for candidates it does not admit. Seeds that are arcs are not counted.
+// RejectionCounts counts, for every predicate that excluded seeds for the evaluation's shoot, how many: the
+// filters that left them out, and the strategy for candidates it does not admit. Seeds that are arcs are not
+// counted, nor is a predicate that failed with no seeds to exclude (a landscape without any).
 func (ev *Evaluation) RejectionCounts() map[string]int {
 	counts := map[string]int{}
-	if ev.ErrPredicate == PredicateReferences {
-		counts[PredicateReferences] = len(ev.rejections) // every seed
+	if n := len(ev.rejections); ev.ErrPredicate == PredicateReferences && n > 0 {
+		counts[PredicateReferences] = n // every seed
 	}
 	for r := ev.reasons; r != nil && r.step != nil; r = r.parent {
-		counts[r.step.filter.Name()] += r.step.dropped
+		if r.step.dropped > 0 {
+			counts[r.step.filter.Name()] += r.step.dropped
+		}
 	}
 	if n := len(ev.Candidates) - len(ev.Arcs); n > 0 {
 		counts[PredicateStrategy] += n

@@ -311,16 +311,22 @@ func (e *Explanation) printTable(out io.Writer, t table) error {
 	if !t.headers {
 		return w.Flush()
 	}
-	sec.next()
-	fmt.Fprintln(w, "SEEDS\tVERDICT")
-	fmt.Fprintf(w, "%d\tfeasible\n", e.Feasible)
-	for _, r := range e.Rejections {
-		fmt.Fprintf(w, "%d\trejected by %s\n", r.Seeds, r.Predicate)
+	if len(e.Seeds) > 0 { // nor counts of no seeds
+		sec.next()
+		fmt.Fprintln(w, "SEEDS\tVERDICT")
+		fmt.Fprintf(w, "%d\tfeasible\n", e.Feasible)
+		for _, r := range e.Rejections {
+			fmt.Fprintf(w, "%d\trejected by %s\n", r.Seeds, r.Predicate)
+		}
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	_, err := io.WriteString(out, "\n"+e.decision())
+	decision := e.decision()
+	if sec.started {
+		decision = "\n" + decision
+	}
+	_, err := io.WriteString(out, decision)
 	return err
 }
 

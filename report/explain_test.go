@@ -208,22 +208,35 @@ func TestExplainSaysGardenerChecksRoomBeforeTheStrategy(t *testing.T) {
 	}
 }
 
-// A landscape without seeds has no verdicts: explain leaves the seed table out, as the other tables are left out
-// when empty, and the summary still counts none feasible.
+// A landscape without seeds has no verdicts and nothing to count: explain leaves out the seed table and the
+// summary, as the other tables are left out when empty, and gives Gardener's decision after the shoot's line.
+// The schedule's line counts no seed for any predicate.
 func TestExplainWithoutSeedsPrintsNoSeedTable(t *testing.T) {
 	snap := fixture.Landscape(t, nil, []*gardencorev1beta1.Shoot{Shoot("p")})
-	e, err := report.NewExplanation(scheduled(t, snap, config.Default()), "garden-dev/p")
+	o := scheduled(t, snap, config.Default())
+	e, err := report.NewExplanation(o, "garden-dev/p")
 	if err != nil {
 		t.Fatal(err)
 	}
+	gardener := "none of the 0 seeds is valid for scheduling (not deleting, visible and ready)"
 	for _, format := range []string{"table", "wide"} {
 		var out bytes.Buffer
 		if err := e.Print(&out, report.Output{Format: format}); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(out.String(), "SEED\t") || strings.Contains(out.String(), "SEED ") || !strings.Contains(out.String(), "SEEDS  VERDICT\n0      feasible\n") {
+		if _, decision, _ := strings.Cut(out.String(), "optimal\n\n"); decision != "Decision: unschedulable: "+gardener+"\n" {
 			t.Errorf("-o %s without seeds:\n%s", format, out.String())
 		}
+	}
+	var out bytes.Buffer
+	if err := report.NewReport(o).Print(&out, report.Output{Format: "table", NoHeaders: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "garden-dev/p  SeedUsable  0/0 seeds\n"; out.String() != want {
+		t.Errorf("the schedule without seeds:\n%q, want %q", out.String(), want)
+	}
+	if u := o.Plan.Unschedulable; len(u) != 1 || u[0].Message != gardener || len(u[0].Rejections) != 0 {
+		t.Errorf("unschedulable %+v, want Gardener's message and no seeds counted", u)
 	}
 }
 

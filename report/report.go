@@ -460,13 +460,18 @@ func (s *sections) next() {
 }
 
 // seedsSummary says in kube-scheduler's words why no seed took a shoot: "0/8 seeds: 6 Capacity, 2 Tolerations",
-// most seeds first; Gardener's own message, which lists every seed, stays in wide output, JSON and events.
+// most seeds first, or "0/0 seeds" in a landscape without any; Gardener's own message, which lists every seed,
+// stays in wide output, JSON and events.
 func seedsSummary(rejections []model.SeedCount, seeds int) string {
+	summary := fmt.Sprintf("0/%d seeds", seeds)
+	if len(rejections) == 0 {
+		return summary
+	}
 	parts := make([]string, 0, len(rejections))
 	for _, c := range rejections {
 		parts = append(parts, fmt.Sprintf("%d %s", c.Seeds, c.Predicate))
 	}
-	return fmt.Sprintf("0/%d seeds: %s", seeds, strings.Join(parts, ", "))
+	return summary + ": " + strings.Join(parts, ", ")
 }
 
 // Summary is one paragraph saying what the plan does.
