@@ -24,6 +24,8 @@ var transcodeCases = []struct {
 	fast       bool
 }{
 	{"mapping", "a: b\nc: 1\n", true},
+	{"keys with colons inside", "a:b: c\nhttp://x:80: d\n", true},
+	{"a comment where a key's colon would be", "x: 1\na #b: c\n", false},
 	{"nested mapping", "a:\n  b:\n    c: d\n  e: f\ng: h\n", true},
 	{"sequence at the key's column", "items:\n- a\n- b\nnext: c\n", true},
 	{"indented sequence", "items:\n  - a\n  - b\n", true},
@@ -112,6 +114,8 @@ var transcodeCases = []struct {
 	{"a flow collection over lines", "a: [b,\n  c]\n", false},
 	{"a flow collection with content after it", "a: [b] c\n", false},
 	{"a flow collection with a comment inside", "a: [b # c\n  ]\n", false},
+	{"a hash inside a flow collection's plain scalar", "a: [b#c, d]\n", true},
+	{"a comment after a longer scalar in a flow collection", "a: [bc #d]\n", false},
 	{"an empty entry in a flow sequence", "a: [b, , c]\n", false},
 	{"a comma before a flow sequence's end", "a: [b, c, ]\n", false},
 	{"a pair in a flow sequence", "a: [b: c]\n", false},
