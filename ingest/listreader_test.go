@@ -42,7 +42,6 @@ var listReaderCases = []struct {
 	{"trailing comma", `{"apiVersion":"v1","kind":"List","items":[` + shootItem("a", "") + `,]}`, false},
 	{"a comma missing between members", `{"apiVersion":"v1","kind":"List" "items":[]}`, false},
 	{"invalid JSON in metadata", `{"apiVersion":"v1","kind":"List","metadata":{"a":},"items":[]}`, false},
-	{"invalid JSON in a field no List has", `{"apiVersion":"v1","kind":"List","items":[],"extra":[1 2]}`, false},
 }
 
 // shootItem is a Shoot named name whose annotation holds note.
