@@ -102,8 +102,41 @@ func TestReadDocumentsDecodesALoneObject(t *testing.T) {
 	}
 }
 
-// readDocuments reads a stream exactly when a plain decoder does: the same values, in order, and nothing when
-// the decoder fails.
+// TestItemHeader checks the type a List's item is decoded as: its own, or for an item of a typed List that omits
+// them, the List's apiVersion and kind; never a List inside a List, which is the strict decoder's.
+func TestItemHeader(t *testing.T) {
+	seeds := header{APIVersion: "core.gardener.cloud/v1beta1", Kind: "SeedList"}
+	list := header{APIVersion: "v1", Kind: "List"}
+	seed := header{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Seed"}
+	for _, tc := range []struct {
+		name, item string
+		list, want header
+		ok         bool
+	}{
+		{"a typed List's item omits both", `{"metadata":{"name":"a"}}`, seeds, seed, true},
+		{"a typed List's item omits its kind", `{"apiVersion":"core.gardener.cloud/v1","metadata":{}}`, seeds, header{APIVersion: "core.gardener.cloud/v1", Kind: "Seed"}, true},
+		{"a typed List's item omits its apiVersion", `{"kind":"Shoot"}`, seeds, header{APIVersion: "core.gardener.cloud/v1beta1", Kind: "Shoot"}, true},
+		{"a typed List's item names both", `{"kind":"ConfigMap","apiVersion":"v1"}`, seeds, header{APIVersion: "v1", Kind: "ConfigMap"}, true},
+		{"a List's item names both", `{"apiVersion":"core.gardener.cloud/v1beta1","kind":"Seed"}`, list, seed, true},
+		{"a List's item names its kind alone", `{"kind":"Seed"}`, list, header{Kind: "Seed"}, true},
+		{"a List's item names neither", `{"metadata":{"name":"a"}}`, list, header{}, false},
+		{"a List inside a List", `{"apiVersion":"v1","kind":"List","items":[]}`, list, header{}, false},
+		{"a SeedList inside a SeedList", `{"kind":"SeedList","items":[]}`, seeds, header{}, false},
+		{"a kind that is no string", `{"kind":1}`, seeds, header{}, false},
+		{"a name that is no string", `{1:"Seed"}`, seeds, header{}, false},
+		{"an item that is no object", `["Seed"]`, seeds, header{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := itemHeader([]byte(tc.item), tc.list)
+			if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("itemHeader(%s) = %+v, %v; want %+v, %v", tc.item, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzReadDocuments checks that readDocuments reads a stream exactly when a plain decoder does: the same values, in
+// order, and nothing when the decoder fails.
 func FuzzReadDocuments(f *testing.F) {
 	for _, seed := range documentSeeds {
 		f.Add([]byte(seed))
