@@ -71,3 +71,26 @@ func TestSeedplanAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectOf checks how an error names the object of a document it could not decode: by the kind and name the
+// document gives as plain scalars, and not at all when it names no kind.
+func TestObjectOf(t *testing.T) {
+	for _, tc := range []struct{ name, document, want string }{
+		{"a Seed", "kind: Seed\nmetadata:\n  name: aws-eu1\n", ": Seed aws-eu1"},
+		{"a Shoot in its namespace", "kind: Shoot\nmetadata:\n  namespace: garden-dev\n  name: a\n", ": Shoot garden-dev/a"},
+		{"a kind without a name", "kind: Seed\nspec: {}\n", ": Seed <unnamed>"},
+		{"a name without a kind", "metadata:\n  name: aws-eu1\n", ""},
+		{"an empty kind", "kind: ''\nmetadata:\n  name: aws-eu1\n", ""},
+		{"a kind that is no scalar", "kind: [Seed]\nmetadata:\n  name: aws-eu1\n", ""},
+		{"a name that is an alias", "kind: Seed\nx: &n aws-eu1\nmetadata:\n  name: *n\n", ": Seed <unnamed>"},
+		{"no YAML", "kind: [Seed\n", ""},
+		{"nothing", "", ""},
+		{"a comment", "# kind: Seed\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := objectOf([]byte(tc.document)); got != tc.want {
+				t.Fatalf("objectOf(%q) = %q, want %q", tc.document, got, tc.want)
+			}
+		})
+	}
+}
