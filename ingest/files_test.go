@@ -544,6 +544,51 @@ func TestLoadPathsRefusesOversizedFile(t *testing.T) {
 	}
 }
 
+// Input whose size is unknown beforehand, or that grows after its size was taken, is read to one byte past the
+// limit and refused with the whole load: standard input, and a file that grows while it is read.
+func TestLoadRefusesInputThatGrowsPastTheLimit(t *testing.T) {
+	const limit = ": file is more than the limit of 134217728 bytes (128 MiB)"
+	t.Run("standard input", func(t *testing.T) {
+		withStdin(t, "")
+		if err := os.Stdin.Truncate(ingest.MaxFileSize + 1); err != nil { // sparse: no disk space
+			t.Fatal(err)
+		}
+		l, err := ingest.LoadPaths([]string{"-"})
+		if want := "standard input" + limit; l != nil || err == nil || err.Error() != want {
+			t.Fatalf("got %v and error %v, want no landscape and %q", l, err, want)
+		}
+	})
+	t.Run("a file", func(t *testing.T) {
+		fsys := growingFS{MapFS: fstest.MapFS{"garden/a-seeds.yaml": {Data: []byte(seedYAML)}, "garden/b-shoots.yaml": {Data: []byte(shootYAML)}}, growing: "garden/b-shoots.yaml"}
+		l, err := ingest.LoadFS(fsys, "garden")
+		if want := "garden/b-shoots.yaml" + limit; l != nil || err == nil || err.Error() != want {
+			t.Fatalf("got %v and error %v, want no landscape and %q", l, err, want)
+		}
+	})
+}
+
+// growingFS is a file system whose file growing says its size is what MapFS holds but reads on without end, as a
+// log being appended to does.
+type growingFS struct {
+	fstest.MapFS
+	growing string
+}
+
+// Open opens name, endless if it is the growing file.
+func (g growingFS) Open(name string) (fs.File, error) {
+	f, err := g.MapFS.Open(name)
+	if err != nil || name != g.growing {
+		return f, err
+	}
+	return endlessFile{f}, nil
+}
+
+// endlessFile is a file whose content never ends.
+type endlessFile struct{ fs.File }
+
+// Read reads zeros.
+func (endlessFile) Read(p []byte) (int, error) { return fixture.Zeros{}.Read(p) }
+
 // The generator's output loads back identically.
 func TestGeneratorRoundTrip(t *testing.T) {
 	dir, objs := generated(t, generator.Config{Seeds: 15, Shoots: 60, Existing: 30, Contention: 0.9, Seed: 4, Mix: generator.StressMix()}, "yaml")
