@@ -84,6 +84,7 @@ func TestObjectOf(t *testing.T) {
 		{"a kind that is no scalar", "kind: [Seed]\nmetadata:\n  name: aws-eu1\n", ""},
 		{"a name that is an alias", "kind: Seed\nx: &n aws-eu1\nmetadata:\n  name: *n\n", ": Seed <unnamed>"},
 		{"no YAML", "kind: [Seed\n", ""},
+		{"a list that holds the word kind", "- kind\n- Seed\n", ""},
 		{"nothing", "", ""},
 		{"a comment", "# kind: Seed\n", ""},
 	} {

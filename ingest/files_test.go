@@ -150,6 +150,10 @@ var laughs = func() string {
 // hostileDocuments is one case of each class of malformed or hostile input; each must give one error line naming
 // file, document, object and field. FuzzDecode starts from them.
 var hostileDocuments = []struct{ name, data, want string }{
+	{name: "a list, not an object", data: "- kind: Seed\n- kind: Shoot\n",
+		want: "in.yaml: document 1: not a Kubernetes object (expected a mapping with apiVersion and kind)"},
+	{name: "a scalar, not an object", data: "---\nSeed\n",
+		want: "in.yaml: document 1: not a Kubernetes object (expected a mapping with apiVersion and kind)"},
 	{name: "wrong type", data: strings.Replace(seedYAML, "zones: [eu-central-1a]", "zones: eu-central-1a", 1),
 		want: "in.yaml: document 1: Seed aws-eu1: field spec.provider.zones: must be a list, not a string"},
 	{name: "wrong type in a List item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: core.gardener.cloud/v1beta1\n  kind: Shoot\n  metadata: {name: web, namespace: dev}\n  spec: {region: 5}\n",
@@ -657,6 +661,17 @@ func TestLoadPathsSaysWhatIsMissing(t *testing.T) {
 	want := []string{"the landscape has no CloudProfiles: shoots that reference one cannot be placed", "the landscape has no Shoots: nothing to place"}
 	if !slices.Equal(l.Warnings, want) {
 		t.Fatalf("warnings %q, want %q", l.Warnings, want)
+	}
+	// CloudProfiles without NamespacedCloudProfiles, as most gardens have, lack nothing.
+	profile := filepath.Join(filepath.Dir(seeds), "profiles.yaml")
+	if err := os.WriteFile(profile, []byte("apiVersion: core.gardener.cloud/v1beta1\nkind: CloudProfile\nmetadata:\n  name: aws\nspec:\n  type: aws\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = ingest.LoadPaths([]string{seeds, profile}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"the landscape has no Shoots: nothing to place"}; !slices.Equal(l.Warnings, want) {
+		t.Fatalf("with a CloudProfile: warnings %q, want %q", l.Warnings, want)
 	}
 }
 
