@@ -150,6 +150,8 @@ var laughs = func() string {
 // hostileDocuments is one case of each class of malformed or hostile input; each must give one error line naming
 // file, document, object and field. FuzzDecode starts from them.
 var hostileDocuments = []struct{ name, data, want string }{
+	{name: "a key YAML cannot give JSON beside a number with a point", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\ndata: {x: 1.5}\n? [a]\n: b\n",
+		want: "in.yaml: document 1: not valid YAML or JSON: yaml: invalid map key"},
 	{name: "a list, not an object", data: "- kind: Seed\n- kind: Shoot\n",
 		want: "in.yaml: document 1: not a Kubernetes object (expected a mapping with apiVersion and kind)"},
 	{name: "a scalar, not an object", data: "---\nSeed\n",
