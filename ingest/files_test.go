@@ -150,6 +150,7 @@ var laughs = func() string {
 // hostileDocuments is one case of each class of malformed or hostile input; each must give one error line naming
 // file, document, object and field. FuzzDecode starts from them.
 var hostileDocuments = []struct{ name, data, want string }{
+	// Not yet up to the table's rule: the YAML library's error names neither the ConfigMap nor the line.
 	{name: "a key YAML cannot give JSON beside a number with a point", data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: r}\ndata: {x: 1.5}\n? [a]\n: b\n",
 		want: "in.yaml: document 1: not valid YAML or JSON: yaml: invalid map key"},
 	{name: "a list, not an object", data: "- kind: Seed\n- kind: Shoot\n",
@@ -553,6 +554,9 @@ func TestLoadPathsRefusesOversizedFile(t *testing.T) {
 // Input whose size is unknown beforehand, or that grows after its size was taken, is read to one byte past the
 // limit and refused with the whole load: standard input, and a file that grows while it is read.
 func TestLoadRefusesInputThatGrowsPastTheLimit(t *testing.T) {
+	if ingest.RaceDetector {
+		t.Skip("one goroutine reads 128 MiB twice: nothing for the race detector, and ten times the time under it")
+	}
 	const limit = ": file is more than the limit of 134217728 bytes (128 MiB)"
 	t.Run("standard input", func(t *testing.T) {
 		withStdin(t, "")
